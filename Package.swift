@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Locify",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "locify", targets: ["locify"]),
+        .library(name: "LocifyCore", targets: ["LocifyCore"]),
+        .library(name: "LocifyAPI", targets: ["LocifyAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/leaf.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/leaf-kit.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "LocifyCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),
+        .target(
+            name: "LocifyServer",
+            dependencies: [
+                "LocifyCore",
+                "LocifyAPI",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "Leaf", package: "leaf"),
+                .product(name: "LeafKit", package: "leaf-kit"),
+            ],
+            resources: [.copy("Resources/Views"), .copy("Resources/Public"), .copy("Resources/OpenAPI")]
+        ),
+        .executableTarget(
+            name: "locify",
+            dependencies: [
+                "LocifyServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore"]),
+        .testTarget(
+            name: "LocifyServerTests",
+            dependencies: [
+                "LocifyServer",
+                .product(name: "XCTVapor", package: "vapor"),
+            ]
+        ),
+    ]
+)

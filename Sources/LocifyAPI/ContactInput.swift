@@ -1,0 +1,136 @@
+import Foundation
+import LocifyCore
+
+/// The body of `POST /api/contacts` and `PUT /api/contacts/{id}`.
+///
+/// Decoding is lenient the way Monica clients need: booleans may come as `true`, `1` or `"1"`, numbers
+/// as strings, and unknown keys are ignored. A value of the wrong type is recorded as a field problem
+/// instead of failing the whole body, so the client hears about every mistake at once.
+public struct ContactInput: Decodable, Sendable {
+    public private(set) var draft = ContactDraft()
+    /// The keys the client sent; on update the others keep their stored value.
+    public private(set) var presentKeys: Set<String> = []
+    public private(set) var typeErrors: [FieldError] = []
+
+    static let birthdateKeys: Set<String> = [
+        "is_birthdate_known", "birthdate_day", "birthdate_month", "birthdate_year",
+        "birthdate_is_age_based", "birthdate_age",
+    ]
+
+    public init(draft: ContactDraft, presentKeys: Set<String>) {
+        self.draft = draft
+        self.presentKeys = presentKeys
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container)
+        draft.firstName = reader.string("first_name")
+        draft.lastName = reader.string("last_name")
+        draft.nickname = reader.string("nickname")
+        draft.description = reader.string("description")
+        draft.email = reader.string("email")
+        draft.genderID = reader.integer("gender_id")
+        draft.isBirthdateKnown = reader.boolean("is_birthdate_known")
+        draft.birthdateDay = reader.integer("birthdate_day")
+        draft.birthdateMonth = reader.integer("birthdate_month")
+        draft.birthdateYear = reader.integer("birthdate_year")
+        draft.birthdateIsAgeBased = reader.boolean("birthdate_is_age_based") ?? false
+        draft.birthdateAge = reader.integer("birthdate_age")
+        draft.isStarred = reader.boolean("is_starred") ?? false
+        draft.isArchived = reader.boolean("is_archived") ?? false
+        presentKeys = Set(container.allKeys.map(\.stringValue))
+        typeErrors = reader.errors
+    }
+
+    /// `existing` with the sent keys applied: what an update stores.
+    public func merged(into existing: ContactDraft) -> ContactDraft {
+        var result = existing
+        func take<Value>(_ key: String, _ path: WritableKeyPath<ContactDraft, Value>) {
+            if presentKeys.contains(key) { result[keyPath: path] = draft[keyPath: path] }
+        }
+        take("first_name", \.firstName)
+        take("last_name", \.lastName)
+        take("nickname", \.nickname)
+        take("description", \.description)
+        take("email", \.email)
+        take("gender_id", \.genderID)
+        take("is_starred", \.isStarred)
+        take("is_archived", \.isArchived)
+        // The birthday fields describe one value: sending any of them replaces the whole birthday.
+        if !presentKeys.isDisjoint(with: Self.birthdateKeys) {
+            result.isBirthdateKnown = draft.isBirthdateKnown
+            result.birthdateDay = draft.birthdateDay
+            result.birthdateMonth = draft.birthdateMonth
+            result.birthdateYear = draft.birthdateYear
+            result.birthdateIsAgeBased = draft.birthdateIsAgeBased
+            result.birthdateAge = draft.birthdateAge
+        }
+        return result
+    }
+}
+
+struct LenientKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+}
+
+/// Reads JSON values of the loose types PHP-era clients send, noting values it cannot use.
+struct LenientReader {
+    let container: KeyedDecodingContainer<LenientKey>
+    private(set) var errors: [FieldError] = []
+
+    init(container: KeyedDecodingContainer<LenientKey>) {
+        self.container = container
+    }
+
+    private func isAbsentOrNull(_ key: LenientKey) -> Bool {
+        !container.contains(key) || ((try? container.decodeNil(forKey: key)) ?? false)
+    }
+
+    mutating func string(_ name: String) -> String? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let text = try? container.decode(String.self, forKey: key) { return text }
+        if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
+        errors.append(FieldError(field: name, message: "The \(name) field must be a string."))
+        return nil
+    }
+
+    mutating func integer(_ name: String) -> Int? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let number = try? container.decode(Int.self, forKey: key) { return number }
+        if let text = try? container.decode(String.self, forKey: key) {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { return nil }
+            if let number = Int(trimmed) { return number }
+        }
+        errors.append(FieldError(field: name, message: "The \(name) field must be an integer."))
+        return nil
+    }
+
+    mutating func boolean(_ name: String) -> Bool? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let flag = try? container.decode(Bool.self, forKey: key) { return flag }
+        if let number = try? container.decode(Int.self, forKey: key), number == 0 || number == 1 { return number == 1 }
+        if let text = try? container.decode(String.self, forKey: key) {
+            switch text.lowercased() {
+            case "1", "true", "on", "yes": return true
+            case "0", "false", "off", "no", "": return false
+            default: break
+            }
+        }
+        errors.append(FieldError(field: name, message: "The \(name) field must be true or false."))
+        return nil
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import LocifyCore
+
+/// `{is_age_based, is_year_unknown, date}`: how Monica writes birthdays, deceased and first-met dates.
+public struct SpecialDateResource: Codable, Sendable, Equatable {
+    @Nullable public var isAgeBased: Bool?
+    @Nullable public var isYearUnknown: Bool?
+    @Nullable public var date: String?
+
+    enum CodingKeys: String, CodingKey {
+        case isAgeBased = "is_age_based", isYearUnknown = "is_year_unknown", date
+    }
+
+    public static let absent = SpecialDateResource(isAgeBased: nil, isYearUnknown: nil, date: nil)
+
+    public init(isAgeBased: Bool?, isYearUnknown: Bool?, date: String?) {
+        self.isAgeBased = isAgeBased
+        self.isYearUnknown = isYearUnknown
+        self.date = date
+    }
+
+    public init(_ birthdate: Birthdate?, currentYear: Int) {
+        guard let birthdate else {
+            self = .absent
+            return
+        }
+        self.init(
+            isAgeBased: birthdate.isAgeBased, isYearUnknown: birthdate.isYearUnknown,
+            date: birthdate.calendarDate(currentYear: currentYear).midnightTimestamp)
+    }
+}
+
+public struct AvatarResource: Codable, Sendable, Equatable {
+    @Nullable public var url: String?
+    public var source: String
+    public var defaultAvatarColor: String
+
+    enum CodingKeys: String, CodingKey {
+        case url, source, defaultAvatarColor = "default_avatar_color"
+    }
+
+    public init(url: String?, source: String, defaultAvatarColor: String) {
+        self.url = url
+        self.source = source
+        self.defaultAvatarColor = defaultAvatarColor
+    }
+}
+
+/// Monica's short contact, nested inside addresses, reminders and photos.
+public struct ContactShortResource: Codable, Sendable, Equatable {
+    public struct Information: Codable, Sendable, Equatable {
+        public var birthdate: SpecialDateResource
+        public var deceasedDate: SpecialDateResource
+        public var avatar: AvatarResource
+
+        enum CodingKeys: String, CodingKey {
+            case birthdate, deceasedDate = "deceased_date", avatar
+        }
+    }
+
+    public var id: Int
+    public var uuid: String
+    public var object = "contact"
+    public var hashID: String
+    public var firstName: String
+    @Nullable public var lastName: String?
+    @Nullable public var nickname: String?
+    public var completeName: String
+    public var initials: String
+    @Nullable public var gender: String?
+    @Nullable public var genderType: String?
+    public var isStarred: Bool
+    public var isPartial: Bool
+    public var isActive: Bool
+    public var isDead: Bool
+    public var isMe: Bool
+    public var information: Information
+    public var url: String
+    public var account: AccountReference
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, object, hashID = "hash_id", firstName = "first_name", lastName = "last_name", nickname
+        case completeName = "complete_name", initials, gender, genderType = "gender_type"
+        case isStarred = "is_starred", isPartial = "is_partial", isActive = "is_active", isDead = "is_dead"
+        case isMe = "is_me", information, url, account
+    }
+
+    public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
+        let common = ContactResource.Common(contact)
+        id = contact.id
+        uuid = common.uuid
+        hashID = common.hashID
+        firstName = contact.fields.firstName
+        lastName = contact.fields.lastName
+        nickname = contact.fields.nickname
+        completeName = contact.completeName
+        initials = contact.initials
+        gender = contact.fields.gender?.displayName
+        genderType = contact.fields.gender?.typeCode
+        isStarred = contact.fields.isStarred
+        isPartial = false
+        isActive = !contact.fields.isArchived
+        isDead = false
+        isMe = false
+        information = Information(
+            birthdate: SpecialDateResource(contact.fields.birthdate, currentYear: currentYear),
+            deceasedDate: .absent, avatar: avatar)
+        self.url = url
+        account = AccountReference(id: contact.ownerID)
+    }
+}
+
+/// Monica's full contact. Keys and their order follow Monica 4.x; what Locify does not model yet is
+/// null, empty or zero, as clients expect of an account that never used those features.
+public struct ContactResource: Codable, Sendable, Equatable {
+    public struct RelationshipGroup: Codable, Sendable, Equatable {
+        public var total: Int
+        public var contacts: [ContactShortResource]
+
+        public static let empty = RelationshipGroup(total: 0, contacts: [])
+    }
+
+    public struct Relationships: Codable, Sendable, Equatable {
+        public var love = RelationshipGroup.empty
+        public var family = RelationshipGroup.empty
+        public var friend = RelationshipGroup.empty
+        public var work = RelationshipGroup.empty
+    }
+
+    public struct Dates: Codable, Sendable, Equatable {
+        public var birthdate: SpecialDateResource
+        public var deceasedDate: SpecialDateResource
+
+        enum CodingKeys: String, CodingKey {
+            case birthdate, deceasedDate = "deceased_date"
+        }
+    }
+
+    public struct Career: Codable, Sendable, Equatable {
+        @Nullable public var job: String?
+        @Nullable public var company: String?
+    }
+
+    public struct HowYouMet: Codable, Sendable, Equatable {
+        @Nullable public var generalInformation: String?
+        public var firstMetDate: SpecialDateResource
+        @Nullable public var firstMetThroughContact: ContactShortResource?
+
+        enum CodingKeys: String, CodingKey {
+            case generalInformation = "general_information", firstMetDate = "first_met_date"
+            case firstMetThroughContact = "first_met_through_contact"
+        }
+    }
+
+    public struct Information: Codable, Sendable, Equatable {
+        public var relationships: Relationships
+        public var dates: Dates
+        public var career: Career
+        public var avatar: AvatarResource
+        @Nullable public var foodPreferences: String?
+        public var howYouMet: HowYouMet
+
+        enum CodingKeys: String, CodingKey {
+            case relationships, dates, career, avatar, foodPreferences = "food_preferences", howYouMet = "how_you_met"
+        }
+    }
+
+    public struct Statistics: Codable, Sendable, Equatable {
+        public var numberOfCalls = 0
+        public var numberOfNotes = 0
+        public var numberOfActivities = 0
+        public var numberOfReminders = 0
+        public var numberOfTasks = 0
+        public var numberOfGifts = 0
+        public var numberOfDebts = 0
+
+        enum CodingKeys: String, CodingKey {
+            case numberOfCalls = "number_of_calls", numberOfNotes = "number_of_notes"
+            case numberOfActivities = "number_of_activities", numberOfReminders = "number_of_reminders"
+            case numberOfTasks = "number_of_tasks", numberOfGifts = "number_of_gifts", numberOfDebts = "number_of_debts"
+        }
+    }
+
+    /// Addresses and tags arrive with their own features; until then a contact has none.
+    public struct NotModelled: Codable, Sendable, Equatable {}
+
+    /// Values the full and the short resource derive the same way.
+    struct Common {
+        let uuid: String
+        let hashID: String
+
+        init(_ contact: Contact) {
+            uuid = contact.uuid.uuidString.lowercased()
+            hashID = HashID.encode(contact.id)
+        }
+    }
+
+    public var id: Int
+    public var uuid: String
+    public var object = "contact"
+    public var hashID: String
+    public var firstName: String
+    @Nullable public var lastName: String?
+    @Nullable public var nickname: String?
+    public var completeName: String
+    public var initials: String
+    @Nullable public var description: String?
+    @Nullable public var gender: String?
+    @Nullable public var genderType: String?
+    public var isStarred: Bool
+    public var isPartial: Bool
+    public var isActive: Bool
+    public var isDead: Bool
+    public var isMe: Bool
+    @Nullable public var lastCalled: String?
+    @Nullable public var lastActivityTogether: String?
+    @Nullable public var stayInTouchFrequency: Int?
+    @Nullable public var stayInTouchTriggerDate: String?
+    public var information: Information
+    public var addresses: [NotModelled]
+    public var tags: [NotModelled]
+    public var statistics: Statistics
+    public var url: String
+    public var account: AccountReference
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, object, hashID = "hash_id", firstName = "first_name", lastName = "last_name", nickname
+        case completeName = "complete_name", initials, description, gender, genderType = "gender_type"
+        case isStarred = "is_starred", isPartial = "is_partial", isActive = "is_active", isDead = "is_dead"
+        case isMe = "is_me", lastCalled = "last_called", lastActivityTogether = "last_activity_together"
+        case stayInTouchFrequency = "stay_in_touch_frequency"
+        case stayInTouchTriggerDate = "stay_in_touch_trigger_date"
+        case information, addresses, tags, statistics, url, account
+        case createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
+        let common = Common(contact)
+        id = contact.id
+        uuid = common.uuid
+        hashID = common.hashID
+        firstName = contact.fields.firstName
+        lastName = contact.fields.lastName
+        nickname = contact.fields.nickname
+        completeName = contact.completeName
+        initials = contact.initials
+        description = contact.fields.description
+        gender = contact.fields.gender?.displayName
+        genderType = contact.fields.gender?.typeCode
+        isStarred = contact.fields.isStarred
+        isPartial = false
+        isActive = !contact.fields.isArchived
+        isDead = false
+        isMe = false
+        information = Information(
+            relationships: Relationships(),
+            dates: Dates(
+                birthdate: SpecialDateResource(contact.fields.birthdate, currentYear: currentYear),
+                deceasedDate: .absent),
+            career: Career(job: nil, company: nil),
+            avatar: avatar,
+            foodPreferences: nil,
+            howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
+        addresses = []
+        tags = []
+        statistics = Statistics()
+        self.url = url
+        account = AccountReference(id: contact.ownerID)
+        createdAt = Timestamp.string(contact.createdAt)
+        updatedAt = Timestamp.string(contact.updatedAt)
+    }
+}

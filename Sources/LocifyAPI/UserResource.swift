@@ -1,0 +1,112 @@
+import Foundation
+import LocifyCore
+
+/// `GET /api/me`.
+public struct UserResource: Codable, Sendable, Equatable {
+    public var id: Int
+    public var uuid: String
+    public var object = "user"
+    public var firstName: String
+    @Nullable public var lastName: String?
+    public var name: String
+    public var email: String
+    @Nullable public var meContact: ContactShortResource?
+    public var timezone: String
+    public var locale: String
+    public var account: AccountReference
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, object, firstName = "first_name", lastName = "last_name", name, email
+        case meContact = "me_contact", timezone, locale, account, createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    public init(id: Int, uuid: UUID, profile: AccountProfile, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.uuid = uuid.uuidString.lowercased()
+        firstName = profile.firstName
+        lastName = profile.lastName
+        name = profile.name
+        email = profile.email
+        meContact = nil
+        timezone = profile.timezone
+        locale = "en"
+        account = AccountReference(id: id)
+        self.createdAt = Timestamp.string(createdAt)
+        self.updatedAt = Timestamp.string(updatedAt)
+    }
+}
+
+/// `GET /api`.
+public struct APIRootResource: Codable, Sendable, Equatable {
+    public struct Success: Codable, Sendable, Equatable {
+        public var message: String
+    }
+
+    public struct Links: Codable, Sendable, Equatable {
+        public var contactsURL: String
+        public var addressesURL: String
+        public var countriesURL: String
+        public var remindersURL: String
+        public var placesURL: String
+
+        enum CodingKeys: String, CodingKey {
+            case contactsURL = "contacts_url", addressesURL = "addresses_url", countriesURL = "countries_url"
+            case remindersURL = "reminders_url", placesURL = "places_url"
+        }
+
+        public init(contactsURL: String, addressesURL: String, countriesURL: String, remindersURL: String, placesURL: String) {
+            self.contactsURL = contactsURL
+            self.addressesURL = addressesURL
+            self.countriesURL = countriesURL
+            self.remindersURL = remindersURL
+            self.placesURL = placesURL
+        }
+    }
+
+    public var success = Success(message: "Welcome to Locify")
+    public var links: Links
+
+    public init(links: Links) {
+        self.links = links
+    }
+}
+
+/// `POST /oauth/login` body (JSON or form).
+public struct OAuthLoginRequest: Codable, Sendable {
+    public var email: String?
+    public var password: String?
+
+    public init(email: String?, password: String?) {
+        self.email = email
+        self.password = password
+    }
+}
+
+public struct OAuthLoginResource: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var expiresIn: Int
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", expiresIn = "expires_in"
+    }
+
+    public init(accessToken: String, expiresIn: Int) {
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+    }
+}
+
+/// `GET /health`.
+public struct HealthResource: Codable, Sendable, Equatable {
+    public var status: String
+    public var database: String
+    public var version: String
+
+    public init(status: String, database: String, version: String) {
+        self.status = status
+        self.database = database
+        self.version = version
+    }
+}

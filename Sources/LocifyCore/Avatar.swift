@@ -1,0 +1,49 @@
+import Foundation
+
+public enum Avatar {
+    /// Monica's eight default avatar colours, in Monica's order.
+    public static let defaultColors = [
+        "#fdb660", "#93521e", "#bd5067", "#b3d5fe", "#ff9807", "#709512", "#5f479a", "#e5e5cd",
+    ]
+
+    /// A colour picked from `defaultColors` by the contact's UUID: stable for the contact's life and
+    /// spread evenly, without a random source to inject.
+    public static func defaultColor(for uuid: UUID) -> String {
+        let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        let sum = bytes.reduce(0) { $0 + Int($1) }
+        return defaultColors[sum % defaultColors.count]
+    }
+
+    /// Monica's `initials`: the first letter or digit of each word of the name, after transliteration
+    /// to ASCII ("Jean-Luc Picard" → "JP", "Дмитрий Иванов" → "DI").
+    public static func monicaInitials(of name: String) -> String {
+        TextFolding.ascii(name)
+            .split(whereSeparator: { $0.isWhitespace })
+            .compactMap { word in word.first.flatMap { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : nil } }
+            .map(String.init)
+            .joined()
+    }
+
+    /// At most two characters for an avatar circle: first grapheme of the first and the last word,
+    /// untransliterated, so Cyrillic, CJK and emoji names keep their own letters.
+    public static func displayInitials(of name: String) -> String {
+        let words = name.split(whereSeparator: { $0.isWhitespace })
+        guard let first = words.first?.first else { return "?" }
+        guard words.count > 1, let last = words.last?.first else { return String(first).uppercased() }
+        return (String(first) + String(last)).uppercased()
+    }
+
+    /// Black or white, whichever contrasts more with `hexColor` (WCAG relative luminance).
+    public static func textColor(on hexColor: String) -> String {
+        let hex = hexColor.hasPrefix("#") ? String(hexColor.dropFirst()) : hexColor
+        guard hex.count == 6, let value = Int(hex, radix: 16) else { return "#000000" }
+        func channel(_ shift: Int) -> Double {
+            let c = Double((value >> shift) & 0xff) / 255
+            return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0)
+        let contrastWithBlack = (luminance + 0.05) / 0.05
+        let contrastWithWhite = 1.05 / (luminance + 0.05)
+        return contrastWithBlack >= contrastWithWhite ? "#000000" : "#ffffff"
+    }
+}

@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+
+/// Personal API tokens: random secrets shown once and stored only as their SHA-256 digest.
+public enum PersonalToken {
+    public static let length = 48
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// A new token from `generator` (a system random generator in production, a seeded one in tests).
+    public static func generate<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
+        String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return generate(using: &generator)
+    }
+
+    /// Hex SHA-256: what the database keeps, so a leaked database leaks no usable token.
+    public static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Monica clients send tokens of 20–2000 characters of `A-Za-z0-9-._~+/=`; anything else is not a
+    /// token, so it is refused before a database look-up.
+    public static func hasAcceptableShape(_ token: String) -> Bool {
+        (20...2000).contains(token.count)
+            && token.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~+/=".unicodeScalars.contains(scalar))
+            }
+    }
+}

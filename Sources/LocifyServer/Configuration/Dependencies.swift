@@ -1,0 +1,81 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+/// The side effects the server performs, each behind a small client so tests can replace it.
+public struct LocifyDependencies: Sendable {
+    /// The current instant. Tests fix it, so dates in responses are predictable.
+    public var now: @Sendable () -> Date
+    /// Hashes and checks passwords. Production uses bcrypt cost 12; tests use a lower cost.
+    public var passwords: PasswordHasher
+    /// New random secrets (API tokens, session ids, CSRF tokens).
+    public var newSecret: @Sendable () -> String
+
+    public init(now: @escaping @Sendable () -> Date, passwords: PasswordHasher, newSecret: @escaping @Sendable () -> String) {
+        self.now = now
+        self.passwords = passwords
+        self.newSecret = newSecret
+    }
+
+    public static let live = LocifyDependencies(
+        now: { Date() }, passwords: .bcrypt(cost: 12), newSecret: { PersonalToken.generate() })
+}
+
+public struct PasswordHasher: Sendable {
+    public var hash: @Sendable (String) throws -> String
+    public var verify: @Sendable (String, String) throws -> Bool
+    /// A digest of a random string with the same cost, checked when a log-in names an unknown email so
+    /// that the answer takes as long as for a known one.
+    public var decoyDigest: String
+
+    public static func bcrypt(cost: Int) -> PasswordHasher {
+        let decoy = (try? Bcrypt.hash(UUID().uuidString, cost: cost)) ?? ""
+        return PasswordHasher(
+            hash: { try Bcrypt.hash($0, cost: cost) },
+            verify: { password, digest in try Bcrypt.verify(password, created: digest) },
+            decoyDigest: decoy)
+    }
+}
+
+extension Application {
+    private struct DependenciesKey: StorageKey {
+        typealias Value = LocifyDependencies
+    }
+
+    private struct ConfigKey: StorageKey {
+        typealias Value = LocifyConfig
+    }
+
+    /// Set by `configure`; reading it before then is a programming error worth stopping on.
+    public var dependencies: LocifyDependencies {
+        get {
+            guard let value = storage[DependenciesKey.self] else { fatalError("configure(_:config:dependencies:) was not called") }
+            return value
+        }
+        set { storage[DependenciesKey.self] = newValue }
+    }
+
+    public var locifyConfig: LocifyConfig {
+        get {
+            guard let value = storage[ConfigKey.self] else { fatalError("configure(_:config:dependencies:) was not called") }
+            return value
+        }
+        set { storage[ConfigKey.self] = newValue }
+    }
+}
+
+extension Request {
+    var dependencies: LocifyDependencies { application.dependencies }
+    var now: Date { application.dependencies.now() }
+
+    /// bcrypt is slow on purpose; run it off the event loop.
+    func hashPassword(_ password: String) async throws -> String {
+        let hasher = application.dependencies.passwords
+        return try await application.threadPool.runIfActive { try hasher.hash(password) }
+    }
+
+    func verifyPassword(_ password: String, against digest: String) async throws -> Bool {
+        let hasher = application.dependencies.passwords
+        return try await application.threadPool.runIfActive { try hasher.verify(password, digest) }
+    }
+}

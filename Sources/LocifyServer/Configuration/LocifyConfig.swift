@@ -1,0 +1,90 @@
+import Foundation
+import LocifyCore
+
+/// Everything the server reads from its environment, read once at start-up.
+public struct LocifyConfig: Sendable {
+    public enum Storage: Sendable, Equatable {
+        /// A SQLite file; `nil` keeps the database in memory (tests).
+        case sqlite(path: String?)
+        case postgres(url: String)
+
+        public var kindName: String {
+            switch self {
+            case .sqlite: "sqlite"
+            case .postgres: "postgres"
+            }
+        }
+    }
+
+    public var host: String
+    public var port: Int
+    public var dataDirectory: URL
+    public var storage: Storage
+    public var registration: RegistrationPolicy
+    /// Overrides the scheme and host of links in API responses, for instances behind a proxy.
+    public var publicBaseURL: String?
+
+    public static let version = "0.1.0"
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
+        registration: RegistrationPolicy = .open, publicBaseURL: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.storage = storage
+        self.registration = registration
+        self.publicBaseURL = publicBaseURL
+    }
+
+    public enum Problem: Error, CustomStringConvertible {
+        case invalid(variable: String, value: String, expected: String)
+
+        public var description: String {
+            switch self {
+            case .invalid(let variable, let value, let expected):
+                "\(variable)=\(value) is not valid: expected \(expected)."
+            }
+        }
+    }
+
+    /// Reads `LOCIFY_*` and `DATABASE_URL`; explicit values (command-line flags) win over the environment.
+    public static func resolve(
+        environment: [String: String], host: String? = nil, port: Int? = nil, dataDirectory: String? = nil
+    ) throws -> LocifyConfig {
+        let host = host ?? environment["LOCIFY_HOST"] ?? "127.0.0.1"
+        var resolvedPort = port
+        if resolvedPort == nil, let text = environment["LOCIFY_PORT"] {
+            guard let value = Int(text), (0...65535).contains(value) else {
+                throw Problem.invalid(variable: "LOCIFY_PORT", value: text, expected: "a port number from 0 to 65535")
+            }
+            resolvedPort = value
+        }
+        let directory = URL(
+            fileURLWithPath: dataDirectory ?? environment["LOCIFY_DATA_DIR"] ?? "./locify-data", isDirectory: true
+        ).standardizedFileURL
+        let registration: RegistrationPolicy
+        if let text = environment["LOCIFY_REGISTRATION"] {
+            guard let policy = RegistrationPolicy(rawValue: text.lowercased()) else {
+                throw Problem.invalid(variable: "LOCIFY_REGISTRATION", value: text, expected: "open or closed")
+            }
+            registration = policy
+        } else {
+            registration = .open
+        }
+        let storage: Storage
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw Problem.invalid(variable: "DATABASE_URL", value: "…", expected: "a postgres:// URL")
+            }
+            storage = .postgres(url: url)
+        } else {
+            storage = .sqlite(path: directory.appendingPathComponent("locify.sqlite").path)
+        }
+        let baseURL = environment["LOCIFY_BASE_URL"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        return LocifyConfig(
+            host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
+            registration: registration, publicBaseURL: baseURL?.isEmpty == true ? nil : baseURL)
+    }
+}

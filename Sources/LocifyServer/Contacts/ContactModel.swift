@@ -1,0 +1,91 @@
+import Fluent
+import Foundation
+import LocifyCore
+
+/// A contact row. Persistence only: the domain works with `Contact`, the API with `ContactResource`.
+final class ContactModel: Model, @unchecked Sendable {
+    static let schema = "contacts"
+
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "uuid") var uuid: UUID
+    @Parent(key: "user_id") var owner: UserModel
+    @Field(key: "first_name") var firstName: String
+    @OptionalField(key: "last_name") var lastName: String?
+    @OptionalField(key: "nickname") var nickname: String?
+    @OptionalField(key: "description") var description: String?
+    @OptionalField(key: "email") var email: String?
+    @OptionalField(key: "birthdate_day") var birthdateDay: Int?
+    @OptionalField(key: "birthdate_month") var birthdateMonth: Int?
+    @OptionalField(key: "birthdate_year") var birthdateYear: Int?
+    @Field(key: "birthdate_is_age_based") var birthdateIsAgeBased: Bool
+    @OptionalField(key: "gender") var gender: String?
+    @Field(key: "is_starred") var isStarred: Bool
+    @Field(key: "is_archived") var isArchived: Bool
+    @Field(key: "default_avatar_color") var defaultAvatarColor: String
+    /// Folded names, nickname and email (`ContactFields.searchKey`), so search is one portable LIKE.
+    @Field(key: "search_key") var searchKey: String
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    init(ownerID: Int, fields: ContactFields, uuid: UUID, now: Date) {
+        self.uuid = uuid
+        self.$owner.id = ownerID
+        self.defaultAvatarColor = Avatar.defaultColor(for: uuid)
+        self.createdAt = now
+        apply(fields, now: now)
+    }
+
+    func apply(_ fields: ContactFields, now: Date) {
+        firstName = fields.firstName
+        lastName = fields.lastName
+        nickname = fields.nickname
+        description = fields.description
+        email = fields.email
+        birthdateDay = fields.birthdate?.day
+        birthdateMonth = fields.birthdate?.month
+        birthdateYear = fields.birthdate?.year
+        birthdateIsAgeBased = fields.birthdate?.isAgeBased ?? false
+        gender = fields.gender?.rawValue
+        isStarred = fields.isStarred
+        isArchived = fields.isArchived
+        searchKey = fields.searchKey
+        updatedAt = now
+    }
+
+    var fields: ContactFields {
+        let birthdate = birthdateDay.flatMap { day in
+            birthdateMonth.flatMap { Birthdate(day: day, month: $0, year: birthdateYear, isAgeBased: birthdateIsAgeBased) }
+        }
+        return ContactFields(
+            firstName: firstName, lastName: lastName, nickname: nickname, description: description, email: email,
+            birthdate: birthdate, gender: gender.flatMap(Gender.init(rawValue:)), isStarred: isStarred,
+            isArchived: isArchived)
+    }
+
+    func value() throws -> Contact {
+        Contact(
+            id: try requireID(), uuid: uuid, ownerID: $owner.id, fields: fields,
+            defaultAvatarColor: defaultAvatarColor, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+extension QueryBuilder where Model == ContactModel {
+    func ownedBy(_ userID: Int) -> Self {
+        filter(\.$owner.$id == userID)
+    }
+
+    /// Matches every word of `text` somewhere in the folded names, nickname or email.
+    func matching(_ text: String?) -> Self {
+        let words = TextFolding.searchKey([text]).split(separator: " ")
+        return words.reduce(self) { query, word in
+            query.filter(\.$searchKey, .contains(inverse: false, .anywhere), String(word))
+        }
+    }
+
+    /// The web list: starred first, then by name.
+    func sortedForListing() -> Self {
+        sort(\.$isStarred, .descending).sort(\.$searchKey, .ascending).sort(\.$id, .ascending)
+    }
+}

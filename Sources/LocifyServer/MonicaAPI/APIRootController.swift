@@ -1,0 +1,43 @@
+import LocifyAPI
+import Vapor
+
+/// `GET /api`, `GET /api/me` and `POST /oauth/login`.
+struct APIRootController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("api", use: root)
+        routes.get("api", "me", use: me)
+    }
+
+    func root(request: Request) async throws -> APIRootResource {
+        APIRootResource(links: .init(
+            contactsURL: request.absoluteURL(.apiContacts), addressesURL: request.absoluteURL(.apiAddresses),
+            countriesURL: request.absoluteURL(.apiCountries), remindersURL: request.absoluteURL(.apiReminders),
+            placesURL: request.absoluteURL(.apiPlaces)))
+    }
+
+    func me(request: Request) async throws -> DataEnvelope<UserResource> {
+        let user = try request.requireUser()
+        return DataEnvelope(data: UserResource(
+            id: user.id, uuid: user.uuid, profile: user.profile, createdAt: user.createdAt, updatedAt: user.updatedAt))
+    }
+}
+
+/// `POST /oauth/login`: Monica's password grant for apps that sign in with email and password.
+struct OAuthController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("oauth", "login", use: logIn)
+    }
+
+    func logIn(request: Request) async throws -> OAuthLoginResource {
+        let body = try request.content.decode(OAuthLoginRequest.self)
+        guard let email = body.email, let password = body.password, !email.isEmpty, !password.isEmpty else {
+            throw AppError.badCredentials
+        }
+        let user = try await request.logIn(email: email, password: password)
+        let lifetime = AccountService.oauthTokenLifetime
+        let (_, secret) = try await request.accounts.createToken(
+            for: try user.requireID(), label: "OAuth log-in (\(request.headers.first(name: .userAgent)?.prefix(60) ?? "unknown client"))",
+            lifetime: lifetime)
+        return OAuthLoginResource(accessToken: secret, expiresIn: Int(lifetime))
+    }
+}

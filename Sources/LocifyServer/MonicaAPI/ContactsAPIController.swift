@@ -1,0 +1,79 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/contacts`: Monica's contact routes.
+struct ContactsAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contacts = routes.grouped("api", "contacts")
+        contacts.get(use: index)
+        contacts.post(use: create)
+        contacts.get(":contactID", use: show)
+        contacts.put(":contactID", use: update)
+        contacts.delete(":contactID", use: delete)
+    }
+
+    func index(request: Request) async throws -> PageResource<ContactResource> {
+        let query = try ListQuery(from: request)
+        let order = try ContactOrder.parse(sort: query.sort)
+        let (contacts, window) = try await request.contacts().page(
+            matching: query.search, order: order, page: query.page, limit: query.limit)
+        return PageResource(
+            items: contacts.map { request.contactResource($0) }, window: window,
+            path: request.absoluteURL(.apiContacts), pageURL: { query.pageURL($0, of: .apiContacts, on: request) })
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        return DataEnvelope(data: request.contactResource(contact))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.content.decode(ContactInput.self)
+        let contact = try await request.contacts().create(input.draft, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: request.contactResource(contact)).encodeResponse(status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let input = try request.content.decode(ContactInput.self)
+        let contact = try await request.contacts().update(try request.pathID("contactID"), with: input)
+        return DataEnvelope(data: request.contactResource(contact))
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("contactID")
+        try await request.contacts().delete(id)
+        return DeletedResource(id: id)
+    }
+}
+
+extension Request {
+    /// The signed-in user's contacts.
+    func contacts() throws -> ContactService {
+        let user = try requireUser()
+        let now = self.now
+        return ContactService(database: db, ownerID: user.id, now: now, today: user.today(now: now))
+    }
+
+    func contactResource(_ contact: Contact) -> ContactResource {
+        ContactResource(
+            contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
+            currentYear: currentYear)
+    }
+
+    func contactShortResource(_ contact: Contact) -> ContactShortResource {
+        ContactShortResource(
+            contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
+            currentYear: currentYear)
+    }
+
+    /// Photos and Gravatar come with the avatar feature; until then every contact shows its initials.
+    private func avatarResource(_ contact: Contact) -> AvatarResource {
+        AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
+    }
+
+    private var currentYear: Int {
+        let user = auth.get(AuthenticatedUser.self)
+        return (user?.today(now: now) ?? CalendarDate(now, in: .gmt)).year
+    }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import LocifyCore
+import Vapor
+
+enum CookieName {
+    static let session = "locify_session"
+    static let csrf = "locify_csrf"
+    static let flash = "locify_flash"
+}
+
+extension Request {
+    /// A cookie that scripts cannot read, sent on top-level navigation from other sites (Lax) and only
+    /// over HTTPS when the page came over HTTPS.
+    func cookie(_ value: String, maxAge: Int?) -> HTTPCookies.Value {
+        HTTPCookies.Value(
+            string: value, maxAge: maxAge, path: "/", isSecure: isSecure, isHTTPOnly: true, sameSite: .lax)
+    }
+}
+
+/// Signs the browser in from its session cookie.
+struct WebSessionAuthenticator: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if let secret = request.cookies[CookieName.session]?.string,
+           let user = try await request.accounts.user(forSessionSecret: secret) {
+            request.auth.login(try AuthenticatedUser(user))
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+/// Sends visitors who are not signed in to the log-in page, remembering where they were going.
+struct RequireWebUser: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.auth.has(AuthenticatedUser.self) else {
+            let destination = request.method == .GET ? request.url.path : nil
+            return request.redirect(to: SiteURL.login.path(query: [("next", destination)]))
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+/// Double-submit CSRF protection: a random token in an HttpOnly cookie must come back in the
+/// `_csrf` field of every state-changing form. Another site can make the browser send the cookie,
+/// but cannot read it to fill in the field.
+struct CSRFMiddleware: AsyncMiddleware {
+    static let fieldName = "_csrf"
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let existing = request.cookies[CookieName.csrf]?.string
+        let token = existing ?? request.dependencies.newSecret()
+        request.storage[CSRFTokenKey.self] = token
+        if ![.GET, .HEAD, .OPTIONS].contains(request.method) {
+            let submitted = try? request.content.get(String.self, at: Self.fieldName)
+            guard let existing, let submitted, Self.constantTimeEqual(existing, submitted) else {
+                throw AppError.formExpired
+            }
+        }
+        let response = try await next.respond(to: request)
+        if existing == nil {
+            response.cookies[CookieName.csrf] = request.cookie(token, maxAge: nil)
+        }
+        return response
+    }
+
+    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+struct CSRFTokenKey: StorageKey {
+    typealias Value = String
+}
+
+/// A one-time message shown on the page after a redirect ("Contact saved.").
+struct FlashMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let shown = request.cookies[CookieName.flash]?.string
+        request.storage[FlashKey.self] = shown.flatMap { $0.removingPercentEncoding }
+        let response = try await next.respond(to: request)
+        let isRedirect = (300..<400).contains(response.status.code)
+        if shown != nil, !isRedirect, response.cookies[CookieName.flash] == nil {
+            response.cookies[CookieName.flash] = request.cookie("", maxAge: 0)
+        }
+        return response
+    }
+}
+
+struct FlashKey: StorageKey {
+    typealias Value = String
+}
+
+extension Request {
+    var csrfToken: String { storage[CSRFTokenKey.self] ?? "" }
+    var flashMessage: String? { storage[FlashKey.self] }
+
+    /// Redirects after a successful form, with a message for the next page.
+    func redirect(to site: SiteURL, flash: String) -> Response {
+        let response = redirect(to: site.path)
+        let encoded = flash.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        response.cookies[CookieName.flash] = cookie(encoded, maxAge: 60)
+        return response
+    }
+}

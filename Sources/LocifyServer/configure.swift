@@ -1,0 +1,88 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Leaf
+import LocifyAPI
+import LeafKit
+import Vapor
+
+/// Sets up the application: storage, middleware, views and routes. Does not run migrations or start
+/// the server; the caller decides.
+public func configure(_ app: Application, config: LocifyConfig, dependencies: LocifyDependencies = .live) async throws {
+    app.locifyConfig = config
+    app.dependencies = dependencies
+    app.loginThrottle = LoginThrottleStore()
+    app.http.server.configuration.hostname = config.host
+    app.http.server.configuration.port = config.port
+    try await registerDatabase(app, config: config)
+    registerMigrations(app)
+    try registerViews(app)
+    registerMiddleware(app)
+    try registerRoutes(app)
+}
+
+private func registerDatabase(_ app: Application, config: LocifyConfig) async throws {
+    switch config.storage {
+    case .sqlite(let path):
+        if let path {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            app.databases.use(.sqlite(.file(path), sqlLogLevel: .debug), as: .sqlite)
+        } else {
+            app.databases.use(.sqlite(.memory, sqlLogLevel: .debug), as: .sqlite)
+        }
+        // WAL lets readers run while a write is in progress; the setting stays with the file.
+        if let sql = app.db as? any SQLDatabase, path != nil {
+            _ = try await sql.raw("PRAGMA journal_mode=WAL").all()
+        }
+    case .postgres(let url):
+        try app.databases.use(.postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .debug), as: .psql)
+    }
+}
+
+func registerMigrations(_ app: Application) {
+    app.migrations.add(CreateUsers())
+    app.migrations.add(CreateWebSessions())
+    app.migrations.add(CreateAPITokens())
+    app.migrations.add(CreateContacts())
+}
+
+private func registerViews(_ app: Application) throws {
+    guard let views = Bundle.module.resourceURL?.appendingPathComponent("Views").path else {
+        throw Abort(.internalServerError, reason: "views are missing from the bundle")
+    }
+    app.views.use(.leaf)
+    // The bundle sits under .build/ when run from a checkout, so hidden path components must be allowed.
+    app.leaf.sources = .singleSource(NIOLeafFiles(
+        fileio: app.fileio, limits: [.toSandbox, .requireExtensions], sandboxDirectory: views, viewDirectory: views))
+    // Templates are read once in production; during development edits show up on reload.
+    app.leaf.cache.isEnabled = app.environment.isRelease
+}
+
+private func registerMiddleware(_ app: Application) {
+    // Monica clients rely on keys in Monica's order, which Foundation's encoder does not keep.
+    ContentConfiguration.global.use(encoder: OrderedJSONEncoder(), for: .json)
+    app.middleware = Middlewares()
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
+    app.middleware.use(RequestIDMiddleware())
+    app.middleware.use(LocifyErrorMiddleware())
+    if let publicDirectory = Bundle.module.resourceURL?.appendingPathComponent("Public").path {
+        app.middleware.use(FileMiddleware(publicDirectory: publicDirectory, cachePolicy: .browserDefault))
+    }
+}
+
+private func registerRoutes(_ app: Application) throws {
+    try app.register(collection: OperationsController())
+
+    try app.register(collection: OAuthController())
+    let api = app.grouped(TokenAuthenticator(), APIGuard())
+    try api.register(collection: APIRootController())
+    try api.register(collection: ContactsAPIController())
+
+    let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator())
+    try web.register(collection: PagesController())
+    try web.register(collection: AuthWebController())
+    let signedIn = web.grouped(RequireWebUser())
+    try signedIn.register(collection: ContactsWebController())
+    try signedIn.register(collection: SettingsWebController())
+}

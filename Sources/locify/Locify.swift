@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import LocifyServer
+import Logging
+
+@main
+struct Locify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locify",
+        abstract: "A self-hosted home for the people and places in your life.",
+        discussion: """
+            Without a subcommand, `locify` starts the server (`locify serve`).
+            Configuration comes from flags or environment variables: LOCIFY_HOST, LOCIFY_PORT,
+            LOCIFY_DATA_DIR, DATABASE_URL, LOCIFY_REGISTRATION, LOCIFY_BASE_URL, LOCIFY_LOG_LEVEL.
+            """,
+        version: LocifyConfig.version,
+        subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Where the data lives; shared by every command that opens the database.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite database and files (env: LOCIFY_DATA_DIR; default ./locify-data).")
+    var dataDirectory: String?
+
+    func config(host: String? = nil, port: Int? = nil) throws -> LocifyConfig {
+        do {
+            return try LocifyConfig.resolve(
+                environment: ProcessInfo.processInfo.environment, host: host, port: port, dataDirectory: dataDirectory)
+        } catch let problem as LocifyConfig.Problem {
+            throw ValidationError(problem.description)
+        }
+    }
+}
+
+enum Output {
+    /// Logs go to standard error so that scripts can read a command's result from standard output.
+    static func bootstrapLogging(defaultLevel: Logger.Level) {
+        let level = ProcessInfo.processInfo.environment["LOCIFY_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    /// Runs a one-shot command, turning failures into a message and exit code 1.
+    static func run(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("error: \(failure.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
