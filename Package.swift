@@ -48,11 +48,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore"]),
+        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore", "LocifyAPI"]),
         .testTarget(
             name: "LocifyServerTests",
             dependencies: [
                 "LocifyServer",
+                "LocifyCore",
+                "LocifyAPI",
                 .product(name: "XCTVapor", package: "vapor"),
             ]
         ),

@@ -1,0 +1,146 @@
+import Fluent
+import LocifyCore
+import XCTVapor
+@testable import LocifyServer
+
+final class AuthenticationAPITests: XCTestCase {
+    func testEveryAPIRouteAnswers401JSONWithoutAValidToken() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let routes = app.routes.all.filter { $0.path.first?.description == "api" }
+            XCTAssertGreaterThan(routes.count, 4)
+            for route in routes {
+                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
+                for headers: HTTPHeaders in [
+                    [:], ["Accept": "text/html"], ["Authorization": "Bearer not-a-real-token-but-long-enough"],
+                    ["Authorization": "Bearer \(account.token)x"],
+                ] {
+                    let response = try await app.send(route.method, path, headers: headers)
+                    XCTAssertEqual(response.status, .unauthorized, "\(database) \(route.method) \(path) \(headers)")
+                    XCTAssertEqual(response.text, #"{"message":"Unauthenticated."}"#)
+                    XCTAssertEqual(response.headers.contentType, .json)
+                }
+            }
+        }
+    }
+
+    func testRevokedTokenStopsWorkingAndLastUseIsRecorded() async throws {
+        try await forEachDatabase { app, clock, _ in
+            let account = try await app.makeAccount()
+            let before = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(before.status, .ok)
+            let token = try await XCTUnwrapAsync(try await APITokenModel.query(on: app.db).first())
+            XCTAssertEqual(token.lastUsedAt, clock.now)
+            XCTAssertNotEqual(token.secretDigest, account.token, "only the digest is stored")
+            XCTAssertEqual(token.secretDigest, PersonalToken.digest(account.token))
+
+            try await app.accounts.revokeToken(try token.requireID(), of: account.id)
+            let after = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(after.status, .unauthorized)
+        }
+    }
+
+    func testMeAndRootShapes() async throws {
+        try await forEachDatabase { app, _, _ in
+            let account = try await app.makeAccount()
+            let user = try await XCTUnwrapAsync(try await UserModel.find(account.id, on: app.db))
+            let me = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(me.text, """
+                {"data":{"id":\(account.id),"uuid":"\(user.uuid.uuidString.lowercased())","object":"user","first_name":"Ada",\
+                "last_name":"Lovelace","name":"Ada Lovelace","email":"ada@example.com","me_contact":null,"timezone":"UTC",\
+                "locale":"en","account":{"id":\(account.id)},"created_at":"2024-05-04T10:06:05Z","updated_at":"2024-05-04T10:06:05Z"}}
+                """)
+            let root = try await app.send(.GET, "/api", headers: account.bearer.merging(["Host": "locify.example"]))
+            XCTAssertEqual(root.text, """
+                {"success":{"message":"Welcome to Locify"},"links":{"contacts_url":"http://locify.example/api/contacts",\
+                "addresses_url":"http://locify.example/api/addresses","countries_url":"http://locify.example/api/countries",\
+                "reminders_url":"http://locify.example/api/reminders","places_url":"http://locify.example/api/places"}}
+                """)
+        }
+    }
+
+    func testOAuthLoginIssuesATokenAndIsThrottled() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let good = try await app.send(.POST, "/oauth/login", json: #"{"email":"ADA@example.com","password":"correct horse"}"#)
+            XCTAssertEqual(good.status, .ok, "\(database)")
+            let token = try XCTUnwrap(try good.json()["access_token"] as? String)
+            XCTAssertEqual(try good.json()["expires_in"] as? Int, 31_536_000)
+            XCTAssertGreaterThanOrEqual(token.count, 40)
+            XCTAssertTrue(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            let me = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
+            XCTAssertEqual(me.status, .ok)
+
+            // A form body works too, as older clients send.
+            var formResponse: XCTHTTPResponse?
+            try await app.test(.POST, "/oauth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                               body: ByteBuffer(string: "email=ada%40example.com&password=correct+horse")) { response async in formResponse = response }
+            XCTAssertEqual(formResponse?.status, .ok)
+
+            for attempt in 1...5 {
+                let bad = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"wrong"}"#)
+                XCTAssertEqual(bad.status, .unauthorized, "attempt \(attempt)")
+                XCTAssertEqual(bad.text, #"{"error":{"message":"Not authorized","error_code":42}}"#)
+            }
+            // Sixth try in the same minute: locked out, even with the right password.
+            let locked = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
+            XCTAssertEqual(locked.status, .tooManyRequests)
+            XCTAssertEqual(locked.headers.first(name: .retryAfter), "60")
+            XCTAssertEqual(try locked.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 34)
+
+            clock.advance(by: 61)
+            let later = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
+            XCTAssertEqual(later.status, .ok)
+
+            // OAuth tokens expire after a year.
+            clock.advance(by: 366 * 24 * 3600)
+            let expired = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
+            XCTAssertEqual(expired.status, .unauthorized)
+            let personal = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(personal.status, .ok, "personal tokens do not expire")
+        }
+    }
+
+    func testHealthNamesTheDatabase() async throws {
+        try await forEachDatabase { app, _, database in
+            let response = try await app.send(.GET, "/health")
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.text, #"{"status":"ok","database":"\#(database.rawValue)","version":"\#(LocifyConfig.version)"}"#)
+            XCTAssertNotNil(response.headers.first(name: .xRequestId))
+        }
+    }
+
+    func testOpenAPIDescribesEveryRegisteredAPIRoute() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let response = try await app.send(.GET, "/openapi.json")
+            XCTAssertEqual(response.status, .ok)
+            let document = try response.json()
+            XCTAssertEqual(document["openapi"] as? String, "3.1.0")
+            let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+            let apiRoutes = app.routes.all.filter { ["api", "oauth"].contains($0.path.first?.description ?? "") }
+            XCTAssertFalse(apiRoutes.isEmpty)
+            for route in apiRoutes {
+                let path = "/" + route.path.map { component in
+                    if case .parameter = component { return "{id}" }
+                    return component.description
+                }.joined(separator: "/")
+                let operations = paths[path]
+                XCTAssertNotNil(operations, "\(path) is missing from openapi.json")
+                XCTAssertNotNil(operations?[route.method.rawValue.lowercased()], "\(route.method) \(path) is missing from openapi.json")
+            }
+        }
+    }
+}
+
+func XCTUnwrapAsync<T>(_ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line) async throws -> T {
+    let value = try await expression()
+    return try XCTUnwrap(value, file: file, line: line)
+}
+
+extension HTTPHeaders {
+    func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var result = self
+        for (name, value) in other { result.replaceOrAdd(name: name, value: value) }
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import Fluent
+import LocifyCore
+import XCTVapor
+@testable import LocifyServer
+
+final class ContactsAPITests: XCTestCase {
+    func testCreatedContactMatchesMonicasShapeKeyForKey() async throws {
+        try await forEachDatabase { app, _, database in
+            // Given an account
+            let account = try await app.makeAccount()
+            // When a client creates a contact with every field Locify models
+            let response = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: """
+                {"first_name":"Zoë","last_name":"Müller","nickname":"Zo","description":"Met in Bern",
+                 "email":" Zoe@Example.com ","gender_id":2,"is_birthdate_known":true,"birthdate_day":29,
+                 "birthdate_month":2,"birthdate_year":1992,"is_starred":"1","unknown_key":"ignored"}
+                """)
+            // Then the whole response is Monica's full contact, keys in Monica's order
+            XCTAssertEqual(response.status, .created, "\(database)")
+            let id = try XCTUnwrap(try XCTUnwrap(try response.json()["data"] as? [String: Any])["id"] as? Int)
+            let uuid = try XCTUnwrap((try response.json()["data"] as? [String: Any])?["uuid"] as? String)
+            let contact = try await ContactModel.find(id, on: app.db)
+            let hashID = HashID.encode(id)
+            let expected = """
+                {"data":{"id":\(id),"uuid":"\(uuid)","object":"contact","hash_id":"\(hashID)","first_name":"Zoë","last_name":"Müller",\
+                "nickname":"Zo","complete_name":"Zoë Müller","initials":"ZM","description":"Met in Bern","gender":"Woman",\
+                "gender_type":"F","is_starred":true,"is_partial":false,"is_active":true,"is_dead":false,"is_me":false,\
+                "last_called":null,"last_activity_together":null,"stay_in_touch_frequency":null,"stay_in_touch_trigger_date":null,\
+                "information":{"relationships":{"love":{"total":0,"contacts":[]},"family":{"total":0,"contacts":[]},\
+                "friend":{"total":0,"contacts":[]},"work":{"total":0,"contacts":[]}},"dates":{"birthdate":{"is_age_based":false,\
+                "is_year_unknown":false,"date":"1992-02-29T00:00:00Z"},"deceased_date":{"is_age_based":null,"is_year_unknown":null,\
+                "date":null}},"career":{"job":null,"company":null},"avatar":{"url":null,"source":"default",\
+                "default_avatar_color":"\(try XCTUnwrap(contact?.defaultAvatarColor))"},"food_preferences":null,"how_you_met":\
+                {"general_information":null,"first_met_date":{"is_age_based":null,"is_year_unknown":null,"date":null},\
+                "first_met_through_contact":null}},"addresses":[],"tags":[],"statistics":{"number_of_calls":0,"number_of_notes":0,\
+                "number_of_activities":0,"number_of_reminders":0,"number_of_tasks":0,"number_of_gifts":0,"number_of_debts":0},\
+                "url":"http://127.0.0.1:8080/api/contacts/\(id)","account":{"id":\(account.id)},"created_at":"2024-05-04T10:06:05Z",\
+                "updated_at":"2024-05-04T10:06:05Z"}}
+                """
+            XCTAssertEqual(response.text, expected, "\(database)")
+        }
+    }
+
+    func testShowUpdateAndDelete() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let created = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":"Ada","last_name":"Byron","email":"ada@byron.org","birthdate_day":10,"birthdate_month":12}"#)
+            let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
+
+            let shown = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
+            XCTAssertEqual(shown.status, .ok)
+            XCTAssertEqual(try shown.json()["data"].flatMap { $0 as? [String: Any] }?["last_name"] as? String, "Byron")
+            // Monica's contact shape has no email key; the address is stored and searchable.
+            let storedEmail = try await ContactModel.find(id, on: app.db)?.email
+            XCTAssertEqual(storedEmail, "ada@byron.org")
+
+            // An update that sends one key keeps the others (the iOS client sends partial bodies).
+            clock.advance(by: 3600)
+            let updated = try await app.send(.PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"nickname":"Countess"}"#)
+            XCTAssertEqual(updated.status, .ok, "\(database): \(updated.text)")
+            let data = try XCTUnwrap(try updated.json()["data"] as? [String: Any])
+            XCTAssertEqual(data["nickname"] as? String, "Countess")
+            XCTAssertEqual(data["last_name"] as? String, "Byron")
+            XCTAssertEqual(data["updated_at"] as? String, "2024-05-04T11:06:05Z")
+            XCTAssertEqual(data["created_at"] as? String, "2024-05-04T10:06:05Z")
+            let dates = (data["information"] as? [String: Any])?["dates"] as? [String: Any]
+            let birthdate = dates?["birthdate"] as? [String: Any]
+            XCTAssertEqual(birthdate?["is_year_unknown"] as? Bool, true)
+            XCTAssertEqual(birthdate?["date"] as? String, "2024-12-10T00:00:00Z")
+
+            // Explicit null clears a value.
+            let cleared = try await app.send(.PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email":null,"is_birthdate_known":false}"#)
+            let clearedData = try XCTUnwrap(try cleared.json()["data"] as? [String: Any])
+            XCTAssertTrue(clearedData["description"] is NSNull)
+            XCTAssertTrue(clearedData["email"] == nil, "email is not a Monica key")
+            let stored = try await ContactModel.find(id, on: app.db)
+            XCTAssertNil(stored?.email)
+            XCTAssertNil(stored?.birthdateDay)
+
+            let deleted = try await app.send(.DELETE, "/api/contacts/\(id)", headers: account.bearer)
+            XCTAssertEqual(deleted.status, .ok)
+            XCTAssertEqual(deleted.text, #"{"deleted":true,"id":\#(id)}"#)
+            let gone = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
+            XCTAssertEqual(gone.status, .notFound)
+            XCTAssertEqual(gone.text, #"{"error":{"message":"The resource has not been found","error_code":31}}"#)
+        }
+    }
+
+    func testInvalidInputIsRejectedWithEveryProblemAndStoresNothing() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let response = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: """
+                {"first_name":"  ","email":"not-an-email","gender_id":"seven","birthdate_day":31,"birthdate_month":4,
+                 "last_name":"\(String(repeating: "x", count: 256))"}
+                """)
+            XCTAssertEqual(response.status, .unprocessableEntity, "\(database)")
+            let error = try XCTUnwrap(try response.json()["error"] as? [String: Any])
+            XCTAssertEqual(error["error_code"] as? Int, 32)
+            let messages = try XCTUnwrap(error["message"] as? [String])
+            XCTAssertEqual(messages, [
+                "The gender_id field must be an integer.",
+                "First name is required.",
+                "Last name must be at most 255 characters.",
+                "Email must be an address like name@example.com.",
+                "That day does not exist in that month.",
+            ])
+            let count = try await ContactModel.query(on: app.db).count()
+            XCTAssertEqual(count, 0)
+
+            let malformed = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: "{not json")
+            XCTAssertEqual(malformed.status, .badRequest)
+            XCTAssertEqual(try malformed.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 37)
+        }
+    }
+
+    func testListPaginatesSortsAndSearches() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let people = [
+                #"{"first_name":"Jürgen","last_name":"Klopp","email":"kloppo@example.de"}"#,
+                #"{"first_name":"Amélie","last_name":"Poulain","nickname":"Ami"}"#,
+                #"{"first_name":"Bob","last_name":"Marley","email":"bob@reggae.example"}"#,
+                #"{"first_name":"Archie","last_name":"Vault","is_archived":true}"#,
+            ]
+            for person in people {
+                clock.advance(by: 60)
+                let created = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: person)
+                XCTAssertEqual(created.status, .created)
+            }
+
+            let firstPage = try await app.send(.GET, "/api/contacts?limit=2&sort=-created_at", headers: account.bearer)
+            XCTAssertEqual(firstPage.status, .ok)
+            let body = try firstPage.json()
+            let names = (body["data"] as? [[String: Any]])?.compactMap { $0["first_name"] as? String }
+            XCTAssertEqual(names, ["Bob", "Amélie"], "\(database): newest first, archived left out")
+            let meta = try XCTUnwrap(body["meta"] as? [String: Any])
+            XCTAssertEqual(meta["total"] as? Int, 3)
+            XCTAssertEqual(meta["last_page"] as? Int, 2)
+            XCTAssertEqual(meta["from"] as? Int, 1)
+            XCTAssertEqual(meta["to"] as? Int, 2)
+            XCTAssertEqual(meta["per_page"] as? Int, 2)
+            XCTAssertEqual(meta["path"] as? String, "http://127.0.0.1:8080/api/contacts")
+            let links = try XCTUnwrap(body["links"] as? [String: Any])
+            XCTAssertEqual(links["next"] as? String, "http://127.0.0.1:8080/api/contacts?limit=2&sort=-created_at&page=2")
+            XCTAssertTrue(links["prev"] is NSNull)
+
+            let emptyPage = try await app.send(.GET, "/api/contacts?page=9", headers: account.bearer)
+            let emptyMeta = try XCTUnwrap(try emptyPage.json()["meta"] as? [String: Any])
+            XCTAssertTrue(emptyMeta["from"] is NSNull)
+            XCTAssertTrue(emptyMeta["to"] is NSNull)
+
+            for (query, expected) in [("jurgen", ["Jürgen"]), ("AMI", ["Amélie"]), ("reggae", ["Bob"]), ("zzz", [])] {
+                let found = try await app.send(.GET, "/api/contacts?query=\(query)", headers: account.bearer)
+                let foundNames = (try found.json()["data"] as? [[String: Any]])?.compactMap { $0["first_name"] as? String }
+                XCTAssertEqual(foundNames, expected, "\(database): query \(query)")
+            }
+
+            let tooBig = try await app.send(.GET, "/api/contacts?limit=101", headers: account.bearer)
+            XCTAssertEqual(tooBig.status, .badRequest)
+            XCTAssertEqual(try tooBig.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 30)
+            let badSort = try await app.send(.GET, "/api/contacts?sort=first_name", headers: account.bearer)
+            XCTAssertEqual(badSort.status, .badRequest)
+            XCTAssertEqual(try badSort.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 39)
+        }
+    }
+
+    func testAnotherAccountsContactIsNotFound() async throws {
+        try await forEachDatabase { app, _, _ in
+            let owner = try await app.makeAccount()
+            let stranger = try await app.makeAccount(email: "eve@example.com", name: "Eve")
+            let created = try await app.send(.POST, "/api/contacts", headers: owner.bearer, json: #"{"first_name":"Secret"}"#)
+            let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
+            for method in [HTTPMethod.GET, .PUT, .DELETE] {
+                let response = try await app.send(method, "/api/contacts/\(id)", headers: stranger.bearer, json: method == .PUT ? #"{"first_name":"Mine"}"# : nil)
+                XCTAssertEqual(response.status, .notFound, "\(method)")
+                XCTAssertEqual(try response.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 31)
+            }
+            let list = try await app.send(.GET, "/api/contacts", headers: stranger.bearer)
+            XCTAssertEqual((try list.json()["data"] as? [Any])?.count, 0)
+            let stored = try await ContactModel.find(id, on: app.db)
+            XCTAssertEqual(stored?.firstName, "Secret")
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Fluent
+import Foundation
+import LocifyCore
+import NIOConcurrencyHelpers
+import SQLKit
+import XCTVapor
+@testable import LocifyServer
+
+/// Quiet logs unless LOCIFY_TEST_LOG_LEVEL asks for more, so failures are not buried.
+enum TestLogging {
+    static let bootstrapOnce: @Sendable () -> Void = {
+        let level = ProcessInfo.processInfo.environment["LOCIFY_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return {}
+    }()
+}
+
+/// A clock the tests move by hand.
+final class TestClock: Sendable {
+    private let current: NIOLockedValueBox<Date>
+
+    /// 2024-05-04T10:06:05Z, the example instant of MONICA-API.md.
+    static let start = Date(timeIntervalSince1970: 1_714_817_165)
+
+    init(_ start: Date = TestClock.start) {
+        current = NIOLockedValueBox(start)
+    }
+
+    var now: Date { current.withLockedValue { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+enum TestDatabase: String, CaseIterable {
+    case sqlite
+    case postgres
+}
+
+/// Runs `body` once per database against a fresh, migrated application on a fixed clock.
+func forEachDatabase(
+    registration: RegistrationPolicy = .open, file: StaticString = #filePath, line: UInt = #line,
+    _ body: (Application, TestClock, TestDatabase) async throws -> Void
+) async throws {
+    for database in TestDatabase.allCases {
+        try await withApp(database, registration: registration) { app, clock in
+            try await body(app, clock, database)
+        }
+    }
+}
+
+func withApp(
+    _ database: TestDatabase, registration: RegistrationPolicy = .open,
+    _ body: (Application, TestClock) async throws -> Void
+) async throws {
+    TestLogging.bootstrapOnce()
+    let clock = TestClock()
+    let storage: LocifyConfig.Storage
+    switch database {
+    case .sqlite: storage = .sqlite(path: nil)
+    case .postgres: storage = .postgres(url: try await PostgresCluster.shared.databaseURL())
+    }
+    let config = LocifyConfig(
+        dataDirectory: FileManager.default.temporaryDirectory, storage: storage, registration: registration)
+    let dependencies = LocifyDependencies(
+        now: { clock.now }, passwords: .bcrypt(cost: 4), newSecret: { PersonalToken.generate() })
+    let app = try await Application.make(.testing)
+    do {
+        try await configure(app, config: config, dependencies: dependencies)
+        if database == .postgres, let sql = app.db as? any SQLDatabase {
+            // One cluster serves every test; each starts from an empty schema.
+            try await sql.raw("DROP SCHEMA public CASCADE").run()
+            try await sql.raw("CREATE SCHEMA public").run()
+        }
+        try await app.autoMigrate()
+        try await body(app, clock)
+    } catch {
+        try? await app.asyncShutdown()
+        throw error
+    }
+    try await app.asyncShutdown()
+}
+
+/// An account with a personal token, made through the same service the web and CLI use.
+struct TestAccount {
+    let id: Int
+    let email: String
+    let password: String
+    let token: String
+
+    var bearer: HTTPHeaders { ["Authorization": "Bearer \(token)"] }
+}
+
+extension Application {
+    func makeAccount(
+        email: String = "ada@example.com", name: String = "Ada Lovelace", password: String = "correct horse"
+    ) async throws -> TestAccount {
+        let user = try await accounts.register(AccountDraft(name: name, email: email), password: password, policy: .open)
+        let id = try user.requireID()
+        let (_, token) = try await accounts.createToken(for: id, label: "tests")
+        return TestAccount(id: id, email: email, password: password, token: token)
+    }
+
+    /// Sends JSON and returns the response.
+    func send(
+        _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], json: String? = nil
+    ) async throws -> XCTHTTPResponse {
+        var headers = headers
+        var body: ByteBuffer?
+        if let json {
+            headers.contentType = .json
+            body = ByteBuffer(string: json)
+        }
+        var captured: XCTHTTPResponse?
+        try await test(method, path, headers: headers, body: body) { response async in captured = response }
+        guard let captured else { throw PostgresCluster.Failure(description: "no response for \(method) \(path)") }
+        return captured
+    }
+}
+
+extension XCTHTTPResponse {
+    var text: String { body.string }
+
+    /// The body parsed as JSON, for key-by-key checks.
+    func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(body.string.utf8))
+        guard let object = value as? [String: Any] else {
+            XCTFail("not a JSON object: \(body.string)", file: file, line: line)
+            return [:]
+        }
+        return object
+    }
+}
+
+/// A browser stand-in for the web pages: keeps cookies and reads the CSRF token from forms.
+final class WebClient {
+    let app: Application
+    private(set) var cookies: [String: String] = [:]
+    private(set) var csrfToken: String?
+    var extraHeaders: HTTPHeaders = [:]
+
+    init(app: Application) {
+        self.app = app
+    }
+
+    @discardableResult
+    func get(_ path: String) async throws -> XCTHTTPResponse {
+        let response = try await send(.GET, path, body: nil)
+        if let token = Self.csrfToken(in: response.text) { csrfToken = token }
+        return response
+    }
+
+    /// Posts a form with the CSRF token of the last page fetched (unless `includeCSRF` is false).
+    @discardableResult
+    func post(_ path: String, form: [String: String], includeCSRF: Bool = true) async throws -> XCTHTTPResponse {
+        var fields = form
+        if includeCSRF, let csrfToken { fields["_csrf"] = csrfToken }
+        let body = fields.map { key, value in
+            "\(Self.encode(key))=\(Self.encode(value))"
+        }.joined(separator: "&")
+        let response = try await send(.POST, path, body: body)
+        if let token = Self.csrfToken(in: response.text) { csrfToken = token }
+        return response
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: String?) async throws -> XCTHTTPResponse {
+        var headers = extraHeaders
+        if !cookies.isEmpty {
+            headers.replaceOrAdd(name: .cookie, value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        }
+        if body != nil { headers.contentType = .urlEncodedForm }
+        var captured: XCTHTTPResponse?
+        try await app.test(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response async in captured = response }
+        guard let response = captured else { throw PostgresCluster.Failure(description: "no response for \(path)") }
+        for header in response.headers[.setCookie] {
+            let pair = header.split(separator: ";").first ?? ""
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first else { continue }
+            let value = parts.count > 1 ? parts[1] : ""
+            if value.isEmpty || header.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return response
+    }
+
+    static func csrfToken(in html: String) -> String? {
+        guard let range = html.range(of: #"name="_csrf" value=""#) else { return nil }
+        let rest = html[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// Registers and leaves the client signed in.
+    func register(name: String = "Grace Hopper", email: String = "grace@example.com", password: String = "compilers!") async throws -> XCTHTTPResponse {
+        try await get("/register")
+        return try await post("/register", form: ["name": name, "email": email, "password": password])
+    }
+}
