@@ -9,9 +9,9 @@ struct Locify: AsyncParsableCommand {
         commandName: "locify",
         abstract: "A self-hosted home for the people and places in your life.",
         discussion: """
-            Without a subcommand, `locify` starts the server (`locify serve`).
-            Configuration comes from flags or environment variables: LOCIFY_HOST, LOCIFY_PORT,
-            LOCIFY_DATA_DIR, DATABASE_URL, LOCIFY_REGISTRATION, LOCIFY_BASE_URL, LOCIFY_LOG_LEVEL.
+            Without a subcommand, `locify` starts the server (`locify serve`). Configuration comes from \
+            flags or environment variables: LOCIFY_HOST, LOCIFY_PORT, LOCIFY_DATA_DIR, DATABASE_URL, \
+            LOCIFY_REGISTRATION, LOCIFY_BASE_URL, LOCIFY_LOG_LEVEL. See README.md for each.
             """,
         version: LocifyConfig.version,
         subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self],

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Foundation
 import LocifyServer
 
 extension Locify {
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Manage personal API tokens.", subcommands: [Create.self])
+            abstract: "Manage personal API tokens.", subcommands: [Create.self, List.self, Revoke.self])
     }
 }
 
@@ -30,6 +31,59 @@ extension Locify.Token {
                     try await LocifyApp.createToken(in: app, email: email, label: name)
                 }
                 print(secret)
+            }
+        }
+    }
+}
+
+extension Locify.Token {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an account's tokens (never their secrets).")
+
+        @Option(help: "Email of the account.")
+        var email: String
+
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            Output.bootstrapLogging(defaultLevel: .warning)
+            let config = try storage.config()
+            try await Output.run {
+                let tokens = try await LocifyApp.withApplication(config: config) { app in
+                    try await LocifyApp.listTokens(in: app, email: email)
+                }
+                guard !tokens.isEmpty else {
+                    print("No tokens.")
+                    return
+                }
+                print("ID\tCREATED\tLAST USED\tEXPIRES\tNAME")
+                for token in tokens {
+                    let day = { (date: Date?) in date.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-" }
+                    print("\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token: apps using it are signed out at once.")
+
+        @Option(help: "Email of the account.")
+        var email: String
+
+        @Option(help: "The token's id, from `locify token list`.")
+        var id: Int
+
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            Output.bootstrapLogging(defaultLevel: .warning)
+            let config = try storage.config()
+            try await Output.run {
+                try await LocifyApp.withApplication(config: config) { app in
+                    try await LocifyApp.revokeToken(in: app, email: email, id: id)
+                }
+                print("Revoked token \(id).")
             }
         }
     }

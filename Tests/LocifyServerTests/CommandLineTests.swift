@@ -17,12 +17,25 @@ final class CommandLineTests: XCTestCase {
             let me = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
             XCTAssertEqual(try me.json()["data"].flatMap { $0 as? [String: Any] }?["email"] as? String, "cli@example.com")
 
+            let listed = try await LocifyApp.listTokens(in: app, email: "cli@example.com")
+            XCTAssertEqual(listed.map(\.label), ["script"])
+            try await LocifyApp.revokeToken(in: app, email: "cli@example.com", id: listed[0].id)
+            let revoked = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
+            XCTAssertEqual(revoked.status, .unauthorized)
+            do {
+                try await LocifyApp.revokeToken(in: app, email: "cli@example.com", id: listed[0].id)
+                XCTFail("revoking twice must fail")
+            } catch let failure as CommandFailure {
+                XCTAssertTrue(failure.description.contains("has no token with id"))
+            }
+            let seedToken = try await LocifyApp.createToken(in: app, email: "cli@example.com", label: "seed check")
+
             let first = try await LocifyApp.seedDemo(in: app, email: "cli@example.com")
             XCTAssertEqual(first.created, 12)
             let second = try await LocifyApp.seedDemo(in: app, email: "cli@example.com")
             XCTAssertEqual(second.created, 0, "seeding twice adds nothing")
             XCTAssertEqual(second.skipped, 12)
-            let list = try await app.send(.GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(token)"])
+            let list = try await app.send(.GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(seedToken)"])
             XCTAssertEqual((try list.json()["meta"] as? [String: Any])?["total"] as? Int, 12)
 
             do {

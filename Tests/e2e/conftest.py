@@ -73,6 +73,7 @@ def server():
     shutil.rmtree(workspace, ignore_errors=True)
     # Graceful shutdown: SIGTERM ends the process cleanly.
     assert code == 0, f"server exited with {code} on SIGTERM:\n{log}"
+    assert "Locify stopped cleanly." in log, log
 
 
 def make_driver(width: int, height: int):

@@ -29,7 +29,9 @@ public enum LocifyApp {
             try? await app.asyncShutdown()
             throw error
         }
+        // Stops accepting connections, lets requests in flight finish, then closes the database.
         try await app.asyncShutdown()
+        announce("Locify stopped cleanly.")
     }
 
     /// Runs `body` against a configured, migrated application that serves no requests.
@@ -60,14 +62,44 @@ public enum LocifyApp {
 
     /// Creates a personal API token for the account with `email` and returns its secret.
     public static func createToken(in app: Application, email: String, label: String) async throws -> String {
-        guard let user = try await app.accounts.user(withEmail: email) else {
-            throw CommandFailure("No account has the email \(email).")
-        }
+        let userID = try await requireUserID(in: app, email: email)
         do {
-            return try await app.accounts.createToken(for: try user.requireID(), label: label).1
+            return try await app.accounts.createToken(for: userID, label: label).1
         } catch AppError.invalid(let failure) {
             throw CommandFailure(failure.messages.joined(separator: "\n"))
         }
+    }
+
+    /// A personal token as `locify token list` shows it; the secret itself is never kept.
+    public struct TokenSummary: Sendable {
+        public let id: Int
+        public let label: String
+        public let createdAt: Date
+        public let lastUsedAt: Date?
+        public let expiresAt: Date?
+    }
+
+    public static func listTokens(in app: Application, email: String) async throws -> [TokenSummary] {
+        let userID = try await requireUserID(in: app, email: email)
+        return try await app.accounts.tokens(of: userID).map {
+            TokenSummary(id: try $0.requireID(), label: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, expiresAt: $0.expiresAt)
+        }
+    }
+
+    public static func revokeToken(in app: Application, email: String, id: Int) async throws {
+        let userID = try await requireUserID(in: app, email: email)
+        do {
+            try await app.accounts.revokeToken(id, of: userID)
+        } catch AppError.notFound {
+            throw CommandFailure("\(email) has no token with id \(id). `locify token list --email \(email)` shows them.")
+        }
+    }
+
+    private static func requireUserID(in app: Application, email: String) async throws -> Int {
+        guard let user = try await app.accounts.user(withEmail: email) else {
+            throw CommandFailure("No account has the email \(email).")
+        }
+        return try user.requireID()
     }
 
     /// Fills the account with sample contacts; contacts whose email is already there are skipped,
