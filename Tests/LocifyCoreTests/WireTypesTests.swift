@@ -61,3 +61,25 @@ final class WireTypesTests: XCTestCase {
         XCTAssertEqual(beyond.meta.links.map(\.label), ["&laquo; Previous", "1", "Next &raquo;"])
     }
 }
+
+final class ContactShortShapeTests: XCTestCase {
+    func testShortContactKeysAreMonicasInOrder() throws {
+        let fields = ContactFields(firstName: "Ann", lastName: "Lee", birthdate: Birthdate(day: 3, month: 4), gender: .ratherNotSay)
+        let contact = Contact(
+            id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 2, fields: fields,
+            defaultAvatarColor: "#709512", createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        let resource = ContactShortResource(
+            contact, url: "https://l.example/api/contacts/7",
+            avatar: AvatarResource(url: nil, source: "default", defaultAvatarColor: "#709512"), currentYear: 2025)
+        let json = String(decoding: try OrderedJSONEncoder().encode(resource), as: UTF8.self)
+        XCTAssertEqual(json, """
+            {"id":7,"uuid":"00000000-0000-0000-0000-000000000007","object":"contact","hash_id":"\(HashID.encode(7))",\
+            "first_name":"Ann","last_name":"Lee","nickname":null,"complete_name":"Ann Lee","initials":"AL",\
+            "gender":"Rather not say","gender_type":"O","is_starred":false,"is_partial":false,"is_active":true,\
+            "is_dead":false,"is_me":false,"information":{"birthdate":{"is_age_based":false,"is_year_unknown":true,\
+            "date":"2025-04-03T00:00:00Z"},"deceased_date":{"is_age_based":null,"is_year_unknown":null,"date":null},\
+            "avatar":{"url":null,"source":"default","default_avatar_color":"#709512"}},\
+            "url":"https://l.example/api/contacts/7","account":{"id":2}}
+            """)
+    }
+}

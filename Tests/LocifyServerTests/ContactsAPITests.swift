@@ -106,6 +106,9 @@ final class ContactsAPITests: XCTestCase {
             let count = try await ContactModel.query(on: app.db).count()
             XCTAssertEqual(count, 0)
 
+            let empty = try await app.send(.POST, "/api/contacts", headers: account.bearer)
+            XCTAssertEqual(empty.text, #"{"error":{"message":["First name is required."],"error_code":32}}"#)
+
             let malformed = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: "{not json")
             XCTAssertEqual(malformed.status, .badRequest)
             XCTAssertEqual(try malformed.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 37)

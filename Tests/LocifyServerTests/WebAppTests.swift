@@ -251,4 +251,38 @@ final class WebAppTests: XCTestCase {
             XCTAssertTrue(stylesheet.text.contains("prefers-color-scheme: dark"))
         }
     }
+
+    func testContactListPaginatesAndHidesOtherAccounts() async throws {
+        try await forEachDatabase { app, _, _ in
+            let other = try await app.makeAccount(email: "other@example.com", name: "Other")
+            let foreign = try await app.send(.POST, "/api/contacts", headers: other.bearer, json: #"{"first_name":"Foreign"}"#)
+            let foreignID = try XCTUnwrap((try foreign.json()["data"] as? [String: Any])?["id"] as? Int)
+
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let user = try await XCTUnwrapAsync(try await UserModel.query(on: app.db).filter(\.$email == "grace@example.com").first())
+            let (_, token) = try await app.accounts.createToken(for: try user.requireID(), label: "bulk")
+            for number in 1...21 {
+                let name = String(format: "Person %02d", number)
+                _ = try await app.send(.POST, "/api/contacts", headers: ["Authorization": "Bearer \(token)"], json: #"{"first_name":"\#(name)"}"#)
+            }
+            let first = try await browser.get("/contacts")
+            XCTAssertTrue(first.text.contains("21 contacts"))
+            XCTAssertTrue(first.text.contains("Page 1 of 2"))
+            XCTAssertTrue(first.text.contains(#"<a href="/contacts?page=2" rel="next">"#))
+            XCTAssertFalse(first.text.contains("Person 21"))
+            let second = try await browser.get("/contacts?page=2")
+            XCTAssertTrue(second.text.contains("Person 21"))
+            XCTAssertTrue(second.text.contains(#"rel="prev""#))
+            XCTAssertFalse(first.text.contains("Foreign") || second.text.contains("Foreign"))
+
+            let stranger = try await browser.get("/contacts/\(foreignID)")
+            XCTAssertEqual(stranger.status, .notFound)
+            try await browser.get("/contacts")
+            let deleteAttempt = try await browser.post("/contacts/\(foreignID)/delete", form: [:])
+            XCTAssertEqual(deleteAttempt.status, .notFound)
+            let stillThere = try await ContactModel.find(foreignID, on: app.db)
+            XCTAssertNotNil(stillThere)
+        }
+    }
 }

@@ -86,10 +86,13 @@ struct AccountService {
 
     // MARK: Web sessions
 
-    /// Starts a session and returns the secret for the cookie.
+    /// Starts a session and returns the secret for the cookie. The user's expired sessions go at the
+    /// same time, so the table does not grow for ever.
     func startSession(for userID: Int) async throws -> String {
         let secret = dependencies.newSecret()
         let now = dependencies.now()
+        try await WebSessionModel.query(on: database)
+            .filter(\.$user.$id == userID).filter(\.$expiresAt <= now).delete()
         try await WebSessionModel(
             userID: userID, secretDigest: PersonalToken.digest(secret), createdAt: now,
             expiresAt: now.addingTimeInterval(Self.sessionLifetime)

@@ -67,15 +67,4 @@ extension Application {
 extension Request {
     var dependencies: LocifyDependencies { application.dependencies }
     var now: Date { application.dependencies.now() }
-
-    /// bcrypt is slow on purpose; run it off the event loop.
-    func hashPassword(_ password: String) async throws -> String {
-        let hasher = application.dependencies.passwords
-        return try await application.threadPool.runIfActive { try hasher.hash(password) }
-    }
-
-    func verifyPassword(_ password: String, against digest: String) async throws -> Bool {
-        let hasher = application.dependencies.passwords
-        return try await application.threadPool.runIfActive { try hasher.verify(password, digest) }
-    }
 }

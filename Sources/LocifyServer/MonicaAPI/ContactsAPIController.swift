@@ -29,13 +29,13 @@ struct ContactsAPIController: RouteCollection {
     }
 
     func create(request: Request) async throws -> Response {
-        let input = try request.content.decode(ContactInput.self)
+        let input = try request.contactInput()
         let contact = try await request.contacts().create(input.draft, typeErrors: input.typeErrors)
         return try await DataEnvelope(data: request.contactResource(contact)).encodeResponse(status: .created, for: request)
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let input = try request.content.decode(ContactInput.self)
+        let input = try request.contactInput()
         let contact = try await request.contacts().update(try request.pathID("contactID"), with: input)
         return DataEnvelope(data: request.contactResource(contact))
     }
@@ -48,6 +48,15 @@ struct ContactsAPIController: RouteCollection {
 }
 
 extension Request {
+    /// The body as a contact input; an empty body is an input with nothing in it, so the client hears
+    /// which fields are missing rather than that it sent no JSON.
+    func contactInput() throws -> ContactInput {
+        guard let body = body.data, body.readableBytes > 0 else {
+            return ContactInput(draft: ContactDraft(), presentKeys: [])
+        }
+        return try content.decode(ContactInput.self)
+    }
+
     /// The signed-in user's contacts.
     func contacts() throws -> ContactService {
         let user = try requireUser()
