@@ -23,7 +23,8 @@ let package = Package(
     targets: [
         .target(
             name: "LocifyCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Resources/countries.json"), .copy("Resources/address-formats.json")]
         ),
         .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),
         .target(
