@@ -24,7 +24,10 @@ let package = Package(
         .target(
             name: "LocifyCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            resources: [.copy("Resources/countries.json"), .copy("Resources/address-formats.json")]
+            resources: [
+                .copy("Resources/countries.json"), .copy("Resources/address-formats.json"),
+                .copy("Resources/cities1000.tsv"),
+            ]
         ),
         .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),
         .target(

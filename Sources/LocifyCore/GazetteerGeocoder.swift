@@ -1,0 +1,101 @@
+import Foundation
+
+/// City-level geocoding over the bundled gazetteer: offline, fast, and never sends an address anywhere.
+public struct GazetteerGeocoder: Geocoder {
+    let gazetteer: @Sendable () -> Gazetteer
+    let countries: CountryCatalog
+    let formats: AddressFormats
+
+    public init(
+        gazetteer: @escaping @Sendable () -> Gazetteer = { Gazetteer.bundled },
+        countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+    ) {
+        self.gazetteer = gazetteer
+        self.countries = countries
+        self.formats = formats
+    }
+
+    public static let source = "gazetteer"
+
+    public func search(_ query: GeocodingQuery) async throws -> [GeocodingResult] {
+        results(for: query)
+    }
+
+    public func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult? {
+        gazetteer().nearest(to: coordinate).map(result(for:))
+    }
+
+    /// The synchronous search behind `search(_:)`. The whole text is tried first, then each
+    /// comma-separated part ("10 Main St, Springfield, IL" → "Springfield"); with a country and no
+    /// matching place, the country itself (its capital's position) is the answer.
+    public func results(for query: GeocodingQuery) -> [GeocodingResult] {
+        let countryCode = query.country.flatMap { countries.country(matching: $0)?.iso }
+        let parts = [query.text] + query.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // A part naming a province ("IL", "Illinois") breaks ties when the query gave none.
+        let province = query.province ?? parts.dropFirst().last
+        for part in parts where !part.isEmpty {
+            var matches = gazetteer().places(named: part)
+            if let countryCode { matches = matches.filter { $0.countryCode == countryCode } }
+            guard !matches.isEmpty else { continue }
+            let ranked = rank(matches, province: province, near: query.near)
+            return ranked.prefix(max(1, query.limit)).map(result(for:))
+        }
+        if let countryCode, let country = countries.country(matching: countryCode) {
+            return [countryResult(country)]
+        }
+        if let country = countries.country(matching: query.text) {
+            return [countryResult(country)]
+        }
+        return []
+    }
+
+    private func rank(_ places: [GazetteerPlace], province: String?, near: Coordinate?) -> [GazetteerPlace] {
+        func inProvince(_ place: GazetteerPlace) -> Bool {
+            guard let province else { return false }
+            return provinceMatches(province, admin1: place.admin1, countryCode: place.countryCode)
+        }
+        return places.sorted { a, b in
+            let aIn = inProvince(a), bIn = inProvince(b)
+            if aIn != bIn { return aIn }
+            if let near {
+                let da = Geo.distance(near, a.coordinate), db = Geo.distance(near, b.coordinate)
+                if abs(da - db) > 1000 { return da < db }
+            }
+            return a.population > b.population
+        }
+    }
+
+    /// A province written as GeoNames' admin-1 code ("IL") or as one of the country's subdivision
+    /// keys, names or ISO codes ("Illinois").
+    func provinceMatches(_ province: String, admin1: String, countryCode: String) -> Bool {
+        let wanted = Gazetteer.key(province)
+        guard !wanted.isEmpty else { return false }
+        if wanted == Gazetteer.key(admin1) { return true }
+        guard let subdivisions = formats.format(for: countryCode)?.subdivisions else { return false }
+        return subdivisions.contains { subdivision in
+            let names = [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap { $0 }
+            return names.contains { Gazetteer.key($0) == wanted }
+                && [subdivision.key, subdivision.iso].compactMap { $0 }.contains { Gazetteer.key($0) == Gazetteer.key(admin1) }
+        }
+    }
+
+    private func result(for place: GazetteerPlace) -> GeocodingResult {
+        let countryName = formats.countryName(for: place.countryCode, countries: countries)
+        let subdivision = formats.format(for: place.countryCode)?.subdivisions.first { $0.key == place.admin1 || $0.iso == place.admin1 }
+        let parts = [place.name, subdivision?.displayName, countryName].compactMap { $0 }
+        return GeocodingResult(
+            coordinate: place.coordinate, displayName: parts.joined(separator: ", "), countryCode: place.countryCode,
+            precision: .city, source: Self.source)
+    }
+
+    private func countryResult(_ country: Country) -> GeocodingResult {
+        let capital = country.capital.flatMap { name in
+            gazetteer().places(named: name).first { $0.countryCode == country.iso }
+        }
+        // Without a capital in the gazetteer, the biggest place stands for the country.
+        let anchor = capital ?? gazetteer().places.first { $0.countryCode == country.iso }
+        return GeocodingResult(
+            coordinate: anchor?.coordinate ?? Coordinate(latitude: 0, longitude: 0), displayName: country.name,
+            countryCode: country.iso, precision: .country, source: Self.source)
+    }
+}
