@@ -50,9 +50,15 @@ public struct GazetteerGeocoder: Geocoder {
     }
 
     private func rank(_ places: [GazetteerPlace], province: String?, near: Coordinate?) -> [GazetteerPlace] {
+        // Which admin-1 codes the province names, worked out once per country rather than per comparison.
+        var matchingCodes: [String: Set<String>] = [:]
+        if let province {
+            for countryCode in Set(places.map(\.countryCode)) {
+                matchingCodes[countryCode] = admin1Codes(matching: province, countryCode: countryCode)
+            }
+        }
         func inProvince(_ place: GazetteerPlace) -> Bool {
-            guard let province else { return false }
-            return provinceMatches(province, admin1: place.admin1, countryCode: place.countryCode)
+            matchingCodes[place.countryCode]?.contains(place.admin1) ?? false
         }
         return places.sorted { a, b in
             let aIn = inProvince(a), bIn = inProvince(b)
@@ -65,18 +71,19 @@ public struct GazetteerGeocoder: Geocoder {
         }
     }
 
-    /// A province written as GeoNames' admin-1 code ("IL") or as one of the country's subdivision
-    /// keys, names or ISO codes ("Illinois").
-    func provinceMatches(_ province: String, admin1: String, countryCode: String) -> Bool {
+    /// The admin-1 codes a province names: itself as a code ("IL"), or the codes of the country's
+    /// subdivisions whose key, name or ISO code it is ("Illinois" → "IL").
+    func admin1Codes(matching province: String, countryCode: String) -> Set<String> {
         let wanted = Gazetteer.key(province)
-        guard !wanted.isEmpty else { return false }
-        if wanted == Gazetteer.key(admin1) { return true }
-        guard let subdivisions = formats.format(for: countryCode)?.subdivisions else { return false }
-        return subdivisions.contains { subdivision in
+        guard !wanted.isEmpty else { return [] }
+        var codes: Set<String> = [province.uppercased().trimmingCharacters(in: .whitespaces)]
+        for subdivision in formats.format(for: countryCode)?.subdivisions ?? [] {
             let names = [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap { $0 }
-            return names.contains { Gazetteer.key($0) == wanted }
-                && [subdivision.key, subdivision.iso].compactMap { $0 }.contains { Gazetteer.key($0) == Gazetteer.key(admin1) }
+            if names.contains(where: { Gazetteer.key($0) == wanted }) {
+                codes.formUnion([subdivision.key, subdivision.iso].compactMap { $0 })
+            }
         }
+        return codes
     }
 
     private func result(for place: GazetteerPlace) -> GeocodingResult {

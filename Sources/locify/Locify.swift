@@ -14,7 +14,7 @@ struct Locify: AsyncParsableCommand {
             LOCIFY_REGISTRATION, LOCIFY_BASE_URL, LOCIFY_LOG_LEVEL. See README.md for each.
             """,
         version: LocifyConfig.version,
-        subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self],
+        subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self, Bench.self],
         defaultSubcommand: Serve.self)
 }
 
