@@ -1,0 +1,166 @@
+import Foundation
+
+/// A contact as a vCard 4.0 (RFC 6350) carries it.
+public struct VCard: Equatable, Sendable {
+    public struct Address: Equatable, Sendable {
+        /// TYPE values, lower case ("home", "work"); Locify's free-text label goes in the first.
+        public var types: [String]
+        public var street: String?
+        public var city: String?
+        public var region: String?
+        public var postalCode: String?
+        public var country: String?
+        /// The formatted address (LABEL parameter).
+        public var label: String?
+        public var coordinate: Coordinate?
+
+        public init(
+            types: [String] = [], street: String? = nil, city: String? = nil, region: String? = nil,
+            postalCode: String? = nil, country: String? = nil, label: String? = nil, coordinate: Coordinate? = nil
+        ) {
+            self.types = types
+            self.street = street
+            self.city = city
+            self.region = region
+            self.postalCode = postalCode
+            self.country = country
+            self.label = label
+            self.coordinate = coordinate
+        }
+    }
+
+    public var uid: String?
+    public var formattedName: String
+    public var givenName: String?
+    public var familyName: String?
+    public var nickname: String?
+    public var emails: [String]
+    public var birthday: Birthdate?
+    public var addresses: [Address]
+    public var photoURI: String?
+    public var note: String?
+
+    public init(
+        uid: String? = nil, formattedName: String, givenName: String? = nil, familyName: String? = nil,
+        nickname: String? = nil, emails: [String] = [], birthday: Birthdate? = nil, addresses: [Address] = [],
+        photoURI: String? = nil, note: String? = nil
+    ) {
+        self.uid = uid
+        self.formattedName = formattedName
+        self.givenName = givenName
+        self.familyName = familyName
+        self.nickname = nickname
+        self.emails = emails
+        self.birthday = birthday
+        self.addresses = addresses
+        self.photoURI = photoURI
+        self.note = note
+    }
+}
+
+public enum VCardFormat {
+    /// vCard 4.0 text, CRLF line endings, lines folded at 75 octets.
+    public static func write(_ cards: [VCard]) -> String {
+        cards.map(write).joined()
+    }
+
+    public static func write(_ card: VCard) -> String {
+        let e = ContentLines.escape
+        var lines = ["BEGIN:VCARD", "VERSION:4.0"]
+        if let uid = card.uid { lines.append("UID:" + e(uid)) }
+        lines.append("FN:" + e(card.formattedName))
+        lines.append("N:" + [card.familyName, card.givenName, nil, nil, nil].map { e($0 ?? "") }.joined(separator: ";"))
+        if let nickname = card.nickname { lines.append("NICKNAME:" + e(nickname)) }
+        for email in card.emails { lines.append("EMAIL;TYPE=home:" + e(email)) }
+        if let birthday = card.birthday {
+            let monthDay = String(format: "%02d%02d", birthday.month, birthday.day)
+            lines.append("BDAY:" + (birthday.year.map { String(format: "%04d", $0) + monthDay } ?? "--" + monthDay))
+        }
+        for address in card.addresses {
+            var parameters = ""
+            if !address.types.isEmpty { parameters += ";TYPE=" + address.types.map(quoteIfNeeded).joined(separator: ",") }
+            if let label = address.label { parameters += ";LABEL=\"" + label.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\"", with: "'") + "\"" }
+            if let point = address.coordinate { parameters += ";GEO=\"geo:\(MapLinks.number(point.latitude)),\(MapLinks.number(point.longitude))\"" }
+            let components = [nil, nil, address.street, address.city, address.region, address.postalCode, address.country]
+            lines.append("ADR" + parameters + ":" + components.map { e($0 ?? "") }.joined(separator: ";"))
+        }
+        if let photo = card.photoURI { lines.append("PHOTO:" + photo) }
+        if let note = card.note { lines.append("NOTE:" + e(note)) }
+        lines.append("END:VCARD")
+        return lines.map(ContentLines.fold).joined()
+    }
+
+    /// Reads vCards 3.0 and 4.0. Cards without a name are reported, not dropped silently.
+    public static func read(_ text: String) -> (cards: [VCard], issues: [InterchangeIssue]) {
+        var cards: [VCard] = []
+        var issues: [InterchangeIssue] = []
+        var current: [ContentLine]?
+        var count = 0
+        for line in ContentLines.parse(text) {
+            if line.name == "BEGIN", line.value.uppercased() == "VCARD" {
+                current = []
+                count += 1
+            } else if line.name == "END", line.value.uppercased() == "VCARD" {
+                if let lines = current {
+                    if let card = card(from: lines) { cards.append(card) } else { issues.append(InterchangeIssue(record: count, reason: "no FN or N name")) }
+                }
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return (cards, issues)
+    }
+
+    static func card(from lines: [ContentLine]) -> VCard? {
+        func text(_ name: String) -> String? {
+            lines.first { $0.name == name }.map { ContentLines.unescape($0.value) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let nameParts = lines.first { $0.name == "N" }.map { ContentLines.split($0.value, on: ";").map(ContentLines.unescape) } ?? []
+        let family = nameParts.first.flatMap { $0.isEmpty ? nil : $0 }
+        let given = nameParts.count > 1 && !nameParts[1].isEmpty ? nameParts[1] : nil
+        guard let formatted = text("FN") ?? [given, family].compactMap({ $0 }).joined(separator: " ").nilIfEmpty else { return nil }
+        let addresses = lines.filter { $0.name == "ADR" }.map { line -> VCard.Address in
+            let parts = ContentLines.split(line.value, on: ";").map(ContentLines.unescape).map { $0.isEmpty ? nil : $0 }
+            func part(_ index: Int) -> String? { index < parts.count ? parts[index] : nil }
+            let types = line.parameters.filter { $0.name == "TYPE" }
+                .flatMap { $0.value.split(separator: ",").map { String($0).lowercased() } }
+            let label = line.parameter("LABEL").map { $0.replacingOccurrences(of: "\\n", with: "\n") }
+            return VCard.Address(
+                types: types, street: part(2), city: part(3), region: part(4), postalCode: part(5), country: part(6),
+                label: label, coordinate: line.parameter("GEO").flatMap(parseGeo))
+        }
+        return VCard(
+            uid: text("UID"), formattedName: formatted, givenName: given, familyName: family, nickname: text("NICKNAME"),
+            emails: lines.filter { $0.name == "EMAIL" }.map { ContentLines.unescape($0.value) },
+            birthday: text("BDAY").flatMap(parseBirthday),
+            addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }?.value, note: text("NOTE"))
+    }
+
+    /// `19920229`, `1992-02-29`, `--0229`, `--02-29`.
+    static func parseBirthday(_ text: String) -> Birthdate? {
+        let digits = text.prefix { $0 != "T" }.filter(\.isNumber)
+        if text.hasPrefix("--"), digits.count == 4, let month = Int(digits.prefix(2)), let day = Int(digits.suffix(2)) {
+            return Birthdate(day: day, month: month)
+        }
+        guard digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
+              let day = Int(digits.suffix(2)) else { return nil }
+        return Birthdate(day: day, month: month, year: year)
+    }
+
+    /// `geo:47.37,8.54` (vCard 4) or `47.37;8.54` (vCard 3).
+    static func parseGeo(_ text: String) -> Coordinate? {
+        let body = text.lowercased().hasPrefix("geo:") ? String(text.dropFirst(4)) : text
+        let numbers = body.split(whereSeparator: { $0 == "," || $0 == ";" }).prefix(2).compactMap { Double($0.prefix { $0 != "?" }) }
+        guard numbers.count == 2, (-90...90).contains(numbers[0]), (-180...180).contains(numbers[1]) else { return nil }
+        return Coordinate(latitude: numbers[0], longitude: numbers[1])
+    }
+
+    private static func quoteIfNeeded(_ value: String) -> String {
+        value.contains(where: { ",;:\" ".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
