@@ -30,7 +30,7 @@ let package = Package(
             ],
             resources: [
                 .copy("Resources/countries.json"), .copy("Resources/address-formats.json"),
-                .copy("Resources/cities1000.tsv"),
+                .copy("Resources/cities1000.tsv"), .copy("Resources/countries-110m.geojson"),
             ]
         ),
         .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),

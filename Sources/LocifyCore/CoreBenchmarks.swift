@@ -71,6 +71,17 @@ public enum CoreBenchmarks {
         rate("next reminder occurrences", count: nexts) {
             for index in 0..<nexts where schedule.nextOccurrence(onOrAfter: today.adding(days: index % 400) ?? today) != nil { lines &+= 1 }
         }
+        let basemap = try? Basemap(
+            countriesGeoJSON: (Bundle.module.url(forResource: "countries-110m", withExtension: "geojson")).flatMap { try? Data(contentsOf: $0) } ?? Data(),
+            gazetteer: { gazetteer })
+        let tiles = (0..<64).compactMap { index in
+            let zoom = [2, 4, 6, 8][index % 4]
+            return Tile(containing: points[index % points.count], zoom: zoom)
+        }
+        let rendered = iterations(2_000)
+        rate("basemap tiles rendered", count: rendered) {
+            for index in 0..<rendered { lines &+= basemap?.tile(tiles[index % tiles.count]).utf8.count ?? 0 }
+        }
         // Keeps the optimiser from removing the loops.
         if found == -1 || lines == -1 { print(found, lines) }
         return results

@@ -120,6 +120,8 @@ public final class Gazetteer: Sendable {
         return best.map { places[Int($0.index)] }
     }
 
+    func cell(row: Int, column: Int) -> [Int32] { grid[row * Self.gridColumns + column] }
+
     static func row(_ latitude: Double) -> Int { min(gridRows - 1, max(0, Int((latitude + 90).rounded(.down)))) }
     static func column(_ longitude: Double) -> Int { min(gridColumns - 1, max(0, Int((longitude + 180).rounded(.down)))) }
     static func cell(latitude: Double, longitude: Double) -> Int { row(latitude) * gridColumns + column(longitude) }

@@ -83,7 +83,7 @@ final class CoreBenchmarksTests: XCTestCase {
         let results = CoreBenchmarks.run(scale: 0.001)
         XCTAssertEqual(results.map { $0.name.components(separatedBy: " (").first ?? "" }, [
             "gazetteer load", "geocoder searches", "reverse look-ups", "address formats", "address validations",
-            "next reminder occurrences",
+            "next reminder occurrences", "basemap tiles rendered",
         ])
         XCTAssertTrue(results.allSatisfy { $0.value > 0 && $0.value.isFinite })
         XCTAssertEqual(results.first?.name, "gazetteer load (170391 places)")

@@ -1,0 +1,74 @@
+import XCTest
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+@testable import LocifyCore
+
+final class BasemapTests: XCTestCase {
+    let basemap = Basemap.bundled
+    let zurich = Coordinate(latitude: 47.37, longitude: 8.54)
+
+    func testATileIsWellFormedSVGInEitherPalette() throws {
+        let tile = Tile(containing: zurich, zoom: 5)
+        let light = basemap.tile(tile)
+        XCTAssertTrue(light.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">"#))
+        XCTAssertTrue(XMLParser(data: Data(light.utf8)).parse(), "well-formed XML")
+        XCTAssertTrue(light.contains(Basemap.Palette.light.sea))
+        XCTAssertTrue(light.contains(Basemap.Palette.light.land))
+        XCTAssertTrue(light.contains(">Zürich</text>"))
+        let dark = basemap.tile(tile, palette: .dark)
+        XCTAssertTrue(dark.contains(Basemap.Palette.dark.sea))
+        XCTAssertFalse(dark.contains(Basemap.Palette.light.land))
+    }
+
+    func testOpenSeaHasNoLandAndNoCities() {
+        let pacific = Tile(containing: Coordinate(latitude: -30, longitude: -140), zoom: 6)
+        let svg = basemap.tile(pacific)
+        XCTAssertFalse(svg.contains("<path"))
+        XCTAssertFalse(svg.contains("<text"))
+    }
+
+    func labelBoxes(_ tile: Tile) -> [Int: (Double, Double, Double, Double)] {
+        let scale = 256.0 * Double(1 << tile.zoom)
+        var boxes: [Int: (Double, Double, Double, Double)] = [:]
+        for place in basemap.labelledCities(near: tile) {
+            let φ = place.coordinate.latitude * .pi / 180
+            let x = (place.coordinate.longitude + 180) / 360 * scale, y = (1 - asinh(tan(φ)) / .pi) / 2 * scale
+            boxes[place.geonameID] = (x - 3, y - 11, x + 8 + Double(place.name.count) * 11 * 0.6, y + 6)
+        }
+        return boxes
+    }
+
+    func testLabelsNeverOverlap() {
+        for zoom in [3, 5, 7, 9] {
+            let boxes = Array(labelBoxes(Tile(containing: zurich, zoom: zoom)).values)
+            XCTAssertFalse(boxes.isEmpty, "zoom \(zoom)")
+            for i in boxes.indices {
+                for j in boxes.indices where i < j {
+                    XCTAssertFalse(Basemap.overlaps(boxes[i], boxes[j]), "zoom \(zoom): labels \(i) and \(j) overlap")
+                }
+            }
+        }
+    }
+
+    func testNeighbouringTilesAgreeAboutLabelsOnTheirEdge() throws {
+        for zoom in [4, 6, 8] {
+            let left = Tile(containing: zurich, zoom: zoom)
+            let right = try XCTUnwrap(Tile(zoom: zoom, x: left.x + 1, y: left.y))
+            let edge = Double(right.x) * 256
+            func crossing(_ boxes: [Int: (Double, Double, Double, Double)]) -> Set<Int> {
+                Set(boxes.filter { $0.value.0 < edge && $0.value.2 > edge && $0.value.3 > Double(left.y) * 256 && $0.value.1 < Double(left.y + 1) * 256 }.keys)
+            }
+            XCTAssertEqual(crossing(labelBoxes(left)), crossing(labelBoxes(right)), "zoom \(zoom)")
+        }
+    }
+
+    func testMoreCitiesAppearCloserIn() {
+        let far = basemap.labelledCities(near: Tile(containing: zurich, zoom: 3)).count
+        let near = basemap.labelledCities(near: Tile(containing: zurich, zoom: 8)).count
+        XCTAssertGreaterThan(near, 0)
+        XCTAssertGreaterThan(Basemap.minimumPopulation(atZoom: 3), Basemap.minimumPopulation(atZoom: 8))
+        XCTAssertTrue(basemap.labelledCities(near: Tile(containing: zurich, zoom: 3)).allSatisfy { $0.population >= 1_500_000 })
+        XCTAssertGreaterThan(far, 0)
+    }
+}
