@@ -29,29 +29,22 @@ public enum GPX {
 
     /// Reads waypoints (and route and track points that carry a name).
     public static func read(_ data: Data) -> PlaceImport {
-        var result = PlaceImport()
-        let root: XMLElementNode
-        do {
-            root = try XMLElementNode.parse(data)
-        } catch {
-            result.issues.append(InterchangeIssue(record: 0, reason: (error as? XMLProblem)?.reason ?? "unreadable"))
-            return result
-        }
-        let points = root.descendants("wpt") + (root.descendants("rtept") + root.descendants("trkpt")).filter { $0.child("name") != nil }
-        for (index, point) in points.enumerated() {
-            guard let latitude = point.attributes["lat"].flatMap(Double.init), let longitude = point.attributes["lon"].flatMap(Double.init),
-                  (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                result.issues.append(InterchangeIssue(record: index + 1, reason: "no valid lat and lon"))
-                continue
+        PlaceImport.fromXML(data) { root, result in
+            let points = root.descendants("wpt") + (root.descendants("rtept") + root.descendants("trkpt")).filter { $0.child("name") != nil }
+            for (index, point) in points.enumerated() {
+                guard let latitude = point.attributes["lat"].flatMap(Double.init), let longitude = point.attributes["lon"].flatMap(Double.init),
+                      (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                    result.issues.append(InterchangeIssue(record: index + 1, reason: "no valid lat and lon"))
+                    continue
+                }
+                let extensions = point.child("extensions")
+                result.places.append(PlaceRecord(
+                    name: point.childText("name") ?? "\(MapLinks.number(latitude)), \(MapLinks.number(longitude))",
+                    coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                    address: extensions?.childText("address"),
+                    notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),
+                    isFavorite: extensions?.childText("favorite") == "true", createdAt: InterchangeDates.parse(point.childText("time"))))
             }
-            let extensions = point.child("extensions")
-            result.places.append(PlaceRecord(
-                name: point.childText("name") ?? "\(MapLinks.number(latitude)), \(MapLinks.number(longitude))",
-                coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                address: extensions?.childText("address"),
-                notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),
-                isFavorite: extensions?.childText("favorite") == "true", createdAt: InterchangeDates.parse(point.childText("time"))))
         }
-        return result
     }
 }

@@ -46,28 +46,21 @@ public enum KML {
     /// Placemarks with a point. The category is the nearest `<Folder>` or `<Document>` name; a
     /// placemark without a name is named "lat, lon"; one without a style is red.
     public static func read(_ data: Data) -> PlaceImport {
-        var result = PlaceImport()
-        let root: XMLElementNode
-        do {
-            root = try XMLElementNode.parse(data)
-        } catch {
-            result.issues.append(InterchangeIssue(record: 0, reason: (error as? XMLProblem)?.reason ?? "unreadable"))
-            return result
-        }
-        var count = 0
-        func visit(_ node: XMLElementNode, category: String?) {
-            let here = ["Document", "Folder"].contains(node.name) ? (node.childText("name") ?? category) : category
-            for child in node.children {
-                if child.name == "Placemark" {
-                    count += 1
-                    read(child, category: here, record: count, into: &result)
-                } else {
-                    visit(child, category: here)
+        PlaceImport.fromXML(data) { root, result in
+            var count = 0
+            func visit(_ node: XMLElementNode, category: String?) {
+                let here = ["Document", "Folder"].contains(node.name) ? (node.childText("name") ?? category) : category
+                for child in node.children {
+                    if child.name == "Placemark" {
+                        count += 1
+                        read(child, category: here, record: count, into: &result)
+                    } else {
+                        visit(child, category: here)
+                    }
                 }
             }
+            visit(root, category: nil)
         }
-        visit(root, category: nil)
-        return result
     }
 
     private static func read(_ placemark: XMLElementNode, category: String?, record: Int, into result: inout PlaceImport) {

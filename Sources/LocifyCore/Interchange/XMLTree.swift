@@ -61,6 +61,19 @@ final class XMLElementNode {
     }
 }
 
+extension PlaceImport {
+    /// Parses `data` as XML and hands the root to `read`; a document that is not XML becomes one issue.
+    static func fromXML(_ data: Data, _ read: (XMLElementNode, inout PlaceImport) -> Void) -> PlaceImport {
+        var result = PlaceImport()
+        do {
+            read(try XMLElementNode.parse(data), &result)
+        } catch {
+            result.issues.append(InterchangeIssue(record: 0, reason: (error as? XMLProblem)?.reason ?? "unreadable"))
+        }
+        return result
+    }
+}
+
 struct XMLProblem: Error {
     let reason: String
 }
