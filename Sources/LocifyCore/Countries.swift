@@ -23,6 +23,8 @@ public struct CountryCatalog: Sendable {
     /// Ordered by English name.
     public let all: [Country]
     private let byKey: [String: Country]
+    /// Upper-case alpha-2 and alpha-3 codes, for the common look-up that needs no folding.
+    private let byCode: [String: Country]
 
     public init(countries: [Country]) {
         all = countries.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
@@ -33,6 +35,7 @@ public struct CountryCatalog: Sendable {
             }
         }
         byKey = keys
+        byCode = Dictionary(countries.flatMap { [($0.iso, $0), ($0.iso3, $0)] }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The catalogue from the package's countries.json (ISO 3166-1 via Debian iso-codes and GeoNames).
@@ -47,7 +50,8 @@ public struct CountryCatalog: Sendable {
     /// The country whose alpha-2 or alpha-3 code, English name or official name is `text`, ignoring
     /// case, accents and surrounding space ("ch", "CHE", "switzerland", "Côte d'Ivoire", "cote d'ivoire").
     public func country(matching text: String) -> Country? {
-        byKey[Self.fold(text)]
+        if text.utf8.count <= 3, let country = byCode[text.uppercased()] { return country }
+        return byKey[Self.fold(text)]
     }
 
     /// Countries for a picker: names starting with `text` first, then names containing it, each

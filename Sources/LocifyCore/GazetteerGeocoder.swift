@@ -5,6 +5,9 @@ public struct GazetteerGeocoder: Geocoder {
     let gazetteer: @Sendable () -> Gazetteer
     let countries: CountryCatalog
     let formats: AddressFormats
+    /// Per country, each subdivision's folded key, name, latin name and ISO code → its codes; built
+    /// once so a query does not fold every subdivision name again.
+    let subdivisionCodes: [String: [String: Set<String>]]
 
     public init(
         gazetteer: @escaping @Sendable () -> Gazetteer = { Gazetteer.bundled },
@@ -13,6 +16,18 @@ public struct GazetteerGeocoder: Geocoder {
         self.gazetteer = gazetteer
         self.countries = countries
         self.formats = formats
+        var table: [String: [String: Set<String>]] = [:]
+        for (region, format) in formats.byRegion where !format.subdivisions.isEmpty {
+            var names: [String: Set<String>] = [:]
+            for subdivision in format.subdivisions {
+                let codes = Set([subdivision.key, subdivision.iso].compactMap { $0 })
+                for name in [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap({ $0 }) {
+                    names[Gazetteer.key(name), default: []].formUnion(codes)
+                }
+            }
+            table[region] = names
+        }
+        subdivisionCodes = table
     }
 
     public static let source = "gazetteer"
@@ -76,14 +91,8 @@ public struct GazetteerGeocoder: Geocoder {
     func admin1Codes(matching province: String, countryCode: String) -> Set<String> {
         let wanted = Gazetteer.key(province)
         guard !wanted.isEmpty else { return [] }
-        var codes: Set<String> = [province.uppercased().trimmingCharacters(in: .whitespaces)]
-        for subdivision in formats.format(for: countryCode)?.subdivisions ?? [] {
-            let names = [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap { $0 }
-            if names.contains(where: { Gazetteer.key($0) == wanted }) {
-                codes.formUnion([subdivision.key, subdivision.iso].compactMap { $0 })
-            }
-        }
-        return codes
+        let asCode: Set<String> = [province.uppercased().trimmingCharacters(in: .whitespaces)]
+        return asCode.union(subdivisionCodes[countryCode]?[wanted] ?? [])
     }
 
     private func result(for place: GazetteerPlace) -> GeocodingResult {
