@@ -3,7 +3,8 @@ import Foundation
 public enum TextFolding {
     /// Transliterates to ASCII where ICU knows how ("Дмитрий" → "Dmitrij", "Zoë" → "Zoe", "Ærø" → "AEro").
     public static func ascii(_ text: String) -> String {
-        // Most text is ASCII or accented Latin; ICU's transforms are only needed for the rest.
+        if text.utf8.allSatisfy({ $0 < 128 }) { return text }
+        // Most text is accented Latin, which folding handles; ICU's slower transforms are for the rest.
         let folded = text.folding(options: .diacriticInsensitive, locale: nil)
         if folded.utf8.allSatisfy({ $0 < 128 }) { return folded }
         let latin = text.applyingTransform(.toLatin, reverse: false) ?? text

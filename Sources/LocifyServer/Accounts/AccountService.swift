@@ -102,11 +102,12 @@ struct AccountService {
 
     func user(forSessionSecret secret: String) async throws -> UserModel? {
         guard let session = try await WebSessionModel.query(on: database)
+            .join(parent: \.$user)
             .filter(\.$secretDigest == PersonalToken.digest(secret))
             .filter(\.$expiresAt > dependencies.now())
-            .with(\.$user).first()
+            .first()
         else { return nil }
-        return session.user
+        return try session.joined(UserModel.self)
     }
 
     func endSession(secret: String) async throws {
@@ -146,15 +147,18 @@ struct AccountService {
     func user(forToken secret: String) async throws -> UserModel? {
         guard PersonalToken.hasAcceptableShape(secret) else { return nil }
         let now = dependencies.now()
+        // One query: the token joined with its user (every API request runs this).
         guard let token = try await APITokenModel.query(on: database)
-            .filter(\.$secretDigest == PersonalToken.digest(secret)).with(\.$user).first()
+            .join(parent: \.$user)
+            .filter(\.$secretDigest == PersonalToken.digest(secret)).first()
         else { return nil }
         if let expiry = token.expiresAt, expiry <= now { return nil }
+        let user = try token.joined(UserModel.self)
         if token.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
             token.lastUsedAt = now
             try await token.save(on: database)
         }
-        return token.user
+        return user
     }
 
     // MARK: Helpers
