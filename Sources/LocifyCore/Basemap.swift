@@ -24,7 +24,7 @@ public struct Basemap: Sendable {
     public init(countriesGeoJSON data: Data, gazetteer: @escaping @Sendable () -> Gazetteer = { Gazetteer.bundled }) throws {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let features = root["features"] as? [[String: Any]] else {
-            throw XMLProblem(reason: "the country outlines are not a GeoJSON FeatureCollection")
+            throw FormatProblem(reason: "the country outlines are not a GeoJSON FeatureCollection")
         }
         var countries: [Country] = []
         for feature in features {
@@ -55,7 +55,7 @@ public struct Basemap: Sendable {
     public static let bundled: Basemap = {
         do {
             guard let url = Bundle.module.url(forResource: "countries-110m", withExtension: "geojson") else {
-                throw XMLProblem(reason: "countries-110m.geojson is missing from the bundle")
+                throw FormatProblem(reason: "countries-110m.geojson is missing from the bundle")
             }
             return try Basemap(countriesGeoJSON: Data(contentsOf: url))
         } catch {
@@ -84,11 +84,8 @@ public struct Basemap: Sendable {
 
     /// A 256×256 SVG tile.
     public func tile(_ tile: Tile, palette: Palette = .light) -> String {
-        let scale = Self.tileSize * Double(1 << tile.zoom)
-        let originX = Double(tile.x) * Self.tileSize, originY = Double(tile.y) * Self.tileSize
         func project(_ longitude: Double, _ latitude: Double) -> (Double, Double) {
-            let φ = Geo.radians(max(-Tile.maximumLatitude, min(Tile.maximumLatitude, latitude)))
-            return ((longitude + 180) / 360 * scale - originX, (1 - asinh(tan(φ)) / .pi) / 2 * scale - originY)
+            tile.pixel(for: Coordinate(latitude: latitude, longitude: longitude))
         }
         let northWest = tile.northWest, southEast = tile.southEast
         // A little margin so strokes and labels that cross the edge are drawn on both sides.
@@ -139,8 +136,8 @@ public struct Basemap: Sendable {
             inLatitude: (southEast.latitude - reach)...(northWest.latitude + reach),
             longitude: (northWest.longitude - reach)...(southEast.longitude + reach), minimumPopulation: minimum)
         func box(_ place: GazetteerPlace) -> (Double, Double, Double, Double) {
-            let φ = Geo.radians(max(-Tile.maximumLatitude, min(Tile.maximumLatitude, place.coordinate.latitude)))
-            let x = (place.coordinate.longitude + 180) / 360 * scale, y = (1 - asinh(tan(φ)) / .pi) / 2 * scale
+            let world = Tile.worldPosition(of: place.coordinate, zoom: tile.zoom)
+            let x = world.x * Self.tileSize, y = world.y * Self.tileSize
             let width = 8 + Double(place.name.count) * Self.fontSize * 0.6
             return (x - 3, y - Self.fontSize, x + width, y + 6)
         }

@@ -100,9 +100,17 @@ public final class Gazetteer: Sendable {
         // Cells of ring r are at least (r − 1)° away. A degree of longitude shrinks towards the poles,
         // so the stopping bound uses the most poleward latitude the ring reaches.
         let kilometresPerDegree = 111.2
-        let maximumRings = Int((maximumDistance / 1000 / kilometresPerDegree).rounded(.up)) + 1
+        // Enough rings to reach `maximumDistance` along a parallel too: at 85° a degree of longitude
+        // is under 10 km, so 50 km spans several cells.
+        let latitudeSpan = maximumDistance / 1000 / kilometresPerDegree
+        let polewardReach = Geo.radians(min(abs(coordinate.latitude) + latitudeSpan, 89.9))
+        let degreesToCover = maximumDistance / 1000 / (kilometresPerDegree * cos(polewardReach))
+        let maximumRings = min(Self.gridColumns / 2, Int(degreesToCover.rounded(.up)) + 1)
         for ring in 0...maximumRings {
-            if let best, Double(ring - 1) * kilometresPerDegree * 1000 * max(0.1, cos(Geo.radians(min(abs(coordinate.latitude) + Double(ring), 89)))) > best.distance {
+            // No clamp on the cosine: near a pole the bound falls to zero and the walk runs to its end,
+            // which is slower but never misses a nearer place.
+            let poleward = Geo.radians(min(abs(coordinate.latitude) + Double(ring), 90))
+            if let best, Double(ring - 1) * kilometresPerDegree * 1000 * cos(poleward) > best.distance {
                 break
             }
             for cellRow in (row - ring)...(row + ring) where (0..<Self.gridRows).contains(cellRow) {

@@ -45,9 +45,10 @@ public struct GazetteerGeocoder: Geocoder {
     /// matching place, the country itself (its capital's position) is the answer.
     public func results(for query: GeocodingQuery) -> [GeocodingResult] {
         let countryCode = query.country.flatMap { countries.country(matching: $0)?.iso }
-        let parts = [query.text] + query.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        // A part naming a province ("IL", "Illinois") breaks ties when the query gave none.
-        let province = query.province ?? parts.dropFirst().last
+        let commaParts = query.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = commaParts.count > 1 ? [query.text] + commaParts : [query.text]
+        // In "Springfield, IL" the last part may name the province; it breaks ties when the query gave none.
+        let province = query.province ?? (commaParts.count > 1 ? commaParts.last : nil)
         for part in parts where !part.isEmpty {
             var matches = gazetteer().places(named: part)
             if let countryCode { matches = matches.filter { $0.countryCode == countryCode } }

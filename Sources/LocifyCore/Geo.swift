@@ -73,15 +73,21 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible {
     /// The tile holding `coordinate` at `zoom` (latitude clamped to Web Mercator's ±85.0511°).
     public init(containing coordinate: Coordinate, zoom: Int) {
         let z = max(0, min(zoom, 30))
-        let n = Double(1 << z)
-        let latitude = Geo.radians(max(-Self.maximumLatitude, min(Self.maximumLatitude, coordinate.latitude)))
+        let n = 1 << z
         let longitude = coordinate.longitude.truncatingRemainder(dividingBy: 360)
         let wrapped = longitude >= 180 ? longitude - 360 : (longitude < -180 ? longitude + 360 : longitude)
-        let x = Int(((wrapped + 180) / 360 * n).rounded(.down))
-        let y = Int(((1 - asinh(tan(latitude)) / .pi) / 2 * n).rounded(.down))
+        let world = Self.worldPosition(of: Coordinate(latitude: coordinate.latitude, longitude: wrapped), zoom: z)
         self.zoom = z
-        self.x = min(max(x, 0), Int(n) - 1)
-        self.y = min(max(y, 0), Int(n) - 1)
+        self.x = min(max(Int(world.x.rounded(.down)), 0), n - 1)
+        self.y = min(max(Int(world.y.rounded(.down)), 0), n - 1)
+    }
+
+    /// Web Mercator: the position of `coordinate` in tile units at `zoom` (0…2^zoom on each axis),
+    /// latitude clamped to ±85.0511°. The one place the projection is written.
+    public static func worldPosition(of coordinate: Coordinate, zoom: Int) -> (x: Double, y: Double) {
+        let n = Double(1 << zoom)
+        let latitude = Geo.radians(max(-maximumLatitude, min(maximumLatitude, coordinate.latitude)))
+        return ((coordinate.longitude + 180) / 360 * n, (1 - asinh(tan(latitude)) / .pi) / 2 * n)
     }
 
     /// The north-west corner of the tile.
@@ -99,11 +105,8 @@ public struct Tile: Hashable, Sendable, CustomStringConvertible {
 
     /// Pixel position (0–256) of `coordinate` within this tile; outside the range when off the tile.
     public func pixel(for coordinate: Coordinate) -> (x: Double, y: Double) {
-        let n = Double(1 << zoom)
-        let latitude = Geo.radians(max(-Self.maximumLatitude, min(Self.maximumLatitude, coordinate.latitude)))
-        let worldX = (coordinate.longitude + 180) / 360 * n
-        let worldY = (1 - asinh(tan(latitude)) / .pi) / 2 * n
-        return ((worldX - Double(x)) * 256, (worldY - Double(y)) * 256)
+        let world = Self.worldPosition(of: coordinate, zoom: zoom)
+        return ((world.x - Double(x)) * 256, (world.y - Double(y)) * 256)
     }
 
     public var description: String { "\(zoom)/\(x)/\(y)" }

@@ -20,6 +20,11 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(paris.source, "gazetteer")
         XCTAssertTrue(paris.displayName.hasPrefix("Paris"))
         XCTAssertTrue(paris.displayName.hasSuffix("France"))
+        let geocoder = GazetteerGeocoder()
+        XCTAssertEqual(geocoder.admin1Codes(matching: "Illinois", countryCode: "US"), ["ILLINOIS", "IL"])
+        // A single-part query is not read as its own province.
+        XCTAssertEqual(Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US")).first?.displayName,
+                       "Springfield, Missouri, United States")
         let texas = Self.geocoder.results(for: GeocodingQuery(text: "Paris", country: "US", province: "TX")).first
         XCTAssertEqual(texas?.countryCode, "US")
         XCTAssertEqual(texas?.displayName, "Paris, Texas, United States")
@@ -63,11 +68,25 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(fiji?.countryCode, "FJ")
     }
 
+    func testNearestPlaceFarAlongAParallelNearThePole() throws {
+        // At 85° N a degree of longitude is about 9.7 km: a town 4.5° east is 44 km away, four grid cells.
+        let tsv = "geonameid\tname\tlatitude\tlongitude\tcountry\tadmin1\tpopulation\ttimezone\tlatin_alternates\n"
+            + "1\tFar East\t85.0\t14.5\tNO\t\t1000\tArctic/Longyearbyen\t\n"
+            + "2\tToo Far\t85.0\t0.0\tNO\t\t5000\tArctic/Longyearbyen\t\n"
+        let gazetteer = Gazetteer(tsv: Data(tsv.utf8))
+        let point = Coordinate(latitude: 85.0, longitude: 10.0)
+        XCTAssertEqual(Geo.distance(point, Coordinate(latitude: 85.0, longitude: 14.5)), 43_600, accuracy: 500)
+        XCTAssertEqual(gazetteer.nearest(to: point)?.name, "Far East")
+        XCTAssertNil(gazetteer.nearest(to: Coordinate(latitude: 85.0, longitude: 7.2)), "both over 50 km away")
+    }
+
     func testReverseMatchesABruteForceScan() {
         let gazetteer = Gazetteer.bundled
         var generator = SeededGenerator(seed: 7)
-        for _ in 0..<40 {
-            let point = Coordinate(latitude: Double.random(in: -60...70, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+        // Far north too, where a degree of longitude is short and the ring walk must not stop early.
+        let latitudes: [ClosedRange<Double>] = Array(repeating: -60...70, count: 40) + Array(repeating: 75...84, count: 20)
+        for latitudeRange in latitudes {
+            let point = Coordinate(latitude: Double.random(in: latitudeRange, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
             let expected = gazetteer.places
                 .map { ($0, Geo.distance(point, $0.coordinate)) }
                 .filter { $0.1 <= 50_000 }

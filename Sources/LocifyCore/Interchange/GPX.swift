@@ -39,7 +39,7 @@ public enum GPX {
                 }
                 let extensions = point.child("extensions")
                 result.places.append(PlaceRecord(
-                    name: point.childText("name") ?? "\(MapLinks.number(latitude)), \(MapLinks.number(longitude))",
+                    name: point.childText("name") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
                     coordinate: Coordinate(latitude: latitude, longitude: longitude),
                     address: extensions?.childText("address"),
                     notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),

@@ -81,7 +81,7 @@ public enum KML {
         let styleURL = placemark.childText("styleUrl") ?? ""
         let color = colors.first { styleURL.hasSuffix("placemark-\($0)") } ?? "red"
         result.places.append(PlaceRecord(
-            name: placemark.childText("name") ?? "\(MapLinks.number(latitude)), \(MapLinks.number(longitude))",
+            name: placemark.childText("name") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
             coordinate: Coordinate(latitude: latitude, longitude: longitude), address: extended["address"] ?? placemark.childText("address"),
             notes: placemark.childText("description"), category: category, isFavorite: extended["favorite"] == "true",
             createdAt: InterchangeDates.parse(placemark.child("TimeStamp")?.childText("when")), color: color))
@@ -98,7 +98,7 @@ public enum KML {
         try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.count), compressionMethod: .deflate) { position, size in
             kml.subdata(in: Int(position)..<Int(position) + size)
         }
-        guard let data = archive.data else { throw XMLProblem(reason: "the KMZ archive could not be written") }
+        guard let data = archive.data else { throw FormatProblem(reason: "the KMZ archive could not be written") }
         return data
     }
 

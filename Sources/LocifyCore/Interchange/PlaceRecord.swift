@@ -31,10 +31,29 @@ public struct PlaceRecord: Equatable, Sendable {
     }
 }
 
+extension PlaceRecord {
+    /// The name given to a place that has none: "48.85, 2.35", as Organic Maps does.
+    static func unnamedLabel(latitude: Double, longitude: Double) -> String {
+        "\(MapLinks.number(latitude)), \(MapLinks.number(longitude))"
+    }
+}
+
 /// What a reader made of a file: the places it could use and, for the rest, why not.
 public struct PlaceImport: Equatable, Sendable {
     public var places: [PlaceRecord] = []
     public var issues: [InterchangeIssue] = []
+}
+
+/// A file that cannot be read or written at all (not XML, not a zip, not GeoJSON).
+struct FormatProblem: Error {
+    let reason: String
+}
+
+/// JSON numbers as sources write them: numbers, or numbers in strings.
+enum InterchangeNumbers {
+    static func double(_ value: Any?) -> Double? {
+        (value as? NSNumber)?.doubleValue ?? (value as? String).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
 }
 
 enum InterchangeDates {

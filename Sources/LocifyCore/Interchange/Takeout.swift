@@ -29,7 +29,7 @@ public enum Takeout {
                 created = InterchangeDates.parse(text(properties["Published"]) ?? text(properties["Updated"]))
                 url = text(properties["Google Maps URL"])
                 if coordinate == nil, let geo = location["Geo Coordinates"] as? [String: Any],
-                   let latitude = number(geo["Latitude"]), let longitude = number(geo["Longitude"]) {
+                   let latitude = InterchangeNumbers.double(geo["Latitude"]), let longitude = InterchangeNumbers.double(geo["Longitude"]) {
                     coordinate = valid(latitude, longitude)
                 }
             }
@@ -38,7 +38,7 @@ public enum Takeout {
                 result.issues.append(InterchangeIssue(record: index + 1, reason: "no coordinates and no address"))
                 continue
             }
-            let fallbackName = address ?? coordinate.map { "\(MapLinks.number($0.latitude)), \(MapLinks.number($0.longitude))" } ?? ""
+            let fallbackName = address ?? coordinate.map { PlaceRecord.unnamedLabel(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
             result.places.append(PlaceRecord(
                 name: name ?? fallbackName, coordinate: coordinate, address: address, createdAt: created, externalID: url))
         }
@@ -75,7 +75,7 @@ public enum Takeout {
             }
             let notes = [cell(row, header.firstIndex(of: "note")), cell(row, header.firstIndex(of: "comment"))].compactMap { $0 }
             result.places.append(PlaceRecord(
-                name: cell(row, titleColumn) ?? "\(MapLinks.number(coordinate.latitude)), \(MapLinks.number(coordinate.longitude))",
+                name: cell(row, titleColumn) ?? PlaceRecord.unnamedLabel(latitude: coordinate.latitude, longitude: coordinate.longitude),
                 coordinate: coordinate, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), category: listName,
                 isFavorite: listName?.lowercased() == "favorite places" || listName?.lowercased() == "favourite places",
                 externalID: url))
@@ -95,7 +95,7 @@ public enum Takeout {
 
     private static func point(from geometry: [String: Any]?) -> Coordinate? {
         guard let coordinates = geometry?["coordinates"] as? [Any], coordinates.count >= 2,
-              let longitude = number(coordinates[0]), let latitude = number(coordinates[1]) else { return nil }
+              let longitude = InterchangeNumbers.double(coordinates[0]), let latitude = InterchangeNumbers.double(coordinates[1]) else { return nil }
         return valid(latitude, longitude)
     }
 
@@ -107,9 +107,5 @@ public enum Takeout {
 
     private static func text(_ value: Any?) -> String? {
         (value as? String).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    private static func number(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue ?? (value as? String).flatMap(Double.init)
     }
 }

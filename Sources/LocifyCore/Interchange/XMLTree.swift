@@ -30,7 +30,7 @@ final class XMLElementNode {
         let parser = XMLParser(data: data)
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
-            throw XMLProblem(reason: parser.parserError.map { "not well-formed XML: \($0.localizedDescription)" } ?? "empty document")
+            throw FormatProblem(reason: parser.parserError.map { "not well-formed XML: \($0.localizedDescription)" } ?? "empty document")
         }
         return root
     }
@@ -68,15 +68,12 @@ extension PlaceImport {
         do {
             read(try XMLElementNode.parse(data), &result)
         } catch {
-            result.issues.append(InterchangeIssue(record: 0, reason: (error as? XMLProblem)?.reason ?? "unreadable"))
+            result.issues.append(InterchangeIssue(record: 0, reason: (error as? FormatProblem)?.reason ?? "unreadable"))
         }
         return result
     }
 }
 
-struct XMLProblem: Error {
-    let reason: String
-}
 
 enum XMLText {
     static func escape(_ text: String) -> String {
