@@ -23,6 +23,12 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Directory for the SQLite database and files (env: LOCIFY_DATA_DIR; default ./locify-data).")
     var dataDirectory: String?
 
+    /// For the one-shot commands: logs quieted to warnings on standard error, then the configuration.
+    func commandConfig() throws -> LocifyConfig {
+        Output.bootstrapLogging(defaultLevel: .warning)
+        return try config()
+    }
+
     func config(host: String? = nil, port: Int? = nil) throws -> LocifyConfig {
         do {
             return try LocifyConfig.resolve(

@@ -8,8 +8,7 @@ extension Locify {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await LocifyApp.withApplication(config: config) { _ in }
             print("The database is up to date (\(config.storage.kindName)).")
         }

@@ -18,8 +18,7 @@ extension Locify {
         }
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await Output.run {
                 let (created, skipped) = try await LocifyApp.withApplication(config: config) { app in
                     try await LocifyApp.seedDemo(in: app, email: email)

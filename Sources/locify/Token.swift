@@ -24,8 +24,7 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await Output.run {
                 let secret = try await LocifyApp.withApplication(config: config) { app in
                     try await LocifyApp.createToken(in: app, email: email, label: name)
@@ -46,8 +45,7 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await Output.run {
                 let tokens = try await LocifyApp.withApplication(config: config) { app in
                     try await LocifyApp.listTokens(in: app, email: email)
@@ -77,8 +75,7 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await Output.run {
                 try await LocifyApp.withApplication(config: config) { app in
                     try await LocifyApp.revokeToken(in: app, email: email, id: id)

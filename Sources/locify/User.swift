@@ -27,9 +27,8 @@ extension Locify.User {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            Output.bootstrapLogging(defaultLevel: .warning)
             let password = try password ?? Self.promptForPassword()
-            let config = try storage.config()
+            let config = try storage.commandConfig()
             try await Output.run {
                 try await LocifyApp.withApplication(config: config) { app in
                     try await LocifyApp.createUser(in: app, email: email, name: name, password: password)

@@ -92,6 +92,11 @@ final class AuthenticationAPITests: XCTestCase {
             let later = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
             XCTAssertEqual(later.status, .ok)
 
+            let unknown = try await app.send(.POST, "/oauth/login", json: #"{"email":"nobody@example.com","password":"correct horse"}"#)
+            XCTAssertEqual(unknown.text, #"{"error":{"message":"Not authorized","error_code":42}}"#, "an unknown email looks like a wrong password")
+            let unknownUser = try await app.accounts.authenticate(email: "nobody@example.com", password: "x")
+            XCTAssertNil(unknownUser)
+
             // OAuth tokens expire after a year.
             clock.advance(by: 366 * 24 * 3600)
             let expired = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])

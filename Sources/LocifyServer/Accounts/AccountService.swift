@@ -70,14 +70,14 @@ struct AccountService {
         try await user.save(on: database)
     }
 
-    /// The user with these credentials, or nil. Always runs bcrypt, so timing does not tell whether
-    /// the email exists.
+    /// The user with these credentials, or nil. An unknown email costs one bcrypt hash, as long as
+    /// checking a known one, so timing does not tell whether the email exists.
     func authenticate(email: String, password: String) async throws -> UserModel? {
-        let user = try await UserModel.query(on: database)
-            .filter(\.$email == EmailAddress.normalized(email)).first()
-        let digest = user?.passwordHash ?? dependencies.passwords.decoyDigest
-        let matches = try await verify(password, against: digest)
-        return matches ? user : nil
+        guard let user = try await user(withEmail: email) else {
+            _ = try await hash(password)
+            return nil
+        }
+        return try await verify(password, against: user.passwordHash) ? user : nil
     }
 
     func user(withEmail email: String) async throws -> UserModel? {

@@ -24,16 +24,11 @@ public struct LocifyDependencies: Sendable {
 public struct PasswordHasher: Sendable {
     public var hash: @Sendable (String) throws -> String
     public var verify: @Sendable (String, String) throws -> Bool
-    /// A digest of a random string with the same cost, checked when a log-in names an unknown email so
-    /// that the answer takes as long as for a known one.
-    public var decoyDigest: String
 
     public static func bcrypt(cost: Int) -> PasswordHasher {
-        let decoy = (try? Bcrypt.hash(UUID().uuidString, cost: cost)) ?? ""
-        return PasswordHasher(
+        PasswordHasher(
             hash: { try Bcrypt.hash($0, cost: cost) },
-            verify: { password, digest in try Bcrypt.verify(password, created: digest) },
-            decoyDigest: decoy)
+            verify: { password, digest in try Bcrypt.verify(password, created: digest) })
     }
 }
 

@@ -34,7 +34,15 @@ struct ContactService {
     let database: any Database
     let ownerID: Int
     let now: Date
+    /// The owner's current day, in their timezone: it bounds birth years.
     let today: CalendarDate
+
+    init(database: any Database, owner: AuthenticatedUser, now: Date) {
+        self.database = database
+        ownerID = owner.id
+        self.now = now
+        today = owner.today(now: now)
+    }
 
     /// One page of the owner's contacts; archived ones only when asked for (the API never lists them).
     func page(
@@ -86,16 +94,19 @@ struct ContactService {
         return model
     }
 
+    /// Every problem at once: values of the wrong type, then the draft's own rules for the other fields.
     private func validate(_ draft: ContactDraft, typeErrors: [FieldError] = []) throws -> ContactFields {
+        var problems = typeErrors
+        var fields: ContactFields?
         do {
-            let fields = try draft.validated(today: today)
-            if !typeErrors.isEmpty { throw AppError.invalid(ValidationFailure(typeErrors)) }
-            return fields
-        } catch let failure as ValidationFailure {
+            fields = try draft.validated(today: today)
+        } catch {
             let typedFields = Set(typeErrors.map(\.field))
             // A value of the wrong type is reported once, not again as "missing".
-            throw AppError.invalid(ValidationFailure(typeErrors + failure.errors.filter { !typedFields.contains($0.field) }))
+            problems += error.errors.filter { !typedFields.contains($0.field) }
         }
+        guard let fields, problems.isEmpty else { throw AppError.invalid(ValidationFailure(problems)) }
+        return fields
     }
 
     private func sorted(_ query: QueryBuilder<ContactModel>, by order: ContactOrder) -> QueryBuilder<ContactModel> {

@@ -59,9 +59,7 @@ extension Request {
 
     /// The signed-in user's contacts.
     func contacts() throws -> ContactService {
-        let user = try requireUser()
-        let now = self.now
-        return ContactService(database: db, ownerID: user.id, now: now, today: user.today(now: now))
+        ContactService(database: db, owner: try requireUser(), now: now)
     }
 
     func contactResource(_ contact: Contact) -> ContactResource {

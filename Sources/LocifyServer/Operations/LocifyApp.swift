@@ -108,12 +108,9 @@ public enum LocifyApp {
         guard let user = try await app.accounts.user(withEmail: email) else {
             throw CommandFailure("No account has the email \(email). Create it first with `locify user create`.")
         }
-        let userID = try user.requireID()
-        let now = app.dependencies.now()
-        let service = ContactService(
-            database: app.db, ownerID: userID, now: now,
-            today: CalendarDate(now, in: TimeZone(identifier: user.timezone) ?? .gmt))
-        let existing = Set(try await ContactModel.query(on: app.db).ownedBy(userID).all().compactMap(\.email))
+        let owner = try AuthenticatedUser(user)
+        let service = ContactService(database: app.db, owner: owner, now: app.dependencies.now())
+        let existing = Set(try await ContactModel.query(on: app.db).ownedBy(owner.id).all().compactMap(\.email))
         var created = 0
         for draft in DemoContacts.drafts where !existing.contains(draft.email ?? "") {
             _ = try await service.create(draft)

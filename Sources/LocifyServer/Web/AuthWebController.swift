@@ -102,11 +102,7 @@ struct AuthWebController: RouteCollection {
 
     private func signIn(_ user: UserModel, request: Request, destination: String, flash: String?) async throws -> Response {
         let secret = try await request.accounts.startSession(for: try user.requireID())
-        let response = flash.map { message in
-            let redirect = request.redirect(to: SiteURL.contacts, flash: message)
-            redirect.headers.replaceOrAdd(name: .location, value: destination)
-            return redirect
-        } ?? request.redirect(to: destination)
+        let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
         response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
         return response
     }

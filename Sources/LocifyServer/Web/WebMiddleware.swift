@@ -98,7 +98,11 @@ extension Request {
 
     /// Redirects after a successful form, with a message for the next page.
     func redirect(to site: SiteURL, flash: String) -> Response {
-        let response = redirect(to: site.path)
+        redirect(to: site.path, flash: flash)
+    }
+
+    func redirect(to path: String, flash: String) -> Response {
+        let response = redirect(to: path)
         let encoded = flash.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         response.cookies[CookieName.flash] = cookie(encoded, maxAge: 60)
         return response
