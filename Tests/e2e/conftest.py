@@ -91,15 +91,37 @@ def screens():
     return SCREENS
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def describe_failure(request, driver, name: str):
+    """When a browser test fails on a CI machine, the page it was on is the evidence: keep it."""
+    report = getattr(request.node, "report_call", None)
+    if report is None or not report.failed:
+        return
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENS / f"FAILED-{name}.png"))
+    body = driver.find_element("tag name", "body").text
+    print(f"\n--- {name} was on {driver.current_url} ({driver.title!r}) ---\n{body[:2000]}")
+    server = request.getfixturevalue("server")
+    print(f"--- server log (last 40 lines) ---\n" + "\n".join(server.log_path.read_text().splitlines()[-40:]))
+
+
 @pytest.fixture
-def browser():
+def browser(request):
     driver = make_driver(1280, 900)
     yield driver
+    describe_failure(request, driver, "browser")
     driver.quit()
 
 
 @pytest.fixture
-def phone():
+def phone(request):
     driver = make_driver(360, 800)
     yield driver
+    describe_failure(request, driver, "phone")
     driver.quit()

@@ -21,7 +21,15 @@ def fill(driver, field_id, value):
 
 
 def submit(driver, form_selector="main form button[type=submit]"):
-    driver.find_element(By.CSS_SELECTOR, form_selector).click()
+    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, form_selector))
+
+
+def click_and_wait_for_page(driver, element):
+    # A click returns before the browser has the answer; without this wait a slow server (a bcrypt check
+    # on a busy CI machine) leaves the next look-up reading the page that was just submitted.
+    old_page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    wait(driver).until(EC.staleness_of(old_page))
 
 
 def shot(driver, screens, name):
@@ -57,7 +65,7 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     assert "Added 12 sample contacts" in server.cli("seed", "--demo", "--email", EMAIL)
 
     # Log out, then log in again
-    browser.find_element(By.CSS_SELECTOR, ".logout button").click()
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, ".logout button"))
     wait(browser).until(EC.url_contains("/login"))
     fill(browser, "email", EMAIL)
     fill(browser, "password", "wrong password")
@@ -71,7 +79,7 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     shot(browser, screens, "04-contacts-seeded")
 
     # Create a contact
-    browser.find_element(By.LINK_TEXT, "Add contact").click()
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Add contact"))
     wait(browser).until(EC.presence_of_element_located((By.ID, "first_name")))
     submit(browser)
     assert browser.find_element(By.ID, "first_name-error").text == "First name is required."
@@ -93,19 +101,19 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     # Find it by search (accents and case ignored)
     browser.get(server.url + "/contacts")
     fill(browser, "q", "CURIE")
-    browser.find_element(By.CSS_SELECTOR, "form.search button").click()
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.search button"))
     wait(browser).until(EC.url_contains("q=CURIE"))
     names = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".contact-name")]
     assert names == ["Marie Curie"], names
     shot(browser, screens, "07-search")
     fill(browser, "q", "amelie")
-    browser.find_element(By.CSS_SELECTOR, "form.search button").click()
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.search button"))
     wait(browser).until(EC.url_contains("q=amelie"))
     assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".contact-name")][0].startswith("Amélie Laurent")
 
     # Edit it
     browser.get(detail_url)
-    browser.find_element(By.LINK_TEXT, "Edit").click()
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Edit"))
     wait(browser).until(EC.presence_of_element_located((By.ID, "last_name")))
     fill(browser, "last_name", "Skłodowska-Curie")
     browser.find_element(By.ID, "is_starred").click()
@@ -120,7 +128,7 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     dialog = browser.find_element(By.ID, "delete-dialog")
     wait(browser).until(lambda _: dialog.get_attribute("open") is not None)
     shot(browser, screens, "10-delete-dialog")
-    dialog.find_element(By.ID, "confirm-delete").click()
+    click_and_wait_for_page(browser, dialog.find_element(By.ID, "confirm-delete"))
     wait(browser).until(EC.url_to_be(server.url + "/contacts"))
     assert "Marie Skłodowska-Curie was deleted." in browser.page_source
     assert "12 contacts" in browser.find_element(By.ID, "contacts-summary").text
@@ -129,7 +137,7 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     # Settings: a token made in the browser works on the API
     browser.get(server.url + "/settings")
     fill(browser, "label", "Browser test")
-    browser.find_element(By.CSS_SELECTOR, "form.inline-form button").click()
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.inline-form button"))
     token = browser.find_element(By.ID, "new-token-value").get_attribute("value")
     assert len(token) >= 40
     shot(browser, screens, "12-settings-token")
