@@ -252,6 +252,22 @@ final class WebAppTests: XCTestCase {
         }
     }
 
+    func testUnknownPathKeepsTheSignedInNavigation() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let missing = try await browser.get("/no-such-page")
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertTrue(missing.text.contains(#"<a href="/settings">Settings</a>"#), missing.text)
+            XCTAssertTrue(missing.text.contains("Grace Hopper"))
+            // The log-out form on that page carries a token the CSRF check accepts.
+            let logout = try await browser.post("/logout", form: [:])
+            XCTAssertEqual(logout.status, .seeOther)
+            let afterLogout = try await browser.get("/contacts")
+            XCTAssertEqual(afterLogout.headers.first(name: .location), "/login?next=/contacts")
+        }
+    }
+
     func testContactListPaginatesAndHidesOtherAccounts() async throws {
         try await forEachDatabase { app, _, _ in
             let other = try await app.makeAccount(email: "other@example.com", name: "Other")

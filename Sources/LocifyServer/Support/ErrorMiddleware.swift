@@ -77,6 +77,8 @@ struct LocifyErrorMiddleware: AsyncMiddleware {
         case .app(let error): message = error.plainMessage
         case .other(_, let text): message = text
         }
+        // Best effort: when the database is what failed, the page is shown signed out.
+        try? await request.authenticateFromSessionCookie()
         let context = ErrorPage.Context(
             layout: LayoutContext(request: request, title: failure.status.reasonPhrase),
             status: Int(failure.status.code), message: message)

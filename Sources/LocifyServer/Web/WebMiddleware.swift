@@ -21,11 +21,20 @@ extension Request {
 /// Signs the browser in from its session cookie.
 struct WebSessionAuthenticator: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        if let secret = request.cookies[CookieName.session]?.string,
-           let user = try await request.accounts.user(forSessionSecret: secret) {
-            request.auth.login(try AuthenticatedUser(user))
-        }
+        try await request.authenticateFromSessionCookie()
         return try await next.respond(to: request)
+    }
+}
+
+extension Request {
+    /// Also called by the error page: a path that matches no route never passes through the web
+    /// middleware, yet a signed-in visitor should still see their own navigation there.
+    func authenticateFromSessionCookie() async throws {
+        guard !auth.has(AuthenticatedUser.self),
+              let secret = cookies[CookieName.session]?.string,
+              let user = try await accounts.user(forSessionSecret: secret)
+        else { return }
+        auth.login(try AuthenticatedUser(user))
     }
 }
 
@@ -93,7 +102,9 @@ struct FlashKey: StorageKey {
 }
 
 extension Request {
-    var csrfToken: String { storage[CSRFTokenKey.self] ?? "" }
+    /// The cookie's value stands in on pages outside the web routes (an unknown path's error page),
+    /// where the CSRF middleware did not run but the layout still offers the log-out form.
+    var csrfToken: String { storage[CSRFTokenKey.self] ?? cookies[CookieName.csrf]?.string ?? "" }
     var flashMessage: String? { storage[FlashKey.self] }
 
     /// Redirects after a successful form, with a message for the next page.
