@@ -111,17 +111,18 @@ def describe_failure(request, driver, name: str):
     print(f"--- server log (last 40 lines) ---\n" + "\n".join(server.log_path.read_text().splitlines()[-40:]))
 
 
+def driven_window(request, name: str, width: int, height: int):
+    driver = make_driver(width, height)
+    yield driver
+    describe_failure(request, driver, name)
+    driver.quit()
+
+
 @pytest.fixture
 def browser(request):
-    driver = make_driver(1280, 900)
-    yield driver
-    describe_failure(request, driver, "browser")
-    driver.quit()
+    yield from driven_window(request, "browser", 1280, 900)
 
 
 @pytest.fixture
 def phone(request):
-    driver = make_driver(360, 800)
-    yield driver
-    describe_failure(request, driver, "phone")
-    driver.quit()
+    yield from driven_window(request, "phone", 360, 800)
