@@ -34,6 +34,8 @@ let package = Package(
             ]
         ),
         .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),
+        // Measurements for `locify bench`, kept out of the domain library.
+        .target(name: "LocifyBenchmarks", dependencies: ["LocifyCore", "LocifyAPI"]),
         .target(
             name: "LocifyServer",
             dependencies: [
@@ -52,11 +54,13 @@ let package = Package(
             name: "locify",
             dependencies: [
                 "LocifyServer",
+                "LocifyBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore", "LocifyAPI"]),
+        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore", "LocifyBenchmarks"]),
+        .testTarget(name: "LocifyAPITests", dependencies: ["LocifyCore", "LocifyAPI"]),
         .testTarget(
             name: "LocifyServerTests",
             dependencies: [

@@ -24,7 +24,7 @@ public struct ContactInput: Decodable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: LenientKey.self)
-        var reader = LenientReader(container: container)
+        var reader = LenientReader(container: container, labels: ContactDraft.fieldLabels)
         draft.firstName = reader.string("first_name")
         draft.lastName = reader.string("last_name")
         draft.nickname = reader.string("nickname")
@@ -86,11 +86,16 @@ struct LenientKey: CodingKey {
 /// Reads JSON values of the loose types PHP-era clients send, noting values it cannot use.
 struct LenientReader {
     let container: KeyedDecodingContainer<LenientKey>
+    /// People's names for the keys, so a problem reads as it does beside a web form's field.
+    let labels: [String: String]
     private(set) var errors: [FieldError] = []
 
-    init(container: KeyedDecodingContainer<LenientKey>) {
+    init(container: KeyedDecodingContainer<LenientKey>, labels: [String: String]) {
         self.container = container
+        self.labels = labels
     }
+
+    private func label(_ name: String) -> String { labels[name] ?? name }
 
     private func isAbsentOrNull(_ key: LenientKey) -> Bool {
         !container.contains(key) || ((try? container.decodeNil(forKey: key)) ?? false)
@@ -101,7 +106,7 @@ struct LenientReader {
         if isAbsentOrNull(key) { return nil }
         if let text = try? container.decode(String.self, forKey: key) { return text }
         if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
-        errors.append(FieldError(field: name, message: "The \(name) field must be a string."))
+        errors.append(LooseValue.notText(field: name, label: label(name)))
         return nil
     }
 
@@ -110,11 +115,10 @@ struct LenientReader {
         if isAbsentOrNull(key) { return nil }
         if let number = try? container.decode(Int.self, forKey: key) { return number }
         if let text = try? container.decode(String.self, forKey: key) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { return nil }
-            if let number = Int(trimmed) { return number }
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+            if let number = LooseValue.integer(text) { return number }
         }
-        errors.append(FieldError(field: name, message: "The \(name) field must be an integer."))
+        errors.append(LooseValue.notAnInteger(field: name, label: label(name)))
         return nil
     }
 
@@ -123,14 +127,10 @@ struct LenientReader {
         if isAbsentOrNull(key) { return nil }
         if let flag = try? container.decode(Bool.self, forKey: key) { return flag }
         if let number = try? container.decode(Int.self, forKey: key), number == 0 || number == 1 { return number == 1 }
-        if let text = try? container.decode(String.self, forKey: key) {
-            switch text.lowercased() {
-            case "1", "true", "on", "yes": return true
-            case "0", "false", "off", "no", "": return false
-            default: break
-            }
+        if let text = try? container.decode(String.self, forKey: key), let flag = LooseValue.boolean(text) {
+            return flag
         }
-        errors.append(FieldError(field: name, message: "The \(name) field must be true or false."))
+        errors.append(LooseValue.notABoolean(field: name, label: label(name)))
         return nil
     }
 }

@@ -75,6 +75,8 @@ public enum MonicaErrorCode {
     public static let notFound = 31
     public static let validation = 32
     public static let tooManyRequests = 34
+    /// The body is not JSON, or not the JSON the route expects.
+    public static let malformedJSON = 37
     public static let invalidSort = 39
     public static let notAuthorized = 42
 }

@@ -17,8 +17,12 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     try await registerDatabase(app, config: config)
     registerMigrations(app)
     try registerViews(app)
-    registerMiddleware(app)
+    // Routes first: the 405 middleware reads them.
     try registerRoutes(app)
+    registerMiddleware(app)
+    if config.preloadsGazetteer {
+        app.lifecycle.use(GazetteerPreloader())
+    }
 }
 
 private func registerDatabase(_ app: Application, config: LocifyConfig) async throws {
@@ -63,9 +67,11 @@ private func registerMiddleware(_ app: Application) {
     // Monica clients rely on keys in Monica's order, which Foundation's encoder does not keep.
     ContentConfiguration.global.use(encoder: OrderedJSONEncoder(), for: .json)
     app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(RequestIDMiddleware())
     app.middleware.use(LocifyErrorMiddleware())
+    app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
     if let publicDirectory = Bundle.module.resourceURL?.appendingPathComponent("Public").path {
         app.middleware.use(FileMiddleware(publicDirectory: publicDirectory, cachePolicy: .browserDefault))
     }

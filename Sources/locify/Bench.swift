@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocifyCore
+import LocifyBenchmarks
 
 extension Locify {
     struct Bench: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import LocifyServer
 import Logging
 
+
 @main
 struct Locify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,10 +24,14 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Directory for the SQLite database and files (env: LOCIFY_DATA_DIR; default ./locify-data).")
     var dataDirectory: String?
 
-    /// For the one-shot commands: logs quieted to warnings on standard error, then the configuration.
-    func commandConfig() throws -> LocifyConfig {
+    /// Runs a one-shot command against the migrated database: logs quieted to warnings on standard
+    /// error, failures turned into a message and exit code 1.
+    func withApplication<Result: Sendable>(_ body: @Sendable (LocifyApplication) async throws -> Result) async throws -> Result {
         Output.bootstrapLogging(defaultLevel: .warning)
-        return try config()
+        let config = try config()
+        return try await Output.run {
+            try await LocifyApp.withApplication(config: config, body)
+        }
     }
 
     func config(host: String? = nil, port: Int? = nil) throws -> LocifyConfig {
@@ -51,9 +56,9 @@ enum Output {
     }
 
     /// Runs a one-shot command, turning failures into a message and exit code 1.
-    static func run(_ body: () async throws -> Void) async throws {
+    static func run<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
-            try await body()
+            return try await body()
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("error: \(failure.description)\n".utf8))
             throw ExitCode.failure

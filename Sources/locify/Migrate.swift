@@ -8,9 +8,8 @@ extension Locify {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let config = try storage.commandConfig()
-            try await LocifyApp.withApplication(config: config) { _ in }
-            print("The database is up to date (\(config.storage.kindName)).")
+            let kind = try await storage.withApplication { app in app.locifyConfig.storage.kindName }
+            print("The database is up to date (\(kind)).")
         }
     }
 }

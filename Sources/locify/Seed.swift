@@ -18,13 +18,10 @@ extension Locify {
         }
 
         func run() async throws {
-            let config = try storage.commandConfig()
-            try await Output.run {
-                let (created, skipped) = try await LocifyApp.withApplication(config: config) { app in
-                    try await LocifyApp.seedDemo(in: app, email: email)
-                }
-                print("Added \(created) sample contacts\(skipped > 0 ? " (\(skipped) already there)" : "").")
+            let (created, skipped) = try await storage.withApplication { app in
+                try await LocifyApp.seedDemo(in: app, email: email)
             }
+            print("Added \(created) sample contacts\(skipped > 0 ? " (\(skipped) already there)" : "").")
         }
     }
 }

@@ -24,13 +24,10 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let config = try storage.commandConfig()
-            try await Output.run {
-                let secret = try await LocifyApp.withApplication(config: config) { app in
-                    try await LocifyApp.createToken(in: app, email: email, label: name)
-                }
-                print(secret)
+            let secret = try await storage.withApplication { app in
+                try await LocifyApp.createToken(in: app, email: email, label: name)
             }
+            print(secret)
         }
     }
 }
@@ -45,20 +42,17 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let config = try storage.commandConfig()
-            try await Output.run {
-                let tokens = try await LocifyApp.withApplication(config: config) { app in
-                    try await LocifyApp.listTokens(in: app, email: email)
-                }
-                guard !tokens.isEmpty else {
-                    print("No tokens.")
-                    return
-                }
-                print("ID\tCREATED\tLAST USED\tEXPIRES\tNAME")
-                for token in tokens {
-                    let day = { (date: Date?) in date.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-" }
-                    print("\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)")
-                }
+            let tokens = try await storage.withApplication { app in
+                try await LocifyApp.listTokens(in: app, email: email)
+            }
+            guard !tokens.isEmpty else {
+                print("No tokens.")
+                return
+            }
+            print("ID\tCREATED\tLAST USED\tEXPIRES\tNAME")
+            for token in tokens {
+                let day = { (date: Date?) in date.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-" }
+                print("\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)")
             }
         }
     }
@@ -75,13 +69,10 @@ extension Locify.Token {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let config = try storage.commandConfig()
-            try await Output.run {
-                try await LocifyApp.withApplication(config: config) { app in
-                    try await LocifyApp.revokeToken(in: app, email: email, id: id)
-                }
-                print("Revoked token \(id).")
+            try await storage.withApplication { app in
+                try await LocifyApp.revokeToken(in: app, email: email, id: id)
             }
+            print("Revoked token \(id).")
         }
     }
 }

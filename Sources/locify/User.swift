@@ -28,11 +28,8 @@ extension Locify.User {
 
         func run() async throws {
             let password = try password ?? Self.promptForPassword()
-            let config = try storage.commandConfig()
-            try await Output.run {
-                try await LocifyApp.withApplication(config: config) { app in
-                    try await LocifyApp.createUser(in: app, email: email, name: name, password: password)
-                }
+            try await storage.withApplication { app in
+                try await LocifyApp.createUser(in: app, email: email, name: name, password: password)
             }
             print("Created the account \(email.lowercased()).")
         }

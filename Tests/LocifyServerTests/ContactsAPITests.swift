@@ -97,7 +97,7 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(error["error_code"] as? Int, 32)
             let messages = try XCTUnwrap(error["message"] as? [String])
             XCTAssertEqual(messages, [
-                "The gender_id field must be an integer.",
+                "Gender must be a whole number.",
                 "First name is required.",
                 "Last name must be at most 255 characters.",
                 "Email must be an address like name@example.com.",

@@ -113,7 +113,7 @@ final class WebAppTests: XCTestCase {
             let invalid = try await browser.post("/contacts", form: ["first_name": "", "last_name": "Curie", "birthdate_day": "x", "birthdate_month": "11"])
             XCTAssertEqual(invalid.status, .unprocessableEntity)
             XCTAssertTrue(invalid.text.contains("First name is required."))
-            XCTAssertTrue(invalid.text.contains("Birthday day must be a number."))
+            XCTAssertTrue(invalid.text.contains("Birthday day must be a whole number."))
             XCTAssertTrue(invalid.text.contains(#"value="Curie""#))
             XCTAssertTrue(invalid.text.contains(#"<option value="11" selected>November</option>"#))
 

@@ -16,7 +16,7 @@ struct AccountService {
 
     func register(_ draft: AccountDraft, password: String, policy: RegistrationPolicy) async throws -> UserModel {
         let existingUsers = try await UserModel.query(on: database).count()
-        guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AppError.registrationClosed }
+        guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AccountError.registrationClosed }
         var problems: [FieldError] = []
         var profile: AccountProfile?
         do {
@@ -30,7 +30,7 @@ struct AccountService {
         if let email = profile?.email, try await isEmailTaken(email) {
             problems.append(FieldError(field: "email", message: "An account with this email already exists."))
         }
-        guard let profile, problems.isEmpty else { throw AppError.invalid(ValidationFailure(problems)) }
+        guard let profile, problems.isEmpty else { throw ValidationFailure(problems) }
         let user = UserModel(profile: profile, passwordHash: try await hash(password), now: dependencies.now())
         try await user.create(on: database)
         return user
@@ -42,10 +42,10 @@ struct AccountService {
         do {
             profile = try draft.validated()
         } catch {
-            throw AppError.invalid(error)
+            throw error
         }
         if profile.email != user.email, try await isEmailTaken(profile.email) {
-            throw AppError.invalid(field: "email", "An account with this email already exists.")
+            throw ValidationFailure(field: "email", "An account with this email already exists.")
         }
         user.apply(profile)
         user.updatedAt = dependencies.now()
@@ -64,7 +64,7 @@ struct AccountService {
         } else if new != confirmation {
             problems.append(FieldError(field: "password_confirmation", message: "The new passwords do not match."))
         }
-        guard problems.isEmpty else { throw AppError.invalid(ValidationFailure(problems)) }
+        guard problems.isEmpty else { throw ValidationFailure(problems) }
         user.passwordHash = try await hash(new)
         user.updatedAt = dependencies.now()
         try await user.save(on: database)
@@ -119,8 +119,8 @@ struct AccountService {
     /// Creates a token and returns it with its secret, which is not stored and cannot be shown again.
     func createToken(for userID: Int, label: String, lifetime: TimeInterval? = nil) async throws -> (APITokenModel, String) {
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw AppError.invalid(field: "label", "Token name is required.") }
-        guard trimmed.count <= 100 else { throw AppError.invalid(field: "label", "Token name must be at most 100 characters.") }
+        guard !trimmed.isEmpty else { throw ValidationFailure(field: "label", "Token name is required.") }
+        guard trimmed.count <= 100 else { throw ValidationFailure(field: "label", "Token name must be at most 100 characters.") }
         let secret = dependencies.newSecret()
         let now = dependencies.now()
         let token = APITokenModel(
@@ -131,15 +131,12 @@ struct AccountService {
     }
 
     func tokens(of userID: Int) async throws -> [APITokenModel] {
-        try await APITokenModel.query(on: database).filter(\.$user.$id == userID)
+        try await APITokenModel.owned(by: userID, on: database)
             .sort(\.$createdAt, .descending).sort(\.$id, .descending).all()
     }
 
     func revokeToken(_ tokenID: Int, of userID: Int) async throws {
-        guard let token = try await APITokenModel.query(on: database)
-            .filter(\.$id == tokenID).filter(\.$user.$id == userID).first()
-        else { throw AppError.notFound }
-        try await token.delete(on: database)
+        try await APITokenModel.requireOwned(tokenID, by: userID, on: database).delete(on: database)
     }
 
     /// The owner of a Bearer token, recording when it was last used (at most once a minute, so reads
@@ -174,12 +171,12 @@ struct AccountService {
 
     private func hash(_ password: String) async throws -> String {
         let hasher = dependencies.passwords
-        return try await threadPool.runIfActive { try hasher.hash(password) }
+        return try await threadPool.offloaded { try hasher.hash(password) }
     }
 
     private func verify(_ password: String, against digest: String) async throws -> Bool {
         let hasher = dependencies.passwords
-        return try await threadPool.runIfActive { try hasher.verify(password, digest) }
+        return try await threadPool.offloaded { try hasher.verify(password, digest) }
     }
 }
 

@@ -22,8 +22,9 @@ final class WebSessionModel: Model, @unchecked Sendable {
 }
 
 /// A personal API token, stored only as the SHA-256 digest of the secret shown once on creation.
-final class APITokenModel: Model, @unchecked Sendable {
+final class APITokenModel: OwnedModel, @unchecked Sendable {
     static let schema = "api_tokens"
+    static let ownerKey: KeyPath<APITokenModel, ParentProperty<APITokenModel, UserModel>> = \.$user
 
     @ID(custom: "id", generatedBy: .database) var id: Int?
     @Parent(key: "user_id") var user: UserModel

@@ -9,7 +9,7 @@ actor LoginThrottleStore {
     /// Throws `tooManyAttempts` when the email or the address has failed too often in the last minute.
     func check(email: String, address: String, now: Date) throws {
         if let wait = throttle.retryAfter(for: Self.keys(email: email, address: address), now: now) {
-            throw AppError.tooManyAttempts(retryAfter: wait)
+            throw AccountError.tooManyAttempts(retryAfterSeconds: wait)
         }
     }
 
@@ -57,7 +57,7 @@ extension Request {
         try await throttle.check(email: email, address: address, now: now)
         guard let user = try await accounts.authenticate(email: email, password: password) else {
             await throttle.recordFailure(email: email, address: address, now: now)
-            throw AppError.badCredentials
+            throw AccountError.badCredentials
         }
         await throttle.recordSuccess(email: email)
         return user

@@ -3,32 +3,64 @@ import LocifyCore
 import Vapor
 
 /// The side effects the server performs, each behind a small client so tests can replace it.
+///
+/// To add an outside service (tile fetcher, Gravatar, webhook, mailer): declare a protocol for it, put
+/// a property here, give `live` the real client, and give `TestDependencies` (under the tests) a
+/// client that fails with the service's name until a test sets a stand-in.
 public struct LocifyDependencies: Sendable {
     /// The current instant. Tests fix it, so dates in responses are predictable.
     public var now: @Sendable () -> Date
+    /// New UUIDs for stored rows. Tests make them predictable, which pins a contact's avatar colour too.
+    public var newUUID: @Sendable () -> UUID
     /// Hashes and checks passwords. Production uses bcrypt cost 12; tests use a lower cost.
     public var passwords: PasswordHasher
     /// New random secrets (API tokens, session ids, CSRF tokens).
     public var newSecret: @Sendable () -> String
+    /// Turns addresses into coordinates and back.
+    public var geocoder: any Geocoder
 
-    public init(now: @escaping @Sendable () -> Date, passwords: PasswordHasher, newSecret: @escaping @Sendable () -> String) {
+    public init(
+        now: @escaping @Sendable () -> Date, newUUID: @escaping @Sendable () -> UUID, passwords: PasswordHasher,
+        newSecret: @escaping @Sendable () -> String, geocoder: any Geocoder
+    ) {
         self.now = now
+        self.newUUID = newUUID
         self.passwords = passwords
         self.newSecret = newSecret
+        self.geocoder = geocoder
     }
 
     public static let live = LocifyDependencies(
-        now: { Date() }, passwords: .bcrypt(cost: 12), newSecret: { PersonalToken.generate() })
+        now: { Date() }, newUUID: { UUID() }, passwords: .bcrypt(cost: 12), newSecret: { PersonalToken.generate() },
+        geocoder: BundledGeocoder())
 }
 
 public struct PasswordHasher: Sendable {
     public var hash: @Sendable (String) throws -> String
     public var verify: @Sendable (String, String) throws -> Bool
 
+    public init(hash: @escaping @Sendable (String) throws -> String, verify: @escaping @Sendable (String, String) throws -> Bool) {
+        self.hash = hash
+        self.verify = verify
+    }
+
     public static func bcrypt(cost: Int) -> PasswordHasher {
         PasswordHasher(
             hash: { try Bcrypt.hash($0, cost: cost) },
             verify: { password, digest in try Bcrypt.verify(password, created: digest) })
+    }
+}
+
+/// The offline geocoder over the bundled gazetteer, built on first use so start-up does not wait for it.
+struct BundledGeocoder: Geocoder {
+    private static let shared = GazetteerGeocoder()
+
+    func search(_ query: GeocodingQuery) async throws -> [GeocodingResult] {
+        try await Self.shared.search(query)
+    }
+
+    func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult? {
+        try await Self.shared.reverse(coordinate)
     }
 }
 
@@ -44,7 +76,9 @@ extension Application {
     /// Set by `configure`; reading it before then is a programming error worth stopping on.
     public var dependencies: LocifyDependencies {
         get {
-            guard let value = storage[DependenciesKey.self] else { fatalError("configure(_:config:dependencies:) was not called") }
+            guard let value = storage[DependenciesKey.self] else {
+                fatalError("configure(_:config:dependencies:) was not called")
+            }
             return value
         }
         set { storage[DependenciesKey.self] = newValue }
@@ -57,9 +91,24 @@ extension Application {
         }
         set { storage[ConfigKey.self] = newValue }
     }
+
+}
+
+extension NIOThreadPool {
+    /// Runs CPU-heavy work (hashing, parsing an import, rendering tiles) off the event loops, so they stay
+    /// free to answer other requests. Every feature's heavy work goes through here.
+    func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await runIfActive(work)
+    }
 }
 
 extension Request {
     var dependencies: LocifyDependencies { application.dependencies }
     var now: Date { application.dependencies.now() }
+
+    /// Today in the signed-in user's timezone; in UTC for a request with no user.
+    var today: CalendarDate {
+        let now = now
+        return auth.get(AuthenticatedUser.self)?.today(now: now) ?? CalendarDate(now, in: .gmt)
+    }
 }

@@ -23,12 +23,15 @@ public struct LocifyConfig: Sendable {
     public var registration: RegistrationPolicy
     /// Overrides the scheme and host of links in API responses, for instances behind a proxy.
     public var publicBaseURL: String?
+    /// Reads the gazetteer on a background thread right after start-up, so the first geocoding request
+    /// does not wait half a second for it. Tests turn it off to keep their cores for themselves.
+    public var preloadsGazetteer: Bool
 
     public static let version = "0.1.0"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
-        registration: RegistrationPolicy = .open, publicBaseURL: String? = nil
+        registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -36,6 +39,7 @@ public struct LocifyConfig: Sendable {
         self.storage = storage
         self.registration = registration
         self.publicBaseURL = publicBaseURL
+        self.preloadsGazetteer = preloadsGazetteer
     }
 
     public enum Problem: Error, CustomStringConvertible {

@@ -3,8 +3,9 @@ import Foundation
 import LocifyCore
 
 /// A contact row. Persistence only: the domain works with `Contact`, the API with `ContactResource`.
-final class ContactModel: Model, @unchecked Sendable {
+final class ContactModel: OwnedModel, @unchecked Sendable {
     static let schema = "contacts"
+    static let ownerKey: KeyPath<ContactModel, ParentProperty<ContactModel, UserModel>> = \.$owner
 
     @ID(custom: "id", generatedBy: .database) var id: Int?
     @Field(key: "uuid") var uuid: UUID
@@ -72,10 +73,6 @@ final class ContactModel: Model, @unchecked Sendable {
 }
 
 extension QueryBuilder where Model == ContactModel {
-    func ownedBy(_ userID: Int) -> Self {
-        filter(\.$owner.$id == userID)
-    }
-
     /// Matches every word of `text` somewhere in the folded names, nickname or email.
     func matching(_ text: String?) -> Self {
         let words = TextFolding.searchKey([text]).split(separator: " ")

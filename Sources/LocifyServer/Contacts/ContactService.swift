@@ -1,122 +1,92 @@
 import Fluent
 import Foundation
 import LocifyCore
-import LocifyAPI
+
+/// The fields a contact list can be sorted by (`sort=created_at`, `sort=-updated_at`).
+enum ContactSortField: String, CaseIterable, Sendable {
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+}
 
 /// How a contact list is ordered.
 enum ContactOrder: Equatable {
-    /// Monica's `sort` parameter: `created_at` or `updated_at`, `-` for newest first.
-    case timestamp(field: TimestampField, descending: Bool)
+    /// A `sort` parameter: oldest first unless it says otherwise.
+    case sorted(ListSort<ContactSortField>)
     /// The web list: starred first, then by name.
     case listing
 
-    enum TimestampField: String, CaseIterable {
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
-
-    static let allowedSortValues = TimestampField.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }
-
-    /// Parses Monica's `sort` parameter; nil means the default (oldest first).
-    static func parse(sort text: String?) throws -> ContactOrder {
-        guard let text, !text.isEmpty else { return .timestamp(field: .createdAt, descending: false) }
-        let descending = text.hasPrefix("-")
-        guard let field = TimestampField(rawValue: descending ? String(text.dropFirst()) : text) else {
-            throw AppError.invalidSort(allowed: allowedSortValues)
-        }
-        return .timestamp(field: field, descending: descending)
-    }
+    static let defaultSort = ListSort(ContactSortField.createdAt)
 }
 
-/// Contacts of one owner: every query here is scoped to `ownerID`, so no route can reach another
-/// account's contacts.
+/// Contacts of one owner. The shape every service copies: each query is scoped to the owner, results
+/// are Core values, input comes as Core drafts, and nothing here knows about HTTP or wire types, so
+/// the API, the web pages, the CLI and imports all call the same code.
 struct ContactService {
     let database: any Database
     let ownerID: Int
-    let now: Date
+    let dependencies: LocifyDependencies
     /// The owner's current day, in their timezone: it bounds birth years.
     let today: CalendarDate
 
-    init(database: any Database, owner: AuthenticatedUser, now: Date) {
+    init(database: any Database, owner: AuthenticatedUser, dependencies: LocifyDependencies) {
         self.database = database
         ownerID = owner.id
-        self.now = now
-        today = owner.today(now: now)
+        self.dependencies = dependencies
+        today = owner.today(now: dependencies.now())
     }
 
     /// One page of the owner's contacts; archived ones only when asked for (the API never lists them).
     func page(
-        matching text: String?, order: ContactOrder, page: Int, limit: Int, archived: Bool = false
+        matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
-        let base = ContactModel.query(on: database).ownedBy(ownerID).filter(\.$isArchived == archived).matching(text)
-        let total = try await base.copy().count()
-        let window = PageWindow(page: page, limit: limit, total: total)
+        let base = ContactModel.owned(by: ownerID, on: database).filter(\.$isArchived == archived).matching(text)
+        let window = page.window(total: try await base.copy().count())
         let rows = try await sorted(base, by: order).range(window.offset..<(window.offset + window.limit)).all()
         return (try rows.map { try $0.value() }, window)
     }
 
     func contact(_ id: Int) async throws -> Contact {
-        try await model(id).value()
+        try await ContactModel.requireOwned(id, by: ownerID, on: database).value()
     }
 
-    func create(_ draft: ContactDraft, typeErrors: [FieldError] = [], uuid: UUID = UUID()) async throws -> Contact {
-        let fields = try validate(draft, typeErrors: typeErrors)
-        let model = ContactModel(ownerID: ownerID, fields: fields, uuid: uuid, now: now)
+    /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.
+    func emails() async throws -> Set<String> {
+        Set(try await ContactModel.owned(by: ownerID, on: database).all().compactMap(\.email))
+    }
+
+    /// `typeErrors` are the values a client sent that could not be read (text for a number).
+    func create(_ draft: ContactDraft, typeErrors: [FieldError] = []) async throws -> Contact {
+        let fields = try draft.validated(today: today, typeErrors: typeErrors)
+        let model = ContactModel(
+            ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
         try await model.create(on: database)
         return try model.value()
     }
 
-    /// Applies the keys the client sent; the others keep their stored value.
-    func update(_ id: Int, with input: ContactInput) async throws -> Contact {
-        let model = try await model(id)
-        let draft = input.merged(into: ContactDraft(model.fields))
-        model.apply(try validate(draft, typeErrors: input.typeErrors), now: now)
-        try await model.save(on: database)
-        return try model.value()
-    }
-
-    /// Stores `draft` as the whole contact (the web form sends every field).
-    func replace(_ id: Int, with draft: ContactDraft, typeErrors: [FieldError] = []) async throws -> Contact {
-        let model = try await model(id)
-        model.apply(try validate(draft, typeErrors: typeErrors), now: now)
+    /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
+    /// so an API update can apply only the keys it was sent and a form can replace every field.
+    func update(
+        _ id: Int, typeErrors: [FieldError] = [], _ change: (ContactDraft) -> ContactDraft
+    ) async throws -> Contact {
+        let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
+        let draft = change(ContactDraft(model.fields))
+        model.apply(try draft.validated(today: today, typeErrors: typeErrors), now: dependencies.now())
         try await model.save(on: database)
         return try model.value()
     }
 
     func delete(_ id: Int) async throws {
-        try await model(id).delete(on: database)
-    }
-
-    private func model(_ id: Int) async throws -> ContactModel {
-        guard let model = try await ContactModel.query(on: database).ownedBy(ownerID).filter(\.$id == id).first() else {
-            throw AppError.notFound
-        }
-        return model
-    }
-
-    /// Every problem at once: values of the wrong type, then the draft's own rules for the other fields.
-    private func validate(_ draft: ContactDraft, typeErrors: [FieldError] = []) throws -> ContactFields {
-        var problems = typeErrors
-        var fields: ContactFields?
-        do {
-            fields = try draft.validated(today: today)
-        } catch {
-            let typedFields = Set(typeErrors.map(\.field))
-            // A value of the wrong type is reported once, not again as "missing".
-            problems += error.errors.filter { !typedFields.contains($0.field) }
-        }
-        guard let fields, problems.isEmpty else { throw AppError.invalid(ValidationFailure(problems)) }
-        return fields
+        try await ContactModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
     }
 
     private func sorted(_ query: QueryBuilder<ContactModel>, by order: ContactOrder) -> QueryBuilder<ContactModel> {
         switch order {
         case .listing:
             return query.sortedForListing()
-        case .timestamp(let field, let descending):
-            let direction: DatabaseQuery.Sort.Direction = descending ? .descending : .ascending
+        case .sorted(let sort):
+            let direction: DatabaseQuery.Sort.Direction = sort.isDescending ? .descending : .ascending
             let key: KeyPath<ContactModel, FieldProperty<ContactModel, Date>> =
-                field == .createdAt ? \.$createdAt : \.$updatedAt
+                sort.field == .createdAt ? \.$createdAt : \.$updatedAt
             return query.sort(key, direction).sort(\.$id, direction)
         }
     }

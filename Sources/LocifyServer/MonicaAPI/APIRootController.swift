@@ -4,8 +4,8 @@ import Vapor
 /// `GET /api`, `GET /api/me` and `POST /oauth/login`.
 struct APIRootController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("api", use: root)
-        routes.get("api", "me", use: me)
+        routes.get(SiteURL.api.pathComponents, use: root)
+        routes.get(SiteURL.apiMe.pathComponents, use: me)
     }
 
     func root(request: Request) async throws -> APIRootResource {
@@ -25,13 +25,13 @@ struct APIRootController: RouteCollection {
 /// `POST /oauth/login`: Monica's password grant for apps that sign in with email and password.
 struct OAuthController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("oauth", "login", use: logIn)
+        routes.post(SiteURL.oauthLogin.pathComponents, use: logIn)
     }
 
     func logIn(request: Request) async throws -> OAuthLoginResource {
         let body = try request.content.decode(OAuthLoginRequest.self)
         guard let email = body.email, let password = body.password, !email.isEmpty, !password.isEmpty else {
-            throw AppError.badCredentials
+            throw AccountError.badCredentials
         }
         let user = try await request.logIn(email: email, password: password)
         let lifetime = AccountService.oauthTokenLifetime

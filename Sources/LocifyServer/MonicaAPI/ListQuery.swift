@@ -1,37 +1,59 @@
 import LocifyCore
 import Vapor
 
-/// The query parameters of a Monica list route. Unknown parameters are ignored; values that cannot
-/// be numbers fall back to the defaults, as Laravel does.
-struct ListQuery {
-    let page: Int
-    let limit: Int
-    let sort: String?
+/// The query parameters of a Monica list route: `page`, `limit`, `sort` and `query`. Unknown
+/// parameters are ignored; `page` and `limit` are read by the same parser as the web lists.
+struct ListQuery<SortField>
+where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortField.RawValue == String {
+    let page: PageSelection
+    let sort: ListSort<SortField>
+    /// The `sort` text as sent, kept in page links.
+    let sortText: String?
     let search: String?
 
-    init(from request: Request) throws {
-        let page = (try? request.query.get(String.self, at: "page")).flatMap { Int($0) } ?? 1
-        let limit = (try? request.query.get(String.self, at: "limit")).flatMap { Int($0) } ?? PageWindow.defaultLimit
-        guard limit <= PageWindow.maximumLimit else { throw AppError.limitTooBig(maximum: PageWindow.maximumLimit) }
-        self.page = max(page, 1)
-        self.limit = max(limit, 1)
-        sort = try? request.query.get(String.self, at: "sort")
-        search = (try? request.query.get(String.self, at: "query")).flatMap { $0.isEmpty ? nil : $0 }
+    init(from request: Request, defaultSort: ListSort<SortField>) throws {
+        page = try request.pageSelection()
+        sortText = request.query[String.self, at: "sort"]
+        sort = try ListSort.parse(sortText, default: defaultSort)
+        search = request.query[String.self, at: "query"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The URL of page `number` of this list: `limit`, `sort` and `query` are kept (Monica drops them).
     func pageURL(_ number: Int, of list: SiteURL, on request: Request) -> String {
-        request.absoluteURL(list, query: [
-            ("limit", limit == PageWindow.defaultLimit ? nil : String(limit)), ("sort", sort), ("query", search),
-            ("page", String(number)),
-        ])
+        request.absoluteURL(
+            list,
+            query: [
+                ("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit)), ("sort", sortText),
+                ("query", search), ("page", String(number)),
+            ])
     }
 }
 
 extension Request {
-    /// The integer id in the path, or a 404 (a non-number cannot name anything).
-    func pathID(_ name: String) throws -> Int {
-        guard let value = parameters.get(name), let id = Int(value) else { throw AppError.notFound }
-        return id
+    /// `page` and `limit` from the query string, for the API and the web lists alike.
+    func pageSelection(defaultLimit: Int = PageWindow.defaultLimit) throws -> PageSelection {
+        try PageSelection.parse(
+            page: query[String.self, at: "page"], limit: query[String.self, at: "limit"], defaultLimit: defaultLimit)
+    }
+}
+
+extension InvalidListSort: AppFailure {
+    var kind: FailureKind { .invalidSort }
+    var messages: [String] { ["The sorting criteria is invalid (use \(allowed.joined(separator: ", ")))"] }
+}
+
+extension PageSelectionProblem: AppFailure {
+    var kind: FailureKind {
+        switch self {
+        case .invalid: .invalidInput
+        case .limitTooBig: .limitTooBig
+        }
+    }
+
+    var messages: [String] {
+        switch self {
+        case .invalid(let failure): failure.messages
+        case .limitTooBig(let maximum): ["The limit parameter is too big (at most \(maximum))"]
+        }
     }
 }

@@ -7,8 +7,8 @@ import Vapor
 /// `GET /health` and `GET /openapi.json`.
 struct OperationsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("health", use: health)
-        routes.get("openapi.json", use: openAPI)
+        routes.get(SiteURL.health.pathComponents, use: health)
+        routes.get(SiteURL.openAPI.pathComponents, use: openAPI)
     }
 
     func health(request: Request) async throws -> Response {

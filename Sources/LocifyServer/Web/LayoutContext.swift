@@ -1,11 +1,34 @@
+import LocifyCore
 import Vapor
+
+/// What every page's layout needs from the visit: the signed-in name, the CSRF token for forms and
+/// the one-time flash message. Read from the request once; everything else in a page is built from it.
+struct PageSession: Sendable {
+    var userName: String?
+    var csrfToken: String
+    var flash: String?
+
+    static let signedOut = PageSession(userName: nil, csrfToken: "", flash: nil)
+}
+
+extension Request {
+    var pageSession: PageSession {
+        PageSession(userName: auth.get(AuthenticatedUser.self)?.profile.name, csrfToken: csrfToken, flash: flashMessage)
+    }
+}
 
 /// What the page layout needs: title, navigation, the signed-in user and the CSRF token for forms.
 struct LayoutContext: Encodable {
     struct NavigationLink: Encodable {
         let label: String
         let url: String
+        /// A short code for the tab bar's icon (`contacts`, `settings`…), used as a CSS class.
+        let icon: String
         let isCurrent: Bool
+    }
+
+    enum Section {
+        case contacts, settings, about, none
     }
 
     let title: String
@@ -13,35 +36,40 @@ struct LayoutContext: Encodable {
     let csrfToken: String
     let flash: String?
     let navigation: [NavigationLink]
+    let homeURL: String
+    let aboutURL: String
     let logoutURL: String
     let stylesheetURL: String
     let scriptURL: String
+    let faviconURL: String
 
-    enum Section {
-        case contacts, settings, about, none
-    }
-
-    init(request: Request, title: String, section: Section = .none) {
+    init(title: String, section: Section = .none, session: PageSession) {
         self.title = title
-        let user = request.auth.get(AuthenticatedUser.self)
-        userName = user?.profile.name
-        csrfToken = request.csrfToken
-        flash = request.flashMessage
+        userName = session.userName
+        csrfToken = session.csrfToken
+        flash = session.flash
         var links: [NavigationLink] = []
-        if user != nil {
-            links.append(NavigationLink(label: "Contacts", url: SiteURL.contacts.path, isCurrent: section == .contacts))
-            links.append(NavigationLink(label: "Settings", url: SiteURL.settings.path, isCurrent: section == .settings))
+        if session.userName != nil {
+            links.append(.init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
+            links.append(.init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
         }
-        links.append(NavigationLink(label: "About", url: SiteURL.about.path, isCurrent: section == .about))
+        links.append(.init(label: "About", url: SiteURL.about.path, icon: "about", isCurrent: section == .about))
         navigation = links
+        homeURL = SiteURL.home.path
+        aboutURL = SiteURL.about.path
         logoutURL = SiteURL.logout.path
         stylesheetURL = SiteURL.stylesheet.path + "?v=" + LocifyConfig.version
         scriptURL = SiteURL.script.path + "?v=" + LocifyConfig.version
+        faviconURL = SiteURL.favicon.path
+    }
+
+    init(request: Request, title: String, section: Section = .none) {
+        self.init(title: title, section: section, session: request.pageSession)
     }
 }
 
 /// A `<select>` option, with its selection worked out before the template.
-struct SelectOption: Encodable {
+struct SelectOption: Encodable, Equatable {
     let value: String
     let label: String
     let isSelected: Bool
@@ -52,5 +80,13 @@ enum ErrorPage {
         let layout: LayoutContext
         let status: Int
         let message: String
+        let homeURL: String
+
+        init(layout: LayoutContext, status: Int, message: String) {
+            self.layout = layout
+            self.status = status
+            self.message = message
+            homeURL = SiteURL.home.path
+        }
     }
 }

@@ -62,7 +62,7 @@ struct CSRFMiddleware: AsyncMiddleware {
         if ![.GET, .HEAD, .OPTIONS].contains(request.method) {
             let submitted = try? request.content.get(String.self, at: Self.fieldName)
             guard let existing, let submitted, Self.constantTimeEqual(existing, submitted) else {
-                throw AppError.formExpired
+                throw FormError.expired
             }
         }
         let response = try await next.respond(to: request)

@@ -66,9 +66,9 @@ func withApp(
     case .postgres: storage = .postgres(url: try await PostgresCluster.shared.databaseURL())
     }
     let config = LocifyConfig(
-        dataDirectory: FileManager.default.temporaryDirectory, storage: storage, registration: registration)
-    let dependencies = LocifyDependencies(
-        now: { clock.now }, passwords: .bcrypt(cost: 4), newSecret: { PersonalToken.generate() })
+        dataDirectory: FileManager.default.temporaryDirectory, storage: storage, registration: registration,
+        preloadsGazetteer: false)
+    let dependencies = LocifyDependencies.testing(clock: clock)
     let app = try await Application.make(.testing)
     do {
         try await configure(app, config: config, dependencies: dependencies)

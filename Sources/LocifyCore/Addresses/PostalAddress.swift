@@ -1,0 +1,30 @@
+import Foundation
+
+/// A validated address: trimmed text, a known country (alpha-2), coordinates in range.
+public struct PostalAddress: Equatable, Sendable {
+    public var label: String?
+    public var street: String?
+    public var city: String?
+    public var province: String?
+    public var postalCode: String?
+    public var countryCode: String?
+    public var coordinate: Coordinate?
+
+    public var values: AddressValues {
+        AddressValues(street: street, city: city, province: province, postalCode: postalCode)
+    }
+
+    /// The address as its country writes it, the country's name last.
+    public func lines(recipient: String? = nil, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled) -> [String] {
+        var values = self.values
+        values.recipient = recipient
+        let format = countryCode.flatMap(formats.format(for:)) ?? formats.fallback
+        let lines = format.lines(for: values, countryName: countryCode.map { formats.countryName(for: $0, countries: countries) } ?? "")
+        return lines.filter { !$0.isEmpty }
+    }
+
+    /// One line, for geocoding and sharing.
+    public func singleLine(countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled) -> String {
+        lines(countries: countries, formats: formats).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// A person in someone's life, as the domain sees it.
+public struct Contact: Hashable, Sendable {
+    public var id: Int
+    public var uuid: UUID
+    public var ownerID: Int
+    public var fields: ContactFields
+    public var defaultAvatarColor: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int, uuid: UUID, ownerID: Int, fields: ContactFields, defaultAvatarColor: String,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.ownerID = ownerID
+        self.fields = fields
+        self.defaultAvatarColor = defaultAvatarColor
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// First and last name, as Monica's `complete_name`.
+    public var completeName: String { fields.completeName }
+    public var initials: String { Avatar.monicaInitials(of: completeName) }
+    public var displayInitials: String { Avatar.displayInitials(of: completeName) }
+}
+
+/// The fields a person edits, already validated and trimmed.
+public struct ContactFields: Hashable, Sendable {
+    public var firstName: String
+    public var lastName: String?
+    public var nickname: String?
+    public var description: String?
+    public var email: String?
+    public var birthdate: Birthdate?
+    public var gender: Gender?
+    public var isStarred: Bool
+    public var isArchived: Bool
+
+    public init(
+        firstName: String, lastName: String? = nil, nickname: String? = nil, description: String? = nil,
+        email: String? = nil, birthdate: Birthdate? = nil, gender: Gender? = nil,
+        isStarred: Bool = false, isArchived: Bool = false
+    ) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.nickname = nickname
+        self.description = description
+        self.email = email
+        self.birthdate = birthdate
+        self.gender = gender
+        self.isStarred = isStarred
+        self.isArchived = isArchived
+    }
+
+    public var completeName: String {
+        [firstName, lastName].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// What `query` searches: names, nickname and email, folded (see `TextFolding.searchKey`).
+    public var searchKey: String {
+        TextFolding.searchKey([firstName, lastName, nickname, email])
+    }
+}
+
+/// A contact as typed: every value optional and unchecked. `validated(today:)` turns it into
+/// `ContactFields` or reports every problem at once.
+public struct ContactDraft: Sendable, Equatable {
+    public var firstName: String?
+    public var lastName: String?
+    public var nickname: String?
+    public var description: String?
+    public var email: String?
+    /// nil: decide from the other birthdate fields (known when a day and month are given).
+    public var isBirthdateKnown: Bool?
+    public var birthdateDay: Int?
+    public var birthdateMonth: Int?
+    public var birthdateYear: Int?
+    public var birthdateIsAgeBased: Bool
+    public var birthdateAge: Int?
+    public var genderID: Int?
+    public var isStarred: Bool
+    public var isArchived: Bool
+
+    public init(
+        firstName: String? = nil, lastName: String? = nil, nickname: String? = nil,
+        description: String? = nil, email: String? = nil, isBirthdateKnown: Bool? = nil,
+        birthdateDay: Int? = nil, birthdateMonth: Int? = nil, birthdateYear: Int? = nil,
+        birthdateIsAgeBased: Bool = false, birthdateAge: Int? = nil, genderID: Int? = nil,
+        isStarred: Bool = false, isArchived: Bool = false
+    ) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.nickname = nickname
+        self.description = description
+        self.email = email
+        self.isBirthdateKnown = isBirthdateKnown
+        self.birthdateDay = birthdateDay
+        self.birthdateMonth = birthdateMonth
+        self.birthdateYear = birthdateYear
+        self.birthdateIsAgeBased = birthdateIsAgeBased
+        self.birthdateAge = birthdateAge
+        self.genderID = genderID
+        self.isStarred = isStarred
+        self.isArchived = isArchived
+    }
+
+    public static let descriptionLimit = 10_000
+
+    /// Each input's name for people, by wire name: forms and API messages word a problem the same way.
+    public static let fieldLabels: [String: String] = [
+        "first_name": "First name", "last_name": "Last name", "nickname": "Nickname", "description": "Description",
+        "email": "Email", "gender_id": "Gender", "is_birthdate_known": "Birthday known",
+        "birthdate_day": "Birthday day", "birthdate_month": "Birthday month", "birthdate_year": "Birth year",
+        "birthdate_is_age_based": "Age-based birthday", "birthdate_age": "Age", "is_starred": "Starred",
+        "is_archived": "Archived",
+    ]
+
+    /// The rules, after the values were read: `typeErrors` are the values that could not be read
+    /// (text where a number belongs); each is reported once, before the rules' own problems.
+    public func validated(today: CalendarDate, typeErrors: [FieldError]) throws(ValidationFailure) -> ContactFields {
+        try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
+            try validated(today: today)
+        }
+    }
+
+    /// `today` is the owner's current day: it bounds birth years and turns an age into a year.
+    public func validated(today: CalendarDate) throws(ValidationFailure) -> ContactFields {
+        var check = FieldChecker()
+        let firstName = check.text(firstName, field: "first_name", label: "First name")
+        if firstName == nil { check.fail("first_name", "First name is required.") }
+        let lastName = check.text(lastName, field: "last_name", label: "Last name")
+        let nickname = check.text(nickname, field: "nickname", label: "Nickname")
+        let description = check.text(
+            description, field: "description", label: "Description", limit: Self.descriptionLimit)
+        let email = check.text(email, field: "email", label: "Email").map(EmailAddress.normalized)
+        if let email, !EmailAddress.isPlausible(email) {
+            check.fail("email", "Email must be an address like name@example.com.")
+        }
+        var gender: Gender?
+        if let genderID {
+            gender = Gender(monicaID: genderID)
+            if gender == nil { check.fail("gender_id", "Gender must be 1 (man), 2 (woman) or 3 (rather not say).") }
+        }
+        let birthdate = checkedBirthdate(today: today, check: &check)
+        return try check.finish(
+            ContactFields(
+                firstName: firstName ?? "", lastName: lastName, nickname: nickname, description: description,
+                email: email, birthdate: birthdate, gender: gender, isStarred: isStarred, isArchived: isArchived))
+    }
+
+    private func checkedBirthdate(today: CalendarDate, check: inout FieldChecker) -> Birthdate? {
+        let known = isBirthdateKnown
+            ?? (birthdateIsAgeBased ? birthdateAge != nil || birthdateYear != nil : birthdateDay != nil || birthdateMonth != nil)
+        guard known else { return nil }
+        if birthdateIsAgeBased {
+            // A stored age-based birthday comes back with its year and no age: keep that year.
+            if birthdateAge == nil, let year = birthdateYear, (1...today.year).contains(year) {
+                return Birthdate(day: 1, month: 1, year: year, isAgeBased: true)
+            }
+            guard let age = birthdateAge, (0...150).contains(age) else {
+                check.fail("birthdate_age", "Age must be a whole number from 0 to 150.")
+                return nil
+            }
+            // Monica stores an age-based birthday as January 1st of the derived year.
+            return Birthdate(day: 1, month: 1, year: today.year - age, isAgeBased: true)
+        }
+        guard let month = birthdateMonth, (1...12).contains(month) else {
+            check.fail("birthdate_month", "Birthday month must be from 1 to 12.")
+            return nil
+        }
+        guard let day = birthdateDay, (1...31).contains(day) else {
+            check.fail("birthdate_day", "Birthday day must be from 1 to 31.")
+            return nil
+        }
+        if let year = birthdateYear, !(1...today.year).contains(year) {
+            check.fail("birthdate_year", "Birth year must be between 1 and \(today.year).")
+            return nil
+        }
+        guard let birthdate = Birthdate(day: day, month: month, year: birthdateYear) else {
+            check.fail("birthdate_day", "That day does not exist in that month.")
+            return nil
+        }
+        if let year = birthdate.year,
+           let date = CalendarDate(year: year, month: month, day: day), date > today {
+            check.fail("birthdate_year", "Birthday cannot be in the future.")
+            return nil
+        }
+        return birthdate
+    }
+}

@@ -1,0 +1,32 @@
+/// A list's `sort` parameter: a field's wire name, with `-` in front for descending
+/// (`created_at`, `-updated_at`, later `name` or `distance` for places).
+public struct ListSort<Field>: Equatable, Sendable
+where Field: RawRepresentable & CaseIterable & Equatable & Sendable, Field.RawValue == String {
+    public var field: Field
+    public var isDescending: Bool
+
+    public init(_ field: Field, descending: Bool = false) {
+        self.field = field
+        isDescending = descending
+    }
+
+    /// Every value the parameter accepts, for the error message and the API description.
+    public static var allowedValues: [String] {
+        Field.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }
+    }
+
+    /// `text` read as a sort; no text, or empty text, gives `defaultOrder`.
+    public static func parse(_ text: String?, default defaultOrder: Self) throws(InvalidListSort) -> Self {
+        guard let text, !text.isEmpty else { return defaultOrder }
+        let descending = text.hasPrefix("-")
+        guard let field = Field(rawValue: descending ? String(text.dropFirst()) : text) else {
+            throw InvalidListSort(allowed: allowedValues)
+        }
+        return ListSort(field, descending: descending)
+    }
+}
+
+/// A `sort` value that names no field of the list.
+public struct InvalidListSort: Error, Equatable, Sendable {
+    public let allowed: [String]
+}

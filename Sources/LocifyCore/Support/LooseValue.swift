@@ -1,0 +1,74 @@
+import Foundation
+
+/// Numbers and yes/no values as people type them into forms and as PHP-era API clients send them
+/// (`"12"`, `" 12 "`, `1`, `"on"`), read the same way by the web and the API, with one wording for
+/// a value that cannot be read.
+public enum LooseValue {
+    /// A whole number; surrounding spaces are ignored. Nil when the text is not one.
+    public static func integer(_ text: String) -> Int? {
+        Int(text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `1`, `true`, `on`, `yes` and `0`, `false`, `off`, `no`, empty, in any case.
+    public static func boolean(_ text: String) -> Bool? {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "on", "yes": true
+        case "0", "false", "off", "no", "": false
+        default: nil
+        }
+    }
+
+    public static func notAnInteger(field: String, label: String) -> FieldError {
+        FieldError(field: field, message: "\(label) must be a whole number.")
+    }
+
+    public static func notABoolean(field: String, label: String) -> FieldError {
+        FieldError(field: field, message: "\(label) must be true or false.")
+    }
+
+    public static func notText(field: String, label: String) -> FieldError {
+        FieldError(field: field, message: "\(label) must be text.")
+    }
+
+    /// The integer in `text`, nil for blank text; a value that is not a whole number is added to
+    /// `problems` under `field`.
+    public static func integer(_ text: String?, field: String, label: String, problems: inout [FieldError]) -> Int? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let value = integer(text) else {
+            problems.append(notAnInteger(field: field, label: label))
+            return nil
+        }
+        return value
+    }
+}
+
+extension ValidationFailure {
+    /// Runs a draft's rules after its values were read: values of the wrong type come first and are
+    /// reported once, not again as "missing" by the rules for the same field.
+    public static func checking<Value>(
+        typeErrors: [FieldError], _ rules: () throws(ValidationFailure) -> Value
+    ) throws(ValidationFailure) -> Value {
+        let result: Result<Value, ValidationFailure>
+        do {
+            result = .success(try rules())
+        } catch {
+            result = .failure(error)
+        }
+        let typedFields = Set(typeErrors.map(\.field))
+        switch result {
+        case .success(let value) where typeErrors.isEmpty:
+            return value
+        case .success:
+            throw ValidationFailure(typeErrors)
+        case .failure(let failure):
+            throw ValidationFailure(typeErrors + failure.errors.filter { !typedFields.contains($0.field) })
+        }
+    }
+
+    /// The first message per field, for showing beside each form field.
+    public var byField: [String: String] {
+        errors.reduce(into: [:]) { result, error in
+            if result[error.field] == nil { result[error.field] = error.message }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Which page of a list a client asked for: `page` and `limit` as the web list and the API both
+/// read them.
+public struct PageSelection: Equatable, Sendable {
+    public let page: Int
+    public let limit: Int
+
+    public init(page: Int = 1, limit: Int = PageWindow.defaultLimit) {
+        self.page = page
+        self.limit = limit
+    }
+
+    /// Both parameters are optional; present, each must be a whole number of at least 1, and `limit`
+    /// at most `maximumLimit`.
+    public static func parse(
+        page: String?, limit: String?, defaultLimit: Int = PageWindow.defaultLimit,
+        maximumLimit: Int = PageWindow.maximumLimit
+    ) throws(PageSelectionProblem) -> PageSelection {
+        var problems: [FieldError] = []
+        func positive(_ text: String?, field: String) -> Int? {
+            guard let text else { return nil }
+            guard let value = LooseValue.integer(text), value >= 1 else {
+                problems.append(FieldError(field: field, message: "\(field) must be a whole number of at least 1."))
+                return nil
+            }
+            return value
+        }
+        let pageNumber = positive(page, field: "page")
+        let limitNumber = positive(limit, field: "limit")
+        guard problems.isEmpty else { throw .invalid(ValidationFailure(problems)) }
+        if let limitNumber, limitNumber > maximumLimit { throw .limitTooBig(maximum: maximumLimit) }
+        return PageSelection(page: pageNumber ?? 1, limit: limitNumber ?? defaultLimit)
+    }
+
+    /// The window over `total` items that this request shows.
+    public func window(total: Int) -> PageWindow {
+        PageWindow(page: page, limit: limit, total: total)
+    }
+}
+
+public enum PageSelectionProblem: Error, Equatable, Sendable {
+    case invalid(ValidationFailure)
+    case limitTooBig(maximum: Int)
+}

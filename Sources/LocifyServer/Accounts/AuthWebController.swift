@@ -1,0 +1,137 @@
+import LocifyCore
+import Vapor
+
+/// Register, log in and log out in the browser.
+struct AuthWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SiteURL.register.pathComponents, use: showRegister)
+        routes.post(SiteURL.register.pathComponents, use: register)
+        routes.get(SiteURL.login.pathComponents, use: showLogIn)
+        routes.post(SiteURL.login.pathComponents, use: logIn)
+        routes.post(SiteURL.logout.pathComponents, use: logOut)
+    }
+
+    struct RegisterForm: Content {
+        var name: String?
+        var email: String?
+        var password: String?
+    }
+
+    struct LogInForm: Content {
+        var email: String?
+        var password: String?
+        var next: String?
+    }
+
+    /// The register and log-in pages.
+    struct AuthPage: Encodable {
+        let layout: LayoutContext
+        let registerFields: [FormField]
+        let email: String
+        let formError: String?
+        let next: String?
+        let registerURL: String
+        let loginURL: String
+        let registrationOpen: Bool
+
+        init(
+            title: String, registering form: RegisterForm? = nil, email: String? = nil, errors: FieldMessages = [:],
+            formError: String? = nil, next: String? = nil, registrationOpen: Bool, session: PageSession
+        ) {
+            layout = LayoutContext(title: title, session: session)
+            registerFields = [
+                FormField("name", label: "Name", value: form?.name, errors: errors, isRequired: true, autocomplete: "name"),
+                FormField("email", label: "Email", control: .email, value: form?.email, errors: errors, isRequired: true, autocomplete: "email"),
+                FormField(
+                    "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
+                    isRequired: true, autocomplete: "new-password", minLength: 8),
+            ]
+            self.email = email ?? form?.email ?? ""
+            self.formError = formError
+            self.next = next
+            registerURL = SiteURL.register.path
+            loginURL = SiteURL.login.path(query: [("next", next)])
+            self.registrationOpen = registrationOpen
+        }
+    }
+
+    private func isRegistrationOpen(_ request: Request) async throws -> Bool {
+        let userCount = try await UserModel.query(on: request.db).count()
+        return request.application.locifyConfig.registration.allowsRegistration(existingUserCount: userCount)
+    }
+
+    private func registerPage(_ request: Request, form: RegisterForm? = nil, errors: FieldMessages = [:]) async throws -> View {
+        try await request.view.render("auth/register", AuthPage(
+            title: "Create your account", registering: form, errors: errors,
+            registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
+    }
+
+    private func logInPage(_ request: Request, email: String? = nil, formError: String? = nil, next: String?) async throws -> View {
+        try await request.view.render("auth/login", AuthPage(
+            title: "Log in", email: email, formError: formError, next: next,
+            registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
+    }
+
+    func showRegister(request: Request) async throws -> View {
+        try await registerPage(request)
+    }
+
+    func register(request: Request) async throws -> Response {
+        let form = try request.content.decode(RegisterForm.self)
+        return try await request.handleForm {
+            let user = try await request.accounts.register(
+                AccountDraft(name: form.name, email: form.email), password: form.password ?? "",
+                policy: request.application.locifyConfig.registration)
+            return .page(try await signIn(user, request: request, destination: SiteURL.contacts.path, flash: "Welcome to Locify!"))
+        } redraw: { errors in
+            try await registerPage(request, form: form, errors: errors)
+        }
+    }
+
+    func showLogIn(request: Request) async throws -> View {
+        try await logInPage(request, next: request.query[String.self, at: "next"])
+    }
+
+    func logIn(request: Request) async throws -> Response {
+        let form = try request.content.decode(LogInForm.self)
+        do {
+            let user = try await request.logIn(email: form.email ?? "", password: form.password ?? "")
+            return try await signIn(user, request: request, destination: Self.safeDestination(form.next), flash: nil)
+        } catch let failure as AccountError {
+            // Shown on the form, with the status and headers the failure carries (429 keeps Retry-After).
+            let message =
+                switch failure {
+                case .badCredentials: "Email or password is not correct."
+                case .tooManyAttempts(let seconds): "Too many failed attempts. Try again in \(seconds) seconds."
+                case .registrationClosed: failure.plainMessage
+                }
+            let response = try await logInPage(request, email: form.email, formError: message, next: form.next)
+                .encodeResponse(status: failure.kind.status, for: request)
+            failure.kind.addHeaders(to: &response.headers)
+            return response
+        }
+    }
+
+    func logOut(request: Request) async throws -> Response {
+        if let secret = request.cookies[CookieName.session]?.string {
+            try await request.accounts.endSession(secret: secret)
+        }
+        request.auth.logout(AuthenticatedUser.self)
+        let response = request.redirect(to: SiteURL.login, flash: "You have logged out.")
+        response.cookies[CookieName.session] = request.cookie("", maxAge: 0)
+        return response
+    }
+
+    private func signIn(_ user: UserModel, request: Request, destination: String, flash: String?) async throws -> Response {
+        let secret = try await request.accounts.startSession(for: try user.requireID())
+        let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
+        response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
+        return response
+    }
+
+    /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
+    static func safeDestination(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return SiteURL.contacts.path }
+        return next
+    }
+}

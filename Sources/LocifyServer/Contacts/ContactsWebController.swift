@@ -1,0 +1,84 @@
+import LocifyCore
+import Vapor
+
+/// The contact pages of the web app.
+struct ContactsWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contacts = routes.grouped(SiteURL.contacts.pathComponents)
+        contacts.get(use: index)
+        contacts.post(use: create)
+        contacts.get("new", use: new)
+        contacts.get(":contactID", use: show)
+        contacts.get(":contactID", "edit", use: edit)
+        contacts.post(":contactID", "edit", use: update)
+        contacts.get(":contactID", "delete", use: confirmDelete)
+        contacts.post(":contactID", "delete", use: delete)
+    }
+
+    func index(request: Request) async throws -> View {
+        try await request.view.render("contacts/index", ContactPages.index(request))
+    }
+
+    func show(request: Request) async throws -> View {
+        try await request.view.render("contacts/show", ContactPages.detail(request, id: try request.pathID("contactID")))
+    }
+
+    func new(request: Request) async throws -> View {
+        try await request.view.render(
+            "contacts/form", ContactFormPage.Context(form: ContactForm(), session: request.pageSession))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let form = try request.content.decode(ContactForm.self)
+        return try await request.handleForm {
+            let (draft, typeErrors) = form.draft()
+            let contact = try await request.contacts().create(draft, typeErrors: typeErrors)
+            return .redirect(to: SiteURL.contact(contact.id).path, flash: "\(contact.completeName) was added.")
+        } redraw: { errors in
+            try await request.view.render(
+                "contacts/form", ContactFormPage.Context(form: form, errors: errors, session: request.pageSession))
+        }
+    }
+
+    func edit(request: Request) async throws -> View {
+        let id = try request.pathID("contactID")
+        let contact = try await request.contacts().contact(id)
+        return try await request.view.render(
+            "contacts/form",
+            ContactFormPage.Context(form: ContactForm(contact.fields), editing: id, session: request.pageSession))
+    }
+
+    func update(request: Request) async throws -> Response {
+        let id = try request.pathID("contactID")
+        let form = try request.content.decode(ContactForm.self)
+        return try await request.handleForm {
+            let (formDraft, typeErrors) = form.draft()
+            let contact = try await request.contacts().update(id, typeErrors: typeErrors) { stored in
+                var draft = formDraft
+                // The form has no age field: an age-based birthday the person did not touch keeps that flag.
+                if stored.birthdateIsAgeBased, draft.birthdateDay == 1, draft.birthdateMonth == 1,
+                    draft.birthdateYear == stored.birthdateYear
+                {
+                    draft.birthdateIsAgeBased = true
+                }
+                return draft
+            }
+            return .redirect(to: SiteURL.contact(contact.id).path, flash: "Changes to \(contact.completeName) were saved.")
+        } redraw: { errors in
+            try await request.view.render(
+                "contacts/form",
+                ContactFormPage.Context(form: form, errors: errors, editing: id, session: request.pageSession))
+        }
+    }
+
+    func confirmDelete(request: Request) async throws -> View {
+        try await request.view.render("contacts/delete", ContactPages.confirmDelete(request, id: try request.pathID("contactID")))
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let service = try request.contacts()
+        let contact = try await service.contact(try request.pathID("contactID"))
+        try await service.delete(contact.id)
+        return request.redirect(to: .contacts, flash: "\(contact.completeName) was deleted.")
+    }
+}

@@ -1,0 +1,61 @@
+import LocifyCore
+
+/// What went wrong, in terms every client understands. A feature's error says which kind it is and
+/// what to tell the person; the error middleware turns the kind into a status and a Monica code.
+/// Nothing here knows about HTTP.
+enum FailureKind: Equatable, Sendable {
+    case notFound
+    /// Input that breaks a rule; the messages name every problem.
+    case invalidInput
+    case limitTooBig
+    case invalidSort
+    case malformedBody
+    case unauthenticated
+    case badCredentials
+    case rateLimited(retryAfterSeconds: Int)
+    case forbidden
+}
+
+/// An error raised by a feature: a kind and the words for a person. Features define their own
+/// (`AccountError`, `ListQueryError`) instead of growing one enum.
+protocol AppFailure: Error {
+    var kind: FailureKind { get }
+    /// One sentence, or one per problem for `invalidInput`.
+    var messages: [String] { get }
+}
+
+extension AppFailure {
+    var plainMessage: String { messages.joined(separator: " ") }
+}
+
+/// The failures every feature shares.
+enum AppError: AppFailure, Equatable {
+    case notFound
+    case malformedBody
+    case unauthenticated
+
+    var kind: FailureKind {
+        switch self {
+        case .notFound: .notFound
+        case .malformedBody: .malformedBody
+        case .unauthenticated: .unauthenticated
+        }
+    }
+
+    var messages: [String] {
+        switch self {
+        case .notFound: ["The resource has not been found"]
+        case .malformedBody: ["Problem parsing JSON"]
+        case .unauthenticated: ["Unauthenticated."]
+        }
+    }
+}
+
+/// Validation problems are thrown as they are, by Core's rules and by services alike.
+extension ValidationFailure: AppFailure {
+    var kind: FailureKind { .invalidInput }
+
+    init(field: String, _ message: String) {
+        self.init([FieldError(field: field, message: message)])
+    }
+}

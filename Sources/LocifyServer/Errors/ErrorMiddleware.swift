@@ -1,0 +1,153 @@
+import LocifyAPI
+import Vapor
+
+/// The one place errors become responses: Monica's envelope under `/api` and `/oauth`, an HTML page
+/// elsewhere. The status is kept; internal details go to the log, never to the client.
+struct LocifyErrorMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            let failure = Failure(error)
+            if failure.status == .internalServerError {
+                request.logger.report(error: error)
+            }
+            let response =
+                request.isAPIRequest
+                ? try Self.apiResponse(failure)
+                : await Self.pageResponse(failure, for: request)
+            failure.decorate(response)
+            return response
+        }
+    }
+
+    private static func apiResponse(_ failure: Failure) throws -> Response {
+        let response = Response(status: failure.status)
+        if failure.kind == .unauthenticated {
+            try response.content.encode(UnauthenticatedResource(), as: .json)
+        } else {
+            try response.content.encode(ErrorEnvelope(message: failure.envelopeMessage, code: failure.code), as: .json)
+        }
+        return response
+    }
+
+    private static func pageResponse(_ failure: Failure, for request: Request) async -> Response {
+        // Best effort: when the database is what failed, the page is shown signed out.
+        try? await request.authenticateFromSessionCookie()
+        let context = ErrorPage.Context(
+            layout: LayoutContext(request: request, title: failure.status.reasonPhrase),
+            status: Int(failure.status.code), message: failure.messages.joined(separator: " "))
+        do {
+            let view = try await request.view.render("error", context)
+            let response = try await view.encodeResponse(for: request)
+            response.status = failure.status
+            return response
+        } catch {
+            request.logger.report(error: error)
+            return Response(status: failure.status, body: .init(string: context.message))
+        }
+    }
+}
+
+extension LocifyErrorMiddleware {
+    /// Any error, described for the client: known failures keep their meaning, Vapor's own (no route,
+    /// bad body) are translated, anything else is an internal error whose text is not shown.
+    struct Failure {
+        let kind: FailureKind?
+        let status: HTTPResponseStatus
+        let messages: [String]
+        /// Headers that belong with a status (`Allow` on 405), set on every response shape.
+        var headers: HTTPHeaders = [:]
+
+        init(_ error: any Error) {
+            if let failure = error as? any AppFailure {
+                self.init(kind: failure.kind, messages: failure.messages)
+            } else if error is DecodingError {
+                self.init(kind: AppError.malformedBody.kind, messages: AppError.malformedBody.messages)
+            } else if let abort = error as? any AbortError {
+                switch abort.status {
+                case .notFound: self.init(kind: .notFound, messages: AppError.notFound.messages)
+                case .unauthorized: self.init(kind: .unauthenticated, messages: AppError.unauthenticated.messages)
+                case .unsupportedMediaType, .badRequest, .payloadTooLarge:
+                    self.init(kind: .malformedBody, messages: AppError.malformedBody.messages)
+                default:
+                    let isClientError = abort.status.code < 500
+                    self.init(
+                        kind: nil, status: isClientError ? abort.status : .internalServerError,
+                        messages: [isClientError ? abort.status.reasonPhrase : Self.internalMessage])
+                    headers = abort.headers
+                }
+            } else {
+                self.init(kind: nil, status: .internalServerError, messages: [Self.internalMessage])
+            }
+        }
+
+        private init(kind: FailureKind, messages: [String]) {
+            self.init(kind: kind, status: kind.status, messages: messages)
+        }
+
+        private init(kind: FailureKind?, status: HTTPResponseStatus, messages: [String]) {
+            self.kind = kind
+            self.status = status
+            self.messages = messages
+        }
+
+        static let internalMessage = "Something went wrong on the server."
+
+        /// Monica's code, or the HTTP status for failures Monica has no code for.
+        var code: Int { kind?.monicaCode ?? Int(status.code) }
+
+        /// Validation problems are an array in Monica's envelope; everything else one string.
+        var envelopeMessage: ErrorMessage {
+            kind == .invalidInput ? .list(messages) : .text(messages.joined(separator: " "))
+        }
+
+        /// Headers that belong with the status, on whichever shape the response takes.
+        func decorate(_ response: Response) {
+            kind?.addHeaders(to: &response.headers)
+            for (name, value) in headers where name.lowercased() == "allow" {
+                response.headers.replaceOrAdd(name: name, value: value)
+            }
+        }
+    }
+}
+
+extension FailureKind {
+    /// The one place `Retry-After` is set, for the API, error pages and forms that show the failure.
+    func addHeaders(to headers: inout HTTPHeaders) {
+        if case .rateLimited(let seconds) = self {
+            headers.replaceOrAdd(name: .retryAfter, value: String(seconds))
+        }
+    }
+
+    var status: HTTPResponseStatus {
+        switch self {
+        case .notFound: .notFound
+        case .invalidInput: .unprocessableEntity
+        case .limitTooBig, .invalidSort, .malformedBody: .badRequest
+        case .unauthenticated, .badCredentials: .unauthorized
+        case .rateLimited: .tooManyRequests
+        case .forbidden: .forbidden
+        }
+    }
+
+    var monicaCode: Int {
+        switch self {
+        case .notFound: MonicaErrorCode.notFound
+        case .invalidInput: MonicaErrorCode.validation
+        case .limitTooBig: MonicaErrorCode.limitTooBig
+        case .invalidSort: MonicaErrorCode.invalidSort
+        case .malformedBody: MonicaErrorCode.malformedJSON
+        case .unauthenticated, .badCredentials, .forbidden: MonicaErrorCode.notAuthorized
+        case .rateLimited: MonicaErrorCode.tooManyRequests
+        }
+    }
+}
+
+extension Request {
+    /// JSON routes: the Monica API and its OAuth log-in.
+    var isAPIRequest: Bool {
+        let path = url.path
+        return path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/oauth/")
+    }
+}

@@ -1,0 +1,36 @@
+import Vapor
+
+/// The home redirect and the About page.
+struct PagesController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(use: home)
+        routes.get(SiteURL.about.pathComponents, use: about)
+    }
+
+    func home(request: Request) async throws -> Response {
+        request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SiteURL.contacts.path : SiteURL.login.path)
+    }
+
+    struct AboutPage: Encodable {
+        struct Credit: Encodable {
+            let name: String
+            let url: String
+            let detail: String
+        }
+
+        let layout: LayoutContext
+        let version: String
+        let credits: [Credit]
+    }
+
+    func about(request: Request) async throws -> View {
+        try await request.view.render("about", AboutPage(
+            layout: LayoutContext(request: request, title: "About Locify", section: .about),
+            version: LocifyConfig.version,
+            credits: [
+                .init(name: "GeoNames", url: "https://www.geonames.org/", detail: "Place names and coordinates, CC BY 4.0"),
+                .init(name: "Natural Earth", url: "https://www.naturalearthdata.com/", detail: "Country outlines, public domain"),
+                .init(name: "OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright", detail: "Map data, ODbL"),
+            ]))
+    }
+}

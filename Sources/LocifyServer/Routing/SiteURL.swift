@@ -1,0 +1,88 @@
+import Foundation
+import Vapor
+
+/// Every path the server serves, written once. Templates get URLs built here, never by hand.
+enum SiteURL {
+    case home
+    case register, login, logout
+    case contacts, newContact, contact(Int), editContact(Int), deleteContact(Int)
+    case settings, settingsProfile, settingsPassword, settingsTokens, revokeToken(Int)
+    case about
+    case stylesheet, script, favicon
+    case oauthLogin
+    case health, openAPI
+    case api, apiMe, apiContacts, apiContact(Int)
+    case apiAddresses, apiCountries, apiReminders, apiPlaces
+
+    var path: String {
+        switch self {
+        case .home: "/"
+        case .register: "/register"
+        case .login: "/login"
+        case .logout: "/logout"
+        case .contacts: "/contacts"
+        case .newContact: "/contacts/new"
+        case .contact(let id): "/contacts/\(id)"
+        case .editContact(let id): "/contacts/\(id)/edit"
+        case .deleteContact(let id): "/contacts/\(id)/delete"
+        case .settings: "/settings"
+        case .settingsProfile: "/settings/profile"
+        case .settingsPassword: "/settings/password"
+        case .settingsTokens: "/settings/tokens"
+        case .revokeToken(let id): "/settings/tokens/\(id)/revoke"
+        case .about: "/about"
+        case .stylesheet: "/css/locify.css"
+        case .script: "/js/locify.js"
+        case .favicon: "/favicon.svg"
+        case .oauthLogin: "/oauth/login"
+        case .health: "/health"
+        case .openAPI: "/openapi.json"
+        case .api: "/api"
+        case .apiMe: "/api/me"
+        case .apiContacts: "/api/contacts"
+        case .apiContact(let id): "/api/contacts/\(id)"
+        case .apiAddresses: "/api/addresses"
+        case .apiCountries: "/api/countries"
+        case .apiReminders: "/api/reminders"
+        case .apiPlaces: "/api/places"
+        }
+    }
+
+    /// The path as route components, so a route is registered from the same spelling its links use.
+    var pathComponents: [PathComponent] {
+        path.split(separator: "/").map { PathComponent(stringLiteral: String($0)) }
+    }
+
+    /// The path with query items, leaving out empty ones.
+    func path(query items: [(String, String?)]) -> String {
+        var components = URLComponents()
+        components.path = path
+        let present = items.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) } }
+        components.queryItems = present.isEmpty ? nil : present
+        return components.string ?? path
+    }
+}
+
+extension Request {
+    /// `scheme://host` of this server as the client reached it, or `LOCIFY_BASE_URL` when set.
+    var baseURL: String {
+        if let configured = application.locifyConfig.publicBaseURL { return configured }
+        let scheme = isSecure ? "https" : "http"
+        let host = headers.first(name: .host) ?? "\(application.locifyConfig.host):\(application.locifyConfig.port)"
+        return "\(scheme)://\(host)"
+    }
+
+    /// True when the client connected over HTTPS, directly or through a proxy that says so.
+    var isSecure: Bool {
+        if headers.first(name: .xForwardedProto)?.lowercased() == "https" { return true }
+        return application.http.server.configuration.tlsConfiguration != nil
+    }
+
+    func absoluteURL(_ site: SiteURL) -> String {
+        baseURL + site.path
+    }
+
+    func absoluteURL(_ site: SiteURL, query: [(String, String?)]) -> String {
+        baseURL + site.path(query: query)
+    }
+}
