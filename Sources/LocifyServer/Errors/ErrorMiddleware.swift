@@ -68,7 +68,7 @@ extension LocifyErrorMiddleware {
                 switch abort.status {
                 case .notFound: self.init(kind: .notFound, messages: AppError.notFound.messages)
                 case .unauthorized: self.init(kind: .unauthenticated, messages: AppError.unauthenticated.messages)
-                case .unsupportedMediaType, .badRequest, .payloadTooLarge:
+                case .unsupportedMediaType, .badRequest:
                     self.init(kind: .malformedBody, messages: AppError.malformedBody.messages)
                 default:
                     let isClientError = abort.status.code < 500

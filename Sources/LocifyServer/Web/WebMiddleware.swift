@@ -50,17 +50,21 @@ struct RequireWebUser: AsyncMiddleware {
 }
 
 /// Double-submit CSRF protection: a random token in an HttpOnly cookie must come back in the
-/// `_csrf` field of every state-changing form. Another site can make the browser send the cookie,
-/// but cannot read it to fill in the field.
+/// `_csrf` field of every state-changing form (or the `X-CSRF-Token` header, for scripts). Another
+/// site can make the browser send the cookie, but cannot read it to fill in the field.
 struct CSRFMiddleware: AsyncMiddleware {
     static let fieldName = "_csrf"
+    static let headerName = "X-CSRF-Token"
+    /// The largest multipart body read to find the token: uploads (photos, imports) are bigger than
+    /// the 16 KB Vapor collects by default, and arrive as a stream. Other forms keep the default.
+    static let maximumUploadSize = 64 * 1024 * 1024
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let existing = request.cookies[CookieName.csrf]?.string
         let token = existing ?? request.dependencies.newSecret()
         request.storage[CSRFTokenKey.self] = token
         if ![.GET, .HEAD, .OPTIONS].contains(request.method) {
-            let submitted = try? request.content.get(String.self, at: Self.fieldName)
+            let submitted = try await Self.submittedToken(in: request)
             guard let existing, let submitted, Self.constantTimeEqual(existing, submitted) else {
                 throw FormError.expired
             }
@@ -70,6 +74,22 @@ struct CSRFMiddleware: AsyncMiddleware {
             response.cookies[CookieName.csrf] = request.cookie(token, maxAge: nil)
         }
         return response
+    }
+
+    /// The token from the header, or from the form body, which is collected first when it streams in
+    /// (large multipart uploads do). The handler then reads the same collected body.
+    private static func submittedToken(in request: Request) async throws -> String? {
+        if let header = request.headers.first(name: headerName) { return header }
+        if request.body.data == nil {
+            let isUpload = request.headers.contentType?.type == "multipart"
+            let limit = isUpload ? maximumUploadSize : request.application.routes.defaultMaxBodySize.value
+            do {
+                _ = try await request.body.collect(max: limit).get()
+            } catch {
+                throw Abort(.payloadTooLarge)
+            }
+        }
+        return try? request.content.get(String.self, at: fieldName)
     }
 
     private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

@@ -42,14 +42,19 @@ enum TestDatabase: String, CaseIterable {
     case postgres
 }
 
-/// Runs `body` once per database against a fresh, migrated application on a fixed clock.
+/// Runs `body` once per database against a fresh, migrated application on a fixed clock. A failure on
+/// one database is reported under its name and does not stop the run on the other.
 func forEachDatabase(
     registration: RegistrationPolicy = .open, file: StaticString = #filePath, line: UInt = #line,
     _ body: (Application, TestClock, TestDatabase) async throws -> Void
 ) async throws {
     for database in TestDatabase.allCases {
-        try await withApp(database, registration: registration) { app, clock in
-            try await body(app, clock, database)
+        do {
+            try await withApp(database, registration: registration) { app, clock in
+                try await body(app, clock, database)
+            }
+        } catch {
+            XCTFail("[\(database)] \(String(reflecting: error))", file: file, line: line)
         }
     }
 }
@@ -168,7 +173,7 @@ final class WebClient {
         return response
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, body: String?) async throws -> XCTHTTPResponse {
+    func send(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> XCTHTTPResponse {
         var headers = extraHeaders
         if !cookies.isEmpty {
             headers.replaceOrAdd(name: .cookie, value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))

@@ -1,0 +1,71 @@
+import Fluent
+import LocifyCore
+import XCTVapor
+@testable import LocifyServer
+
+final class OperationsTests: XCTestCase {
+    func testHealthNamesTheDatabase() async throws {
+        try await forEachDatabase { app, _, database in
+            let response = try await app.send(.GET, "/health")
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.text, #"{"status":"ok","database":"\#(database.rawValue)","version":"\#(LocifyConfig.version)"}"#)
+            XCTAssertNotNil(response.headers.first(name: .xRequestId))
+        }
+    }
+
+    func testOpenAPIDescribesEveryRegisteredAPIRoute() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let response = try await app.send(.GET, "/openapi.json")
+            XCTAssertEqual(response.status, .ok)
+            let document = try response.json()
+            XCTAssertEqual(document["openapi"] as? String, "3.1.0")
+            let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+            let apiRoutes = app.routes.all.filter { ["api", "oauth"].contains($0.path.first?.description ?? "") }
+            XCTAssertFalse(apiRoutes.isEmpty)
+            for route in apiRoutes {
+                let path = "/" + route.path.map { component in
+                    if case .parameter = component { return "{id}" }
+                    return component.description
+                }.joined(separator: "/")
+                let operations = paths[path]
+                XCTAssertNotNil(operations, "\(path) is missing from openapi.json")
+                XCTAssertNotNil(operations?[route.method.rawValue.lowercased()], "\(route.method) \(path) is missing from openapi.json")
+            }
+        }
+    }
+
+    func testPagesForVisitorsAndErrors() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            let about = try await browser.get("/about")
+            XCTAssertTrue(about.text.contains("GeoNames"))
+            XCTAssertTrue(about.text.contains("Natural Earth"))
+            XCTAssertTrue(about.text.contains("OpenStreetMap contributors"))
+            XCTAssertTrue(about.text.contains(LocifyConfig.version))
+            let home = try await browser.get("/")
+            XCTAssertEqual(home.headers.first(name: .location), "/login")
+            let missing = try await browser.get("/no-such-page")
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertTrue(missing.text.contains("<h1>Not Found</h1>"))
+            let stylesheet = try await browser.get("/css/locify.css")
+            XCTAssertEqual(stylesheet.status, .ok)
+            XCTAssertTrue(stylesheet.text.contains("prefers-color-scheme: dark"))
+        }
+    }
+
+    func testUnknownPathKeepsTheSignedInNavigation() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let missing = try await browser.get("/no-such-page")
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertTrue(missing.text.contains(#"<a href="/settings">Settings</a>"#), missing.text)
+            XCTAssertTrue(missing.text.contains("Grace Hopper"))
+            // The log-out form on that page carries a token the CSRF check accepts.
+            let logout = try await browser.post("/logout", form: [:])
+            XCTAssertEqual(logout.status, .seeOther)
+            let afterLogout = try await browser.get("/contacts")
+            XCTAssertEqual(afterLogout.headers.first(name: .location), "/login?next=/contacts")
+        }
+    }
+}

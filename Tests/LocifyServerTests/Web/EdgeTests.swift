@@ -1,0 +1,214 @@
+import Fluent
+import LocifyCore
+import XCTVapor
+@testable import LocifyServer
+
+final class EdgeTests: XCTestCase {
+    func testEveryAPIRouteAnswers401JSONWithoutAValidToken() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let routes = app.routes.all.filter { $0.path.first?.description == "api" }
+            XCTAssertGreaterThan(routes.count, 4)
+            for route in routes {
+                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
+                for headers: HTTPHeaders in [
+                    [:], ["Accept": "text/html"], ["Authorization": "Bearer not-a-real-token-but-long-enough"],
+                    ["Authorization": "Bearer \(account.token)x"],
+                ] {
+                    let response = try await app.send(route.method, path, headers: headers)
+                    XCTAssertEqual(response.status, .unauthorized, "\(database) \(route.method) \(path) \(headers)")
+                    XCTAssertEqual(response.text, #"{"message":"Unauthenticated."}"#)
+                    XCTAssertEqual(response.headers.contentType, .json)
+                }
+            }
+        }
+    }
+
+    func testFormsWithoutTheCSRFTokenAreRefusedAndChangeNothing() async throws {
+        try await forEachDatabase { app, _, _ in
+            let browser = WebClient(app: app)
+            try await browser.get("/register")
+            let forged = try await browser.post(
+                "/register", form: ["name": "Mallory", "email": "m@example.com", "password": "password1"], includeCSRF: false)
+            XCTAssertEqual(forged.status, .forbidden)
+            XCTAssertTrue(forged.text.contains("This form has expired"))
+            let users = try await UserModel.query(on: app.db).count()
+            XCTAssertEqual(users, 0)
+
+            _ = try await browser.register()
+            let before = try await ContactModel.query(on: app.db).count()
+            let wrongToken = try await browser.post("/contacts", form: ["first_name": "X", "_csrf": "wrong"], includeCSRF: false)
+            XCTAssertEqual(wrongToken.status, .forbidden)
+            let after = try await ContactModel.query(on: app.db).count()
+            XCTAssertEqual(before, after)
+        }
+    }
+}
+
+/// What every response and page holds, whatever the feature: the hardened edge.
+final class EdgeHardeningTests: XCTestCase {
+    private let securityHeaders = [
+        "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "Permissions-Policy",
+    ]
+
+    func testEveryKindOfResponseCarriesTheSecurityHeaders() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let account = try await app.makeAccount()
+            let browser = WebClient(app: app)
+            let responses = [
+                ("page", try await browser.get("/login")),
+                ("api", try await app.send(.GET, "/api/me", headers: account.bearer)),
+                ("api error", try await app.send(.GET, "/api/contacts/999", headers: account.bearer)),
+                ("file", try await browser.get("/css/locify.css")),
+                ("missing page", try await browser.get("/no-such-page")),
+                ("health", try await app.send(.GET, "/health")),
+            ]
+            for (kind, response) in responses {
+                for name in securityHeaders {
+                    XCTAssertNotNil(response.headers.first(name: name), "\(kind) lacks \(name)")
+                }
+                let policy = response.headers.first(name: "Content-Security-Policy") ?? ""
+                XCTAssertTrue(policy.contains("frame-ancestors 'none'"), kind)
+                XCTAssertFalse(policy.contains("unsafe-inline"), kind)
+                XCTAssertEqual(response.headers.first(name: "X-Content-Type-Options"), "nosniff")
+                XCTAssertEqual(response.headers.first(name: "Referrer-Policy"), "same-origin")
+                XCTAssertEqual(response.headers.first(name: "Permissions-Policy")?.contains("geolocation=(self)"), true)
+            }
+        }
+    }
+
+    func testNoPageHasInlineScriptOrStyle() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            var pages = [try await browser.get("/register"), try await browser.get("/login"), try await browser.get("/about")]
+            try await browser.register()
+            let created = try await browser.post("/contacts", form: ["first_name": "Inline", "last_name": "Check"])
+            let contactPath = try XCTUnwrap(created.headers.first(name: .location))
+            for path in ["/contacts", "/contacts/new", contactPath, contactPath + "/edit", contactPath + "/delete", "/settings", "/nope"] {
+                pages.append(try await browser.get(path))
+            }
+            pages.append(try await browser.post("/contacts", form: ["first_name": ""]))
+            for page in pages {
+                let html = page.text
+                XCTAssertFalse(html.contains("style="), "inline style in \(html.prefix(200))")
+                XCTAssertFalse(html.contains("<style"), "style element")
+                XCTAssertNil(html.range(of: #"<script(?![^>]*\ssrc=)"#, options: .regularExpression), "inline script")
+                XCTAssertNil(html.range(of: #"\son[a-z]+=""#, options: .regularExpression), "inline event handler")
+            }
+        }
+    }
+
+    func testAvatarColourClassesMatchTheCoreColoursAndContrast() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let stylesheet = try await WebClient(app: app).get("/css/locify.css").text
+            for (index, colour) in Avatar.defaultColors.enumerated() {
+                let rule = ".avatar-color-\(index) { background-color: \(colour); color: \(Avatar.textColor(on: colour)); }"
+                XCTAssertTrue(stylesheet.contains(rule), "missing or stale: \(rule)")
+            }
+        }
+    }
+
+    func testAnUnsupportedMethodOnAKnownPathAnswers405WithAllow() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let account = try await app.makeAccount()
+            let trace = try await app.send(.TRACE, "/api/me", headers: account.bearer)
+            XCTAssertEqual(trace.status, .methodNotAllowed)
+            XCTAssertEqual(trace.headers.first(name: "Allow"), "GET, HEAD")
+            XCTAssertEqual(trace.text, #"{"error":{"message":"Method Not Allowed","error_code":405}}"#)
+            let patch = try await app.send(.PATCH, "/api/contacts/1", headers: account.bearer)
+            XCTAssertEqual(patch.status, .methodNotAllowed)
+            XCTAssertEqual(
+                Set(patch.headers.first(name: "Allow")?.components(separatedBy: ", ") ?? []),
+                ["GET", "HEAD", "PUT", "DELETE"])
+            let page = try await WebClient(app: app).send(.DELETE, "/login")
+            XCTAssertEqual(page.status, .methodNotAllowed)
+            XCTAssertTrue(page.text.contains("<h1>Method Not Allowed</h1>"))
+            let unknown = try await app.send(.TRACE, "/no-such-path")
+            XCTAssertEqual(unknown.status, .notFound, "an unknown path stays a 404")
+        }
+    }
+
+    func testADoubledSlashReachesTheSameRoute() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let account = try await app.makeAccount()
+            let single = try await app.send(.GET, "/api/me", headers: account.bearer)
+            let doubled = try await app.send(.GET, "//api/me", headers: account.bearer)
+            XCTAssertEqual(doubled.status, .ok)
+            XCTAssertEqual(doubled.text, single.text)
+            let inside = try await app.send(.GET, "/api//contacts", headers: account.bearer)
+            XCTAssertEqual(inside.status, .ok)
+        }
+    }
+
+    func testEveryAPIRouteWithAnIdAnswersCode31ForAMissingObject() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let routes = app.routes.all.filter { route in
+                route.path.first?.description == "api" && route.path.contains { if case .parameter = $0 { true } else { false } }
+            }
+            XCTAssertFalse(routes.isEmpty)
+            for route in routes {
+                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "987654" : $0.description }.joined(separator: "/")
+                let response = try await app.send(route.method, path, headers: account.bearer, json: "{}")
+                XCTAssertEqual(response.status, .notFound, "\(database) \(route.method) \(path)")
+                XCTAssertEqual(response.text, #"{"error":{"message":"The resource has not been found","error_code":31}}"#)
+            }
+        }
+    }
+
+    func testEveryWebFormRefusesAMissingCSRFToken() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let forms = app.routes.all.filter { $0.method == .POST && !["api", "oauth"].contains($0.path.first?.description ?? "") }
+            XCTAssertGreaterThan(forms.count, 5)
+            for route in forms {
+                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
+                let response = try await browser.post(path, form: ["name": "x"], includeCSRF: false)
+                XCTAssertEqual(response.status, .forbidden, "POST \(path)")
+                XCTAssertTrue(response.text.contains("This form has expired"), "POST \(path)")
+            }
+        }
+    }
+
+    func testTheCSRFTokenIsFoundInALargeStreamedUpload() async throws {
+        try await withApp(.sqlite) { app, _ in
+            // An upload route as photos and imports will have: a body far above the 16 KB default.
+            app.grouped(CSRFMiddleware()).on(.POST, "upload-probe", body: .collect(maxSize: "4mb")) { request in
+                "\(request.body.data?.readableBytes ?? 0)"
+            }
+            let token = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
+            let boundary = "locify-boundary"
+            let file = String(repeating: "0123456789abcdef", count: 64 * 1024)
+            func body(csrf: String) -> ByteBuffer {
+                ByteBuffer(string: """
+                    --\(boundary)\r
+                    Content-Disposition: form-data; name="_csrf"\r
+                    \r
+                    \(csrf)\r
+                    --\(boundary)\r
+                    Content-Disposition: form-data; name="file"; filename="big.txt"\r
+                    Content-Type: text/plain\r
+                    \r
+                    \(file)\r
+                    --\(boundary)--\r
+
+                    """)
+            }
+            let headers: HTTPHeaders = [
+                "Content-Type": "multipart/form-data; boundary=\(boundary)", "Cookie": "\(CookieName.csrf)=\(token)",
+            ]
+            var accepted: XCTHTTPResponse?
+            try await app.testable(method: .running(port: 0)).test(.POST, "/upload-probe", headers: headers, body: body(csrf: token)) { response async in
+                accepted = response
+            }
+            XCTAssertEqual(accepted?.status, .ok)
+            XCTAssertGreaterThan(Int(accepted?.body.string ?? "") ?? 0, 1_000_000, "the handler reads the whole body")
+            var refused: XCTHTTPResponse?
+            try await app.testable(method: .running(port: 0)).test(.POST, "/upload-probe", headers: headers, body: body(csrf: "wrong")) { response async in
+                refused = response
+            }
+            XCTAssertEqual(refused?.status, .forbidden)
+        }
+    }
+}
