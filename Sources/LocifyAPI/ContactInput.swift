@@ -105,16 +105,26 @@ struct LenientReader {
         let key = LenientKey(stringValue: name)
         if isAbsentOrNull(key) { return nil }
         if let text = try? container.decode(String.self, forKey: key) { return text }
-        if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
+        if let number = wholeNumber(key) { return String(number) }
         errors.append(LooseValue.notText(field: name, label: label(name)))
         return nil
+    }
+
+    /// A JSON number with no fraction (`12` or `12.0`) within `LooseValue.maximumMagnitude`.
+    private func wholeNumber(_ key: LenientKey) -> Int? {
+        if let number = try? container.decode(Int.self, forKey: key) { return LooseValue.bounded(number) }
+        guard let number = try? container.decode(Double.self, forKey: key), number.rounded() == number,
+            abs(number) <= Double(LooseValue.maximumMagnitude)
+        else { return nil }
+        return Int(number)
     }
 
     mutating func integer(_ name: String) -> Int? {
         let key = LenientKey(stringValue: name)
         if isAbsentOrNull(key) { return nil }
-        if let number = try? container.decode(Int.self, forKey: key) { return number }
-        if let text = try? container.decode(String.self, forKey: key) {
+        if container.contains(key), (try? container.decode(Double.self, forKey: key)) != nil {
+            if let number = wholeNumber(key) { return number }
+        } else if let text = try? container.decode(String.self, forKey: key) {
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
             if let number = LooseValue.integer(text) { return number }
         }

@@ -8,7 +8,9 @@ public struct SpecialDateResource: Codable, Sendable, Equatable {
     @Nullable public var date: String?
 
     enum CodingKeys: String, CodingKey {
-        case isAgeBased = "is_age_based", isYearUnknown = "is_year_unknown", date
+        case isAgeBased = "is_age_based"
+        case isYearUnknown = "is_year_unknown"
+        case date
     }
 
     public static let absent = SpecialDateResource(isAgeBased: nil, isYearUnknown: nil, date: nil)
@@ -36,7 +38,8 @@ public struct AvatarResource: Codable, Sendable, Equatable {
     public var defaultAvatarColor: String
 
     enum CodingKeys: String, CodingKey {
-        case url, source, defaultAvatarColor = "default_avatar_color"
+        case url, source
+        case defaultAvatarColor = "default_avatar_color"
     }
 
     public init(url: String?, source: String, defaultAvatarColor: String) {
@@ -54,7 +57,9 @@ public struct ContactShortResource: Codable, Sendable, Equatable {
         public var avatar: AvatarResource
 
         enum CodingKeys: String, CodingKey {
-            case birthdate, deceasedDate = "deceased_date", avatar
+            case birthdate
+            case deceasedDate = "deceased_date"
+            case avatar
         }
     }
 
@@ -79,10 +84,20 @@ public struct ContactShortResource: Codable, Sendable, Equatable {
     public var account: AccountReference
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, object, hashID = "hash_id", firstName = "first_name", lastName = "last_name", nickname
-        case completeName = "complete_name", initials, gender, genderType = "gender_type"
-        case isStarred = "is_starred", isPartial = "is_partial", isActive = "is_active", isDead = "is_dead"
-        case isMe = "is_me", information, url, account
+        case id, uuid, object
+        case hashID = "hash_id"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case nickname
+        case completeName = "complete_name"
+        case initials, gender
+        case genderType = "gender_type"
+        case isStarred = "is_starred"
+        case isPartial = "is_partial"
+        case isActive = "is_active"
+        case isDead = "is_dead"
+        case isMe = "is_me"
+        case information, url, account
     }
 
     public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
@@ -132,7 +147,8 @@ public struct ContactResource: Codable, Sendable, Equatable {
         public var deceasedDate: SpecialDateResource
 
         enum CodingKeys: String, CodingKey {
-            case birthdate, deceasedDate = "deceased_date"
+            case birthdate
+            case deceasedDate = "deceased_date"
         }
     }
 
@@ -147,7 +163,8 @@ public struct ContactResource: Codable, Sendable, Equatable {
         @Nullable public var firstMetThroughContact: ContactShortResource?
 
         enum CodingKeys: String, CodingKey {
-            case generalInformation = "general_information", firstMetDate = "first_met_date"
+            case generalInformation = "general_information"
+            case firstMetDate = "first_met_date"
             case firstMetThroughContact = "first_met_through_contact"
         }
     }
@@ -161,7 +178,9 @@ public struct ContactResource: Codable, Sendable, Equatable {
         public var howYouMet: HowYouMet
 
         enum CodingKeys: String, CodingKey {
-            case relationships, dates, career, avatar, foodPreferences = "food_preferences", howYouMet = "how_you_met"
+            case relationships, dates, career, avatar
+            case foodPreferences = "food_preferences"
+            case howYouMet = "how_you_met"
         }
     }
 
@@ -175,9 +194,13 @@ public struct ContactResource: Codable, Sendable, Equatable {
         public var numberOfDebts = 0
 
         enum CodingKeys: String, CodingKey {
-            case numberOfCalls = "number_of_calls", numberOfNotes = "number_of_notes"
-            case numberOfActivities = "number_of_activities", numberOfReminders = "number_of_reminders"
-            case numberOfTasks = "number_of_tasks", numberOfGifts = "number_of_gifts", numberOfDebts = "number_of_debts"
+            case numberOfCalls = "number_of_calls"
+            case numberOfNotes = "number_of_notes"
+            case numberOfActivities = "number_of_activities"
+            case numberOfReminders = "number_of_reminders"
+            case numberOfTasks = "number_of_tasks"
+            case numberOfGifts = "number_of_gifts"
+            case numberOfDebts = "number_of_debts"
         }
     }
 
@@ -226,14 +249,26 @@ public struct ContactResource: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, object, hashID = "hash_id", firstName = "first_name", lastName = "last_name", nickname
-        case completeName = "complete_name", initials, description, gender, genderType = "gender_type"
-        case isStarred = "is_starred", isPartial = "is_partial", isActive = "is_active", isDead = "is_dead"
-        case isMe = "is_me", lastCalled = "last_called", lastActivityTogether = "last_activity_together"
+        case id, uuid, object
+        case hashID = "hash_id"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case nickname
+        case completeName = "complete_name"
+        case initials, description, gender
+        case genderType = "gender_type"
+        case isStarred = "is_starred"
+        case isPartial = "is_partial"
+        case isActive = "is_active"
+        case isDead = "is_dead"
+        case isMe = "is_me"
+        case lastCalled = "last_called"
+        case lastActivityTogether = "last_activity_together"
         case stayInTouchFrequency = "stay_in_touch_frequency"
         case stayInTouchTriggerDate = "stay_in_touch_trigger_date"
         case information, addresses, tags, statistics, url, account
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
     public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {

@@ -198,7 +198,9 @@ struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
         box.items.append(try JSONTree.make(value, codingPath: codingPath + [indexKey]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = JSONTree.ObjectBox()
         let path = codingPath + [indexKey]
         box.items.append(.object(nested))

@@ -20,8 +20,12 @@ public struct PageResource<Item: Codable & Sendable>: Codable, Sendable {
         public var total: Int
 
         enum CodingKeys: String, CodingKey {
-            case currentPage = "current_page", from, lastPage = "last_page", links, path
-            case perPage = "per_page", to, total
+            case currentPage = "current_page"
+            case from
+            case lastPage = "last_page"
+            case links, path
+            case perPage = "per_page"
+            case to, total
         }
     }
 

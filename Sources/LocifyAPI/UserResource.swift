@@ -18,8 +18,14 @@ public struct UserResource: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case id, uuid, object, firstName = "first_name", lastName = "last_name", name, email
-        case meContact = "me_contact", timezone, locale, account, createdAt = "created_at", updatedAt = "updated_at"
+        case id, uuid, object
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case name, email
+        case meContact = "me_contact"
+        case timezone, locale, account
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
     public init(id: Int, uuid: UUID, profile: AccountProfile, createdAt: Date, updatedAt: Date) {
@@ -52,11 +58,16 @@ public struct APIRootResource: Codable, Sendable, Equatable {
         public var placesURL: String
 
         enum CodingKeys: String, CodingKey {
-            case contactsURL = "contacts_url", addressesURL = "addresses_url", countriesURL = "countries_url"
-            case remindersURL = "reminders_url", placesURL = "places_url"
+            case contactsURL = "contacts_url"
+            case addressesURL = "addresses_url"
+            case countriesURL = "countries_url"
+            case remindersURL = "reminders_url"
+            case placesURL = "places_url"
         }
 
-        public init(contactsURL: String, addressesURL: String, countriesURL: String, remindersURL: String, placesURL: String) {
+        public init(
+            contactsURL: String, addressesURL: String, countriesURL: String, remindersURL: String, placesURL: String
+        ) {
             self.contactsURL = contactsURL
             self.addressesURL = addressesURL
             self.countriesURL = countriesURL
@@ -89,7 +100,8 @@ public struct OAuthLoginResource: Codable, Sendable, Equatable {
     public var expiresIn: Int
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token", expiresIn = "expires_in"
+        case accessToken = "access_token"
+        case expiresIn = "expires_in"
     }
 
     public init(accessToken: String, expiresIn: Int) {

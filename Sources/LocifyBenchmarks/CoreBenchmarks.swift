@@ -11,7 +11,9 @@ public enum CoreBenchmarks {
     }
 
     /// `scale` shrinks every loop (tests pass a small one to check the command works).
-    public static func run(scale: Double = 1, clock: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) -> [Measurement] {
+    public static func run(
+        scale: Double = 1, clock: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    ) -> [Measurement] {
         var results: [Measurement] = []
         func iterations(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
         func rate(_ name: String, count: Int, _ body: () -> Void) {
@@ -24,13 +26,17 @@ public enum CoreBenchmarks {
         let data = (try? BundledResource.gazetteerTSV()) ?? Data()
         let loadStart = clock()
         let gazetteer = Gazetteer(tsv: data)
-        results.append(Measurement(name: "gazetteer load (\(gazetteer.places.count) places)", value: (clock() - loadStart) * 1000, unit: "ms"))
+        results.append(
+            Measurement(
+                name: "gazetteer load (\(gazetteer.places.count) places)", value: (clock() - loadStart) * 1000,
+                unit: "ms"))
 
         let geocoder = GazetteerGeocoder(gazetteer: { gazetteer })
         let queries = [
             GeocodingQuery(text: "Springfield", country: "US", province: "IL"), GeocodingQuery(text: "Zurich"),
             GeocodingQuery(text: "Paris", country: "FR"), GeocodingQuery(text: "Saint-Étienne"),
-            GeocodingQuery(text: "10 Main St, Springfield, MA", country: "US"), GeocodingQuery(text: "Kyoto", country: "JP"),
+            GeocodingQuery(text: "10 Main St, Springfield, MA", country: "US"),
+            GeocodingQuery(text: "Kyoto", country: "JP"),
         ]
         var found = 0
         let searches = iterations(200_000)
@@ -39,7 +45,9 @@ public enum CoreBenchmarks {
         }
         var generator = SystemRandomNumberGenerator()
         let points = (0..<1000).map { _ in
-            Coordinate(latitude: Double.random(in: -50...60, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+            Coordinate(
+                latitude: Double.random(in: -50...60, using: &generator),
+                longitude: Double.random(in: -180...180, using: &generator))
         }
         let reverses = iterations(100_000)
         rate("reverse look-ups", count: reverses) {
@@ -48,12 +56,15 @@ public enum CoreBenchmarks {
 
         let formats = AddressFormats.bundled
         let regions = formats.byRegion.keys.sorted()
-        let sample = AddressValues(street: "12 Sample Street", city: "Sampleton", province: "Sample Province", postalCode: "12345")
+        let sample = AddressValues(
+            street: "12 Sample Street", city: "Sampleton", province: "Sample Province", postalCode: "12345")
         var lines = 0
         let formatted = iterations(300_000)
         rate("address formats", count: formatted) {
             for index in 0..<formatted {
-                lines &+= formats.byRegion[regions[index % regions.count]]?.lines(for: sample, countryName: "Country").count ?? 0
+                lines &+=
+                    formats.byRegion[regions[index % regions.count]]?.lines(for: sample, countryName: "Country").count
+                    ?? 0
             }
         }
         let drafts = [
@@ -66,11 +77,13 @@ public enum CoreBenchmarks {
             for index in 0..<validations where (try? drafts[index % drafts.count].validated()) != nil { lines &+= 1 }
         }
 
-        let schedule = ReminderSchedule(initialDate: CalendarDate(year: 2000, month: 1, day: 31)!, recurrence: .months(1))
+        let schedule = ReminderSchedule(
+            initialDate: CalendarDate(year: 2000, month: 1, day: 31)!, recurrence: .months(1))
         let today = CalendarDate(year: 2026, month: 11, day: 22)!
         let nexts = iterations(1_000_000)
         rate("next reminder occurrences", count: nexts) {
-            for index in 0..<nexts where schedule.nextOccurrence(onOrAfter: today.adding(days: index % 400) ?? today) != nil { lines &+= 1 }
+            for index in 0..<nexts
+            where schedule.nextOccurrence(onOrAfter: today.adding(days: index % 400) ?? today) != nil { lines &+= 1 }
         }
         let basemap = try? Basemap(
             countriesGeoJSON: (try? BundledResource.countriesGeoJSON()) ?? Data(),

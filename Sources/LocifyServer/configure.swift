@@ -2,8 +2,8 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Leaf
-import LocifyAPI
 import LeafKit
+import LocifyAPI
 import Vapor
 
 /// Sets up the application: storage, middleware, views and routes. Does not run migrations or start
@@ -57,8 +57,10 @@ private func registerViews(_ app: Application) throws {
     }
     app.views.use(.leaf)
     // The bundle sits under .build/ when run from a checkout, so hidden path components must be allowed.
-    app.leaf.sources = .singleSource(NIOLeafFiles(
-        fileio: app.fileio, limits: [.toSandbox, .requireExtensions], sandboxDirectory: views, viewDirectory: views))
+    app.leaf.sources = .singleSource(
+        NIOLeafFiles(
+            fileio: app.fileio, limits: [.toSandbox, .requireExtensions], sandboxDirectory: views, viewDirectory: views)
+    )
     // Templates are read once in production; during development edits show up on reload.
     app.leaf.cache.isEnabled = app.environment.isRelease
 }

@@ -17,10 +17,13 @@ extension Locify {
 
         func run() throws {
             for measurement in CoreBenchmarks.run(scale: scale) {
-                let value = measurement.unit == "ms"
+                let value =
+                    measurement.unit == "ms"
                     ? String(format: "%.0f", measurement.value)
                     : String(format: "%.0f", measurement.value)
-                print("\(measurement.name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(value) \(measurement.unit)")
+                print(
+                    "\(measurement.name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(value) \(measurement.unit)"
+                )
             }
         }
     }

@@ -3,7 +3,6 @@ import Foundation
 import LocifyServer
 import Logging
 
-
 @main
 struct Locify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,12 +20,16 @@ struct Locify: AsyncParsableCommand {
 
 /// Where the data lives; shared by every command that opens the database.
 struct StorageOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite database and files (env: LOCIFY_DATA_DIR; default ./locify-data).")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Directory for the SQLite database and files (env: LOCIFY_DATA_DIR; default ./locify-data).")
     var dataDirectory: String?
 
     /// Runs a one-shot command against the migrated database: logs quieted to warnings on standard
     /// error, failures turned into a message and exit code 1.
-    func withApplication<Result: Sendable>(_ body: @Sendable (LocifyApplication) async throws -> Result) async throws -> Result {
+    func withApplication<Result: Sendable>(_ body: @Sendable (LocifyApplication) async throws -> Result) async throws
+        -> Result
+    {
         Output.bootstrapLogging(defaultLevel: .warning)
         let config = try config()
         return try await Output.run {
@@ -47,7 +50,9 @@ struct StorageOptions: ParsableArguments {
 enum Output {
     /// Logs go to standard error so that scripts can read a command's result from standard output.
     static func bootstrapLogging(defaultLevel: Logger.Level) {
-        let level = ProcessInfo.processInfo.environment["LOCIFY_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
+        let level =
+            ProcessInfo.processInfo.environment["LOCIFY_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? defaultLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -13,7 +13,9 @@ extension Locify.Token {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a personal API token.",
-            discussion: "The token is printed alone on the last line of standard output; it is not stored and cannot be shown again.")
+            discussion:
+                "The token is printed alone on the last line of standard output; it is not stored and cannot be shown again."
+        )
 
         @Option(help: "Email of the account the token acts for.")
         var email: String
@@ -52,13 +54,16 @@ extension Locify.Token {
             print("ID\tCREATED\tLAST USED\tEXPIRES\tNAME")
             for token in tokens {
                 let day = { (date: Date?) in date.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-" }
-                print("\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)")
+                print(
+                    "\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)"
+                )
             }
         }
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: apps using it are signed out at once.")
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a token: apps using it are signed out at once.")
 
         @Option(help: "Email of the account.")
         var email: String

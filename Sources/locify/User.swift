@@ -39,7 +39,8 @@ extension Locify.User {
                 throw ValidationError("--password is required when standard input is not a terminal.")
             }
             guard let first = getpass("Password: ").map({ String(cString: $0) }),
-                  let second = getpass("Repeat password: ").map({ String(cString: $0) }) else {
+                let second = getpass("Repeat password: ").map({ String(cString: $0) })
+            else {
                 throw ValidationError("Could not read the password.")
             }
             guard first == second else { throw ValidationError("The passwords do not match.") }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyAPI
 @testable import LocifyCore
 
@@ -13,22 +14,29 @@ final class WireTypesTests: XCTestCase {
             var flag = true
         }
         let json = String(decoding: try OrderedJSONEncoder().encode(Sample()), as: UTF8.self)
-        XCTAssertEqual(json, #"{"zebra":1,"apple":"a\"b\\c\n/é","missing":null,"nested":{"x":1.5},"list":[1,null],"flag":true}"#)
+        XCTAssertEqual(
+            json, #"{"zebra":1,"apple":"a\"b\\c\n/é","missing":null,"nested":{"x":1.5},"list":[1,null],"flag":true}"#)
         XCTAssertThrowsError(try OrderedJSONEncoder().encode(["bad": Double.nan]))
     }
 
     func testErrorEnvelopeShapes() throws {
-        let validation = String(decoding: try OrderedJSONEncoder().encode(ErrorEnvelope(message: .list(["A", "B"]), code: 32)), as: UTF8.self)
+        let validation = String(
+            decoding: try OrderedJSONEncoder().encode(ErrorEnvelope(message: .list(["A", "B"]), code: 32)),
+            as: UTF8.self)
         XCTAssertEqual(validation, #"{"error":{"message":["A","B"],"error_code":32}}"#)
-        let decoded = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(#"{"error":{"message":"Nope","error_code":31}}"#.utf8))
+        let decoded = try JSONDecoder().decode(
+            ErrorEnvelope.self, from: Data(#"{"error":{"message":"Nope","error_code":31}}"#.utf8))
         XCTAssertEqual(decoded, ErrorEnvelope(message: .text("Nope"), code: 31))
     }
 
     func testContactInputAcceptsWhatMonicaClientsSend() throws {
-        let input = try JSONDecoder().decode(ContactInput.self, from: Data("""
-            {"first_name":"Ann","gender_id":"2","is_birthdate_known":1,"birthdate_day":"4","birthdate_month":5,
-             "is_starred":"true","birthdate_year":"","unknown":{"deep":[1]}}
-            """.utf8))
+        let input = try JSONDecoder().decode(
+            ContactInput.self,
+            from: Data(
+                """
+                {"first_name":"Ann","gender_id":"2","is_birthdate_known":1,"birthdate_day":"4","birthdate_month":5,
+                 "is_starred":"true","birthdate_year":"","unknown":{"deep":[1]}}
+                """.utf8))
         XCTAssertEqual(input.typeErrors, [])
         XCTAssertEqual(input.draft.genderID, 2)
         XCTAssertEqual(input.draft.isBirthdateKnown, true)
@@ -36,13 +44,17 @@ final class WireTypesTests: XCTestCase {
         XCTAssertNil(input.draft.birthdateYear)
         XCTAssertTrue(input.draft.isStarred)
 
-        let wrong = try JSONDecoder().decode(ContactInput.self, from: Data(#"{"first_name":["x"],"is_starred":"perhaps"}"#.utf8))
+        let wrong = try JSONDecoder().decode(
+            ContactInput.self, from: Data(#"{"first_name":["x"],"is_starred":"perhaps"}"#.utf8))
         XCTAssertEqual(wrong.typeErrors.map(\.field), ["first_name", "is_starred"])
     }
 
     func testUpdateMergesOnlyTheKeysSent() throws {
-        let stored = ContactDraft(firstName: "Ann", lastName: "Lee", email: "ann@example.com", birthdateDay: 1, birthdateMonth: 2, isStarred: true)
-        let input = try JSONDecoder().decode(ContactInput.self, from: Data(#"{"last_name":null,"birthdate_day":9,"birthdate_month":9}"#.utf8))
+        let stored = ContactDraft(
+            firstName: "Ann", lastName: "Lee", email: "ann@example.com", birthdateDay: 1, birthdateMonth: 2,
+            isStarred: true)
+        let input = try JSONDecoder().decode(
+            ContactInput.self, from: Data(#"{"last_name":null,"birthdate_day":9,"birthdate_month":9}"#.utf8))
         let merged = input.merged(into: stored)
         XCTAssertEqual(merged.firstName, "Ann")
         XCTAssertNil(merged.lastName)
@@ -52,27 +64,40 @@ final class WireTypesTests: XCTestCase {
     }
 
     func testPagerLinksAreBoundedLikeLaravels() {
-        let page = PageResource<Int>(items: [], window: PageWindow(page: 10, limit: 1, total: 40), path: "/p") { "/p?page=\($0)" }
+        let page = PageResource<Int>(items: [], window: PageWindow(page: 10, limit: 1, total: 40), path: "/p") {
+            "/p?page=\($0)"
+        }
         let labels = page.meta.links.map(\.label)
-        XCTAssertEqual(labels, ["&laquo; Previous", "1", "2", "...", "7", "8", "9", "10", "11", "12", "13", "...", "39", "40", "Next &raquo;"])
+        XCTAssertEqual(
+            labels,
+            [
+                "&laquo; Previous", "1", "2", "...", "7", "8", "9", "10", "11", "12", "13", "...", "39", "40",
+                "Next &raquo;",
+            ])
         XCTAssertEqual(page.meta.links.first { $0.active }?.label, "10")
         XCTAssertEqual(page.links.prev, "/p?page=9")
-        let beyond = PageResource<Int>(items: [], window: PageWindow(page: 50, limit: 10, total: 5), path: "/p") { "/p?page=\($0)" }
+        let beyond = PageResource<Int>(items: [], window: PageWindow(page: 50, limit: 10, total: 5), path: "/p") {
+            "/p?page=\($0)"
+        }
         XCTAssertEqual(beyond.meta.links.map(\.label), ["&laquo; Previous", "1", "Next &raquo;"])
     }
 }
 
 final class ContactShortShapeTests: XCTestCase {
     func testShortContactKeysAreMonicasInOrder() throws {
-        let fields = ContactFields(firstName: "Ann", lastName: "Lee", birthdate: Birthdate(day: 3, month: 4), gender: .ratherNotSay)
+        let fields = ContactFields(
+            firstName: "Ann", lastName: "Lee", birthdate: Birthdate(day: 3, month: 4), gender: .ratherNotSay)
         let contact = Contact(
             id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 2, fields: fields,
-            defaultAvatarColor: "#709512", createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+            defaultAvatarColor: "#709512", createdAt: Date(timeIntervalSince1970: 0),
+            updatedAt: Date(timeIntervalSince1970: 0))
         let resource = ContactShortResource(
             contact, url: "https://l.example/api/contacts/7",
             avatar: AvatarResource(url: nil, source: "default", defaultAvatarColor: "#709512"), currentYear: 2025)
         let json = String(decoding: try OrderedJSONEncoder().encode(resource), as: UTF8.self)
-        XCTAssertEqual(json, """
+        XCTAssertEqual(
+            json,
+            """
             {"id":7,"uuid":"00000000-0000-0000-0000-000000000007","object":"contact","hash_id":"\(HashID.encode(7))",\
             "first_name":"Ann","last_name":"Lee","nickname":null,"complete_name":"Ann Lee","initials":"AL",\
             "gender":"Rather not say","gender_type":"O","is_starred":false,"is_partial":false,"is_active":true,\

@@ -46,7 +46,9 @@ public struct AccountDraft: Sendable {
         if name == nil { check.fail("name", "Name is required.") }
         let email = check.text(email, field: "email", label: "Email").map(EmailAddress.normalized)
         if let email {
-            if !EmailAddress.isPlausible(email) { check.fail("email", "Email must be an address like name@example.com.") }
+            if !EmailAddress.isPlausible(email) {
+                check.fail("email", "Email must be an address like name@example.com.")
+            }
         } else {
             check.fail("email", "Email is required.")
         }

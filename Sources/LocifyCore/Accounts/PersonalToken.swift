@@ -26,7 +26,8 @@ public enum PersonalToken {
     public static func hasAcceptableShape(_ token: String) -> Bool {
         (20...2000).contains(token.count)
             && token.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~+/=".unicodeScalars.contains(scalar))
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "-._~+/=".unicodeScalars.contains(scalar))
             }
     }
 }

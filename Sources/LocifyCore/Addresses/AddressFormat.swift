@@ -23,7 +23,10 @@ public struct Subdivision: Hashable, Sendable, Decodable {
     public let postalCodePrefix: String?
 
     enum CodingKeys: String, CodingKey {
-        case key, name, latinName = "latin_name", iso, postalCodePrefix = "zip"
+        case key, name
+        case latinName = "latin_name"
+        case iso
+        case postalCodePrefix = "zip"
     }
 
     /// What a picker shows.
@@ -114,7 +117,9 @@ public struct AddressFormat: Sendable {
         for line in lines(of: chosen) {
             // A street of several lines expands into several address lines.
             if line.count == 1, line.first?.field == .street {
-                output += (address.value(for: .street) ?? "").split(whereSeparator: \.isNewline).map { apply(.street, to: String($0)) }
+                output += (address.value(for: .street) ?? "").split(whereSeparator: \.isNewline).map {
+                    apply(.street, to: String($0))
+                }
                 continue
             }
             var text = ""

@@ -31,7 +31,9 @@ public struct AddressFormats: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case fmt, lfmt, require, upper, zip, zipex, postprefix, name, subdivisions
-            case zipNameType = "zip_name_type", stateNameType = "state_name_type", localityNameType = "locality_name_type"
+            case zipNameType = "zip_name_type"
+            case stateNameType = "state_name_type"
+            case localityNameType = "locality_name_type"
         }
     }
 
@@ -55,7 +57,9 @@ public struct AddressFormats: Sendable {
                 requiredFields: fields(entry.require ?? defaults.require),
                 uppercaseFields: fields(entry.upper ?? defaults.upper),
                 postalCodePattern: entry.zip,
-                postalCodeExamples: (entry.zipex ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                postalCodeExamples: (entry.zipex ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                },
                 postalCodePrefix: entry.postprefix,
                 subdivisions: entry.subdivisions ?? [],
                 zipNameType: entry.zipNameType ?? defaults.zipNameType ?? "postal",
@@ -67,7 +71,8 @@ public struct AddressFormats: Sendable {
         fallback = AddressFormat(
             regionCode: "ZZ", pattern: defaults.fmt ?? "%N%n%O%n%A%n%C", latinPattern: nil,
             requiredFields: fields(defaults.require), uppercaseFields: fields(defaults.upper), postalCodePattern: nil,
-            postalCodeExamples: [], postalCodePrefix: nil, subdivisions: [], zipNameType: defaults.zipNameType ?? "postal",
+            postalCodeExamples: [], postalCodePrefix: nil, subdivisions: [],
+            zipNameType: defaults.zipNameType ?? "postal",
             stateNameType: defaults.stateNameType ?? "province", localityNameType: defaults.localityNameType ?? "city",
             dataName: "")
     }

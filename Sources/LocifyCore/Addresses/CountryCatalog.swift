@@ -14,7 +14,9 @@ public struct Country: Hashable, Sendable, Codable {
     public let continent: String?
 
     enum CodingKeys: String, CodingKey {
-        case iso, iso3, numeric, name, officialName = "official_name", capital, continent
+        case iso, iso3, numeric, name
+        case officialName = "official_name"
+        case capital, continent
     }
 }
 
@@ -35,7 +37,8 @@ public struct CountryCatalog: Sendable {
             }
         }
         byKey = keys
-        byCode = Dictionary(countries.flatMap { [($0.iso, $0), ($0.iso3, $0)] }, uniquingKeysWith: { first, _ in first })
+        byCode = Dictionary(
+            countries.flatMap { [($0.iso, $0), ($0.iso3, $0)] }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The catalogue from the package's countries.json (ISO 3166-1 via Debian iso-codes and GeoNames).

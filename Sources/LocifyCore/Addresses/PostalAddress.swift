@@ -15,11 +15,14 @@ public struct PostalAddress: Equatable, Sendable {
     }
 
     /// The address as its country writes it, the country's name last.
-    public func lines(recipient: String? = nil, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled) -> [String] {
+    public func lines(
+        recipient: String? = nil, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+    ) -> [String] {
         var values = self.values
         values.recipient = recipient
         let format = countryCode.flatMap(formats.format(for:)) ?? formats.fallback
-        let lines = format.lines(for: values, countryName: countryCode.map { formats.countryName(for: $0, countries: countries) } ?? "")
+        let lines = format.lines(
+            for: values, countryName: countryCode.map { formats.countryName(for: $0, countries: countries) } ?? "")
         return lines.filter { !$0.isEmpty }
     }
 

@@ -50,8 +50,11 @@ public struct PostalAddressDraft: Sendable {
             check.fail("street", "Give at least a street, a city or a country.")
         }
         if let postalCode, let countryCode, let format = formats.format(for: countryCode),
-           let problem = PostalCodeRule(format: format, countryName: countries.country(matching: countryCode)?.name ?? countryCode)
-            .problem(with: postalCode) {
+            let problem = PostalCodeRule(
+                format: format, countryName: countries.country(matching: countryCode)?.name ?? countryCode
+            )
+            .problem(with: postalCode)
+        {
             check.fail("postal_code", problem)
         }
         var coordinate: Coordinate?
@@ -67,8 +70,9 @@ public struct PostalAddressDraft: Sendable {
         case (_, nil):
             check.fail("longitude", "Give the longitude with the latitude, or neither.")
         }
-        return try check.finish(PostalAddress(
-            label: label, street: street, city: city, province: province, postalCode: postalCode,
-            countryCode: countryCode, coordinate: coordinate))
+        return try check.finish(
+            PostalAddress(
+                label: label, street: street, city: city, province: province, postalCode: postalCode,
+                countryCode: countryCode, coordinate: coordinate))
     }
 }

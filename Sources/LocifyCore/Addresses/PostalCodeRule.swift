@@ -31,9 +31,11 @@ public struct PostalCodeRule: Sendable {
     /// "the United Kingdom", "the Netherlands", but "France".
     static func withArticle(_ name: String) -> String {
         let lower = name.lowercased()
-        let takesArticle = ["united ", "republic", "islands", "netherlands", "philippines", "bahamas", "gambia",
-                            "maldives", "comoros", "seychelles", "holy see", "isle of man", "emirates", "kingdom"]
-            .contains { lower.hasPrefix($0) || lower.hasSuffix($0) || lower.contains(" \($0)") }
+        let takesArticle = [
+            "united ", "republic", "islands", "netherlands", "philippines", "bahamas", "gambia",
+            "maldives", "comoros", "seychelles", "holy see", "isle of man", "emirates", "kingdom",
+        ]
+        .contains { lower.hasPrefix($0) || lower.hasSuffix($0) || lower.contains(" \($0)") }
         return takesArticle ? "the " + name : name
     }
 }

@@ -6,8 +6,10 @@ public struct Basemap: Sendable {
     public struct Palette: Sendable, Equatable {
         public let sea: String, land: String, border: String, city: String, text: String, halo: String
 
-        public static let light = Palette(sea: "#aad3df", land: "#f2efe9", border: "#9e8e9e", city: "#3b3b3b", text: "#1f1f1f", halo: "#ffffff")
-        public static let dark = Palette(sea: "#15202b", land: "#2a2f37", border: "#5b6470", city: "#d9dde3", text: "#e8ebef", halo: "#0d1117")
+        public static let light = Palette(
+            sea: "#aad3df", land: "#f2efe9", border: "#9e8e9e", city: "#3b3b3b", text: "#1f1f1f", halo: "#ffffff")
+        public static let dark = Palette(
+            sea: "#15202b", land: "#2a2f37", border: "#5b6470", city: "#d9dde3", text: "#e8ebef", halo: "#0d1117")
     }
 
     struct Country: Sendable {
@@ -21,9 +23,12 @@ public struct Basemap: Sendable {
     let gazetteer: @Sendable () -> Gazetteer
 
     /// Parses a GeoJSON FeatureCollection of Polygons and MultiPolygons.
-    public init(countriesGeoJSON data: Data, gazetteer: @escaping @Sendable () -> Gazetteer = { Gazetteer.bundled }) throws {
+    public init(countriesGeoJSON data: Data, gazetteer: @escaping @Sendable () -> Gazetteer = { Gazetteer.bundled })
+        throws
+    {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = root["features"] as? [[String: Any]] else {
+            let features = root["features"] as? [[String: Any]]
+        else {
             throw FormatProblem(reason: "the country outlines are not a GeoJSON FeatureCollection")
         }
         var countries: [Country] = []
@@ -42,10 +47,11 @@ public struct Basemap: Sendable {
             }.filter { $0.count >= 3 }
             let points = rings.flatMap { $0 }
             guard !points.isEmpty else { continue }
-            countries.append(Country(
-                name: (feature["properties"] as? [String: Any])?["name"] as? String ?? "",
-                rings: rings, minLongitude: points.map(\.0).min() ?? 0, maxLongitude: points.map(\.0).max() ?? 0,
-                minLatitude: points.map(\.1).min() ?? 0, maxLatitude: points.map(\.1).max() ?? 0))
+            countries.append(
+                Country(
+                    name: (feature["properties"] as? [String: Any])?["name"] as? String ?? "",
+                    rings: rings, minLongitude: points.map(\.0).min() ?? 0, maxLongitude: points.map(\.0).max() ?? 0,
+                    minLatitude: points.map(\.1).min() ?? 0, maxLatitude: points.map(\.1).max() ?? 0))
         }
         self.countries = countries
         self.gazetteer = gazetteer
@@ -84,7 +90,8 @@ public struct Basemap: Sendable {
         func project(_ longitude: Double, _ latitude: Double) -> (Double, Double) {
             tile.pixel(for: Coordinate(latitude: latitude, longitude: longitude))
         }
-        let northWest = tile.northWest, southEast = tile.southEast
+        let northWest = tile.northWest
+        let southEast = tile.southEast
         // A little margin so strokes and labels that cross the edge are drawn on both sides.
         let marginDegrees = 360 / Double(1 << tile.zoom) * 0.1
         var svg = """
@@ -92,9 +99,12 @@ public struct Basemap: Sendable {
             <rect width="256" height="256" fill="\(palette.sea)"/>
             """
         var land = ""
-        for country in countries where country.maxLongitude >= northWest.longitude - marginDegrees
+        for country in countries
+        where country.maxLongitude >= northWest.longitude - marginDegrees
             && country.minLongitude <= southEast.longitude + marginDegrees
-            && country.maxLatitude >= southEast.latitude - marginDegrees && country.minLatitude <= northWest.latitude + marginDegrees {
+            && country.maxLatitude >= southEast.latitude - marginDegrees
+            && country.minLatitude <= northWest.latitude + marginDegrees
+        {
             for ring in country.rings {
                 land += "M"
                 var first = true
@@ -107,12 +117,14 @@ public struct Basemap: Sendable {
             }
         }
         if !land.isEmpty {
-            svg += "<path d=\"\(land)\" fill=\"\(palette.land)\" stroke=\"\(palette.border)\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/>"
+            svg +=
+                "<path d=\"\(land)\" fill=\"\(palette.land)\" stroke=\"\(palette.border)\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/>"
         }
         for city in labelledCities(near: tile) {
             let (x, y) = project(city.coordinate.longitude, city.coordinate.latitude)
             svg += "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"2.5\" fill=\"\(palette.city)\"/>"
-            svg += "<text x=\"\(Self.number(x + 5))\" y=\"\(Self.number(y + 4))\" font-family=\"system-ui, sans-serif\" font-size=\"\(Int(Self.fontSize))\" "
+            svg +=
+                "<text x=\"\(Self.number(x + 5))\" y=\"\(Self.number(y + 4))\" font-family=\"system-ui, sans-serif\" font-size=\"\(Int(Self.fontSize))\" "
                 + "fill=\"\(palette.text)\" stroke=\"\(palette.halo)\" stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\">"
                 + XMLText.escape(city.name) + "</text>"
         }
@@ -127,22 +139,26 @@ public struct Basemap: Sendable {
         let scale = Self.tileSize * Double(1 << tile.zoom)
         // Candidates within two label widths of the tile: enough to decide every label that reaches it.
         let reach = 2 * 220 / scale * 360
-        let northWest = tile.northWest, southEast = tile.southEast
+        let northWest = tile.northWest
+        let southEast = tile.southEast
         let gazetteer = gazetteer()
         let candidates = gazetteer.places(
             inLatitude: (southEast.latitude - reach)...(northWest.latitude + reach),
             longitude: (northWest.longitude - reach)...(southEast.longitude + reach), minimumPopulation: minimum)
         func box(_ place: GazetteerPlace) -> (Double, Double, Double, Double) {
             let world = Tile.worldPosition(of: place.coordinate, zoom: tile.zoom)
-            let x = world.x * Self.tileSize, y = world.y * Self.tileSize
+            let x = world.x * Self.tileSize
+            let y = world.y * Self.tileSize
             let width = 8 + Double(place.name.count) * Self.fontSize * 0.6
             return (x - 3, y - Self.fontSize, x + width, y + 6)
         }
         let ordered = candidates.sorted { ($0.population, $1.geonameID) > ($1.population, $0.geonameID) }
         let boxes = ordered.map(box)
         var shown: [GazetteerPlace] = []
-        let tileBox = (Double(tile.x) * Self.tileSize - 220, Double(tile.y) * Self.tileSize - 20,
-                       Double(tile.x + 1) * Self.tileSize + 20, Double(tile.y + 1) * Self.tileSize + 20)
+        let tileBox = (
+            Double(tile.x) * Self.tileSize - 220, Double(tile.y) * Self.tileSize - 20,
+            Double(tile.x + 1) * Self.tileSize + 20, Double(tile.y + 1) * Self.tileSize + 20
+        )
         for (index, place) in ordered.enumerated() {
             let mine = boxes[index]
             guard Self.overlaps(mine, tileBox) else { continue }
@@ -164,11 +180,15 @@ public struct Basemap: Sendable {
 
 extension Gazetteer {
     /// Places with at least `minimumPopulation` inside a latitude/longitude box, from the 1° grid.
-    func places(inLatitude latitudes: ClosedRange<Double>, longitude longitudes: ClosedRange<Double>, minimumPopulation: Int) -> [GazetteerPlace] {
+    func places(
+        inLatitude latitudes: ClosedRange<Double>, longitude longitudes: ClosedRange<Double>, minimumPopulation: Int
+    ) -> [GazetteerPlace] {
         var result: [GazetteerPlace] = []
         let rows = Self.row(latitudes.lowerBound)...Self.row(latitudes.upperBound)
-        let firstColumn = Int((longitudes.lowerBound + 180).rounded(.down)), lastColumn = Int((longitudes.upperBound + 180).rounded(.down))
-        let columns = lastColumn - firstColumn >= Self.gridColumns ? 0...(Self.gridColumns - 1) : firstColumn...lastColumn
+        let firstColumn = Int((longitudes.lowerBound + 180).rounded(.down))
+        let lastColumn = Int((longitudes.upperBound + 180).rounded(.down))
+        let columns =
+            lastColumn - firstColumn >= Self.gridColumns ? 0...(Self.gridColumns - 1) : firstColumn...lastColumn
         for row in rows {
             for rawColumn in columns {
                 let column = ((rawColumn % Self.gridColumns) + Self.gridColumns) % Self.gridColumns

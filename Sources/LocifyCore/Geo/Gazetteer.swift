@@ -59,7 +59,8 @@ public final class Gazetteer: Sendable {
                 }
                 columns.append(fieldStart..<lineEnd)
                 guard columns.count >= 8,
-                      let latitude = Double(text(columns[2])), let longitude = Double(text(columns[3])) else { continue }
+                    let latitude = Double(text(columns[2])), let longitude = Double(text(columns[3]))
+                else { continue }
                 let index = Int32(places.count)
                 let place = GazetteerPlace(
                     geonameID: integer(columns[0]), name: text(columns[1]),
@@ -95,7 +96,8 @@ public final class Gazetteer: Sendable {
 
     /// The nearest place to `coordinate` within `maximumDistance` metres, by walking grid rings outward.
     public func nearest(to coordinate: Coordinate, within maximumDistance: Double = 50_000) -> GazetteerPlace? {
-        let row = Self.row(coordinate.latitude), column = Self.column(coordinate.longitude)
+        let row = Self.row(coordinate.latitude)
+        let column = Self.column(coordinate.longitude)
         var best: (index: Int32, distance: Double)?
         // Cells of ring r are at least (r − 1)° away. A degree of longitude shrinks towards the poles,
         // so the stopping bound uses the most poleward latitude the ring reaches.
@@ -114,13 +116,18 @@ public final class Gazetteer: Sendable {
                 break
             }
             for cellRow in (row - ring)...(row + ring) where (0..<Self.gridRows).contains(cellRow) {
-                let columnSpan = ring == 0 ? [column] : ((cellRow == row - ring || cellRow == row + ring)
-                    ? Array((column - ring)...(column + ring)) : [column - ring, column + ring])
+                let columnSpan =
+                    ring == 0
+                    ? [column]
+                    : ((cellRow == row - ring || cellRow == row + ring)
+                        ? Array((column - ring)...(column + ring)) : [column - ring, column + ring])
                 for rawColumn in columnSpan {
                     let wrapped = ((rawColumn % Self.gridColumns) + Self.gridColumns) % Self.gridColumns
                     for index in grid[cellRow * Self.gridColumns + wrapped] {
                         let distance = Geo.distance(coordinate, places[Int(index)].coordinate)
-                        if distance <= maximumDistance, distance < (best?.distance ?? .infinity) { best = (index, distance) }
+                        if distance <= maximumDistance, distance < (best?.distance ?? .infinity) {
+                            best = (index, distance)
+                        }
                     }
                 }
             }
@@ -131,7 +138,9 @@ public final class Gazetteer: Sendable {
     func cell(row: Int, column: Int) -> [Int32] { grid[row * Self.gridColumns + column] }
 
     static func row(_ latitude: Double) -> Int { min(gridRows - 1, max(0, Int((latitude + 90).rounded(.down)))) }
-    static func column(_ longitude: Double) -> Int { min(gridColumns - 1, max(0, Int((longitude + 180).rounded(.down)))) }
+    static func column(_ longitude: Double) -> Int {
+        min(gridColumns - 1, max(0, Int((longitude + 180).rounded(.down))))
+    }
     static func cell(latitude: Double, longitude: Double) -> Int { row(latitude) * gridColumns + column(longitude) }
 
     /// The index key of a name: ASCII, lower case, punctuation as single spaces ("Saint-Étienne" → "saint etienne").

@@ -21,7 +21,9 @@ public struct GazetteerGeocoder: Geocoder {
             var names: [String: Set<String>] = [:]
             for subdivision in format.subdivisions {
                 let codes = Set([subdivision.key, subdivision.iso].compactMap { $0 })
-                for name in [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap({ $0 }) {
+                for name in [subdivision.key, subdivision.name, subdivision.latinName, subdivision.iso].compactMap({
+                    $0
+                }) {
                     names[Gazetteer.key(name), default: []].formUnion(codes)
                 }
             }
@@ -77,10 +79,12 @@ public struct GazetteerGeocoder: Geocoder {
             matchingCodes[place.countryCode]?.contains(place.admin1) ?? false
         }
         return places.sorted { a, b in
-            let aIn = inProvince(a), bIn = inProvince(b)
+            let aIn = inProvince(a)
+            let bIn = inProvince(b)
             if aIn != bIn { return aIn }
             if let near {
-                let da = Geo.distance(near, a.coordinate), db = Geo.distance(near, b.coordinate)
+                let da = Geo.distance(near, a.coordinate)
+                let db = Geo.distance(near, b.coordinate)
                 if abs(da - db) > 1000 { return da < db }
             }
             return a.population > b.population
@@ -98,7 +102,9 @@ public struct GazetteerGeocoder: Geocoder {
 
     private func result(for place: GazetteerPlace) -> GeocodingResult {
         let countryName = formats.countryName(for: place.countryCode, countries: countries)
-        let subdivision = formats.format(for: place.countryCode)?.subdivisions.first { $0.key == place.admin1 || $0.iso == place.admin1 }
+        let subdivision = formats.format(for: place.countryCode)?.subdivisions.first {
+            $0.key == place.admin1 || $0.iso == place.admin1
+        }
         let parts = [place.name, subdivision?.displayName, countryName].compactMap { $0 }
         return GeocodingResult(
             coordinate: place.coordinate, displayName: parts.joined(separator: ", "), countryCode: place.countryCode,

@@ -6,8 +6,10 @@ public enum Geo {
 
     /// Great-circle distance in metres (haversine).
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let φ1 = radians(a.latitude), φ2 = radians(b.latitude)
-        let Δφ = φ2 - φ1, Δλ = radians(b.longitude - a.longitude)
+        let φ1 = radians(a.latitude)
+        let φ2 = radians(b.latitude)
+        let Δφ = φ2 - φ1
+        let Δλ = radians(b.longitude - a.longitude)
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
         return 2 * earthRadiusMeters * asin(min(1, sqrt(h)))
     }
@@ -33,7 +35,8 @@ public enum Geo {
     public static func boundingBox(around center: Coordinate, radius meters: Double) -> BoundingBox {
         let angular = meters / earthRadiusMeters
         let latitude = radians(center.latitude)
-        let minLatitude = latitude - angular, maxLatitude = latitude + angular
+        let minLatitude = latitude - angular
+        let maxLatitude = latitude + angular
         if minLatitude <= -.pi / 2 || maxLatitude >= .pi / 2 {
             return BoundingBox(
                 minLatitude: max(degrees(minLatitude), -90), maxLatitude: min(degrees(maxLatitude), 90),
@@ -43,8 +46,14 @@ public enum Geo {
         var minLongitude = center.longitude - degrees(Δλ)
         var maxLongitude = center.longitude + degrees(Δλ)
         var wraps = false
-        if minLongitude < -180 { minLongitude += 360; wraps = true }
-        if maxLongitude > 180 { maxLongitude -= 360; wraps = true }
+        if minLongitude < -180 {
+            minLongitude += 360
+            wraps = true
+        }
+        if maxLongitude > 180 {
+            maxLongitude -= 360
+            wraps = true
+        }
         return BoundingBox(
             minLatitude: degrees(minLatitude), maxLatitude: degrees(maxLatitude),
             minLongitude: minLongitude, maxLongitude: maxLongitude, crossesAntimeridian: wraps)

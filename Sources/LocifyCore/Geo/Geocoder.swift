@@ -18,7 +18,8 @@ public struct GeocodingQuery: Sendable, Equatable {
     public var near: Coordinate?
     public var limit: Int
 
-    public init(text: String, country: String? = nil, province: String? = nil, near: Coordinate? = nil, limit: Int = 5) {
+    public init(text: String, country: String? = nil, province: String? = nil, near: Coordinate? = nil, limit: Int = 5)
+    {
         self.text = text
         self.country = country
         self.province = province
@@ -35,7 +36,9 @@ public struct GeocodingResult: Sendable, Equatable {
     /// Which geocoder answered ("gazetteer", "nominatim").
     public var source: String
 
-    public init(coordinate: Coordinate, displayName: String, countryCode: String?, precision: GeocodingPrecision, source: String) {
+    public init(
+        coordinate: Coordinate, displayName: String, countryCode: String?, precision: GeocodingPrecision, source: String
+    ) {
         self.coordinate = coordinate
         self.displayName = displayName
         self.countryCode = countryCode

@@ -26,11 +26,13 @@ public enum MapLinks {
         case (.appleMaps, .address(let address)):
             return "https://maps.apple.com/?q=\(encode(address))"
         case (.googleMaps, .coordinate(let point, _)):
-            return "https://www.google.com/maps/search/?api=1&query=\(number(point.latitude))%2C\(number(point.longitude))"
+            return
+                "https://www.google.com/maps/search/?api=1&query=\(number(point.latitude))%2C\(number(point.longitude))"
         case (.googleMaps, .address(let address)):
             return "https://www.google.com/maps/search/?api=1&query=\(encode(address))"
         case (.openStreetMap, .coordinate(let point, _)):
-            let lat = number(point.latitude), lon = number(point.longitude)
+            let lat = number(point.latitude)
+            let lon = number(point.longitude)
             return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
         case (.openStreetMap, .address(let address)):
             return "https://www.openstreetmap.org/search?query=\(encode(address))"
@@ -42,25 +44,31 @@ public enum MapLinks {
     }
 
     /// A link that starts directions to the destination.
-    public static func directions(to destination: MapDestination, in app: MapsApp, mode: TravelMode = .driving) -> String? {
+    public static func directions(to destination: MapDestination, in app: MapsApp, mode: TravelMode = .driving)
+        -> String?
+    {
         switch (app, destination) {
         case (.appleMaps, _):
-            let flag = switch mode {
-            case .walking: "w"
-            case .transit: "r"
-            case .driving, .cycling: "d"  // Apple Maps links have no cycling flag
-            }
+            let flag =
+                switch mode {
+                case .walking: "w"
+                case .transit: "r"
+                case .driving, .cycling: "d"  // Apple Maps links have no cycling flag
+                }
             return "https://maps.apple.com/?daddr=\(target(destination))&dirflg=\(flag)"
         case (.googleMaps, _):
             let travel = mode == .cycling ? "bicycling" : mode.rawValue
-            return "https://www.google.com/maps/dir/?api=1&destination=\(target(destination, comma: "%2C"))&travelmode=\(travel)"
+            return
+                "https://www.google.com/maps/dir/?api=1&destination=\(target(destination, comma: "%2C"))&travelmode=\(travel)"
         case (.openStreetMap, .coordinate(let point, _)):
-            let engine = switch mode {
-            case .walking: "fossgis_osrm_foot"
-            case .cycling: "fossgis_osrm_bike"
-            case .driving, .transit: "fossgis_osrm_car"
-            }
-            return "https://www.openstreetmap.org/directions?engine=\(engine)&route=%3B\(number(point.latitude))%2C\(number(point.longitude))"
+            let engine =
+                switch mode {
+                case .walking: "fossgis_osrm_foot"
+                case .cycling: "fossgis_osrm_bike"
+                case .driving, .transit: "fossgis_osrm_car"
+                }
+            return
+                "https://www.openstreetmap.org/directions?engine=\(engine)&route=%3B\(number(point.latitude))%2C\(number(point.longitude))"
         case (.openStreetMap, .address), (.organicMaps, _), (.geoLink, _):
             // These apps route from the pin the show link drops.
             return show(destination, in: app)
@@ -69,7 +77,8 @@ public enum MapLinks {
 
     /// OsmAnd's web link, which opens the app where installed.
     public static func osmAnd(_ point: Coordinate, zoom: Int = 16) -> String {
-        let lat = number(point.latitude), lon = number(point.longitude)
+        let lat = number(point.latitude)
+        let lon = number(point.longitude)
         return "https://osmand.net/map?pin=\(lat),\(lon)#\(zoom)/\(lat)/\(lon)"
     }
 
@@ -104,7 +113,8 @@ public enum MapLinks {
 public enum ShareText {
     public static func address(name: String?, lines: [String], coordinate: Coordinate?) -> String {
         var parts = [name].compactMap { $0 } + lines
-        let link = coordinate.map { MapLinks.show(.coordinate($0, label: name), in: .openStreetMap) }
+        let link =
+            coordinate.map { MapLinks.show(.coordinate($0, label: name), in: .openStreetMap) }
             ?? MapLinks.show(.address(lines.joined(separator: ", ")), in: .openStreetMap)
         if let link { parts.append(link) }
         return parts.joined(separator: "\n")

@@ -7,7 +7,9 @@ public enum CSV {
     }
 
     static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return field }
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+            return field
+        }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -58,14 +60,22 @@ public enum CSV {
 
 /// Places as CSV: `name,latitude,longitude,category,favorite,address,notes,created_at`.
 public enum PlacesCSV {
-    public static let header = ["name", "latitude", "longitude", "category", "favorite", "address", "notes", "created_at"]
+    public static let header = [
+        "name", "latitude", "longitude", "category", "favorite", "address", "notes", "created_at",
+    ]
 
     public static func write(_ places: [PlaceRecord]) -> String {
-        CSV.encode([header] + places.map { place in
-            [place.name, place.coordinate.map { MapLinks.number($0.latitude) } ?? "", place.coordinate.map { MapLinks.number($0.longitude) } ?? "",
-             place.category ?? "", place.isFavorite ? "true" : "false", place.address ?? "", place.notes ?? "",
-             place.createdAt.map(Timestamp.string) ?? ""]
-        })
+        CSV.encode(
+            [header]
+                + places.map { place in
+                    [
+                        place.name, place.coordinate.map { MapLinks.number($0.latitude) } ?? "",
+                        place.coordinate.map { MapLinks.number($0.longitude) } ?? "",
+                        place.category ?? "", place.isFavorite ? "true" : "false", place.address ?? "",
+                        place.notes ?? "",
+                        place.createdAt.map(Timestamp.string) ?? "",
+                    ]
+                })
     }
 
     /// Columns are found by header name (any order, any case); rows without a name or with bad
@@ -91,18 +101,26 @@ public enum PlacesCSV {
                 continue
             }
             var coordinate: Coordinate?
-            let latitudeText = value("latitude"), longitudeText = value("longitude")
+            let latitudeText = value("latitude")
+            let longitudeText = value("longitude")
             if latitudeText != nil || longitudeText != nil {
-                guard let latitude = latitudeText.flatMap(Double.init), let longitude = longitudeText.flatMap(Double.init),
-                      (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                    result.issues.append(InterchangeIssue(record: index + 1, reason: "latitude and longitude must both be numbers in range"))
+                guard let latitude = latitudeText.flatMap(Double.init),
+                    let longitude = longitudeText.flatMap(Double.init),
+                    (-90...90).contains(latitude), (-180...180).contains(longitude)
+                else {
+                    result.issues.append(
+                        InterchangeIssue(
+                            record: index + 1, reason: "latitude and longitude must both be numbers in range"))
                     continue
                 }
                 coordinate = Coordinate(latitude: latitude, longitude: longitude)
             }
-            result.places.append(PlaceRecord(
-                name: name, coordinate: coordinate, address: value("address"), notes: value("notes"), category: value("category"),
-                isFavorite: ["true", "1", "yes"].contains(value("favorite")?.lowercased() ?? ""), createdAt: InterchangeDates.parse(value("created_at"))))
+            result.places.append(
+                PlaceRecord(
+                    name: name, coordinate: coordinate, address: value("address"), notes: value("notes"),
+                    category: value("category"),
+                    isFavorite: ["true", "1", "yes"].contains(value("favorite")?.lowercased() ?? ""),
+                    createdAt: InterchangeDates.parse(value("created_at"))))
         }
         return result
     }

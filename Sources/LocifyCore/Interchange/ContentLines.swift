@@ -19,7 +19,8 @@ public struct ContentLine: Equatable, Sendable {
 
     public static func == (lhs: ContentLine, rhs: ContentLine) -> Bool {
         lhs.name == rhs.name && lhs.value == rhs.value
-            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name) && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
+            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
+            && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
     }
 }
 
@@ -48,7 +49,9 @@ public enum ContentLines {
     /// and value. Accepts LF as well as CRLF, as files edited by hand have.
     public static func parse(_ text: String) -> [ContentLine] {
         var unfolded: [String] = []
-        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             if let first = raw.first, first == " " || first == "\t", !unfolded.isEmpty {
                 unfolded[unfolded.count - 1] += raw.dropFirst()
             } else if !raw.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -65,7 +68,10 @@ public enum ContentLines {
         for index in line.indices {
             let character = line[index]
             if character == "\"" { inQuotes.toggle() }
-            if character == ":", !inQuotes { colon = index; break }
+            if character == ":", !inQuotes {
+                colon = index
+                break
+            }
         }
         guard let colon else { return nil }
         let head = line[..<colon]
@@ -74,7 +80,10 @@ public enum ContentLines {
         var piece = ""
         inQuotes = false
         for character in head {
-            if character == "\"" { inQuotes.toggle(); continue }
+            if character == "\"" {
+                inQuotes.toggle()
+                continue
+            }
             if character == ";", !inQuotes {
                 pieces.append(piece)
                 piece = ""

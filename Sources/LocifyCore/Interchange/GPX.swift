@@ -18,7 +18,9 @@ public enum GPX {
             if let category = place.category { xml += "    <type>\(XMLText.escape(category))</type>\n" }
             if place.isFavorite || place.address != nil {
                 xml += "    <extensions>\n"
-                if let address = place.address { xml += "      <locify:address>\(XMLText.escape(address))</locify:address>\n" }
+                if let address = place.address {
+                    xml += "      <locify:address>\(XMLText.escape(address))</locify:address>\n"
+                }
                 if place.isFavorite { xml += "      <locify:favorite>true</locify:favorite>\n" }
                 xml += "    </extensions>\n"
             }
@@ -30,20 +32,27 @@ public enum GPX {
     /// Reads waypoints (and route and track points that carry a name).
     public static func read(_ data: Data) -> PlaceImport {
         PlaceImport.fromXML(data) { root, result in
-            let points = root.descendants("wpt") + (root.descendants("rtept") + root.descendants("trkpt")).filter { $0.child("name") != nil }
+            let points =
+                root.descendants("wpt")
+                + (root.descendants("rtept") + root.descendants("trkpt")).filter { $0.child("name") != nil }
             for (index, point) in points.enumerated() {
-                guard let latitude = point.attributes["lat"].flatMap(Double.init), let longitude = point.attributes["lon"].flatMap(Double.init),
-                      (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                guard let latitude = point.attributes["lat"].flatMap(Double.init),
+                    let longitude = point.attributes["lon"].flatMap(Double.init),
+                    (-90...90).contains(latitude), (-180...180).contains(longitude)
+                else {
                     result.issues.append(InterchangeIssue(record: index + 1, reason: "no valid lat and lon"))
                     continue
                 }
                 let extensions = point.child("extensions")
-                result.places.append(PlaceRecord(
-                    name: point.childText("name") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
-                    coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                    address: extensions?.childText("address"),
-                    notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),
-                    isFavorite: extensions?.childText("favorite") == "true", createdAt: InterchangeDates.parse(point.childText("time"))))
+                result.places.append(
+                    PlaceRecord(
+                        name: point.childText("name")
+                            ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
+                        coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        address: extensions?.childText("address"),
+                        notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),
+                        isFavorite: extensions?.childText("favorite") == "true",
+                        createdAt: InterchangeDates.parse(point.childText("time"))))
             }
         }
     }

@@ -17,7 +17,8 @@ public enum GeoJSON {
             ]
         }
         return try JSONSerialization.data(
-            withJSONObject: ["type": "FeatureCollection", "features": features], options: [.sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: ["type": "FeatureCollection", "features": features],
+            options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     public static func read(_ data: Data) -> PlaceImport {
@@ -32,19 +33,25 @@ public enum GeoJSON {
         }
         for (index, feature) in features.enumerated() {
             let geometry = feature["geometry"] as? [String: Any]
-            guard geometry?["type"] as? String == "Point", let coordinates = geometry?["coordinates"] as? [Any], coordinates.count >= 2,
-                  let longitude = InterchangeNumbers.double(coordinates[0]), let latitude = InterchangeNumbers.double(coordinates[1]),
-                  (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            guard geometry?["type"] as? String == "Point", let coordinates = geometry?["coordinates"] as? [Any],
+                coordinates.count >= 2,
+                let longitude = InterchangeNumbers.double(coordinates[0]),
+                let latitude = InterchangeNumbers.double(coordinates[1]),
+                (-90...90).contains(latitude), (-180...180).contains(longitude)
+            else {
                 result.issues.append(InterchangeIssue(record: index + 1, reason: "not a Point with [lon, lat]"))
                 continue
             }
             let properties = feature["properties"] as? [String: Any] ?? [:]
             func text(_ key: String) -> String? { (properties[key] as? String).flatMap { $0.isEmpty ? nil : $0 } }
-            result.places.append(PlaceRecord(
-                name: text("name") ?? text("title") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
-                coordinate: Coordinate(latitude: latitude, longitude: longitude), address: text("address"),
-                notes: text("notes") ?? text("description"), category: text("category"),
-                isFavorite: properties["favorite"] as? Bool ?? false, createdAt: InterchangeDates.parse(text("created_at"))))
+            result.places.append(
+                PlaceRecord(
+                    name: text("name") ?? text("title")
+                        ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
+                    coordinate: Coordinate(latitude: latitude, longitude: longitude), address: text("address"),
+                    notes: text("notes") ?? text("description"), category: text("category"),
+                    isFavorite: properties["favorite"] as? Bool ?? false,
+                    createdAt: InterchangeDates.parse(text("created_at"))))
         }
         return result
     }

@@ -9,7 +9,10 @@ public struct CalendarEvent: Equatable, Sendable {
     /// Minutes after the start of the day to alert (540 = 09:00); nil for no alarm.
     public var alarmMinutesAfterMidnight: Int?
 
-    public init(uid: String, title: String, description: String? = nil, schedule: ReminderSchedule, alarmMinutesAfterMidnight: Int? = 540) {
+    public init(
+        uid: String, title: String, description: String? = nil, schedule: ReminderSchedule,
+        alarmMinutesAfterMidnight: Int? = 540
+    ) {
         self.uid = uid
         self.title = title
         self.description = description
@@ -128,11 +131,12 @@ public enum ICalendar {
             }
             recurrence = parsed
         }
-        return .success(CalendarEvent(
-            uid: value("UID").map(ContentLines.unescape) ?? UUID().uuidString,
-            title: title, description: value("DESCRIPTION").map(ContentLines.unescape),
-            schedule: ReminderSchedule(initialDate: start, recurrence: recurrence),
-            alarmMinutesAfterMidnight: alarm.flatMap(parseDuration)))
+        return .success(
+            CalendarEvent(
+                uid: value("UID").map(ContentLines.unescape) ?? UUID().uuidString,
+                title: title, description: value("DESCRIPTION").map(ContentLines.unescape),
+                schedule: ReminderSchedule(initialDate: start, recurrence: recurrence),
+                alarmMinutesAfterMidnight: alarm.flatMap(parseDuration)))
     }
 
     /// The rules `recurrenceRule(for:)` writes, and their plain forms from other calendars.
@@ -154,9 +158,11 @@ public enum ICalendar {
             let clamped = parts["BYMONTHDAY"] == clampDays && parts["BYSETPOS"] == "-1"
             return (plain && parts["BYSETPOS"] == nil) || clamped ? .months(interval) : nil
         case "YEARLY":
-            let clamped = start.month == 2 && start.day == 29 && parts["BYMONTH"] == "2"
+            let clamped =
+                start.month == 2 && start.day == 29 && parts["BYMONTH"] == "2"
                 && parts["BYMONTHDAY"] == "28,29" && parts["BYSETPOS"] == "-1"
-            let plain = parts["BYMONTHDAY"] == nil && parts["BYSETPOS"] == nil
+            let plain =
+                parts["BYMONTHDAY"] == nil && parts["BYSETPOS"] == nil
                 && (parts["BYMONTH"] == nil || parts["BYMONTH"] == String(start.month))
             return plain || clamped ? .years(interval) : nil
         default:
@@ -171,7 +177,8 @@ public enum ICalendar {
     static func parseDate(_ text: String) -> CalendarDate? {
         let digits = text.prefix(8)
         guard digits.count == 8, digits.allSatisfy(\.isNumber), let year = Int(digits.prefix(4)),
-              let month = Int(digits.dropFirst(4).prefix(2)), let day = Int(digits.suffix(2)) else { return nil }
+            let month = Int(digits.dropFirst(4).prefix(2)), let day = Int(digits.suffix(2))
+        else { return nil }
         return CalendarDate(year: year, month: month, day: day)
     }
 
@@ -181,7 +188,8 @@ public enum ICalendar {
 
     /// `PT9H`, `PT9H30M`, `PT0S`.
     static func duration(minutes: Int) -> String {
-        let hours = minutes / 60, rest = minutes % 60
+        let hours = minutes / 60
+        let rest = minutes % 60
         if minutes == 0 { return "PT0S" }
         return "PT" + (hours > 0 ? "\(hours)H" : "") + (rest > 0 ? "\(rest)M" : "")
     }
@@ -189,12 +197,22 @@ public enum ICalendar {
     static func parseDuration(_ text: String) -> Int? {
         var body = Substring(text.uppercased())
         var sign = 1
-        if body.hasPrefix("-") { sign = -1; body = body.dropFirst() } else if body.hasPrefix("+") { body = body.dropFirst() }
+        if body.hasPrefix("-") {
+            sign = -1
+            body = body.dropFirst()
+        } else if body.hasPrefix("+") {
+            body = body.dropFirst()
+        }
         guard body.hasPrefix("P") else { return nil }
         body = body.dropFirst()
-        var minutes = 0, number = 0, inTime = false
+        var minutes = 0
+        var number = 0
+        var inTime = false
         for character in body {
-            if let digit = character.wholeNumberValue { number = number * 10 + digit; continue }
+            if let digit = character.wholeNumberValue {
+                number = number * 10 + digit
+                continue
+            }
             switch character {
             case "T": inTime = true
             case "W": minutes += number * 7 * 1440

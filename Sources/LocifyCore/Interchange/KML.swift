@@ -5,8 +5,10 @@ import ZIPFoundation
 /// coloured style. KMZ is a zip holding `doc.kml`.
 public enum KML {
     /// Organic Maps' placemark colours.
-    public static let colors = ["red", "pink", "purple", "deeppurple", "blue", "lightblue", "cyan", "teal", "green",
-                                "lime", "yellow", "orange", "deeporange", "brown", "gray", "bluegray"]
+    public static let colors = [
+        "red", "pink", "purple", "deeppurple", "blue", "lightblue", "cyan", "teal", "green",
+        "lime", "yellow", "orange", "deeporange", "brown", "gray", "bluegray",
+    ]
 
     /// One document for one category (Organic Maps keeps one file per list).
     public static func write(_ places: [PlaceRecord], documentName: String) -> String {
@@ -19,26 +21,35 @@ public enum KML {
 
             """
         for color in used {
-            xml += "  <Style id=\"placemark-\(color)\"><IconStyle><Icon><href>https://omaps.app/placemarks/placemark-\(color).png</href></Icon></IconStyle></Style>\n"
+            xml +=
+                "  <Style id=\"placemark-\(color)\"><IconStyle><Icon><href>https://omaps.app/placemarks/placemark-\(color).png</href></Icon></IconStyle></Style>\n"
         }
         for place in places {
             guard let point = place.coordinate else { continue }
             xml += "  <Placemark>\n    <name>\(XMLText.escape(place.name))</name>\n"
             if let notes = place.notes {
                 // CDATA keeps markup readable where the text has it, as Organic Maps writes it.
-                let body = notes.contains("<") || notes.contains("&")
-                    ? "<![CDATA[" + notes.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>" : XMLText.escape(notes)
+                let body =
+                    notes.contains("<") || notes.contains("&")
+                    ? "<![CDATA[" + notes.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>"
+                    : XMLText.escape(notes)
                 xml += "    <description>\(body)</description>\n"
             }
-            if let created = place.createdAt { xml += "    <TimeStamp><when>\(Timestamp.string(created))</when></TimeStamp>\n" }
+            if let created = place.createdAt {
+                xml += "    <TimeStamp><when>\(Timestamp.string(created))</when></TimeStamp>\n"
+            }
             xml += "    <styleUrl>#placemark-\(style(for: place))</styleUrl>\n"
             var extended: [(String, String)] = []
             if let address = place.address { extended.append(("address", address)) }
             if place.isFavorite { extended.append(("favorite", "true")) }
             if !extended.isEmpty {
-                xml += "    <ExtendedData>\n" + extended.map { "      <Data name=\"\($0.0)\"><value>\(XMLText.escape($0.1))</value></Data>\n" }.joined() + "    </ExtendedData>\n"
+                xml +=
+                    "    <ExtendedData>\n"
+                    + extended.map { "      <Data name=\"\($0.0)\"><value>\(XMLText.escape($0.1))</value></Data>\n" }
+                    .joined() + "    </ExtendedData>\n"
             }
-            xml += "    <Point><coordinates>\(MapLinks.number(point.longitude)),\(MapLinks.number(point.latitude))</coordinates></Point>\n  </Placemark>\n"
+            xml +=
+                "    <Point><coordinates>\(MapLinks.number(point.longitude)),\(MapLinks.number(point.latitude))</coordinates></Point>\n  </Placemark>\n"
         }
         return xml + "</Document>\n</kml>\n"
     }
@@ -63,14 +74,19 @@ public enum KML {
         }
     }
 
-    private static func read(_ placemark: XMLElementNode, category: String?, record: Int, into result: inout PlaceImport) {
+    private static func read(
+        _ placemark: XMLElementNode, category: String?, record: Int, into result: inout PlaceImport
+    ) {
         guard let coordinates = placemark.descendants("Point").first?.childText("coordinates") else {
             result.issues.append(InterchangeIssue(record: record, reason: "no point (lines and areas are not places)"))
             return
         }
-        let numbers = coordinates.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let numbers = coordinates.split(separator: ",").map {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         guard numbers.count >= 2, let longitude = numbers[0], let latitude = numbers[1],
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else {
             result.issues.append(InterchangeIssue(record: record, reason: "coordinates \(coordinates) are not lon,lat"))
             return
         }
@@ -80,11 +96,14 @@ public enum KML {
         }
         let styleURL = placemark.childText("styleUrl") ?? ""
         let color = colors.first { styleURL.hasSuffix("placemark-\($0)") } ?? "red"
-        result.places.append(PlaceRecord(
-            name: placemark.childText("name") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
-            coordinate: Coordinate(latitude: latitude, longitude: longitude), address: extended["address"] ?? placemark.childText("address"),
-            notes: placemark.childText("description"), category: category, isFavorite: extended["favorite"] == "true",
-            createdAt: InterchangeDates.parse(placemark.child("TimeStamp")?.childText("when")), color: color))
+        result.places.append(
+            PlaceRecord(
+                name: placemark.childText("name") ?? PlaceRecord.unnamedLabel(latitude: latitude, longitude: longitude),
+                coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                address: extended["address"] ?? placemark.childText("address"),
+                notes: placemark.childText("description"), category: category,
+                isFavorite: extended["favorite"] == "true",
+                createdAt: InterchangeDates.parse(placemark.child("TimeStamp")?.childText("when")), color: color))
     }
 
     private static func style(for place: PlaceRecord) -> String {
@@ -95,7 +114,9 @@ public enum KML {
     public static func writeKMZ(_ places: [PlaceRecord], documentName: String) throws -> Data {
         let archive = try Archive(accessMode: .create)
         let kml = Data(write(places, documentName: documentName).utf8)
-        try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.count), compressionMethod: .deflate) { position, size in
+        try archive.addEntry(
+            with: "doc.kml", type: .file, uncompressedSize: Int64(kml.count), compressionMethod: .deflate
+        ) { position, size in
             kml.subdata(in: Int(position)..<Int(position) + size)
         }
         guard let data = archive.data else { throw FormatProblem(reason: "the KMZ archive could not be written") }
@@ -105,14 +126,18 @@ public enum KML {
     /// Reads the first `.kml` file in a KMZ (`doc.kml` by convention).
     public static func readKMZ(_ data: Data) -> PlaceImport {
         guard let archive = try? Archive(data: data, accessMode: .read),
-              let entry = archive.first(where: { $0.path == "doc.kml" }) ?? archive.first(where: { $0.path.lowercased().hasSuffix(".kml") }) else {
-            return PlaceImport(places: [], issues: [InterchangeIssue(record: 0, reason: "not a KMZ: no .kml file inside")])
+            let entry = archive.first(where: { $0.path == "doc.kml" })
+                ?? archive.first(where: { $0.path.lowercased().hasSuffix(".kml") })
+        else {
+            return PlaceImport(
+                places: [], issues: [InterchangeIssue(record: 0, reason: "not a KMZ: no .kml file inside")])
         }
         var kml = Data()
         do {
             _ = try archive.extract(entry, skipCRC32: false) { kml.append($0) }
         } catch {
-            return PlaceImport(places: [], issues: [InterchangeIssue(record: 0, reason: "the KMZ is damaged: \(error)")])
+            return PlaceImport(
+                places: [], issues: [InterchangeIssue(record: 0, reason: "the KMZ is damaged: \(error)")])
         }
         return read(kml)
     }

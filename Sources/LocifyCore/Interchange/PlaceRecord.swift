@@ -52,14 +52,17 @@ struct FormatProblem: Error {
 /// JSON numbers as sources write them: numbers, or numbers in strings.
 enum InterchangeNumbers {
     static func double(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue ?? (value as? String).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        (value as? NSNumber)?.doubleValue
+            ?? (value as? String).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 }
 
 enum InterchangeDates {
     static func parse(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
         // Takeout's older "2019-05-04T10:06:05Z" and date-only values.
         if let day = CalendarDate(iso8601: text) {

@@ -7,14 +7,18 @@ public enum Takeout {
     public static func readSavedPlaces(_ data: Data) -> PlaceImport {
         var result = PlaceImport()
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = root["features"] as? [[String: Any]] else {
+            let features = root["features"] as? [[String: Any]]
+        else {
             result.issues.append(InterchangeIssue(record: 0, reason: "not a Takeout Saved Places file (no features)"))
             return result
         }
         for (index, feature) in features.enumerated() {
             let properties = feature["properties"] as? [String: Any] ?? [:]
             var coordinate = point(from: feature["geometry"] as? [String: Any])
-            let name: String?, address: String?, created: Date?, url: String?
+            let name: String?
+            let address: String?
+            let created: Date?
+            let url: String?
             if let location = properties["location"] as? [String: Any] {
                 // The newer generation.
                 name = text(location["name"]) ?? text(properties["Title"])
@@ -29,7 +33,9 @@ public enum Takeout {
                 created = InterchangeDates.parse(text(properties["Published"]) ?? text(properties["Updated"]))
                 url = text(properties["Google Maps URL"])
                 if coordinate == nil, let geo = location["Geo Coordinates"] as? [String: Any],
-                   let latitude = InterchangeNumbers.double(geo["Latitude"]), let longitude = InterchangeNumbers.double(geo["Longitude"]) {
+                    let latitude = InterchangeNumbers.double(geo["Latitude"]),
+                    let longitude = InterchangeNumbers.double(geo["Longitude"])
+                {
                     coordinate = valid(latitude, longitude)
                 }
             }
@@ -38,9 +44,13 @@ public enum Takeout {
                 result.issues.append(InterchangeIssue(record: index + 1, reason: "no coordinates and no address"))
                 continue
             }
-            let fallbackName = address ?? coordinate.map { PlaceRecord.unnamedLabel(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
-            result.places.append(PlaceRecord(
-                name: name ?? fallbackName, coordinate: coordinate, address: address, createdAt: created, externalID: url))
+            let fallbackName =
+                address ?? coordinate.map { PlaceRecord.unnamedLabel(latitude: $0.latitude, longitude: $0.longitude) }
+                ?? ""
+            result.places.append(
+                PlaceRecord(
+                    name: name ?? fallbackName, coordinate: coordinate, address: address, createdAt: created,
+                    externalID: url))
         }
         return result
     }
@@ -53,7 +63,8 @@ public enum Takeout {
         guard !rows.isEmpty else { return result }
         let header = rows.removeFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let titleColumn = header.firstIndex(of: "title"), let urlColumn = header.firstIndex(of: "url") else {
-            result.issues.append(InterchangeIssue(record: 0, reason: "not a Takeout list: the header needs Title and URL"))
+            result.issues.append(
+                InterchangeIssue(record: 0, reason: "not a Takeout list: the header needs Title and URL"))
             return result
         }
         func cell(_ row: [String], _ column: Int?) -> String? {
@@ -73,12 +84,17 @@ public enum Takeout {
                 result.issues.append(InterchangeIssue(record: index + 1, reason: "the URL has no coordinates (\(url))"))
                 continue
             }
-            let notes = [cell(row, header.firstIndex(of: "note")), cell(row, header.firstIndex(of: "comment"))].compactMap { $0 }
-            result.places.append(PlaceRecord(
-                name: cell(row, titleColumn) ?? PlaceRecord.unnamedLabel(latitude: coordinate.latitude, longitude: coordinate.longitude),
-                coordinate: coordinate, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), category: listName,
-                isFavorite: listName?.lowercased() == "favorite places" || listName?.lowercased() == "favourite places",
-                externalID: url))
+            let notes = [cell(row, header.firstIndex(of: "note")), cell(row, header.firstIndex(of: "comment"))]
+                .compactMap { $0 }
+            result.places.append(
+                PlaceRecord(
+                    name: cell(row, titleColumn)
+                        ?? PlaceRecord.unnamedLabel(latitude: coordinate.latitude, longitude: coordinate.longitude),
+                    coordinate: coordinate, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
+                    category: listName,
+                    isFavorite: listName?.lowercased() == "favorite places"
+                        || listName?.lowercased() == "favourite places",
+                    externalID: url))
         }
         return result
     }
@@ -95,13 +111,17 @@ public enum Takeout {
 
     private static func point(from geometry: [String: Any]?) -> Coordinate? {
         guard let coordinates = geometry?["coordinates"] as? [Any], coordinates.count >= 2,
-              let longitude = InterchangeNumbers.double(coordinates[0]), let latitude = InterchangeNumbers.double(coordinates[1]) else { return nil }
+            let longitude = InterchangeNumbers.double(coordinates[0]),
+            let latitude = InterchangeNumbers.double(coordinates[1])
+        else { return nil }
         return valid(latitude, longitude)
     }
 
     /// In range and not Google's `[0,0]` for "unknown".
     private static func valid(_ latitude: Double, _ longitude: Double) -> Coordinate? {
-        guard (-90...90).contains(latitude), (-180...180).contains(longitude), latitude != 0 || longitude != 0 else { return nil }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), latitude != 0 || longitude != 0 else {
+            return nil
+        }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 

@@ -69,7 +69,8 @@ public enum VCardFormat {
         var lines = ["BEGIN:VCARD", "VERSION:4.0"]
         if let uid = card.uid { lines.append("UID:" + e(uid)) }
         lines.append("FN:" + e(card.formattedName))
-        lines.append("N:" + [card.familyName, card.givenName, nil, nil, nil].map { e($0 ?? "") }.joined(separator: ";"))
+        lines.append(
+            "N:" + [card.familyName, card.givenName, nil, nil, nil].map { e($0 ?? "") }.joined(separator: ";"))
         if let nickname = card.nickname { lines.append("NICKNAME:" + e(nickname)) }
         for email in card.emails { lines.append("EMAIL;TYPE=home:" + e(email)) }
         if let birthday = card.birthday {
@@ -78,10 +79,20 @@ public enum VCardFormat {
         }
         for address in card.addresses {
             var parameters = ""
-            if !address.types.isEmpty { parameters += ";TYPE=" + address.types.map(quoteIfNeeded).joined(separator: ",") }
-            if let label = address.label { parameters += ";LABEL=\"" + label.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\"", with: "'") + "\"" }
-            if let point = address.coordinate { parameters += ";GEO=\"geo:\(MapLinks.number(point.latitude)),\(MapLinks.number(point.longitude))\"" }
-            let components = [nil, nil, address.street, address.city, address.region, address.postalCode, address.country]
+            if !address.types.isEmpty {
+                parameters += ";TYPE=" + address.types.map(quoteIfNeeded).joined(separator: ",")
+            }
+            if let label = address.label {
+                parameters +=
+                    ";LABEL=\""
+                    + label.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\"", with: "'") + "\""
+            }
+            if let point = address.coordinate {
+                parameters += ";GEO=\"geo:\(MapLinks.number(point.latitude)),\(MapLinks.number(point.longitude))\""
+            }
+            let components = [
+                nil, nil, address.street, address.city, address.region, address.postalCode, address.country,
+            ]
             lines.append("ADR" + parameters + ":" + components.map { e($0 ?? "") }.joined(separator: ";"))
         }
         if let photo = card.photoURI { lines.append("PHOTO:" + photo) }
@@ -102,7 +113,11 @@ public enum VCardFormat {
                 count += 1
             } else if line.name == "END", line.value.uppercased() == "VCARD" {
                 if let lines = current {
-                    if let card = card(from: lines) { cards.append(card) } else { issues.append(InterchangeIssue(record: count, reason: "no FN or N name")) }
+                    if let card = card(from: lines) {
+                        cards.append(card)
+                    } else {
+                        issues.append(InterchangeIssue(record: count, reason: "no FN or N name"))
+                    }
                 }
                 current = nil
             } else {
@@ -116,10 +131,14 @@ public enum VCardFormat {
         func text(_ name: String) -> String? {
             lines.first { $0.name == name }.map { ContentLines.unescape($0.value) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        let nameParts = lines.first { $0.name == "N" }.map { ContentLines.split($0.value, on: ";").map(ContentLines.unescape) } ?? []
+        let nameParts =
+            lines.first { $0.name == "N" }.map { ContentLines.split($0.value, on: ";").map(ContentLines.unescape) }
+            ?? []
         let family = nameParts.first.flatMap { $0.isEmpty ? nil : $0 }
         let given = nameParts.count > 1 && !nameParts[1].isEmpty ? nameParts[1] : nil
-        guard let formatted = text("FN") ?? [given, family].compactMap({ $0 }).joined(separator: " ").nilIfEmpty else { return nil }
+        guard let formatted = text("FN") ?? [given, family].compactMap({ $0 }).joined(separator: " ").nilIfEmpty else {
+            return nil
+        }
         let addresses = lines.filter { $0.name == "ADR" }.map { line -> VCard.Address in
             let parts = ContentLines.split(line.value, on: ";").map(ContentLines.unescape).map { $0.isEmpty ? nil : $0 }
             func part(_ index: Int) -> String? { index < parts.count ? parts[index] : nil }
@@ -131,7 +150,8 @@ public enum VCardFormat {
                 label: label, coordinate: line.parameter("GEO").flatMap(parseGeo))
         }
         return VCard(
-            uid: text("UID"), formattedName: formatted, givenName: given, familyName: family, nickname: text("NICKNAME"),
+            uid: text("UID"), formattedName: formatted, givenName: given, familyName: family,
+            nickname: text("NICKNAME"),
             emails: lines.filter { $0.name == "EMAIL" }.map { ContentLines.unescape($0.value) },
             birthday: text("BDAY").flatMap(parseBirthday),
             addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }?.value, note: text("NOTE"))
@@ -144,20 +164,24 @@ public enum VCardFormat {
             return Birthdate(day: day, month: month)
         }
         guard digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
-              let day = Int(digits.suffix(2)) else { return nil }
+            let day = Int(digits.suffix(2))
+        else { return nil }
         return Birthdate(day: day, month: month, year: year)
     }
 
     /// `geo:47.37,8.54` (vCard 4) or `47.37;8.54` (vCard 3).
     static func parseGeo(_ text: String) -> Coordinate? {
         let body = text.lowercased().hasPrefix("geo:") ? String(text.dropFirst(4)) : text
-        let numbers = body.split(whereSeparator: { $0 == "," || $0 == ";" }).prefix(2).compactMap { Double($0.prefix { $0 != "?" }) }
+        let numbers = body.split(whereSeparator: { $0 == "," || $0 == ";" }).prefix(2).compactMap {
+            Double($0.prefix { $0 != "?" })
+        }
         guard numbers.count == 2, (-90...90).contains(numbers[0]), (-180...180).contains(numbers[1]) else { return nil }
         return Coordinate(latitude: numbers[0], longitude: numbers[1])
     }
 
     private static func quoteIfNeeded(_ value: String) -> String {
-        value.contains(where: { ",;:\" ".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
+        value.contains(where: { ",;:\" ".contains($0) })
+            ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
     }
 }
 

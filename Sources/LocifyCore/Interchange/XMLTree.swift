@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A parsed XML element: enough structure for GPX and KML, namespaces reduced to local names.
@@ -30,7 +31,9 @@ final class XMLElementNode {
         let parser = XMLParser(data: data)
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
-            throw FormatProblem(reason: parser.parserError.map { "not well-formed XML: \($0.localizedDescription)" } ?? "empty document")
+            throw FormatProblem(
+                reason: parser.parserError.map { "not well-formed XML: \($0.localizedDescription)" } ?? "empty document"
+            )
         }
         return root
     }
@@ -39,7 +42,10 @@ final class XMLElementNode {
         var root: XMLElementNode?
         private var stack: [XMLElementNode] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             let node = XMLElementNode(name: local, attributes: attributes)
             stack.last?.children.append(node)
@@ -73,7 +79,6 @@ extension PlaceImport {
         return result
     }
 }
-
 
 enum XMLText {
     static func escape(_ text: String) -> String {

@@ -154,8 +154,10 @@ public struct ContactDraft: Sendable, Equatable {
     }
 
     private func checkedBirthdate(today: CalendarDate, check: inout FieldChecker) -> Birthdate? {
-        let known = isBirthdateKnown
-            ?? (birthdateIsAgeBased ? birthdateAge != nil || birthdateYear != nil : birthdateDay != nil || birthdateMonth != nil)
+        let known =
+            isBirthdateKnown
+            ?? (birthdateIsAgeBased
+                ? birthdateAge != nil || birthdateYear != nil : birthdateDay != nil || birthdateMonth != nil)
         guard known else { return nil }
         if birthdateIsAgeBased {
             // A stored age-based birthday comes back with its year and no age: keep that year.
@@ -186,7 +188,8 @@ public struct ContactDraft: Sendable, Equatable {
             return nil
         }
         if let year = birthdate.year,
-           let date = CalendarDate(year: year, month: month, day: day), date > today {
+            let date = CalendarDate(year: year, month: month, day: day), date > today
+        {
             check.fail("birthdate_year", "Birthday cannot be in the future.")
             return nil
         }

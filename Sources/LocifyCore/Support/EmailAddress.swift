@@ -10,8 +10,9 @@ public enum EmailAddress {
     /// the final judge, this only catches typing mistakes.
     public static func isPlausible(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
-              !text.contains(where: { $0.isWhitespace }) else { return false }
+        guard parts.count == 2, !parts[0].isEmpty, text.unicodeScalars.count <= 254,
+            !text.contains(where: { $0.isWhitespace })
+        else { return false }
         let domainLabels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domainLabels.count >= 2 && domainLabels.allSatisfy { !$0.isEmpty }
     }

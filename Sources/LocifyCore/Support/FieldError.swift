@@ -41,7 +41,8 @@ struct FieldChecker {
         guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
             return nil
         }
-        if trimmed.count > limit {
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts, so the API's description holds.
+        if trimmed.unicodeScalars.count > limit {
             fail(field, "\(label) must be at most \(limit) characters.")
         }
         return trimmed

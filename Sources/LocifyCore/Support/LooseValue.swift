@@ -4,9 +4,18 @@ import Foundation
 /// (`"12"`, `" 12 "`, `1`, `"on"`), read the same way by the web and the API, with one wording for
 /// a value that cannot be read.
 public enum LooseValue {
-    /// A whole number; surrounding spaces are ignored. Nil when the text is not one.
+    /// The largest magnitude accepted: 15 digits, so every value is exact in a JSON number (a double)
+    /// and the API's description can state the bound.
+    public static let maximumMagnitude = 999_999_999_999_999
+
+    /// A whole number within `maximumMagnitude`; surrounding spaces are ignored. Nil when the text is not one.
     public static func integer(_ text: String) -> Int? {
-        Int(text.trimmingCharacters(in: .whitespaces))
+        Int(text.trimmingCharacters(in: .whitespaces)).flatMap(bounded)
+    }
+
+    /// `value` when it is within `maximumMagnitude`.
+    public static func bounded(_ value: Int) -> Int? {
+        abs(value) <= maximumMagnitude ? value : nil
     }
 
     /// `1`, `true`, `on`, `yes` and `0`, `false`, `off`, `no`, empty, in any case.

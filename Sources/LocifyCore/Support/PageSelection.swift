@@ -1,6 +1,9 @@
 /// Which page of a list a client asked for: `page` and `limit` as the web list and the API both
 /// read them.
 public struct PageSelection: Equatable, Sendable {
+    /// Far beyond any real list, and small enough that the row offset cannot overflow.
+    public static let maximumPage = 1_000_000_000
+
     public let page: Int
     public let limit: Int
 
@@ -16,15 +19,16 @@ public struct PageSelection: Equatable, Sendable {
         maximumLimit: Int = PageWindow.maximumLimit
     ) throws(PageSelectionProblem) -> PageSelection {
         var problems: [FieldError] = []
-        func positive(_ text: String?, field: String) -> Int? {
+        func positive(_ text: String?, field: String, maximum: Int = .max) -> Int? {
             guard let text else { return nil }
-            guard let value = LooseValue.integer(text), value >= 1 else {
-                problems.append(FieldError(field: field, message: "\(field) must be a whole number of at least 1."))
+            guard let value = LooseValue.integer(text), value >= 1, value <= maximum else {
+                let range = maximum == .max ? "of at least 1" : "from 1 to \(maximum)"
+                problems.append(FieldError(field: field, message: "\(field) must be a whole number \(range)."))
                 return nil
             }
             return value
         }
-        let pageNumber = positive(page, field: "page")
+        let pageNumber = positive(page, field: "page", maximum: maximumPage)
         let limitNumber = positive(limit, field: "limit")
         guard problems.isEmpty else { throw .invalid(ValidationFailure(problems)) }
         if let limitNumber, limitNumber > maximumLimit { throw .limitTooBig(maximum: maximumLimit) }

@@ -29,7 +29,8 @@ extension CalendarDate {
         let newYear = index / 12
         let newMonth = index % 12 + 1
         guard (1...9999).contains(newYear) else { return nil }
-        return CalendarDate(year: newYear, month: newMonth, day: min(day, CalendarDate.daysIn(month: newMonth, year: newYear)))
+        return CalendarDate(
+            year: newYear, month: newMonth, day: min(day, CalendarDate.daysIn(month: newMonth, year: newYear)))
     }
 
     /// 1 = Sunday … 7 = Saturday, as Foundation's `Calendar` numbers weekdays.

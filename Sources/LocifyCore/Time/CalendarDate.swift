@@ -10,7 +10,8 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Returns nil unless the three parts name a real day (Feb 29 only in leap years).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...CalendarDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -21,7 +22,8 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         let datePart = text.split(separator: "T", maxSplits: 1).first.map(String.init) ?? text
         let parts = datePart.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 

@@ -101,11 +101,12 @@ struct AccountService {
     }
 
     func user(forSessionSecret secret: String) async throws -> UserModel? {
-        guard let session = try await WebSessionModel.query(on: database)
-            .join(parent: \.$user)
-            .filter(\.$secretDigest == PersonalToken.digest(secret))
-            .filter(\.$expiresAt > dependencies.now())
-            .first()
+        guard
+            let session = try await WebSessionModel.query(on: database)
+                .join(parent: \.$user)
+                .filter(\.$secretDigest == PersonalToken.digest(secret))
+                .filter(\.$expiresAt > dependencies.now())
+                .first()
         else { return nil }
         return try session.joined(UserModel.self)
     }
@@ -117,10 +118,14 @@ struct AccountService {
     // MARK: API tokens
 
     /// Creates a token and returns it with its secret, which is not stored and cannot be shown again.
-    func createToken(for userID: Int, label: String, lifetime: TimeInterval? = nil) async throws -> (APITokenModel, String) {
+    func createToken(for userID: Int, label: String, lifetime: TimeInterval? = nil) async throws -> (
+        APITokenModel, String
+    ) {
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ValidationFailure(field: "label", "Token name is required.") }
-        guard trimmed.count <= 100 else { throw ValidationFailure(field: "label", "Token name must be at most 100 characters.") }
+        guard trimmed.count <= 100 else {
+            throw ValidationFailure(field: "label", "Token name must be at most 100 characters.")
+        }
         let secret = dependencies.newSecret()
         let now = dependencies.now()
         let token = APITokenModel(
@@ -145,9 +150,10 @@ struct AccountService {
         guard PersonalToken.hasAcceptableShape(secret) else { return nil }
         let now = dependencies.now()
         // One query: the token joined with its user (every API request runs this).
-        guard let token = try await APITokenModel.query(on: database)
-            .join(parent: \.$user)
-            .filter(\.$secretDigest == PersonalToken.digest(secret)).first()
+        guard
+            let token = try await APITokenModel.query(on: database)
+                .join(parent: \.$user)
+                .filter(\.$secretDigest == PersonalToken.digest(secret)).first()
         else { return nil }
         if let expiry = token.expiresAt, expiry <= now { return nil }
         let user = try token.joined(UserModel.self)

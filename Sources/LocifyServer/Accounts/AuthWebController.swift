@@ -40,8 +40,11 @@ struct AuthWebController: RouteCollection {
         ) {
             layout = LayoutContext(title: title, session: session)
             registerFields = [
-                FormField("name", label: "Name", value: form?.name, errors: errors, isRequired: true, autocomplete: "name"),
-                FormField("email", label: "Email", control: .email, value: form?.email, errors: errors, isRequired: true, autocomplete: "email"),
+                FormField(
+                    "name", label: "Name", value: form?.name, errors: errors, isRequired: true, autocomplete: "name"),
+                FormField(
+                    "email", label: "Email", control: .email, value: form?.email, errors: errors, isRequired: true,
+                    autocomplete: "email"),
                 FormField(
                     "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
                     isRequired: true, autocomplete: "new-password", minLength: 8),
@@ -60,16 +63,24 @@ struct AuthWebController: RouteCollection {
         return request.application.locifyConfig.registration.allowsRegistration(existingUserCount: userCount)
     }
 
-    private func registerPage(_ request: Request, form: RegisterForm? = nil, errors: FieldMessages = [:]) async throws -> View {
-        try await request.view.render("auth/register", AuthPage(
-            title: "Create your account", registering: form, errors: errors,
-            registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
+    private func registerPage(_ request: Request, form: RegisterForm? = nil, errors: FieldMessages = [:]) async throws
+        -> View
+    {
+        try await request.view.render(
+            "auth/register",
+            AuthPage(
+                title: "Create your account", registering: form, errors: errors,
+                registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
     }
 
-    private func logInPage(_ request: Request, email: String? = nil, formError: String? = nil, next: String?) async throws -> View {
-        try await request.view.render("auth/login", AuthPage(
-            title: "Log in", email: email, formError: formError, next: next,
-            registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
+    private func logInPage(_ request: Request, email: String? = nil, formError: String? = nil, next: String?)
+        async throws -> View
+    {
+        try await request.view.render(
+            "auth/login",
+            AuthPage(
+                title: "Log in", email: email, formError: formError, next: next,
+                registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
     }
 
     func showRegister(request: Request) async throws -> View {
@@ -82,7 +93,9 @@ struct AuthWebController: RouteCollection {
             let user = try await request.accounts.register(
                 AccountDraft(name: form.name, email: form.email), password: form.password ?? "",
                 policy: request.application.locifyConfig.registration)
-            return .page(try await signIn(user, request: request, destination: SiteURL.contacts.path, flash: "Welcome to Locify!"))
+            return .page(
+                try await signIn(
+                    user, request: request, destination: SiteURL.contacts.path, flash: "Welcome to Locify!"))
         } redraw: { errors in
             try await registerPage(request, form: form, errors: errors)
         }
@@ -122,7 +135,9 @@ struct AuthWebController: RouteCollection {
         return response
     }
 
-    private func signIn(_ user: UserModel, request: Request, destination: String, flash: String?) async throws -> Response {
+    private func signIn(_ user: UserModel, request: Request, destination: String, flash: String?) async throws
+        -> Response
+    {
         let secret = try await request.accounts.startSession(for: try user.requireID())
         let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
         response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
@@ -131,7 +146,9 @@ struct AuthWebController: RouteCollection {
 
     /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
     static func safeDestination(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return SiteURL.contacts.path }
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else {
+            return SiteURL.contacts.path
+        }
         return next
     }
 }

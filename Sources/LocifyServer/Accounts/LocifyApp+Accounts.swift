@@ -7,7 +7,8 @@ extension LocifyApp {
     /// Creates an account (the CLI's `user create`), whatever the registration policy says.
     public static func createUser(in app: Application, email: String, name: String, password: String) async throws {
         do {
-            _ = try await app.accounts.register(AccountDraft(name: name, email: email), password: password, policy: .open)
+            _ = try await app.accounts.register(
+                AccountDraft(name: name, email: email), password: password, policy: .open)
         } catch let failure as ValidationFailure {
             throw CommandFailure(failure.messages.joined(separator: "\n"))
         }
@@ -35,7 +36,9 @@ extension LocifyApp {
     public static func listTokens(in app: Application, email: String) async throws -> [TokenSummary] {
         let userID = try await requireUserID(in: app, email: email)
         return try await app.accounts.tokens(of: userID).map {
-            TokenSummary(id: try $0.requireID(), label: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, expiresAt: $0.expiresAt)
+            TokenSummary(
+                id: try $0.requireID(), label: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt,
+                expiresAt: $0.expiresAt)
         }
     }
 
@@ -44,7 +47,8 @@ extension LocifyApp {
         do {
             try await app.accounts.revokeToken(id, of: userID)
         } catch AppError.notFound {
-            throw CommandFailure("\(email) has no token with id \(id). `locify token list --email \(email)` shows them.")
+            throw CommandFailure(
+                "\(email) has no token with id \(id). `locify token list --email \(email)` shows them.")
         }
     }
 

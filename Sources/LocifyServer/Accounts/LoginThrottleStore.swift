@@ -34,7 +34,9 @@ extension Application {
     /// Created once by `configure`, so concurrent requests share one store.
     var loginThrottle: LoginThrottleStore {
         get {
-            guard let store = storage[LoginThrottleKey.self] else { fatalError("configure(_:config:dependencies:) was not called") }
+            guard let store = storage[LoginThrottleKey.self] else {
+                fatalError("configure(_:config:dependencies:) was not called")
+            }
             return store
         }
         set { storage[LoginThrottleKey.self] = newValue }

@@ -19,7 +19,8 @@ struct SettingsWebController: RouteCollection {
         var mapsApp: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, email, timezone, mapsApp = "maps_app"
+            case name, email, timezone
+            case mapsApp = "maps_app"
         }
     }
 
@@ -29,7 +30,8 @@ struct SettingsWebController: RouteCollection {
         var passwordConfirmation: String?
 
         enum CodingKeys: String, CodingKey {
-            case currentPassword = "current_password", newPassword = "new_password"
+            case currentPassword = "current_password"
+            case newPassword = "new_password"
             case passwordConfirmation = "password_confirmation"
         }
     }
@@ -47,7 +49,8 @@ struct SettingsWebController: RouteCollection {
         let form = try request.content.decode(ProfileForm.self)
         return try await request.handleForm {
             _ = try await request.accounts.updateProfile(
-                of: user.id, with: AccountDraft(name: form.name, email: form.email, timezone: form.timezone, mapsApp: form.mapsApp))
+                of: user.id,
+                with: AccountDraft(name: form.name, email: form.email, timezone: form.timezone, mapsApp: form.mapsApp))
             return .redirect(to: SiteURL.settings.path, flash: "Your profile was saved.")
         } redraw: { errors in
             try await render(request, profile: form, profileErrors: errors)
@@ -138,14 +141,17 @@ struct SettingsPage: Encodable {
         return SettingsPage(
             layout: LayoutContext(request: request, title: "Settings", section: .settings),
             profileFields: [
-                FormField("name", label: "Name", value: form?.name ?? stored.name, errors: profileErrors, isRequired: true, autocomplete: "name"),
+                FormField(
+                    "name", label: "Name", value: form?.name ?? stored.name, errors: profileErrors, isRequired: true,
+                    autocomplete: "name"),
                 FormField(
                     "email", label: "Email", control: .email, value: form?.email ?? stored.email, errors: profileErrors,
                     isRequired: true, autocomplete: "email"),
                 FormField(
                     "timezone", label: "Timezone", control: .select, errors: profileErrors,
                     options: TimeZones.identifiers.map {
-                        SelectOption(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), isSelected: $0 == timezone)
+                        SelectOption(
+                            value: $0, label: $0.replacingOccurrences(of: "_", with: " "), isSelected: $0 == timezone)
                     }),
                 FormField(
                     "maps_app", label: "Open directions in", control: .select, errors: profileErrors,
@@ -171,7 +177,8 @@ struct SettingsPage: Encodable {
                     label: $0.label, created: day($0.createdAt), lastUsed: day($0.lastUsedAt),
                     expires: $0.expiresAt.map { day($0) }, revokeURL: SiteURL.revokeToken(try $0.requireID()).path)
             },
-            hasTokens: !tokens.isEmpty, newToken: newToken, profileURL: SiteURL.settingsProfile.path, passwordURL: SiteURL.settingsPassword.path,
+            hasTokens: !tokens.isEmpty, newToken: newToken, profileURL: SiteURL.settingsProfile.path,
+            passwordURL: SiteURL.settingsPassword.path,
             tokensURL: SiteURL.settingsTokens.path)
     }
 }

@@ -34,7 +34,8 @@ final class UserModel: Model, @unchecked Sendable {
     }
 
     var profile: AccountProfile {
-        AccountProfile(name: name, email: email, timezone: timezone, mapsApp: MapsApp(rawValue: mapsApp) ?? .openStreetMap)
+        AccountProfile(
+            name: name, email: email, timezone: timezone, mapsApp: MapsApp(rawValue: mapsApp) ?? .openStreetMap)
     }
 }
 

@@ -39,7 +39,9 @@ public struct PasswordHasher: Sendable {
     public var hash: @Sendable (String) throws -> String
     public var verify: @Sendable (String, String) throws -> Bool
 
-    public init(hash: @escaping @Sendable (String) throws -> String, verify: @escaping @Sendable (String, String) throws -> Bool) {
+    public init(
+        hash: @escaping @Sendable (String) throws -> String, verify: @escaping @Sendable (String, String) throws -> Bool
+    ) {
         self.hash = hash
         self.verify = verify
     }
@@ -86,7 +88,9 @@ extension Application {
 
     public var locifyConfig: LocifyConfig {
         get {
-            guard let value = storage[ConfigKey.self] else { fatalError("configure(_:config:dependencies:) was not called") }
+            guard let value = storage[ConfigKey.self] else {
+                fatalError("configure(_:config:dependencies:) was not called")
+            }
             return value
         }
         set { storage[ConfigKey.self] = newValue }

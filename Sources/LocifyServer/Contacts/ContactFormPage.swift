@@ -16,9 +16,15 @@ struct ContactForm: Content {
     var isArchived: String?
 
     enum CodingKeys: String, CodingKey {
-        case firstName = "first_name", lastName = "last_name", nickname, email, description
-        case genderID = "gender_id", birthdateDay = "birthdate_day", birthdateMonth = "birthdate_month"
-        case birthdateYear = "birthdate_year", isStarred = "is_starred", isArchived = "is_archived"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case nickname, email, description
+        case genderID = "gender_id"
+        case birthdateDay = "birthdate_day"
+        case birthdateMonth = "birthdate_month"
+        case birthdateYear = "birthdate_year"
+        case isStarred = "is_starred"
+        case isArchived = "is_archived"
     }
 
     init(_ fields: ContactFields? = nil) {
@@ -43,7 +49,8 @@ struct ContactForm: Content {
         }
         let draft = ContactDraft(
             firstName: firstName, lastName: lastName, nickname: nickname, description: description, email: email,
-            birthdateDay: number(birthdateDay, "birthdate_day"), birthdateMonth: number(birthdateMonth, "birthdate_month"),
+            birthdateDay: number(birthdateDay, "birthdate_day"),
+            birthdateMonth: number(birthdateMonth, "birthdate_month"),
             birthdateYear: number(birthdateYear, "birthdate_year"), genderID: number(genderID, "gender_id"),
             isStarred: isStarred != nil, isArchived: isArchived != nil)
         return (draft, problems)
@@ -65,38 +72,58 @@ enum ContactFormPage {
 
         /// `editing` is the contact's id when the form edits one.
         init(form: ContactForm, errors: FieldMessages = [:], editing id: Int? = nil, session: PageSession) {
-            heading = id == nil ? "New contact" : "Edit \([form.firstName, form.lastName].compactMap { $0 }.joined(separator: " "))"
+            heading =
+                id == nil
+                ? "New contact" : "Edit \([form.firstName, form.lastName].compactMap { $0 }.joined(separator: " "))"
             layout = LayoutContext(title: heading, section: .contacts, session: session)
             actionURL = id.map { SiteURL.editContact($0).path } ?? SiteURL.contacts.path
             cancelURL = id.map { SiteURL.contact($0).path } ?? SiteURL.contacts.path
             submitLabel = id == nil ? "Add contact" : "Save changes"
             func label(_ name: String) -> String { ContactDraft.fieldLabels[name] ?? name }
             nameFields = [
-                FormField("first_name", label: label("first_name"), value: form.firstName, errors: errors, isRequired: true, maxLength: 255),
+                FormField(
+                    "first_name", label: label("first_name"), value: form.firstName, errors: errors, isRequired: true,
+                    maxLength: 255),
                 FormField("last_name", label: label("last_name"), value: form.lastName, errors: errors, maxLength: 255),
                 FormField("nickname", label: label("nickname"), value: form.nickname, errors: errors, maxLength: 255),
-                FormField("email", label: label("email"), control: .email, value: form.email, errors: errors, maxLength: 255),
+                FormField(
+                    "email", label: label("email"), control: .email, value: form.email, errors: errors, maxLength: 255),
             ]
-            let months = [SelectOption(value: "", label: "Month", isSelected: (form.birthdateMonth ?? "").isEmpty)]
+            let months =
+                [SelectOption(value: "", label: "Month", isSelected: (form.birthdateMonth ?? "").isEmpty)]
                 + DateFormatter().monthSymbols.enumerated().map { index, name in
-                    SelectOption(value: String(index + 1), label: name, isSelected: form.birthdateMonth == String(index + 1))
+                    SelectOption(
+                        value: String(index + 1), label: name, isSelected: form.birthdateMonth == String(index + 1))
                 }
             birthdayFields = [
-                FormField("birthdate_day", label: "Day", value: form.birthdateDay, errors: errors, inputMode: "numeric", size: 3),
+                FormField(
+                    "birthdate_day", label: "Day", value: form.birthdateDay, errors: errors, inputMode: "numeric",
+                    size: 3),
                 FormField("birthdate_month", label: "Month", control: .select, errors: errors, options: months),
-                FormField("birthdate_year", label: "Year (optional)", value: form.birthdateYear, errors: errors, inputMode: "numeric", size: 5),
+                FormField(
+                    "birthdate_year", label: "Year (optional)", value: form.birthdateYear, errors: errors,
+                    inputMode: "numeric", size: 5),
             ]
-            let genders = [SelectOption(value: "", label: "Not specified", isSelected: (form.genderID ?? "").isEmpty)]
+            let genders =
+                [SelectOption(value: "", label: "Not specified", isSelected: (form.genderID ?? "").isEmpty)]
                 + Gender.allCases.map {
-                    SelectOption(value: String($0.monicaID), label: $0.displayName, isSelected: form.genderID == String($0.monicaID))
+                    SelectOption(
+                        value: String($0.monicaID), label: $0.displayName,
+                        isSelected: form.genderID == String($0.monicaID))
                 }
             otherFields = [
                 FormField("gender_id", label: label("gender_id"), control: .select, errors: errors, options: genders),
                 FormField("description", label: "Notes", control: .textarea, value: form.description, errors: errors),
             ]
-            var flags = [FormField("is_starred", label: "Starred (shown first)", control: .checkbox, isChecked: form.isStarred != nil)]
+            var flags = [
+                FormField(
+                    "is_starred", label: "Starred (shown first)", control: .checkbox, isChecked: form.isStarred != nil)
+            ]
             if id != nil {
-                flags.append(FormField("is_archived", label: "Archived (hidden from the list)", control: .checkbox, isChecked: form.isArchived != nil))
+                flags.append(
+                    FormField(
+                        "is_archived", label: "Archived (hidden from the list)", control: .checkbox,
+                        isChecked: form.isArchived != nil))
             }
             flagFields = flags
         }

@@ -57,7 +57,9 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
 
     var fields: ContactFields {
         let birthdate = birthdateDay.flatMap { day in
-            birthdateMonth.flatMap { Birthdate(day: day, month: $0, year: birthdateYear, isAgeBased: birthdateIsAgeBased) }
+            birthdateMonth.flatMap {
+                Birthdate(day: day, month: $0, year: birthdateYear, isAgeBased: birthdateIsAgeBased)
+            }
         }
         return ContactFields(
             firstName: firstName, lastName: lastName, nickname: nickname, description: description, email: email,

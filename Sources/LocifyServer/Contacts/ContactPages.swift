@@ -48,18 +48,23 @@ enum ContactPages {
         init(contacts: [Contact], window: PageWindow, search: String, archived: Bool, session: PageSession) {
             func pageURL(_ number: Int?) -> String? {
                 number.map {
-                    SiteURL.contacts.path(query: [("q", search), ("archived", archived ? "1" : nil), ("page", String($0))])
+                    SiteURL.contacts.path(query: [
+                        ("q", search), ("archived", archived ? "1" : nil), ("page", String($0)),
+                    ])
                 }
             }
             let noun = window.total == 1 ? "contact" : "contacts"
-            layout = LayoutContext(title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
+            layout = LayoutContext(
+                title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
             self.contacts = contacts.map(Card.init)
             self.search = search
             showingArchived = archived
             total = window.total
             hasContacts = !contacts.isEmpty
-            summary = search.isEmpty
-                ? "\(window.total) \(archived ? "archived " : "")\(noun)" : "\(window.total) \(noun) matching “\(search)”"
+            summary =
+                search.isEmpty
+                ? "\(window.total) \(archived ? "archived " : "")\(noun)"
+                : "\(window.total) \(noun) matching “\(search)”"
             previousURL = pageURL(window.previousPage)
             nextURL = pageURL(window.nextPage)
             pageLabel = "Page \(min(window.page, window.lastPage)) of \(window.lastPage)"
@@ -76,8 +81,10 @@ enum ContactPages {
         let search = request.query[String.self, at: "q"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let archived = request.query[String.self, at: "archived"] == "1"
         let (contacts, window) = try await request.contacts().page(
-            matching: search, order: .listing, page: try request.pageSelection(defaultLimit: pageSize), archived: archived)
-        return Index(contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession)
+            matching: search, order: .listing, page: try request.pageSelection(defaultLimit: pageSize),
+            archived: archived)
+        return Index(
+            contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession)
     }
     struct Detail: Encodable {
         struct Fact: Encodable {

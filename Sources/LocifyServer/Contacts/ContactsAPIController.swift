@@ -30,12 +30,14 @@ struct ContactsAPIController: RouteCollection {
     func create(request: Request) async throws -> Response {
         let input = try request.contactInput()
         let contact = try await request.contacts().create(input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: request.contactResource(contact)).encodeResponse(status: .created, for: request)
+        return try await DataEnvelope(data: request.contactResource(contact)).encodeResponse(
+            status: .created, for: request)
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {
         let input = try request.contactInput()
-        let contact = try await request.contacts().update(try request.pathID("contactID"), typeErrors: input.typeErrors) {
+        let contact = try await request.contacts().update(try request.pathID("contactID"), typeErrors: input.typeErrors)
+        {
             input.merged(into: $0)
         }
         return DataEnvelope(data: request.contactResource(contact))
@@ -50,11 +52,13 @@ struct ContactsAPIController: RouteCollection {
 
 extension Request {
     /// The body as a contact input; an empty body is an input with nothing in it, so the client hears
-    /// which fields are missing rather than that it sent no JSON.
+    /// which fields are missing rather than that it sent no JSON. Only JSON is read: form bodies cannot
+    /// tell null from the text "null".
     func contactInput() throws -> ContactInput {
         guard let body = body.data, body.readableBytes > 0 else {
             return ContactInput(draft: ContactDraft(), presentKeys: [])
         }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
         return try content.decode(ContactInput.self)
     }
 

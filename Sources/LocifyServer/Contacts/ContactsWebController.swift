@@ -20,7 +20,8 @@ struct ContactsWebController: RouteCollection {
     }
 
     func show(request: Request) async throws -> View {
-        try await request.view.render("contacts/show", ContactPages.detail(request, id: try request.pathID("contactID")))
+        try await request.view.render(
+            "contacts/show", ContactPages.detail(request, id: try request.pathID("contactID")))
     }
 
     func new(request: Request) async throws -> View {
@@ -63,7 +64,8 @@ struct ContactsWebController: RouteCollection {
                 }
                 return draft
             }
-            return .redirect(to: SiteURL.contact(contact.id).path, flash: "Changes to \(contact.completeName) were saved.")
+            return .redirect(
+                to: SiteURL.contact(contact.id).path, flash: "Changes to \(contact.completeName) were saved.")
         } redraw: { errors in
             try await request.view.render(
                 "contacts/form",
@@ -72,7 +74,8 @@ struct ContactsWebController: RouteCollection {
     }
 
     func confirmDelete(request: Request) async throws -> View {
-        try await request.view.render("contacts/delete", ContactPages.confirmDelete(request, id: try request.pathID("contactID")))
+        try await request.view.render(
+            "contacts/delete", ContactPages.confirmDelete(request, id: try request.pathID("contactID")))
     }
 
     func delete(request: Request) async throws -> Response {

@@ -9,16 +9,19 @@ struct APIRootController: RouteCollection {
     }
 
     func root(request: Request) async throws -> APIRootResource {
-        APIRootResource(links: .init(
-            contactsURL: request.absoluteURL(.apiContacts), addressesURL: request.absoluteURL(.apiAddresses),
-            countriesURL: request.absoluteURL(.apiCountries), remindersURL: request.absoluteURL(.apiReminders),
-            placesURL: request.absoluteURL(.apiPlaces)))
+        APIRootResource(
+            links: .init(
+                contactsURL: request.absoluteURL(.apiContacts), addressesURL: request.absoluteURL(.apiAddresses),
+                countriesURL: request.absoluteURL(.apiCountries), remindersURL: request.absoluteURL(.apiReminders),
+                placesURL: request.absoluteURL(.apiPlaces)))
     }
 
     func me(request: Request) async throws -> DataEnvelope<UserResource> {
         let user = try request.requireUser()
-        return DataEnvelope(data: UserResource(
-            id: user.id, uuid: user.uuid, profile: user.profile, createdAt: user.createdAt, updatedAt: user.updatedAt))
+        return DataEnvelope(
+            data: UserResource(
+                id: user.id, uuid: user.uuid, profile: user.profile, createdAt: user.createdAt,
+                updatedAt: user.updatedAt))
     }
 }
 
@@ -29,15 +32,37 @@ struct OAuthController: RouteCollection {
     }
 
     func logIn(request: Request) async throws -> OAuthLoginResource {
-        let body = try request.content.decode(OAuthLoginRequest.self)
+        let body = try Self.credentials(in: request)
         guard let email = body.email, let password = body.password, !email.isEmpty, !password.isEmpty else {
             throw AccountError.badCredentials
         }
         let user = try await request.logIn(email: email, password: password)
         let lifetime = AccountService.oauthTokenLifetime
         let (_, secret) = try await request.accounts.createToken(
-            for: try user.requireID(), label: "OAuth log-in (\(request.headers.first(name: .userAgent)?.prefix(60) ?? "unknown client"))",
+            for: try user.requireID(),
+            label: "OAuth log-in (\(request.headers.first(name: .userAgent)?.prefix(60) ?? "unknown client"))",
             lifetime: lifetime)
         return OAuthLoginResource(accessToken: secret, expiresIn: Int(lifetime))
+    }
+
+    /// The email and password, from JSON or from a form. The form is read pair by pair, first value
+    /// wins, so keys Vapor's form decoder would take for nested arrays (`a[b]`) are simply ignored, as
+    /// unknown keys are in JSON. A body that is neither is malformed, not a wrong password.
+    static func credentials(in request: Request) throws -> OAuthLoginRequest {
+        if request.headers.contentType == .urlEncodedForm {
+            let text = request.body.string ?? ""
+            var fields: [String: String] = [:]
+            for pair in text.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                func decoded(_ part: Substring) -> String? {
+                    part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                }
+                guard let name = parts.first.flatMap(decoded), fields[name] == nil else { continue }
+                fields[name] = parts.count > 1 ? decoded(parts[1]) : ""
+            }
+            return OAuthLoginRequest(email: fields["email"], password: fields["password"])
+        }
+        guard let body = try? request.content.decode(OAuthLoginRequest.self) else { throw AppError.malformedBody }
+        return body
     }
 }

@@ -18,7 +18,8 @@ extension OrderedJSONEncoder: ContentEncoder {
     }
 
     public func encode<E: Encodable>(
-        _ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders, userInfo: [CodingUserInfoKey: any Sendable]
+        _ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders,
+        userInfo: [CodingUserInfoKey: any Sendable]
     ) throws {
         try encode(encodable, to: &body, headers: &headers)
     }

@@ -27,7 +27,9 @@ public enum LocifyApp {
             // Starts the HTTP server; Vapor's serve command also installs the SIGTERM/SIGINT handlers.
             try await app.startup()
             let port = app.http.server.shared.localAddress?.port ?? config.port
-            announce("Locify \(LocifyConfig.version) is listening on http://\(config.host):\(port) (database: \(config.storage.kindName))")
+            announce(
+                "Locify \(LocifyConfig.version) is listening on http://\(config.host):\(port) (database: \(config.storage.kindName))"
+            )
             try await app.running?.onStop.get()
         } catch {
             try? await app.asyncShutdown()

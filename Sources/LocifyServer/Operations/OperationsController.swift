@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LocifyAPI
+import LocifyCore
 import SQLKit
 import Vapor
 
@@ -26,20 +27,52 @@ struct OperationsController: RouteCollection {
     }
 
     func openAPI(request: Request) async throws -> Response {
-        let response = Response(status: .ok, body: .init(data: try OpenAPIDocument.data()))
+        let today = CalendarDate(request.now, in: .gmt)
+        let response = Response(status: .ok, body: .init(data: try OpenAPIDocument.data(today: today)))
         response.headers.contentType = .json
         return response
     }
 }
 
 /// The hand-written OpenAPI 3.1 description shipped as a resource; a test checks it names every `/api`
-/// route the server registers.
+/// route the server registers. The birthday rules depend on the date ("not in the future", "a year up
+/// to this one"), so the document holds placeholders that are filled in with today (UTC) when served.
 enum OpenAPIDocument {
-    static func data() throws -> Data {
+    static func data(today: CalendarDate) throws -> Data {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "OpenAPI") else {
             throw Abort(.internalServerError, reason: "openapi.json is missing from the bundle")
         }
-        return try Data(contentsOf: url)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        for (placeholder, value) in try placeholders(today: today) {
+            text = text.replacingOccurrences(of: "\"\(placeholder)\"", with: value)
+        }
+        return Data(text.utf8)
+    }
+
+    /// Each placeholder with the JSON it stands for: a number, or a pattern matching the numbers of a
+    /// range written as text (as the API accepts them).
+    static func placeholders(today: CalendarDate) throws -> [(String, String)] {
+        func pattern(_ values: ClosedRange<Int>?) throws -> String {
+            // An empty range matches nothing.
+            let body =
+                values.map { range in
+                    "^[ \\t]*(\\+?0*(" + range.map(String.init).joined(separator: "|") + "))[ \\t]*$"
+                } ?? "^(?!)$"
+            return String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
+        }
+        return [
+            ("__YEAR_RANGE__", try pattern(1...today.year)),
+            ("__YEAR_BEFORE_RANGE__", try pattern(today.year > 1 ? 1...(today.year - 1) : nil)),
+            ("__YEAR_EXACT__", try pattern(today.year...today.year)),
+            ("__MONTH_BEFORE_RANGE__", try pattern(today.month > 1 ? 1...(today.month - 1) : nil)),
+            ("__MONTH_EXACT__", try pattern(today.month...today.month)),
+            ("__DAY_RANGE__", try pattern(1...today.day)),
+            ("__MONTH_BEFORE__", String(today.month - 1)),
+            ("__YEAR_BEFORE__", String(today.year - 1)),
+            ("__YEAR__", String(today.year)),
+            ("__MONTH__", String(today.month)),
+            ("__DAY__", String(today.day)),
+        ]
     }
 }
 

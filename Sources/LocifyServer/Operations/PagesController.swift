@@ -24,13 +24,21 @@ struct PagesController: RouteCollection {
     }
 
     func about(request: Request) async throws -> View {
-        try await request.view.render("about", AboutPage(
-            layout: LayoutContext(request: request, title: "About Locify", section: .about),
-            version: LocifyConfig.version,
-            credits: [
-                .init(name: "GeoNames", url: "https://www.geonames.org/", detail: "Place names and coordinates, CC BY 4.0"),
-                .init(name: "Natural Earth", url: "https://www.naturalearthdata.com/", detail: "Country outlines, public domain"),
-                .init(name: "OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright", detail: "Map data, ODbL"),
-            ]))
+        try await request.view.render(
+            "about",
+            AboutPage(
+                layout: LayoutContext(request: request, title: "About Locify", section: .about),
+                version: LocifyConfig.version,
+                credits: [
+                    .init(
+                        name: "GeoNames", url: "https://www.geonames.org/",
+                        detail: "Place names and coordinates, CC BY 4.0"),
+                    .init(
+                        name: "Natural Earth", url: "https://www.naturalearthdata.com/",
+                        detail: "Country outlines, public domain"),
+                    .init(
+                        name: "OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright",
+                        detail: "Map data, ODbL"),
+                ]))
     }
 }

@@ -5,13 +5,18 @@ import Vapor
 enum SiteURL {
     case home
     case register, login, logout
-    case contacts, newContact, contact(Int), editContact(Int), deleteContact(Int)
-    case settings, settingsProfile, settingsPassword, settingsTokens, revokeToken(Int)
+    case contacts, newContact
+    case contact(Int)
+    case editContact(Int)
+    case deleteContact(Int)
+    case settings, settingsProfile, settingsPassword, settingsTokens
+    case revokeToken(Int)
     case about
     case stylesheet, script, favicon
     case oauthLogin
     case health, openAPI
-    case api, apiMe, apiContacts, apiContact(Int)
+    case api, apiMe, apiContacts
+    case apiContact(Int)
     case apiAddresses, apiCountries, apiReminders, apiPlaces
 
     var path: String {
@@ -57,7 +62,9 @@ enum SiteURL {
     func path(query items: [(String, String?)]) -> String {
         var components = URLComponents()
         components.path = path
-        let present = items.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) } }
+        let present = items.compactMap { name, value in
+            value.flatMap { $0.isEmpty ? nil : URLQueryItem(name: name, value: $0) }
+        }
         components.queryItems = present.isEmpty ? nil : present
         return components.string ?? path
     }

@@ -50,8 +50,10 @@ struct LayoutContext: Encodable {
         flash = session.flash
         var links: [NavigationLink] = []
         if session.userName != nil {
-            links.append(.init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
-            links.append(.init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
+            links.append(
+                .init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
+            links.append(
+                .init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
         }
         links.append(.init(label: "About", url: SiteURL.about.path, icon: "about", isCurrent: section == .about))
         navigation = links

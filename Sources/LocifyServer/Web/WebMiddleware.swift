@@ -31,8 +31,8 @@ extension Request {
     /// middleware, yet a signed-in visitor should still see their own navigation there.
     func authenticateFromSessionCookie() async throws {
         guard !auth.has(AuthenticatedUser.self),
-              let secret = cookies[CookieName.session]?.string,
-              let user = try await accounts.user(forSessionSecret: secret)
+            let secret = cookies[CookieName.session]?.string,
+            let user = try await accounts.user(forSessionSecret: secret)
         else { return }
         auth.login(try AuthenticatedUser(user))
     }
@@ -93,7 +93,8 @@ struct CSRFMiddleware: AsyncMiddleware {
     }
 
     private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

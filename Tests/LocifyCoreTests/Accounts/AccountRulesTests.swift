@@ -1,9 +1,12 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class AccountRulesTests: XCTestCase {
     func testAccountDraftValidation() throws {
-        let profile = try AccountDraft(name: " Ada  Lovelace ", email: "ADA@example.com", timezone: "Europe/London", mapsApp: "google").validated()
+        let profile = try AccountDraft(
+            name: " Ada  Lovelace ", email: "ADA@example.com", timezone: "Europe/London", mapsApp: "google"
+        ).validated()
         XCTAssertEqual(profile.email, "ada@example.com")
         XCTAssertEqual(profile.timezone, "Europe/London")
         XCTAssertEqual(profile.mapsApp, .googleMaps)
@@ -11,8 +14,11 @@ final class AccountRulesTests: XCTestCase {
         XCTAssertEqual(profile.lastName, "Lovelace")
         XCTAssertEqual(AccountProfile(name: "Cher", email: "c@example.com").lastName, nil)
 
-        XCTAssertThrowsError(try AccountDraft(name: "", email: "x", timezone: "Nowhere/Land", mapsApp: "bing").validated()) { error in
-            XCTAssertEqual((error as? ValidationFailure)?.errors.map(\.field), ["name", "email", "timezone", "maps_app"])
+        XCTAssertThrowsError(
+            try AccountDraft(name: "", email: "x", timezone: "Nowhere/Land", mapsApp: "bing").validated()
+        ) { error in
+            XCTAssertEqual(
+                (error as? ValidationFailure)?.errors.map(\.field), ["name", "email", "timezone", "maps_app"])
         }
         XCTAssertEqual(try AccountDraft(name: "A", email: "a@b.co").validated().timezone, "UTC")
         XCTAssertEqual(TimeZones.identifiers.first, "UTC")
@@ -23,12 +29,15 @@ final class AccountRulesTests: XCTestCase {
     func testPasswordRules() {
         XCTAssertEqual(PasswordRules.problem(with: "1234567"), "Password must be at least 8 characters.")
         XCTAssertNil(PasswordRules.problem(with: "12345678"))
-        XCTAssertEqual(PasswordRules.problem(with: String(repeating: "é", count: 40)), "Password must be at most 72 bytes.")
+        XCTAssertEqual(
+            PasswordRules.problem(with: String(repeating: "é", count: 40)), "Password must be at most 72 bytes.")
     }
 
     func testEmailPlausibility() {
         for good in ["a@b.co", "first.last+tag@sub.example.org"] { XCTAssertTrue(EmailAddress.isPlausible(good), good) }
-        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co"] { XCTAssertFalse(EmailAddress.isPlausible(bad), bad) }
+        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co"] {
+            XCTAssertFalse(EmailAddress.isPlausible(bad), bad)
+        }
     }
 
     func testRegistrationPolicy() {
@@ -58,7 +67,8 @@ final class AccountRulesTests: XCTestCase {
         throttle.recordFailure(for: ["email:a", "ip:1"], now: start + 10)
         // Locked until the oldest of the five failures is a minute old.
         XCTAssertEqual(throttle.retryAfter(for: ["email:a"], now: start + 10), 50)
-        XCTAssertEqual(throttle.retryAfter(for: ["email:other", "ip:1"], now: start + 10), 50, "the address is locked too")
+        XCTAssertEqual(
+            throttle.retryAfter(for: ["email:other", "ip:1"], now: start + 10), 50, "the address is locked too")
         XCTAssertNil(throttle.retryAfter(for: ["email:b", "ip:2"], now: start + 10))
         XCTAssertNil(throttle.retryAfter(for: ["email:a"], now: start + 60.5))
         throttle.recordSuccess(for: "email:a")

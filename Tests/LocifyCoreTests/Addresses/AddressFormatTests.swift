@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class AddressFormatTests: XCTestCase {
@@ -7,12 +8,14 @@ final class AddressFormatTests: XCTestCase {
 
     /// The raw data, read independently of the parser under test.
     func rawRegions() throws -> [String: [String: Any]] {
-        let object = try JSONSerialization.jsonObject(with: BundledResource.data(named: "address-formats")) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: BundledResource.data(named: "address-formats")) as? [String: Any]
         return try XCTUnwrap(object?["countries"] as? [String: [String: Any]])
     }
 
     func rawDefaults() throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: BundledResource.data(named: "address-formats")) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: BundledResource.data(named: "address-formats")) as? [String: Any]
         return try XCTUnwrap(object?["defaults"] as? [String: Any])
     }
 
@@ -38,7 +41,8 @@ final class AddressFormatTests: XCTestCase {
             for line in pattern.components(separatedBy: "%n") {
                 var text = line
                 for (letter, value) in Self.sample {
-                    text = text.replacingOccurrences(of: "%\(letter)", with: upper.contains(letter) ? value.uppercased() : value)
+                    text = text.replacingOccurrences(
+                        of: "%\(letter)", with: upper.contains(letter) ? value.uppercased() : value)
                 }
                 if !text.trimmingCharacters(in: CharacterSet(charactersIn: " ,-/")).isEmpty { expected.append(text) }
             }
@@ -50,17 +54,26 @@ final class AddressFormatTests: XCTestCase {
     }
 
     func testKnownAddresses() {
-        let us = PostalAddress(street: "1600 Amphitheatre Parkway", city: "Mountain View", province: "CA", postalCode: "94043", countryCode: "US")
-        XCTAssertEqual(us.lines(recipient: "Ada"), ["Ada", "1600 Amphitheatre Parkway", "MOUNTAIN VIEW, CA 94043", "United States"])
+        let us = PostalAddress(
+            street: "1600 Amphitheatre Parkway", city: "Mountain View", province: "CA", postalCode: "94043",
+            countryCode: "US")
+        XCTAssertEqual(
+            us.lines(recipient: "Ada"),
+            ["Ada", "1600 Amphitheatre Parkway", "MOUNTAIN VIEW, CA 94043", "United States"])
         XCTAssertEqual(us.singleLine(), "1600 Amphitheatre Parkway, MOUNTAIN VIEW, CA 94043, United States")
         let partial = PostalAddress(city: "Springfield", postalCode: "62704", countryCode: "US")
-        XCTAssertEqual(partial.lines(), ["SPRINGFIELD, 62704", "United States"], "an empty state leaves no stray comma")
-        let swiss = PostalAddress(street: "Bahnhofstrasse 1\nc/o Muster", city: "Zürich", postalCode: "8001", countryCode: "CH")
-        XCTAssertEqual(swiss.lines(), ["Bahnhofstrasse 1", "c/o Muster", "CH-8001 Zürich", "Switzerland"], "the data writes CH-%Z")
+        XCTAssertEqual(
+            partial.lines(), ["SPRINGFIELD, 62704", "United States"], "an empty state leaves no stray comma")
+        let swiss = PostalAddress(
+            street: "Bahnhofstrasse 1\nc/o Muster", city: "Zürich", postalCode: "8001", countryCode: "CH")
+        XCTAssertEqual(
+            swiss.lines(), ["Bahnhofstrasse 1", "c/o Muster", "CH-8001 Zürich", "Switzerland"], "the data writes CH-%Z")
         let japan = formats.format(for: "jp")!
         let tokyo = AddressValues(street: "1-1 Chiyoda", city: "Chiyoda-ku", province: "Tokyo", postalCode: "100-0001")
         XCTAssertEqual(japan.lines(for: tokyo, countryName: "Japan").first, "〒100-0001")
-        XCTAssertEqual(japan.lines(for: tokyo, countryName: "Japan", latin: true), ["1-1 Chiyoda, TOKYO", "100-0001", "Japan"], "Japan writes the prefecture in capitals")
+        XCTAssertEqual(
+            japan.lines(for: tokyo, countryName: "Japan", latin: true), ["1-1 Chiyoda, TOKYO", "100-0001", "Japan"],
+            "Japan writes the prefecture in capitals")
         XCTAssertEqual(PostalAddress(city: "Paris").lines(), ["PARIS"], "no country: the defaults, no country line")
         XCTAssertEqual(formats.countryName(for: "TA"), "Tristan da Cunha")
     }
@@ -98,31 +111,39 @@ final class AddressFormatTests: XCTestCase {
                 XCTAssertNil(rule.problem(with: example.lowercased()), "\(code) \(example) in lower case")
             }
             XCTAssertNotNil(rule.problem(with: "@@ not a code @@"), code)
-            XCTAssertNotNil(rule.problem(with: (format.postalCodeExamples.first ?? "") + "9Q9"), "\(code): trailing junk")
+            XCTAssertNotNil(
+                rule.problem(with: (format.postalCodeExamples.first ?? "") + "9Q9"), "\(code): trailing junk")
             checked += 1
         }
         XCTAssertEqual(checked, 181)
     }
 
     func testAddressValidationReportsEveryProblem() {
-        XCTAssertThrowsError(try PostalAddressDraft(postalCode: "ABC", country: "gb", latitude: 91).validated()) { error in
+        XCTAssertThrowsError(try PostalAddressDraft(postalCode: "ABC", country: "gb", latitude: 91).validated()) {
+            error in
             let failure = error as? ValidationFailure
             XCTAssertEqual(failure?.errors.map(\.field), ["postal_code", "longitude"])
             XCTAssertEqual(failure?.message(for: "postal_code"), "Postcodes in the United Kingdom look like EC1Y 8SY.")
         }
         XCTAssertThrowsError(try PostalAddressDraft(label: "Home").validated()) { error in
-            XCTAssertEqual((error as? ValidationFailure)?.message(for: "street"), "Give at least a street, a city or a country.")
+            XCTAssertEqual(
+                (error as? ValidationFailure)?.message(for: "street"), "Give at least a street, a city or a country.")
         }
-        XCTAssertThrowsError(try PostalAddressDraft(city: "X", country: "Atlantis", latitude: 10, longitude: 190).validated()) { error in
+        XCTAssertThrowsError(
+            try PostalAddressDraft(city: "X", country: "Atlantis", latitude: 10, longitude: 190).validated()
+        ) { error in
             XCTAssertEqual((error as? ValidationFailure)?.errors.map(\.field), ["country", "longitude"])
         }
         XCTAssertThrowsError(try PostalAddressDraft(street: String(repeating: "s", count: 256)).validated())
-        XCTAssertThrowsError(try PostalAddressDraft(city: "Berlin", postalCode: "1234", country: "DE").validated()) { error in
-            XCTAssertEqual((error as? ValidationFailure)?.message(for: "postal_code"), "Postal codes in Germany look like 26133.")
+        XCTAssertThrowsError(try PostalAddressDraft(city: "Berlin", postalCode: "1234", country: "DE").validated()) {
+            error in
+            XCTAssertEqual(
+                (error as? ValidationFailure)?.message(for: "postal_code"), "Postal codes in Germany look like 26133.")
         }
         let valid = try? PostalAddressDraft(
             label: " Home ", street: "10 Downing Street", city: "London", province: "Not A Real County",
-            postalCode: "sw1a 2aa", country: "GBR", latitude: 51.5034, longitude: -0.1276).validated()
+            postalCode: "sw1a 2aa", country: "GBR", latitude: 51.5034, longitude: -0.1276
+        ).validated()
         XCTAssertEqual(valid?.countryCode, "GB")
         XCTAssertEqual(valid?.label, "Home")
         XCTAssertEqual(valid?.province, "Not A Real County", "free-text provinces are allowed")
@@ -137,7 +158,9 @@ final class AddressFormatTests: XCTestCase {
         XCTAssertEqual(countries.country(matching: "CHE")?.iso, "CH")
         XCTAssertEqual(countries.country(matching: " switzerland ")?.iso, "CH")
         let ivoryCoast = try XCTUnwrap(countries.country(matching: "CIV"))
-        XCTAssertEqual(countries.country(matching: ivoryCoast.name.folding(options: .diacriticInsensitive, locale: nil).uppercased())?.iso, "CI")
+        XCTAssertEqual(
+            countries.country(
+                matching: ivoryCoast.name.folding(options: .diacriticInsensitive, locale: nil).uppercased())?.iso, "CI")
         XCTAssertNil(countries.country(matching: "Atlantis"))
         XCTAssertEqual(countries.search("ger").first?.name, "Germany")
         let united = countries.search("united", limit: 20).map(\.name)

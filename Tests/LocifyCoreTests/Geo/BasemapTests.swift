@@ -1,8 +1,10 @@
 import XCTest
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @testable import LocifyCore
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 final class BasemapTests: XCTestCase {
     let basemap = Basemap.bundled
@@ -11,7 +13,9 @@ final class BasemapTests: XCTestCase {
     func testATileIsWellFormedSVGInEitherPalette() throws {
         let tile = Tile(containing: zurich, zoom: 5)
         let light = basemap.tile(tile)
-        XCTAssertTrue(light.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">"#))
+        XCTAssertTrue(
+            light.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">"#)
+        )
         XCTAssertTrue(XMLParser(data: Data(light.utf8)).parse(), "well-formed XML")
         XCTAssertTrue(light.contains(Basemap.Palette.light.sea))
         XCTAssertTrue(light.contains(Basemap.Palette.light.land))
@@ -33,7 +37,8 @@ final class BasemapTests: XCTestCase {
         var boxes: [Int: (Double, Double, Double, Double)] = [:]
         for place in basemap.labelledCities(near: tile) {
             let φ = place.coordinate.latitude * .pi / 180
-            let x = (place.coordinate.longitude + 180) / 360 * scale, y = (1 - asinh(tan(φ)) / .pi) / 2 * scale
+            let x = (place.coordinate.longitude + 180) / 360 * scale
+            let y = (1 - asinh(tan(φ)) / .pi) / 2 * scale
             boxes[place.geonameID] = (x - 3, y - 11, x + 8 + Double(place.name.count) * 11 * 0.6, y + 6)
         }
         return boxes
@@ -57,7 +62,11 @@ final class BasemapTests: XCTestCase {
             let right = try XCTUnwrap(Tile(zoom: zoom, x: left.x + 1, y: left.y))
             let edge = Double(right.x) * 256
             func crossing(_ boxes: [Int: (Double, Double, Double, Double)]) -> Set<Int> {
-                Set(boxes.filter { $0.value.0 < edge && $0.value.2 > edge && $0.value.3 > Double(left.y) * 256 && $0.value.1 < Double(left.y + 1) * 256 }.keys)
+                Set(
+                    boxes.filter {
+                        $0.value.0 < edge && $0.value.2 > edge && $0.value.3 > Double(left.y) * 256
+                            && $0.value.1 < Double(left.y + 1) * 256
+                    }.keys)
             }
             XCTAssertEqual(crossing(labelBoxes(left)), crossing(labelBoxes(right)), "zoom \(zoom)")
         }
@@ -68,7 +77,8 @@ final class BasemapTests: XCTestCase {
         let near = basemap.labelledCities(near: Tile(containing: zurich, zoom: 8)).count
         XCTAssertGreaterThan(near, 0)
         XCTAssertGreaterThan(Basemap.minimumPopulation(atZoom: 3), Basemap.minimumPopulation(atZoom: 8))
-        XCTAssertTrue(basemap.labelledCities(near: Tile(containing: zurich, zoom: 3)).allSatisfy { $0.population >= 1_500_000 })
+        XCTAssertTrue(
+            basemap.labelledCities(near: Tile(containing: zurich, zoom: 3)).allSatisfy { $0.population >= 1_500_000 })
         XCTAssertGreaterThan(far, 0)
     }
 }

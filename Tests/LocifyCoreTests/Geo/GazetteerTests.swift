@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class GazetteerTests: XCTestCase {
@@ -23,22 +24,31 @@ final class GazetteerTests: XCTestCase {
         let geocoder = GazetteerGeocoder()
         XCTAssertEqual(geocoder.admin1Codes(matching: "Illinois", countryCode: "US"), ["ILLINOIS", "IL"])
         // A single-part query is not read as its own province.
-        XCTAssertEqual(Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US")).first?.displayName,
-                       "Springfield, Missouri, United States")
+        XCTAssertEqual(
+            Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US")).first?.displayName,
+            "Springfield, Missouri, United States")
         let texas = Self.geocoder.results(for: GeocodingQuery(text: "Paris", country: "US", province: "TX")).first
         XCTAssertEqual(texas?.countryCode, "US")
         XCTAssertEqual(texas?.displayName, "Paris, Texas, United States")
     }
 
     func testSpringfieldIsTiedBrokenByProvince() throws {
-        let illinois = try XCTUnwrap(Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US", province: "IL")).first)
+        let illinois = try XCTUnwrap(
+            Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US", province: "IL")).first)
         XCTAssertEqual(illinois.coordinate.latitude, 39.80172, accuracy: 0.001)
-        let massachusetts = try XCTUnwrap(Self.geocoder.results(for: GeocodingQuery(text: "springfield", country: "us", province: "Massachusetts")).first)
+        let massachusetts = try XCTUnwrap(
+            Self.geocoder.results(for: GeocodingQuery(text: "springfield", country: "us", province: "Massachusetts"))
+                .first)
         XCTAssertEqual(massachusetts.coordinate.latitude, 42.10148, accuracy: 0.001)
-        let unqualified = try XCTUnwrap(Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US")).first)
-        XCTAssertEqual(unqualified.displayName, "Springfield, Missouri, United States", "without a province, the most populous")
-        let fromAddress = try XCTUnwrap(Self.geocoder.results(for: GeocodingQuery(text: "10 Main St, Springfield, IL", country: "US")).first)
-        XCTAssertEqual(fromAddress.coordinate.latitude, 39.80172, accuracy: 0.001, "the address's parts are tried, its province used")
+        let unqualified = try XCTUnwrap(
+            Self.geocoder.results(for: GeocodingQuery(text: "Springfield", country: "US")).first)
+        XCTAssertEqual(
+            unqualified.displayName, "Springfield, Missouri, United States", "without a province, the most populous")
+        let fromAddress = try XCTUnwrap(
+            Self.geocoder.results(for: GeocodingQuery(text: "10 Main St, Springfield, IL", country: "US")).first)
+        XCTAssertEqual(
+            fromAddress.coordinate.latitude, 39.80172, accuracy: 0.001,
+            "the address's parts are tried, its province used")
     }
 
     func testAccentsAndAlternatesAreFound() throws {
@@ -70,7 +80,8 @@ final class GazetteerTests: XCTestCase {
 
     func testNearestPlaceFarAlongAParallelNearThePole() throws {
         // At 85° N a degree of longitude is about 9.7 km: a town 4.5° east is 44 km away, four grid cells.
-        let tsv = "geonameid\tname\tlatitude\tlongitude\tcountry\tadmin1\tpopulation\ttimezone\tlatin_alternates\n"
+        let tsv =
+            "geonameid\tname\tlatitude\tlongitude\tcountry\tadmin1\tpopulation\ttimezone\tlatin_alternates\n"
             + "1\tFar East\t85.0\t14.5\tNO\t\t1000\tArctic/Longyearbyen\t\n"
             + "2\tToo Far\t85.0\t0.0\tNO\t\t5000\tArctic/Longyearbyen\t\n"
         let gazetteer = Gazetteer(tsv: Data(tsv.utf8))
@@ -84,9 +95,12 @@ final class GazetteerTests: XCTestCase {
         let gazetteer = Gazetteer.bundled
         var generator = SeededGenerator(seed: 7)
         // Far north too, where a degree of longitude is short and the ring walk must not stop early.
-        let latitudes: [ClosedRange<Double>] = Array(repeating: -60...70, count: 40) + Array(repeating: 75...84, count: 20)
+        let latitudes: [ClosedRange<Double>] =
+            Array(repeating: -60...70, count: 40) + Array(repeating: 75...84, count: 20)
         for latitudeRange in latitudes {
-            let point = Coordinate(latitude: Double.random(in: latitudeRange, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+            let point = Coordinate(
+                latitude: Double.random(in: latitudeRange, using: &generator),
+                longitude: Double.random(in: -180...180, using: &generator))
             let expected = gazetteer.places
                 .map { ($0, Geo.distance(point, $0.coordinate)) }
                 .filter { $0.1 <= 50_000 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class GeoAndLinksTests: XCTestCase {
@@ -8,29 +9,42 @@ final class GeoAndLinksTests: XCTestCase {
     func testGreatCircleDistance() {
         XCTAssertEqual(Geo.distance(zurich, paris) / 1000, 488.9, accuracy: 1.5)
         XCTAssertEqual(Geo.distance(zurich, zurich), 0)
-        let london = Coordinate(latitude: 51.5074, longitude: -0.1278), newYork = Coordinate(latitude: 40.7128, longitude: -74.0060)
+        let london = Coordinate(latitude: 51.5074, longitude: -0.1278)
+        let newYork = Coordinate(latitude: 40.7128, longitude: -74.0060)
         XCTAssertEqual(Geo.distance(london, newYork) / 1000, 5570, accuracy: 10)
         // Across the antimeridian: Fiji to Samoa is short, not half the world.
-        XCTAssertLessThan(Geo.distance(Coordinate(latitude: -17.7, longitude: 178), Coordinate(latitude: -13.8, longitude: -172)), 1_300_000)
+        XCTAssertLessThan(
+            Geo.distance(Coordinate(latitude: -17.7, longitude: 178), Coordinate(latitude: -13.8, longitude: -172)),
+            1_300_000)
     }
 
     func testBoundingBoxHoldsEveryPointOfTheRadius() {
-        for center in [zurich, Coordinate(latitude: -33.9, longitude: 151.2), Coordinate(latitude: 10, longitude: 179.95), Coordinate(latitude: 89.9, longitude: 0)] {
+        for center in [
+            zurich, Coordinate(latitude: -33.9, longitude: 151.2), Coordinate(latitude: 10, longitude: 179.95),
+            Coordinate(latitude: 89.9, longitude: 0),
+        ] {
             let radius = 25_000.0
             let box = Geo.boundingBox(around: center, radius: radius)
             for bearing in stride(from: 0.0, to: 360, by: 15) {
                 let point = destination(from: center, meters: radius * 0.999, bearing: bearing)
                 XCTAssertTrue(box.contains(point), "\(center) bearing \(bearing) → \(point)")
             }
-            XCTAssertFalse(box.contains(Coordinate(latitude: center.latitude > 0 ? center.latitude - 1 : center.latitude + 1, longitude: center.longitude)))
+            XCTAssertFalse(
+                box.contains(
+                    Coordinate(
+                        latitude: center.latitude > 0 ? center.latitude - 1 : center.latitude + 1,
+                        longitude: center.longitude)))
         }
-        XCTAssertTrue(Geo.boundingBox(around: Coordinate(latitude: 10, longitude: 179.95), radius: 25_000).crossesAntimeridian)
+        XCTAssertTrue(
+            Geo.boundingBox(around: Coordinate(latitude: 10, longitude: 179.95), radius: 25_000).crossesAntimeridian)
     }
 
     /// The point `meters` away along `bearing` (the direct geodesic problem on a sphere), for the test.
     func destination(from start: Coordinate, meters: Double, bearing: Double) -> Coordinate {
-        let δ = meters / Geo.earthRadiusMeters, θ = bearing * .pi / 180
-        let φ1 = start.latitude * .pi / 180, λ1 = start.longitude * .pi / 180
+        let δ = meters / Geo.earthRadiusMeters
+        let θ = bearing * .pi / 180
+        let φ1 = start.latitude * .pi / 180
+        let λ1 = start.longitude * .pi / 180
         let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
         let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
         var longitude = λ2 * 180 / .pi
@@ -42,8 +56,12 @@ final class GeoAndLinksTests: XCTestCase {
     func testTileMathsBothWays() throws {
         XCTAssertEqual(Tile(containing: zurich, zoom: 0).description, "0/0/0")
         XCTAssertEqual(Tile(containing: zurich, zoom: 10).description, "10/536/358")
-        XCTAssertEqual(Tile(containing: Coordinate(latitude: 89.9, longitude: -180), zoom: 3).description, "3/0/0", "latitude clamped")
-        XCTAssertEqual(Tile(containing: Coordinate(latitude: -89.9, longitude: 180), zoom: 3).description, "3/0/7", "180° wraps to -180°")
+        XCTAssertEqual(
+            Tile(containing: Coordinate(latitude: 89.9, longitude: -180), zoom: 3).description, "3/0/0",
+            "latitude clamped")
+        XCTAssertEqual(
+            Tile(containing: Coordinate(latitude: -89.9, longitude: 180), zoom: 3).description, "3/0/7",
+            "180° wraps to -180°")
         for zoom in [1, 5, 12, 18] {
             let tile = Tile(containing: paris, zoom: zoom)
             XCTAssertLessThanOrEqual(tile.northWest.longitude, paris.longitude)
@@ -63,39 +81,62 @@ final class GeoAndLinksTests: XCTestCase {
         let pin = MapDestination.coordinate(zurich, label: "Anna Müller")
         XCTAssertEqual(MapLinks.show(pin, in: .geoLink), "geo:0,0?q=47.376887,8.541694(Anna%20M%C3%BCller)")
         XCTAssertEqual(MapLinks.show(.coordinate(zurich, label: nil), in: .geoLink), "geo:47.376887,8.541694")
-        XCTAssertEqual(MapLinks.show(.address("10 Downing St, London"), in: .geoLink), "geo:0,0?q=10%20Downing%20St%2C%20London")
-        XCTAssertEqual(MapLinks.show(pin, in: .appleMaps), "https://maps.apple.com/?ll=47.376887,8.541694&q=Anna%20M%C3%BCller")
-        XCTAssertEqual(MapLinks.directions(to: pin, in: .appleMaps, mode: .walking), "https://maps.apple.com/?daddr=47.376887,8.541694&dirflg=w")
-        XCTAssertEqual(MapLinks.directions(to: .address("Bern"), in: .appleMaps), "https://maps.apple.com/?daddr=Bern&dirflg=d")
-        XCTAssertEqual(MapLinks.directions(to: pin, in: .googleMaps, mode: .cycling),
-                       "https://www.google.com/maps/dir/?api=1&destination=47.376887%2C8.541694&travelmode=bicycling")
-        XCTAssertEqual(MapLinks.show(pin, in: .googleMaps), "https://www.google.com/maps/search/?api=1&query=47.376887%2C8.541694")
-        XCTAssertEqual(MapLinks.show(pin, in: .openStreetMap, zoom: 17), "https://www.openstreetmap.org/?mlat=47.376887&mlon=8.541694#map=17/47.376887/8.541694")
-        XCTAssertEqual(MapLinks.directions(to: pin, in: .openStreetMap),
-                       "https://www.openstreetmap.org/directions?engine=fossgis_osrm_car&route=%3B47.376887%2C8.541694")
+        XCTAssertEqual(
+            MapLinks.show(.address("10 Downing St, London"), in: .geoLink), "geo:0,0?q=10%20Downing%20St%2C%20London")
+        XCTAssertEqual(
+            MapLinks.show(pin, in: .appleMaps), "https://maps.apple.com/?ll=47.376887,8.541694&q=Anna%20M%C3%BCller")
+        XCTAssertEqual(
+            MapLinks.directions(to: pin, in: .appleMaps, mode: .walking),
+            "https://maps.apple.com/?daddr=47.376887,8.541694&dirflg=w")
+        XCTAssertEqual(
+            MapLinks.directions(to: .address("Bern"), in: .appleMaps), "https://maps.apple.com/?daddr=Bern&dirflg=d")
+        XCTAssertEqual(
+            MapLinks.directions(to: pin, in: .googleMaps, mode: .cycling),
+            "https://www.google.com/maps/dir/?api=1&destination=47.376887%2C8.541694&travelmode=bicycling")
+        XCTAssertEqual(
+            MapLinks.show(pin, in: .googleMaps), "https://www.google.com/maps/search/?api=1&query=47.376887%2C8.541694")
+        XCTAssertEqual(
+            MapLinks.show(pin, in: .openStreetMap, zoom: 17),
+            "https://www.openstreetmap.org/?mlat=47.376887&mlon=8.541694#map=17/47.376887/8.541694")
+        XCTAssertEqual(
+            MapLinks.directions(to: pin, in: .openStreetMap),
+            "https://www.openstreetmap.org/directions?engine=fossgis_osrm_car&route=%3B47.376887%2C8.541694")
         XCTAssertEqual(MapLinks.show(pin, in: .organicMaps), "om://map?v=1&ll=47.376887,8.541694&n=Anna%20M%C3%BCller")
-        XCTAssertEqual(MapLinks.osmAnd(Coordinate(latitude: 1.5, longitude: -0.25)), "https://osmand.net/map?pin=1.5,-0.25#16/1.5/-0.25")
+        XCTAssertEqual(
+            MapLinks.osmAnd(Coordinate(latitude: 1.5, longitude: -0.25)),
+            "https://osmand.net/map?pin=1.5,-0.25#16/1.5/-0.25")
         XCTAssertEqual(MapLinks.number(-0.0000001), "0")
     }
 
     func testShareText() {
-        let text = ShareText.address(name: "Anna", lines: ["Bahnhofstrasse 1", "CH-8001 Zürich", "Switzerland"], coordinate: zurich)
-        XCTAssertEqual(text, "Anna\nBahnhofstrasse 1\nCH-8001 Zürich\nSwitzerland\nhttps://www.openstreetmap.org/?mlat=47.376887&mlon=8.541694#map=16/47.376887/8.541694")
-        let place = ShareText.place(name: "Café Sprüngli", address: "Paradeplatz", coordinate: zurich, notes: "Try the Luxemburgerli")
-        XCTAssertTrue(place.hasPrefix("Café Sprüngli\nParadeplatz\n47.376887,8.541694\nTry the Luxemburgerli\nhttps://www.openstreetmap.org/"))
+        let text = ShareText.address(
+            name: "Anna", lines: ["Bahnhofstrasse 1", "CH-8001 Zürich", "Switzerland"], coordinate: zurich)
+        XCTAssertEqual(
+            text,
+            "Anna\nBahnhofstrasse 1\nCH-8001 Zürich\nSwitzerland\nhttps://www.openstreetmap.org/?mlat=47.376887&mlon=8.541694#map=16/47.376887/8.541694"
+        )
+        let place = ShareText.place(
+            name: "Café Sprüngli", address: "Paradeplatz", coordinate: zurich, notes: "Try the Luxemburgerli")
+        XCTAssertTrue(
+            place.hasPrefix(
+                "Café Sprüngli\nParadeplatz\n47.376887,8.541694\nTry the Luxemburgerli\nhttps://www.openstreetmap.org/")
+        )
     }
 
     func testAvatarPictures() {
         XCTAssertEqual(Avatar.gravatarHash(email: " MyEmailAddress@example.com "), "0bc83cb571cd1c50ba6f3e8a78ef1346")
-        XCTAssertEqual(Avatar.gravatarURL(email: "myemailaddress@example.com"),
-                       "https://secure.gravatar.com/avatar/0bc83cb571cd1c50ba6f3e8a78ef1346?s=200&d=404")
+        XCTAssertEqual(
+            Avatar.gravatarURL(email: "myemailaddress@example.com"),
+            "https://secure.gravatar.com/avatar/0bc83cb571cd1c50ba6f3e8a78ef1346?s=200&d=404")
         let svg = Avatar.initialsSVG(name: "Ann <Lee>", background: "#5f479a", size: 64)
         XCTAssertTrue(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64""#))
         XCTAssertTrue(svg.contains(##"fill="#5f479a""##))
         XCTAssertTrue(svg.contains(##"fill="#ffffff""##), "white on a dark background")
         XCTAssertTrue(svg.contains(">A&lt;</text>"), "text is escaped: \(svg)")
         XCTAssertTrue(svg.contains(#"aria-label="Ann &lt;Lee&gt;""#))
-        XCTAssertTrue(Avatar.initialsSVG(name: "Zoë", background: "javascript:", size: 10).contains(##"fill="#fdb660""##), "a bad colour falls back")
+        XCTAssertTrue(
+            Avatar.initialsSVG(name: "Zoë", background: "javascript:", size: 10).contains(##"fill="#fdb660""##),
+            "a bad colour falls back")
         XCTAssertTrue(Avatar.defaultColors.contains(Avatar.defaultColor(forText: "place 7")))
     }
 }

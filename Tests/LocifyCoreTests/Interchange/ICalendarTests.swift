@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class ICalendarTests: XCTestCase {
@@ -31,7 +32,10 @@ final class ICalendarTests: XCTestCase {
                 XCTFail("unexpected rule \(rule)")
                 return []
             }
-            guard let first = candidates.first else { period += 1; continue }
+            guard let first = candidates.first else {
+                period += 1
+                continue
+            }
             if first > end { break }
             result += candidates.filter { $0 >= start }
             period += 1
@@ -43,28 +47,50 @@ final class ICalendarTests: XCTestCase {
         let end = CalendarDate(year: 2031, month: 12, day: 31)!
         var starts: [CalendarDate] = []
         for day in [1, 15, 28, 29, 30, 31] { starts.append(CalendarDate(year: 2024, month: 1, day: day)!) }
-        starts += [CalendarDate(year: 2024, month: 2, day: 29)!, CalendarDate(year: 2023, month: 8, day: 31)!, CalendarDate(year: 2025, month: 3, day: 30)!]
+        starts += [
+            CalendarDate(year: 2024, month: 2, day: 29)!, CalendarDate(year: 2023, month: 8, day: 31)!,
+            CalendarDate(year: 2025, month: 3, day: 30)!,
+        ]
         for start in starts {
             for recurrence in [Recurrence.once, .weeks(1), .weeks(2), .months(1), .months(3), .years(1), .years(2)] {
                 let schedule = ReminderSchedule(initialDate: start, recurrence: recurrence)
                 let rule = ICalendar.recurrenceRule(for: schedule)
-                XCTAssertEqual(expand(start: start, rule: rule, through: end), schedule.occurrences(in: start...end), "\(start) \(recurrence): \(rule ?? "none")")
+                XCTAssertEqual(
+                    expand(start: start, rule: rule, through: end), schedule.occurrences(in: start...end),
+                    "\(start) \(recurrence): \(rule ?? "none")")
             }
         }
-        XCTAssertEqual(ICalendar.recurrenceRule(for: ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 1, day: 31)!, recurrence: .months(1))),
-                       "FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1")
-        XCTAssertEqual(ICalendar.recurrenceRule(for: ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 2, day: 29)!, recurrence: .years(1))),
-                       "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1")
+        XCTAssertEqual(
+            ICalendar.recurrenceRule(
+                for: ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 1, day: 31)!, recurrence: .months(1))
+            ),
+            "FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1")
+        XCTAssertEqual(
+            ICalendar.recurrenceRule(
+                for: ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 2, day: 29)!, recurrence: .years(1))),
+            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1")
     }
 
     func testTheFeedIsWellFormedAndRoundTrips() {
         let events = [
-            CalendarEvent(uid: "reminder-1@locify", title: "Call Zoë; bring the book, the one with a very long title that needs folding across lines",
-                          description: "Line one\nLine two, with comma", schedule: ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 1, day: 31)!, recurrence: .months(1))),
-            CalendarEvent(uid: "reminder-2@locify", title: "Birthday", schedule: ReminderSchedule(initialDate: CalendarDate(year: 1992, month: 2, day: 29)!, recurrence: .years(1)), alarmMinutesAfterMidnight: 570),
-            CalendarEvent(uid: "reminder-3@locify", title: "Once", schedule: ReminderSchedule(initialDate: CalendarDate(year: 2025, month: 6, day: 1)!, recurrence: .once), alarmMinutesAfterMidnight: nil),
+            CalendarEvent(
+                uid: "reminder-1@locify",
+                title: "Call Zoë; bring the book, the one with a very long title that needs folding across lines",
+                description: "Line one\nLine two, with comma",
+                schedule: ReminderSchedule(
+                    initialDate: CalendarDate(year: 2024, month: 1, day: 31)!, recurrence: .months(1))),
+            CalendarEvent(
+                uid: "reminder-2@locify", title: "Birthday",
+                schedule: ReminderSchedule(
+                    initialDate: CalendarDate(year: 1992, month: 2, day: 29)!, recurrence: .years(1)),
+                alarmMinutesAfterMidnight: 570),
+            CalendarEvent(
+                uid: "reminder-3@locify", title: "Once",
+                schedule: ReminderSchedule(initialDate: CalendarDate(year: 2025, month: 6, day: 1)!, recurrence: .once),
+                alarmMinutesAfterMidnight: nil),
         ]
-        let text = ICalendar.write(events, calendarName: "Ada's reminders", stamp: Date(timeIntervalSince1970: 1_714_817_165))
+        let text = ICalendar.write(
+            events, calendarName: "Ada's reminders", stamp: Date(timeIntervalSince1970: 1_714_817_165))
         XCTAssertTrue(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         XCTAssertTrue(text.hasSuffix("END:VCALENDAR\r\n"))
         XCTAssertFalse(text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "CRLF only")
@@ -113,6 +139,8 @@ final class ICalendarTests: XCTestCase {
         }
         XCTAssertEqual(ContentLines.parse(folded).first?.value, String(repeating: "é", count: 80))
         XCTAssertEqual(ContentLines.unescape(ContentLines.escape("a;b,c\\d\ne")), "a;b,c\\d\ne")
-        XCTAssertEqual(ContentLines.parseLine(#"item1.ADR;TYPE=home;LABEL="1 Main St:\nTown":;;1 Main St"#)?.parameter("label"), #"1 Main St:\nTown"#)
+        XCTAssertEqual(
+            ContentLines.parseLine(#"item1.ADR;TYPE=home;LABEL="1 Main St:\nTown":;;1 Main St"#)?.parameter("label"),
+            #"1 Main St:\nTown"#)
     }
 }

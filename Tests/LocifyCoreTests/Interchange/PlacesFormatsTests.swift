@@ -1,13 +1,19 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class PlacesFormatsTests: XCTestCase {
     let created = Date(timeIntervalSince1970: 1_714_817_165)
     lazy var places = [
-        PlaceRecord(name: "Café Sprüngli", coordinate: Coordinate(latitude: 47.369758, longitude: 8.539288), address: "Paradeplatz, 8001 Zürich",
-                    notes: "Luxemburgerli <3 & coffee, \"the best\"", category: "Cafe", isFavorite: true, createdAt: created, color: "blue"),
-        PlaceRecord(name: "Louvre", coordinate: Coordinate(latitude: 48.860611, longitude: 2.337644), notes: "Line one\nLine two",
-                    category: "Tourist Attraction", createdAt: created, color: "red"),
+        PlaceRecord(
+            name: "Café Sprüngli", coordinate: Coordinate(latitude: 47.369758, longitude: 8.539288),
+            address: "Paradeplatz, 8001 Zürich",
+            notes: "Luxemburgerli <3 & coffee, \"the best\"", category: "Cafe", isFavorite: true, createdAt: created,
+            color: "blue"),
+        PlaceRecord(
+            name: "Louvre", coordinate: Coordinate(latitude: 48.860611, longitude: 2.337644),
+            notes: "Line one\nLine two",
+            category: "Tourist Attraction", createdAt: created, color: "red"),
     ]
 
     func testGPXRoundTrips() {
@@ -17,7 +23,13 @@ final class PlacesFormatsTests: XCTestCase {
         XCTAssertTrue(text.contains("<desc>Luxemburgerli &lt;3 &amp; coffee, &quot;the best&quot;</desc>"))
         let read = GPX.read(Data(text.utf8))
         XCTAssertEqual(read.issues, [])
-        XCTAssertEqual(read.places, places.map { var place = $0; place.color = nil; return place })
+        XCTAssertEqual(
+            read.places,
+            places.map {
+                var place = $0
+                place.color = nil
+                return place
+            })
         XCTAssertEqual(GPX.read(Data("<gpx><wpt lat=\"x\" lon=\"1\"/>".utf8)).issues.count, 1, "broken XML is reported")
     }
 
@@ -28,7 +40,11 @@ final class PlacesFormatsTests: XCTestCase {
         XCTAssertTrue(text.contains("<styleUrl>#placemark-blue</styleUrl>"))
         XCTAssertTrue(text.contains("<Point><coordinates>8.539288,47.369758</coordinates></Point>"))
         XCTAssertTrue(text.contains("<TimeStamp><when>2024-05-04T10:06:05Z</when></TimeStamp>"))
-        let expected = places.map { var place = $0; place.category = "Saved"; return place }
+        let expected = places.map {
+            var place = $0
+            place.category = "Saved"
+            return place
+        }
         XCTAssertEqual(KML.read(Data(text.utf8)).places, expected)
         let kmz = try KML.writeKMZ(places, documentName: "Saved")
         XCTAssertEqual(Array(kmz.prefix(2)), [0x50, 0x4B], "a zip archive")
@@ -44,7 +60,13 @@ final class PlacesFormatsTests: XCTestCase {
             </Folder></Document></kml>
             """
         let read = KML.read(Data(text.utf8))
-        XCTAssertEqual(read.places, [PlaceRecord(name: "48.85, 2.35", coordinate: Coordinate(latitude: 48.85, longitude: 2.35), category: "Food", color: "red")])
+        XCTAssertEqual(
+            read.places,
+            [
+                PlaceRecord(
+                    name: "48.85, 2.35", coordinate: Coordinate(latitude: 48.85, longitude: 2.35), category: "Food",
+                    color: "red")
+            ])
         XCTAssertEqual(read.issues, [InterchangeIssue(record: 2, reason: "no point (lines and areas are not places)")])
     }
 
@@ -52,11 +74,21 @@ final class PlacesFormatsTests: XCTestCase {
         let data = try GeoJSON.write(places)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let first = (object?["features"] as? [[String: Any]])?.first
-        XCTAssertEqual((first?["geometry"] as? [String: Any])?["coordinates"] as? [Double], [8.539288, 47.369758], "[lon, lat]")
+        XCTAssertEqual(
+            (first?["geometry"] as? [String: Any])?["coordinates"] as? [Double], [8.539288, 47.369758], "[lon, lat]")
         let read = GeoJSON.read(data)
         XCTAssertEqual(read.issues, [])
-        XCTAssertEqual(read.places, places.map { var place = $0; place.color = nil; return place })
-        let mixed = GeoJSON.read(Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":{}}]}"#.utf8))
+        XCTAssertEqual(
+            read.places,
+            places.map {
+                var place = $0
+                place.color = nil
+                return place
+            })
+        let mixed = GeoJSON.read(
+            Data(
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":{}}]}"#
+                    .utf8))
         XCTAssertEqual(mixed.issues, [InterchangeIssue(record: 1, reason: "not a Point with [lon, lat]")])
     }
 
@@ -67,7 +99,13 @@ final class PlacesFormatsTests: XCTestCase {
         XCTAssertTrue(text.contains("\"Line one\nLine two\""))
         let read = PlacesCSV.read(text)
         XCTAssertEqual(read.issues, [])
-        XCTAssertEqual(read.places, places.map { var place = $0; place.color = nil; return place })
+        XCTAssertEqual(
+            read.places,
+            places.map {
+                var place = $0
+                place.color = nil
+                return place
+            })
         let bad = PlacesCSV.read("Name,Latitude,Longitude\n,1,2\nNo coords,,\nBad,95,0\n")
         XCTAssertEqual(bad.places.map(\.name), ["No coords"])
         XCTAssertEqual(bad.issues.map(\.record), [1, 3])
@@ -105,9 +143,15 @@ final class PlacesFormatsTests: XCTestCase {
             """
         let read = Takeout.readSavedPlaces(Data(json.utf8))
         XCTAssertEqual(read.issues, [])
-        XCTAssertEqual(read.places, [PlaceRecord(
-            name: "Tour Eiffel", coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945), address: "Champ de Mars, Paris",
-            createdAt: InterchangeDates.parse("2017-03-01T10:00:00Z"), externalID: "http://maps.google.com/?cid=456")])
+        XCTAssertEqual(
+            read.places,
+            [
+                PlaceRecord(
+                    name: "Tour Eiffel", coordinate: Coordinate(latitude: 48.8584, longitude: 2.2945),
+                    address: "Champ de Mars, Paris",
+                    createdAt: InterchangeDates.parse("2017-03-01T10:00:00Z"),
+                    externalID: "http://maps.google.com/?cid=456")
+            ])
         XCTAssertEqual(Takeout.readSavedPlaces(Data("[]".utf8)).issues.count, 1)
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class VCardTests: XCTestCase {
@@ -7,8 +8,11 @@ final class VCardTests: XCTestCase {
         familyName: "Müller-Smith", nickname: "Zo", emails: ["zoe@example.com", "z.m@work.example"],
         birthday: Birthdate(day: 29, month: 2, year: 1992),
         addresses: [
-            VCard.Address(types: ["home"], street: "Bahnhofstrasse 1; Flat 2", city: "Zürich", postalCode: "8001", country: "Switzerland",
-                          label: "Bahnhofstrasse 1\nCH-8001 Zürich", coordinate: Coordinate(latitude: 47.376887, longitude: 8.541694)),
+            VCard.Address(
+                types: ["home"], street: "Bahnhofstrasse 1; Flat 2", city: "Zürich", postalCode: "8001",
+                country: "Switzerland",
+                label: "Bahnhofstrasse 1\nCH-8001 Zürich",
+                coordinate: Coordinate(latitude: 47.376887, longitude: 8.541694)),
             VCard.Address(types: ["work"], city: "Bern", country: "CH"),
         ],
         photoURI: "https://locify.example/avatars/1.png?sig=a,b", note: "Likes tea, hates coffee.\nSecond line")
@@ -19,10 +23,14 @@ final class VCardTests: XCTestCase {
         XCTAssertTrue(text.contains("N:Müller-Smith;Zoë;;;\r\n"))
         XCTAssertTrue(text.contains("BDAY:19920229\r\n"))
         let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
-        XCTAssertTrue(unfolded.contains("ADR;TYPE=home;LABEL=\"Bahnhofstrasse 1\\nCH-8001 Zürich\";GEO=\"geo:47.376887,8.541694\":;;Bahnhofstrasse 1\\; Flat 2;Zürich;;8001;Switzerland"))
+        XCTAssertTrue(
+            unfolded.contains(
+                "ADR;TYPE=home;LABEL=\"Bahnhofstrasse 1\\nCH-8001 Zürich\";GEO=\"geo:47.376887,8.541694\":;;Bahnhofstrasse 1\\; Flat 2;Zürich;;8001;Switzerland"
+            ))
         XCTAssertTrue(unfolded.contains("NOTE:Likes tea\\, hates coffee.\\nSecond line"))
         for line in text.components(separatedBy: "\r\n") { XCTAssertLessThanOrEqual(line.utf8.count, 75) }
-        let (cards, issues) = VCardFormat.read(text + VCardFormat.write(VCard(formattedName: "Yearless", birthday: Birthdate(day: 3, month: 4))))
+        let (cards, issues) = VCardFormat.read(
+            text + VCardFormat.write(VCard(formattedName: "Yearless", birthday: Birthdate(day: 3, month: 4))))
         XCTAssertEqual(issues, [])
         XCTAssertEqual(cards.first, card)
         XCTAssertEqual(cards.last?.birthday, Birthdate(day: 3, month: 4))

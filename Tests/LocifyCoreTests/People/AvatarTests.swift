@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class AvatarTests: XCTestCase {
@@ -20,7 +21,9 @@ final class AvatarTests: XCTestCase {
     }
 
     func testDefaultColoursAreMonicasAndStable() {
-        XCTAssertEqual(Avatar.defaultColors, ["#fdb660", "#93521e", "#bd5067", "#b3d5fe", "#ff9807", "#709512", "#5f479a", "#e5e5cd"])
+        XCTAssertEqual(
+            Avatar.defaultColors,
+            ["#fdb660", "#93521e", "#bd5067", "#b3d5fe", "#ff9807", "#709512", "#5f479a", "#e5e5cd"])
         let uuid = UUID(uuidString: "E1AE586B-DCBD-4472-B4AF-479758984022")!
         XCTAssertEqual(Avatar.defaultColor(for: uuid), Avatar.defaultColor(for: uuid))
         let spread = Set((0..<200).map { _ in Avatar.defaultColor(for: UUID()) })

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class ContactRulesTests: XCTestCase {
@@ -24,27 +25,41 @@ final class ContactRulesTests: XCTestCase {
             birthdateMonth: 2, genderID: 9)
         XCTAssertThrowsError(try draft.validated(today: today)) { error in
             let failure = error as? ValidationFailure
-            XCTAssertEqual(failure?.errors.map(\.field), ["first_name", "last_name", "email", "gender_id", "birthdate_day"])
+            XCTAssertEqual(
+                failure?.errors.map(\.field), ["first_name", "last_name", "email", "gender_id", "birthdate_day"])
             XCTAssertEqual(failure?.message(for: "birthdate_day"), "That day does not exist in that month.")
         }
     }
 
     func testBirthdayRules() throws {
         // Feb 29 without a year is a real birthday; with a common year it is not.
-        XCTAssertNotNil(try ContactDraft(firstName: "A", birthdateDay: 29, birthdateMonth: 2).validated(today: today).birthdate)
-        XCTAssertThrowsError(try ContactDraft(firstName: "A", birthdateDay: 29, birthdateMonth: 2, birthdateYear: 1991).validated(today: today))
+        XCTAssertNotNil(
+            try ContactDraft(firstName: "A", birthdateDay: 29, birthdateMonth: 2).validated(today: today).birthdate)
+        XCTAssertThrowsError(
+            try ContactDraft(firstName: "A", birthdateDay: 29, birthdateMonth: 2, birthdateYear: 1991).validated(
+                today: today))
         // Not in the future, and the month is required once a day is given.
-        XCTAssertThrowsError(try ContactDraft(firstName: "A", birthdateDay: 5, birthdateMonth: 5, birthdateYear: 2024).validated(today: today))
-        XCTAssertNotNil(try ContactDraft(firstName: "A", birthdateDay: 4, birthdateMonth: 5, birthdateYear: 2024).validated(today: today).birthdate)
+        XCTAssertThrowsError(
+            try ContactDraft(firstName: "A", birthdateDay: 5, birthdateMonth: 5, birthdateYear: 2024).validated(
+                today: today))
+        XCTAssertNotNil(
+            try ContactDraft(firstName: "A", birthdateDay: 4, birthdateMonth: 5, birthdateYear: 2024).validated(
+                today: today
+            ).birthdate)
         XCTAssertThrowsError(try ContactDraft(firstName: "A", birthdateDay: 5).validated(today: today)) { error in
             XCTAssertEqual((error as? ValidationFailure)?.errors.first?.field, "birthdate_month")
         }
         // is_birthdate_known=false wins over stray fields.
-        XCTAssertNil(try ContactDraft(firstName: "A", isBirthdateKnown: false, birthdateDay: 1, birthdateMonth: 1).validated(today: today).birthdate)
+        XCTAssertNil(
+            try ContactDraft(firstName: "A", isBirthdateKnown: false, birthdateDay: 1, birthdateMonth: 1).validated(
+                today: today
+            ).birthdate)
         // An age becomes January 1st of the derived year, as Monica stores it.
-        let aged = try ContactDraft(firstName: "A", birthdateIsAgeBased: true, birthdateAge: 40).validated(today: today).birthdate
+        let aged = try ContactDraft(firstName: "A", birthdateIsAgeBased: true, birthdateAge: 40).validated(today: today)
+            .birthdate
         XCTAssertEqual(aged, Birthdate(day: 1, month: 1, year: 1984, isAgeBased: true))
-        XCTAssertThrowsError(try ContactDraft(firstName: "A", birthdateIsAgeBased: true, birthdateAge: 200).validated(today: today))
+        XCTAssertThrowsError(
+            try ContactDraft(firstName: "A", birthdateIsAgeBased: true, birthdateAge: 200).validated(today: today))
     }
 
     func testBirthdateShownYearAndAge() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import LocifyCore
 
 final class SupportTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import LocifyCore
 
 final class RecurrenceTests: XCTestCase {
@@ -12,21 +13,29 @@ final class RecurrenceTests: XCTestCase {
     }
 
     func testOccurrencesMatchTheReferenceAcross30Years() {
-        let starts = [(2000, 1, 31), (2000, 2, 29), (2001, 3, 31), (2003, 8, 30), (2004, 12, 31), (2010, 6, 15), (1996, 2, 28)]
-            .map { CalendarDate(year: $0.0, month: $0.1, day: $0.2)! }
+        let starts = [
+            (2000, 1, 31), (2000, 2, 29), (2001, 3, 31), (2003, 8, 30), (2004, 12, 31), (2010, 6, 15), (1996, 2, 28),
+        ]
+        .map { CalendarDate(year: $0.0, month: $0.1, day: $0.2)! }
         for start in starts {
             for n in [1, 2, 3, 5] {
                 let monthly = ReminderSchedule(initialDate: start, recurrence: .months(n))
                 for k in 0..<(360 / n) {
-                    XCTAssertEqual(monthly.occurrence(k), reference(start, unit: .month, amount: k * n), "\(start) every \(n) months #\(k)")
+                    XCTAssertEqual(
+                        monthly.occurrence(k), reference(start, unit: .month, amount: k * n),
+                        "\(start) every \(n) months #\(k)")
                 }
                 let yearly = ReminderSchedule(initialDate: start, recurrence: .years(n))
                 for k in 0..<(30 / n) {
-                    XCTAssertEqual(yearly.occurrence(k), reference(start, unit: .year, amount: k * n), "\(start) every \(n) years #\(k)")
+                    XCTAssertEqual(
+                        yearly.occurrence(k), reference(start, unit: .year, amount: k * n),
+                        "\(start) every \(n) years #\(k)")
                 }
                 let weekly = ReminderSchedule(initialDate: start, recurrence: .weeks(n))
                 for k in stride(from: 0, to: 1560 / n, by: 7) {
-                    XCTAssertEqual(weekly.occurrence(k), reference(start, unit: .day, amount: 7 * k * n), "\(start) every \(n) weeks #\(k)")
+                    XCTAssertEqual(
+                        weekly.occurrence(k), reference(start, unit: .day, amount: 7 * k * n),
+                        "\(start) every \(n) weeks #\(k)")
                 }
             }
         }
@@ -34,15 +43,22 @@ final class RecurrenceTests: XCTestCase {
 
     func testMonthEndsDoNotDrift() {
         let jan31 = ReminderSchedule(initialDate: CalendarDate(year: 2023, month: 1, day: 31)!, recurrence: .months(1))
-        XCTAssertEqual((0...4).compactMap { jan31.occurrence($0)?.description }, ["2023-01-31", "2023-02-28", "2023-03-31", "2023-04-30", "2023-05-31"])
+        XCTAssertEqual(
+            (0...4).compactMap { jan31.occurrence($0)?.description },
+            ["2023-01-31", "2023-02-28", "2023-03-31", "2023-04-30", "2023-05-31"])
         let leap = ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 2, day: 29)!, recurrence: .years(1))
-        XCTAssertEqual((0...4).compactMap { leap.occurrence($0)?.description }, ["2024-02-29", "2025-02-28", "2026-02-28", "2027-02-28", "2028-02-29"])
+        XCTAssertEqual(
+            (0...4).compactMap { leap.occurrence($0)?.description },
+            ["2024-02-29", "2025-02-28", "2026-02-28", "2027-02-28", "2028-02-29"])
         let once = ReminderSchedule(initialDate: CalendarDate(year: 2024, month: 2, day: 29)!, recurrence: .once)
         XCTAssertNil(once.occurrence(1))
     }
 
     func testNextOccurrenceAgreesWithBruteForce() {
-        let starts = [CalendarDate(year: 2019, month: 1, day: 31)!, CalendarDate(year: 2020, month: 2, day: 29)!, CalendarDate(year: 2021, month: 7, day: 4)!]
+        let starts = [
+            CalendarDate(year: 2019, month: 1, day: 31)!, CalendarDate(year: 2020, month: 2, day: 29)!,
+            CalendarDate(year: 2021, month: 7, day: 4)!,
+        ]
         let recurrences: [Recurrence] = [.weeks(1), .weeks(3), .months(1), .months(7), .years(1), .years(4)]
         for start in starts {
             for recurrence in recurrences {
@@ -50,7 +66,9 @@ final class RecurrenceTests: XCTestCase {
                 let all = (0..<400).compactMap(schedule.occurrence)
                 var day = start.adding(days: -3)!
                 while day < CalendarDate(year: 2026, month: 1, day: 1)! {
-                    XCTAssertEqual(schedule.nextOccurrence(onOrAfter: day), all.first { $0 >= day }, "\(start) \(recurrence) from \(day)")
+                    XCTAssertEqual(
+                        schedule.nextOccurrence(onOrAfter: day), all.first { $0 >= day },
+                        "\(start) \(recurrence) from \(day)")
                     day = day.adding(days: 5)!
                 }
             }
@@ -61,10 +79,14 @@ final class RecurrenceTests: XCTestCase {
     }
 
     func testOccurrencesInARange() {
-        let schedule = ReminderSchedule(initialDate: CalendarDate(year: 2023, month: 1, day: 31)!, recurrence: .months(1))
+        let schedule = ReminderSchedule(
+            initialDate: CalendarDate(year: 2023, month: 1, day: 31)!, recurrence: .months(1))
         let range = CalendarDate(year: 2024, month: 1, day: 1)!...CalendarDate(year: 2024, month: 4, day: 30)!
-        XCTAssertEqual(schedule.occurrences(in: range).map(\.description), ["2024-01-31", "2024-02-29", "2024-03-31", "2024-04-30"])
-        XCTAssertEqual(ReminderSchedule(initialDate: range.lowerBound, recurrence: .once).occurrences(in: range).count, 1)
+        XCTAssertEqual(
+            schedule.occurrences(in: range).map(\.description),
+            ["2024-01-31", "2024-02-29", "2024-03-31", "2024-04-30"])
+        XCTAssertEqual(
+            ReminderSchedule(initialDate: range.lowerBound, recurrence: .once).occurrences(in: range).count, 1)
     }
 
     func testMonicaFrequencyFields() {
@@ -81,7 +103,10 @@ final class RecurrenceTests: XCTestCase {
         for _ in 0..<(366 * 130) {
             day = day.adding(days: 1)!
             calendarDay = reference(calendarDay, unit: .day, amount: 1)
-            if day != calendarDay { XCTFail("\(day) != \(calendarDay)"); break }
+            if day != calendarDay {
+                XCTFail("\(day) != \(calendarDay)")
+                break
+            }
         }
         XCTAssertEqual(CalendarDate(year: 2024, month: 5, day: 4)!.weekday, 7, "a Saturday")
         XCTAssertEqual(CalendarDate(year: 2000, month: 1, day: 2)!.weekday, 1, "a Sunday")
@@ -95,8 +120,13 @@ final class TimelineTests: XCTestCase {
         var done = false
     }
 
-    func make(_ title: String, _ y: Int, _ m: Int, _ d: Int, _ recurrence: Recurrence = .once, done: Bool = false) -> Reminder {
-        Reminder(title: title, schedule: ReminderSchedule(initialDate: CalendarDate(year: y, month: m, day: d)!, recurrence: recurrence), done: done)
+    func make(_ title: String, _ y: Int, _ m: Int, _ d: Int, _ recurrence: Recurrence = .once, done: Bool = false)
+        -> Reminder
+    {
+        Reminder(
+            title: title,
+            schedule: ReminderSchedule(initialDate: CalendarDate(year: y, month: m, day: d)!, recurrence: recurrence),
+            done: done)
     }
 
     func titles(_ entries: [Timeline<Reminder>.Entry]) -> [String] { entries.map(\.item.title) }
@@ -132,7 +162,9 @@ final class TimelineTests: XCTestCase {
     func testTheLastDayOfAWeek() {
         // Sunday 2024-03-31 with Monday-start weeks: the week ends today; tomorrow is next month.
         let today = CalendarDate(year: 2024, month: 3, day: 31)!
-        let timeline = Timeline([make("tomorrow", 2024, 4, 1), make("now", 2024, 3, 31)], today: today, weekStartsOn: 2, schedule: \.schedule)
+        let timeline = Timeline(
+            [make("tomorrow", 2024, 4, 1), make("now", 2024, 3, 31)], today: today, weekStartsOn: 2,
+            schedule: \.schedule)
         XCTAssertEqual(titles(timeline.today), ["now"])
         XCTAssertTrue(timeline.thisWeek.isEmpty)
         XCTAssertEqual(titles(timeline.later), ["tomorrow"])

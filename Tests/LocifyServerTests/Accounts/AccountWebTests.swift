@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class AccountWebTests: XCTestCase {
@@ -18,7 +19,7 @@ final class AccountWebTests: XCTestCase {
             XCTAssertEqual(page.status, .ok)
             XCTAssertTrue(page.text.contains("Welcome to Locify!"))
             XCTAssertTrue(page.text.contains("Grace Hopper"))
-            let user = try await XCTUnwrapAsync(try await UserModel.query(on: app.db).first())
+            let user = try await unwrapAsync(try await UserModel.query(on: app.db).first())
             XCTAssertTrue(user.passwordHash.hasPrefix("$2"), "bcrypt digest")
         }
     }
@@ -37,10 +38,15 @@ final class AccountWebTests: XCTestCase {
         try await withApp(.sqlite) { app, _ in
             let browser = WebClient(app: app)
             try await browser.get("/register")
-            let response = try await browser.post("/register", form: ["name": "Grace", "email": "grace@", "password": "short"])
+            let response = try await browser.post(
+                "/register", form: ["name": "Grace", "email": "grace@", "password": "short"])
             XCTAssertEqual(response.status, .unprocessableEntity)
-            XCTAssertTrue(response.text.contains(#"<p class="error" id="email-error">Email must be an address like name@example.com.</p>"#))
-            XCTAssertTrue(response.text.contains(#"<p class="error" id="password-error">Password must be at least 8 characters.</p>"#))
+            XCTAssertTrue(
+                response.text.contains(
+                    #"<p class="error" id="email-error">Email must be an address like name@example.com.</p>"#))
+            XCTAssertTrue(
+                response.text.contains(
+                    #"<p class="error" id="password-error">Password must be at least 8 characters.</p>"#))
             XCTAssertTrue(response.text.contains(#"value="grace@""#), "the typed email is kept")
             XCTAssertTrue(response.text.contains(#"value="Grace""#))
         }
@@ -52,18 +58,21 @@ final class AccountWebTests: XCTestCase {
             let browser = WebClient(app: app)
             try await browser.get("/login")
             for _ in 1...5 {
-                let wrong = try await browser.post("/login", form: ["email": "ada@example.com", "password": "nope nope"])
+                let wrong = try await browser.post(
+                    "/login", form: ["email": "ada@example.com", "password": "nope nope"])
                 XCTAssertEqual(wrong.status, .unauthorized)
                 XCTAssertTrue(wrong.text.contains("Email or password is not correct."))
                 XCTAssertTrue(wrong.text.contains(#"value="ada@example.com""#))
             }
-            let locked = try await browser.post("/login", form: ["email": "ada@example.com", "password": "correct horse"])
+            let locked = try await browser.post(
+                "/login", form: ["email": "ada@example.com", "password": "correct horse"])
             XCTAssertEqual(locked.status, .tooManyRequests)
             XCTAssertEqual(locked.headers.first(name: .retryAfter), "60")
             XCTAssertTrue(locked.text.contains("Too many failed attempts. Try again in 60 seconds."))
 
             clock.advance(by: 60)
-            let good = try await browser.post("/login", form: ["email": "ada@example.com", "password": "correct horse", "next": "/settings"])
+            let good = try await browser.post(
+                "/login", form: ["email": "ada@example.com", "password": "correct horse", "next": "/settings"])
             XCTAssertEqual(good.status, .seeOther)
             XCTAssertEqual(good.headers.first(name: .location), "/settings")
 
@@ -90,24 +99,41 @@ final class AccountWebTests: XCTestCase {
             _ = try await browser.register()
             let settings = try await browser.get("/settings")
             XCTAssertTrue(settings.text.contains(#"<option value="Europe/Zurich">Europe/Zurich</option>"#))
-            XCTAssertTrue(settings.text.contains(#"<option value="UTC" selected>UTC</option>"#), "the stored zone is selected")
+            XCTAssertTrue(
+                settings.text.contains(#"<option value="UTC" selected>UTC</option>"#), "the stored zone is selected")
             XCTAssertTrue(settings.text.contains("Organic Maps"))
 
-            let badProfile = try await browser.post("/settings/profile", form: ["name": "Grace", "email": "grace@example.com", "timezone": "Mars/Olympus", "maps_app": "apple"])
+            let badProfile = try await browser.post(
+                "/settings/profile",
+                form: ["name": "Grace", "email": "grace@example.com", "timezone": "Mars/Olympus", "maps_app": "apple"])
             XCTAssertEqual(badProfile.status, .unprocessableEntity)
             XCTAssertTrue(badProfile.text.contains("Choose a timezone from the list."))
-            let profile = try await browser.post("/settings/profile", form: ["name": "Grace B. Hopper", "email": "grace@navy.example", "timezone": "Europe/Zurich", "maps_app": "organic"])
+            let profile = try await browser.post(
+                "/settings/profile",
+                form: [
+                    "name": "Grace B. Hopper", "email": "grace@navy.example", "timezone": "Europe/Zurich",
+                    "maps_app": "organic",
+                ])
             XCTAssertEqual(profile.status, .seeOther)
-            let user = try await XCTUnwrapAsync(try await UserModel.query(on: app.db).first())
+            let user = try await unwrapAsync(try await UserModel.query(on: app.db).first())
             XCTAssertEqual(user.timezone, "Europe/Zurich")
             XCTAssertEqual(user.mapsApp, "organic")
             XCTAssertEqual(user.email, "grace@navy.example")
 
             try await browser.get("/settings")
-            let wrongPassword = try await browser.post("/settings/password", form: ["current_password": "nope", "new_password": "new password", "password_confirmation": "new password"])
+            let wrongPassword = try await browser.post(
+                "/settings/password",
+                form: [
+                    "current_password": "nope", "new_password": "new password", "password_confirmation": "new password",
+                ])
             XCTAssertEqual(wrongPassword.status, .unprocessableEntity)
             XCTAssertTrue(wrongPassword.text.contains("Current password is not correct."))
-            let changed = try await browser.post("/settings/password", form: ["current_password": "compilers!", "new_password": "new password", "password_confirmation": "new password"])
+            let changed = try await browser.post(
+                "/settings/password",
+                form: [
+                    "current_password": "compilers!", "new_password": "new password",
+                    "password_confirmation": "new password",
+                ])
             XCTAssertEqual(changed.status, .seeOther)
             let relogin = try await app.accounts.authenticate(email: "grace@navy.example", password: "new password")
             XCTAssertNotNil(relogin)
@@ -117,9 +143,11 @@ final class AccountWebTests: XCTestCase {
             XCTAssertTrue(emptyLabel.text.contains("Token name is required."))
             let created = try await browser.post("/settings/tokens", form: ["label": "Phone"])
             XCTAssertEqual(created.status, .created)
-            let secret = try XCTUnwrap(created.text.range(of: #"id="new-token-value" class="token-value" type="text" readonly value=""#).map { range in
-                String(created.text[range.upperBound...].prefix { $0 != "\"" })
-            })
+            let secret = try XCTUnwrap(
+                created.text.range(of: #"id="new-token-value" class="token-value" type="text" readonly value=""#).map {
+                    range in
+                    String(created.text[range.upperBound...].prefix { $0 != "\"" })
+                })
             XCTAssertEqual(secret.count, 48)
             let api = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(secret)"])
             XCTAssertEqual(api.status, .ok)
@@ -127,7 +155,8 @@ final class AccountWebTests: XCTestCase {
             XCTAssertFalse(later.text.contains(secret), "the secret is shown once")
             XCTAssertTrue(later.text.contains("Phone"))
 
-            let token = try await XCTUnwrapAsync(try await APITokenModel.query(on: app.db).filter(\.$label == "Phone").first())
+            let token = try await unwrapAsync(
+                try await APITokenModel.query(on: app.db).filter(\.$label == "Phone").first())
             let revoked = try await browser.post("/settings/tokens/\(try token.requireID())/revoke", form: [:])
             XCTAssertEqual(revoked.status, .seeOther)
             let afterRevoke = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(secret)"])
@@ -144,7 +173,8 @@ final class AccountWebTests: XCTestCase {
             let second = WebClient(app: app)
             let page = try await second.get("/register")
             XCTAssertTrue(page.text.contains("Registration is closed on this server."))
-            let refused = try await second.post("/register", form: ["name": "Late", "email": "late@example.com", "password": "password1"])
+            let refused = try await second.post(
+                "/register", form: ["name": "Late", "email": "late@example.com", "password": "password1"])
             XCTAssertEqual(refused.status, .forbidden)
             let users = try await UserModel.query(on: app.db).count()
             XCTAssertEqual(users, 1)

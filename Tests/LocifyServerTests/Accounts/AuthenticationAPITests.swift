@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class AuthenticationAPITests: XCTestCase {
@@ -9,7 +10,7 @@ final class AuthenticationAPITests: XCTestCase {
             let account = try await app.makeAccount()
             let before = try await app.send(.GET, "/api/me", headers: account.bearer)
             XCTAssertEqual(before.status, .ok)
-            let token = try await XCTUnwrapAsync(try await APITokenModel.query(on: app.db).first())
+            let token = try await unwrapAsync(try await APITokenModel.query(on: app.db).first())
             XCTAssertEqual(token.lastUsedAt, clock.now)
             XCTAssertNotEqual(token.secretDigest, account.token, "only the digest is stored")
             XCTAssertEqual(token.secretDigest, PersonalToken.digest(account.token))
@@ -23,15 +24,19 @@ final class AuthenticationAPITests: XCTestCase {
     func testMeAndRootShapes() async throws {
         try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
-            let user = try await XCTUnwrapAsync(try await UserModel.find(account.id, on: app.db))
+            let user = try await unwrapAsync(try await UserModel.find(account.id, on: app.db))
             let me = try await app.send(.GET, "/api/me", headers: account.bearer)
-            XCTAssertEqual(me.text, """
+            XCTAssertEqual(
+                me.text,
+                """
                 {"data":{"id":\(account.id),"uuid":"\(user.uuid.uuidString.lowercased())","object":"user","first_name":"Ada",\
                 "last_name":"Lovelace","name":"Ada Lovelace","email":"ada@example.com","me_contact":null,"timezone":"UTC",\
                 "locale":"en","account":{"id":\(account.id)},"created_at":"2024-05-04T10:06:05Z","updated_at":"2024-05-04T10:06:05Z"}}
                 """)
             let root = try await app.send(.GET, "/api", headers: account.bearer.merging(["Host": "locify.example"]))
-            XCTAssertEqual(root.text, """
+            XCTAssertEqual(
+                root.text,
+                """
                 {"success":{"message":"Welcome to Locify"},"links":{"contacts_url":"http://locify.example/api/contacts",\
                 "addresses_url":"http://locify.example/api/addresses","countries_url":"http://locify.example/api/countries",\
                 "reminders_url":"http://locify.example/api/reminders","places_url":"http://locify.example/api/places"}}
@@ -42,7 +47,8 @@ final class AuthenticationAPITests: XCTestCase {
     func testOAuthLoginIssuesATokenAndIsThrottled() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
-            let good = try await app.send(.POST, "/oauth/login", json: #"{"email":"ADA@example.com","password":"correct horse"}"#)
+            let good = try await app.send(
+                .POST, "/oauth/login", json: #"{"email":"ADA@example.com","password":"correct horse"}"#)
             XCTAssertEqual(good.status, .ok, "\(database)")
             let token = try XCTUnwrap(try good.json()["access_token"] as? String)
             XCTAssertEqual(try good.json()["expires_in"] as? Int, 31_536_000)
@@ -53,27 +59,35 @@ final class AuthenticationAPITests: XCTestCase {
 
             // A form body works too, as older clients send.
             var formResponse: XCTHTTPResponse?
-            try await app.test(.POST, "/oauth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                               body: ByteBuffer(string: "email=ada%40example.com&password=correct+horse")) { response async in formResponse = response }
+            try await app.test(
+                .POST, "/oauth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "email=ada%40example.com&password=correct+horse")
+            ) { response async in formResponse = response }
             XCTAssertEqual(formResponse?.status, .ok)
 
             for attempt in 1...5 {
-                let bad = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"wrong"}"#)
+                let bad = try await app.send(
+                    .POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"wrong"}"#)
                 XCTAssertEqual(bad.status, .unauthorized, "attempt \(attempt)")
                 XCTAssertEqual(bad.text, #"{"error":{"message":"Not authorized","error_code":42}}"#)
             }
             // Sixth try in the same minute: locked out, even with the right password.
-            let locked = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
+            let locked = try await app.send(
+                .POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
             XCTAssertEqual(locked.status, .tooManyRequests)
             XCTAssertEqual(locked.headers.first(name: .retryAfter), "60")
             XCTAssertEqual(try locked.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 34)
 
             clock.advance(by: 61)
-            let later = try await app.send(.POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
+            let later = try await app.send(
+                .POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
             XCTAssertEqual(later.status, .ok)
 
-            let unknown = try await app.send(.POST, "/oauth/login", json: #"{"email":"nobody@example.com","password":"correct horse"}"#)
-            XCTAssertEqual(unknown.text, #"{"error":{"message":"Not authorized","error_code":42}}"#, "an unknown email looks like a wrong password")
+            let unknown = try await app.send(
+                .POST, "/oauth/login", json: #"{"email":"nobody@example.com","password":"correct horse"}"#)
+            XCTAssertEqual(
+                unknown.text, #"{"error":{"message":"Not authorized","error_code":42}}"#,
+                "an unknown email looks like a wrong password")
             let unknownUser = try await app.accounts.authenticate(email: "nobody@example.com", password: "x")
             XCTAssertNil(unknownUser)
 

@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class ContactsAPITests: XCTestCase {
@@ -9,11 +10,13 @@ final class ContactsAPITests: XCTestCase {
             // Given an account
             let account = try await app.makeAccount()
             // When a client creates a contact with every field Locify models
-            let response = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: """
-                {"first_name":"Zoë","last_name":"Müller","nickname":"Zo","description":"Met in Bern",
-                 "email":" Zoe@Example.com ","gender_id":2,"is_birthdate_known":true,"birthdate_day":29,
-                 "birthdate_month":2,"birthdate_year":1992,"is_starred":"1","unknown_key":"ignored"}
-                """)
+            let response = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer,
+                json: """
+                    {"first_name":"Zoë","last_name":"Müller","nickname":"Zo","description":"Met in Bern",
+                     "email":" Zoe@Example.com ","gender_id":2,"is_birthdate_known":true,"birthdate_day":29,
+                     "birthdate_month":2,"birthdate_year":1992,"is_starred":"1","unknown_key":"ignored"}
+                    """)
             // Then the whole response is Monica's full contact, keys in Monica's order
             XCTAssertEqual(response.status, .created, "\(database)")
             let id = try XCTUnwrap(try XCTUnwrap(try response.json()["data"] as? [String: Any])["id"] as? Int)
@@ -43,7 +46,11 @@ final class ContactsAPITests: XCTestCase {
     func testShowUpdateAndDelete() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
-            let created = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":"Ada","last_name":"Byron","email":"ada@byron.org","birthdate_day":10,"birthdate_month":12}"#)
+            let created = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer,
+                json:
+                    #"{"first_name":"Ada","last_name":"Byron","email":"ada@byron.org","birthdate_day":10,"birthdate_month":12}"#
+            )
             let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
 
             let shown = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
@@ -55,7 +62,8 @@ final class ContactsAPITests: XCTestCase {
 
             // An update that sends one key keeps the others (the iOS client sends partial bodies).
             clock.advance(by: 3600)
-            let updated = try await app.send(.PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"nickname":"Countess"}"#)
+            let updated = try await app.send(
+                .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"nickname":"Countess"}"#)
             XCTAssertEqual(updated.status, .ok, "\(database): \(updated.text)")
             let data = try XCTUnwrap(try updated.json()["data"] as? [String: Any])
             XCTAssertEqual(data["nickname"] as? String, "Countess")
@@ -68,7 +76,9 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(birthdate?["date"] as? String, "2024-12-10T00:00:00Z")
 
             // Explicit null clears a value.
-            let cleared = try await app.send(.PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email":null,"is_birthdate_known":false}"#)
+            let cleared = try await app.send(
+                .PUT, "/api/contacts/\(id)", headers: account.bearer,
+                json: #"{"email":null,"is_birthdate_known":false}"#)
             let clearedData = try XCTUnwrap(try cleared.json()["data"] as? [String: Any])
             XCTAssertTrue(clearedData["description"] is NSNull)
             XCTAssertTrue(clearedData["email"] == nil, "email is not a Monica key")
@@ -88,21 +98,25 @@ final class ContactsAPITests: XCTestCase {
     func testInvalidInputIsRejectedWithEveryProblemAndStoresNothing() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let response = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: """
-                {"first_name":"  ","email":"not-an-email","gender_id":"seven","birthdate_day":31,"birthdate_month":4,
-                 "last_name":"\(String(repeating: "x", count: 256))"}
-                """)
+            let response = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer,
+                json: """
+                    {"first_name":"  ","email":"not-an-email","gender_id":"seven","birthdate_day":31,"birthdate_month":4,
+                     "last_name":"\(String(repeating: "x", count: 256))"}
+                    """)
             XCTAssertEqual(response.status, .unprocessableEntity, "\(database)")
             let error = try XCTUnwrap(try response.json()["error"] as? [String: Any])
             XCTAssertEqual(error["error_code"] as? Int, 32)
             let messages = try XCTUnwrap(error["message"] as? [String])
-            XCTAssertEqual(messages, [
-                "Gender must be a whole number.",
-                "First name is required.",
-                "Last name must be at most 255 characters.",
-                "Email must be an address like name@example.com.",
-                "That day does not exist in that month.",
-            ])
+            XCTAssertEqual(
+                messages,
+                [
+                    "Gender must be a whole number.",
+                    "First name is required.",
+                    "Last name must be at most 255 characters.",
+                    "Email must be an address like name@example.com.",
+                    "That day does not exist in that month.",
+                ])
             let count = try await ContactModel.query(on: app.db).count()
             XCTAssertEqual(count, 0)
 
@@ -143,7 +157,8 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(meta["per_page"] as? Int, 2)
             XCTAssertEqual(meta["path"] as? String, "http://127.0.0.1:8080/api/contacts")
             let links = try XCTUnwrap(body["links"] as? [String: Any])
-            XCTAssertEqual(links["next"] as? String, "http://127.0.0.1:8080/api/contacts?limit=2&sort=-created_at&page=2")
+            XCTAssertEqual(
+                links["next"] as? String, "http://127.0.0.1:8080/api/contacts?limit=2&sort=-created_at&page=2")
             XCTAssertTrue(links["prev"] is NSNull)
 
             let emptyPage = try await app.send(.GET, "/api/contacts?page=9", headers: account.bearer)
@@ -153,7 +168,9 @@ final class ContactsAPITests: XCTestCase {
 
             for (query, expected) in [("jurgen", ["Jürgen"]), ("AMI", ["Amélie"]), ("reggae", ["Bob"]), ("zzz", [])] {
                 let found = try await app.send(.GET, "/api/contacts?query=\(query)", headers: account.bearer)
-                let foundNames = (try found.json()["data"] as? [[String: Any]])?.compactMap { $0["first_name"] as? String }
+                let foundNames = (try found.json()["data"] as? [[String: Any]])?.compactMap {
+                    $0["first_name"] as? String
+                }
                 XCTAssertEqual(foundNames, expected, "\(database): query \(query)")
             }
 
@@ -170,10 +187,13 @@ final class ContactsAPITests: XCTestCase {
         try await forEachDatabase { app, _, _ in
             let owner = try await app.makeAccount()
             let stranger = try await app.makeAccount(email: "eve@example.com", name: "Eve")
-            let created = try await app.send(.POST, "/api/contacts", headers: owner.bearer, json: #"{"first_name":"Secret"}"#)
+            let created = try await app.send(
+                .POST, "/api/contacts", headers: owner.bearer, json: #"{"first_name":"Secret"}"#)
             let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
             for method in [HTTPMethod.GET, .PUT, .DELETE] {
-                let response = try await app.send(method, "/api/contacts/\(id)", headers: stranger.bearer, json: method == .PUT ? #"{"first_name":"Mine"}"# : nil)
+                let response = try await app.send(
+                    method, "/api/contacts/\(id)", headers: stranger.bearer,
+                    json: method == .PUT ? #"{"first_name":"Mine"}"# : nil)
                 XCTAssertEqual(response.status, .notFound, "\(method)")
                 XCTAssertEqual(try response.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 31)
             }
@@ -181,6 +201,54 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual((try list.json()["data"] as? [Any])?.count, 0)
             let stored = try await ContactModel.find(id, on: app.db)
             XCTAssertEqual(stored?.firstName, "Secret")
+        }
+    }
+
+    func testTheEdgeOfTheInputIsWhatTheAPIDescriptionSays() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            // page and limit: whole numbers from 1; an empty sort is the default order.
+            for query in ["page=0", "page=-2", "page=two", "limit=0", "page=1000000001"] {
+                let response = try await app.send(.GET, "/api/contacts?\(query)", headers: account.bearer)
+                XCTAssertEqual(response.status, .unprocessableEntity, "\(database) \(query)")
+                XCTAssertEqual(try response.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 32)
+            }
+            let emptySort = try await app.send(.GET, "/api/contacts?sort=", headers: account.bearer)
+            XCTAssertEqual(emptySort.status, .ok)
+
+            // Whole numbers may come as 12.0; numbers past 15 digits are refused, like any unreadable value.
+            let whole = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":12.0,"gender_id":2.0}"#)
+            XCTAssertEqual(whole.status, .created, whole.text)
+            XCTAssertEqual(try whole.json()["data"].flatMap { $0 as? [String: Any] }?["first_name"] as? String, "12")
+            let huge = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer,
+                json: #"{"first_name":"Ada","gender_id":1000000000000000}"#)
+            XCTAssertEqual(huge.text, #"{"error":{"message":["Gender must be a whole number."],"error_code":32}}"#)
+
+            // A malformed body is code 37 and documented as a 400; contacts are read from JSON only.
+            let malformed = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: "[1, 2")
+            XCTAssertEqual(malformed.status, .badRequest)
+            XCTAssertEqual(malformed.text, #"{"error":{"message":"Problem parsing JSON","error_code":37}}"#)
+            var form: XCTHTTPResponse?
+            try await app.test(
+                .POST, "/api/contacts",
+                headers: account.bearer.merging(["Content-Type": "application/x-www-form-urlencoded"]),
+                body: ByteBuffer(string: "first_name=Ada")
+            ) { response async in form = response }
+            XCTAssertEqual(form?.status, .badRequest)
+            let contacts = try await ContactModel.query(on: app.db).count()
+            XCTAssertEqual(contacts, 1, "only the 12.0 contact was stored")
+
+            // OAuth forms are read pair by pair: keys the form decoder would take for arrays are ignored.
+            var login: XCTHTTPResponse?
+            try await app.test(
+                .POST, "/oauth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "a%5Bb=1&a%5Bb=2&email=ada%40example.com&password=correct+horse&email=other")
+            ) { response async in login = response }
+            XCTAssertEqual(login?.status, .ok, login?.body.string ?? "")
+            let notJSON = try await app.send(.POST, "/oauth/login", json: "nonsense")
+            XCTAssertEqual(notJSON.status, .badRequest)
         }
     }
 }

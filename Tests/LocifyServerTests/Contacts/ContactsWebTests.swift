@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class ContactsWebTests: XCTestCase {
@@ -10,17 +11,22 @@ final class ContactsWebTests: XCTestCase {
             _ = try await browser.register()
             try await browser.get("/contacts/new")
 
-            let invalid = try await browser.post("/contacts", form: ["first_name": "", "last_name": "Curie", "birthdate_day": "x", "birthdate_month": "11"])
+            let invalid = try await browser.post(
+                "/contacts",
+                form: ["first_name": "", "last_name": "Curie", "birthdate_day": "x", "birthdate_month": "11"])
             XCTAssertEqual(invalid.status, .unprocessableEntity)
             XCTAssertTrue(invalid.text.contains("First name is required."))
             XCTAssertTrue(invalid.text.contains("Birthday day must be a whole number."))
             XCTAssertTrue(invalid.text.contains(#"value="Curie""#))
             XCTAssertTrue(invalid.text.contains(#"<option value="11" selected>November</option>"#))
 
-            let created = try await browser.post("/contacts", form: [
-                "first_name": "Marie", "last_name": "Curie", "email": "marie@example.fr", "birthdate_day": "7",
-                "birthdate_month": "11", "birthdate_year": "1867", "gender_id": "2", "is_starred": "on", "description": "Two Nobel prizes",
-            ])
+            let created = try await browser.post(
+                "/contacts",
+                form: [
+                    "first_name": "Marie", "last_name": "Curie", "email": "marie@example.fr", "birthdate_day": "7",
+                    "birthdate_month": "11", "birthdate_year": "1867", "gender_id": "2", "is_starred": "on",
+                    "description": "Two Nobel prizes",
+                ])
             XCTAssertEqual(created.status, .seeOther, "\(database): \(created.text)")
             let location = try XCTUnwrap(created.headers.first(name: .location))
             let detail = try await browser.get(location)
@@ -47,13 +53,17 @@ final class ContactsWebTests: XCTestCase {
 
             let edit = try await browser.get(location + "/edit")
             XCTAssertTrue(edit.text.contains(#"value="marie@example.fr""#))
-            let saved = try await browser.post(location + "/edit", form: [
-                "first_name": "Marie", "last_name": "Skłodowska-Curie", "birthdate_day": "7", "birthdate_month": "11", "birthdate_year": "1867",
-            ])
+            let saved = try await browser.post(
+                location + "/edit",
+                form: [
+                    "first_name": "Marie", "last_name": "Skłodowska-Curie", "birthdate_day": "7",
+                    "birthdate_month": "11", "birthdate_year": "1867",
+                ])
             XCTAssertEqual(saved.status, .seeOther)
             let afterEdit = try await browser.get(location)
             XCTAssertTrue(afterEdit.text.contains("Marie Skłodowska-Curie"))
-            XCTAssertFalse(afterEdit.text.contains("Two Nobel prizes"), "the form sends every field; an emptied one is cleared")
+            XCTAssertFalse(
+                afterEdit.text.contains("Two Nobel prizes"), "the form sends every field; an emptied one is cleared")
 
             let confirm = try await browser.get(location + "/delete")
             XCTAssertTrue(confirm.text.contains("Delete Marie Skłodowska-Curie?"))
@@ -69,16 +79,20 @@ final class ContactsWebTests: XCTestCase {
     func testContactListPaginatesAndHidesOtherAccounts() async throws {
         try await forEachDatabase { app, _, _ in
             let other = try await app.makeAccount(email: "other@example.com", name: "Other")
-            let foreign = try await app.send(.POST, "/api/contacts", headers: other.bearer, json: #"{"first_name":"Foreign"}"#)
+            let foreign = try await app.send(
+                .POST, "/api/contacts", headers: other.bearer, json: #"{"first_name":"Foreign"}"#)
             let foreignID = try XCTUnwrap((try foreign.json()["data"] as? [String: Any])?["id"] as? Int)
 
             let browser = WebClient(app: app)
             _ = try await browser.register()
-            let user = try await XCTUnwrapAsync(try await UserModel.query(on: app.db).filter(\.$email == "grace@example.com").first())
+            let user = try await unwrapAsync(
+                try await UserModel.query(on: app.db).filter(\.$email == "grace@example.com").first())
             let (_, token) = try await app.accounts.createToken(for: try user.requireID(), label: "bulk")
             for number in 1...21 {
                 let name = String(format: "Person %02d", number)
-                _ = try await app.send(.POST, "/api/contacts", headers: ["Authorization": "Bearer \(token)"], json: #"{"first_name":"\#(name)"}"#)
+                _ = try await app.send(
+                    .POST, "/api/contacts", headers: ["Authorization": "Bearer \(token)"],
+                    json: #"{"first_name":"\#(name)"}"#)
             }
             let first = try await browser.get("/contacts")
             XCTAssertTrue(first.text.contains("21 contacts"))

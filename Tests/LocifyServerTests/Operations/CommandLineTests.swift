@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class CommandLineTests: XCTestCase {
@@ -11,11 +12,14 @@ final class CommandLineTests: XCTestCase {
                 try await LocifyApp.createUser(in: app, email: "cli@example.com", name: "Again", password: "short")
                 XCTFail("a duplicate email and a short password must fail")
             } catch let failure as CommandFailure {
-                XCTAssertEqual(failure.description, "Password must be at least 8 characters.\nAn account with this email already exists.")
+                XCTAssertEqual(
+                    failure.description,
+                    "Password must be at least 8 characters.\nAn account with this email already exists.")
             }
             let token = try await LocifyApp.createToken(in: app, email: "cli@example.com", label: "script")
             let me = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
-            XCTAssertEqual(try me.json()["data"].flatMap { $0 as? [String: Any] }?["email"] as? String, "cli@example.com")
+            XCTAssertEqual(
+                try me.json()["data"].flatMap { $0 as? [String: Any] }?["email"] as? String, "cli@example.com")
 
             let listed = try await LocifyApp.listTokens(in: app, email: "cli@example.com")
             XCTAssertEqual(listed.map(\.label), ["script"])
@@ -35,7 +39,8 @@ final class CommandLineTests: XCTestCase {
             let second = try await LocifyApp.seedDemo(in: app, email: "cli@example.com")
             XCTAssertEqual(second.created, 0, "seeding twice adds nothing")
             XCTAssertEqual(second.skipped, 12)
-            let list = try await app.send(.GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(seedToken)"])
+            let list = try await app.send(
+                .GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(seedToken)"])
             XCTAssertEqual((try list.json()["meta"] as? [String: Any])?["total"] as? Int, 12)
 
             do {
@@ -53,11 +58,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(defaults.port, 8080)
         XCTAssertEqual(defaults.registration, .open)
         XCTAssertTrue(defaults.dataDirectory.path.hasSuffix("locify-data"))
-        XCTAssertEqual(defaults.storage, .sqlite(path: defaults.dataDirectory.appendingPathComponent("locify.sqlite").path))
+        XCTAssertEqual(
+            defaults.storage, .sqlite(path: defaults.dataDirectory.appendingPathComponent("locify.sqlite").path))
 
         let configured = try LocifyConfig.resolve(environment: [
             "LOCIFY_HOST": "0.0.0.0", "LOCIFY_PORT": "9000", "LOCIFY_DATA_DIR": "/tmp/locify-x",
-            "LOCIFY_REGISTRATION": "closed", "DATABASE_URL": "postgres://u@db/locify", "LOCIFY_BASE_URL": "https://l.example/",
+            "LOCIFY_REGISTRATION": "closed", "DATABASE_URL": "postgres://u@db/locify",
+            "LOCIFY_BASE_URL": "https://l.example/",
         ])
         XCTAssertEqual(configured.host, "0.0.0.0")
         XCTAssertEqual(configured.port, 9000)
@@ -65,13 +72,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(configured.storage, .postgres(url: "postgres://u@db/locify"))
         XCTAssertEqual(configured.publicBaseURL, "https://l.example")
 
-        let flagsWin = try LocifyConfig.resolve(environment: ["LOCIFY_PORT": "9000"], host: "::1", port: 7000, dataDirectory: "/tmp/d")
+        let flagsWin = try LocifyConfig.resolve(
+            environment: ["LOCIFY_PORT": "9000"], host: "::1", port: 7000, dataDirectory: "/tmp/d")
         XCTAssertEqual(flagsWin.port, 7000)
         XCTAssertEqual(flagsWin.host, "::1")
         XCTAssertEqual(flagsWin.dataDirectory.path, "/tmp/d")
 
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_PORT": "eighty"])) { error in
-            XCTAssertEqual(String(describing: error), "LOCIFY_PORT=eighty is not valid: expected a port number from 0 to 65535.")
+            XCTAssertEqual(
+                String(describing: error), "LOCIFY_PORT=eighty is not valid: expected a port number from 0 to 65535.")
         }
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_REGISTRATION": "maybe"]))
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["DATABASE_URL": "mysql://x"]))

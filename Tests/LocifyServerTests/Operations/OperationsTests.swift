@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class OperationsTests: XCTestCase {
@@ -8,7 +9,9 @@ final class OperationsTests: XCTestCase {
         try await forEachDatabase { app, _, database in
             let response = try await app.send(.GET, "/health")
             XCTAssertEqual(response.status, .ok)
-            XCTAssertEqual(response.text, #"{"status":"ok","database":"\#(database.rawValue)","version":"\#(LocifyConfig.version)"}"#)
+            XCTAssertEqual(
+                response.text,
+                #"{"status":"ok","database":"\#(database.rawValue)","version":"\#(LocifyConfig.version)"}"#)
             XCTAssertNotNil(response.headers.first(name: .xRequestId))
         }
     }
@@ -23,13 +26,17 @@ final class OperationsTests: XCTestCase {
             let apiRoutes = app.routes.all.filter { ["api", "oauth"].contains($0.path.first?.description ?? "") }
             XCTAssertFalse(apiRoutes.isEmpty)
             for route in apiRoutes {
-                let path = "/" + route.path.map { component in
-                    if case .parameter = component { return "{id}" }
-                    return component.description
-                }.joined(separator: "/")
+                let path =
+                    "/"
+                    + route.path.map { component in
+                        if case .parameter = component { return "{id}" }
+                        return component.description
+                    }.joined(separator: "/")
                 let operations = paths[path]
                 XCTAssertNotNil(operations, "\(path) is missing from openapi.json")
-                XCTAssertNotNil(operations?[route.method.rawValue.lowercased()], "\(route.method) \(path) is missing from openapi.json")
+                XCTAssertNotNil(
+                    operations?[route.method.rawValue.lowercased()],
+                    "\(route.method) \(path) is missing from openapi.json")
             }
         }
     }
@@ -66,6 +73,26 @@ final class OperationsTests: XCTestCase {
             XCTAssertEqual(logout.status, .seeOther)
             let afterLogout = try await browser.get("/contacts")
             XCTAssertEqual(afterLogout.headers.first(name: .location), "/login?next=/contacts")
+        }
+    }
+
+    func testTheServedDescriptionCarriesTodaysBirthdayBounds() async throws {
+        try await withApp(.sqlite) { app, clock in
+            // 2024-05-04 is the test clock's day.
+            let text = try await app.send(.GET, "/openapi.json").text
+            XCTAssertFalse(text.contains("\"__"), "every placeholder is filled in")
+            XCTAssertTrue(text.contains(#""minimum": 2024,"#) || text.contains(#""minimum":2024"#))
+            let placeholders = Dictionary(
+                uniqueKeysWithValues: try OpenAPIDocument.placeholders(
+                    today: CalendarDate(year: 2024, month: 1, day: 31)!))
+            XCTAssertEqual(placeholders["__MONTH_BEFORE__"], "0")
+            XCTAssertEqual(
+                placeholders["__MONTH_BEFORE_RANGE__"], #""^(?!)$""#, "no month of this year is before January")
+            XCTAssertEqual(placeholders["__DAY_RANGE__"]?.contains("|31)"), true)
+            XCTAssertEqual(placeholders["__YEAR_EXACT__"], #""^[ \\t]*(\\+?0*(2024))[ \\t]*$""#)
+            clock.advance(by: 365 * 24 * 3600)
+            let nextYear = try await app.send(.GET, "/openapi.json").text
+            XCTAssertTrue(nextYear.contains("2025"))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throwaway PostgreSQL cluster for the test run: `initdb` + `pg_ctl` on a free loopback port,
@@ -29,7 +30,8 @@ actor PostgresCluster {
 
     private static func start() throws -> String {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("locify-pg-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+            .appendingPathComponent(
+                "locify-pg-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let asRoot = getuid() == 0
         if asRoot {
@@ -37,12 +39,15 @@ actor PostgresCluster {
         }
         let port = try freePort()
         let dataDirectory = directory.appendingPathComponent("data").path
-        try runPostgresTool("initdb", ["-D", dataDirectory, "--auth=trust", "-U", "postgres", "--encoding=UTF8", "-N"], asRoot: asRoot)
-        try runPostgresTool("pg_ctl", [
-            "-D", dataDirectory, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
-            "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
-            "start",
-        ], asRoot: asRoot)
+        try runPostgresTool(
+            "initdb", ["-D", dataDirectory, "--auth=trust", "-U", "postgres", "--encoding=UTF8", "-N"], asRoot: asRoot)
+        try runPostgresTool(
+            "pg_ctl",
+            [
+                "-D", dataDirectory, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
+                "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
+                "start",
+            ], asRoot: asRoot)
         ClusterCleanup.register(dataDirectory: dataDirectory, directory: directory.path, asRoot: asRoot)
         return "postgres://postgres@127.0.0.1:\(port)/postgres"
     }
@@ -59,7 +64,9 @@ actor PostgresCluster {
     /// can wait for ever when called from Swift concurrency's thread pool on Linux. Output goes to a
     /// file, not a pipe, because the server pg_ctl starts inherits the descriptors.
     static func run(_ executable: String, _ arguments: [String]) throws {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("locify-pg-\(UUID().uuidString).out").path
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locify-pg-\(UUID().uuidString).out"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -68,7 +75,7 @@ actor PostgresCluster {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw Failure(description: "could not start \(executable): error \(spawned)") }
@@ -77,7 +84,8 @@ actor PostgresCluster {
         let exitedCleanly = (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
         guard exitedCleanly else {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+            throw Failure(
+                description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
         }
     }
 
@@ -92,7 +100,9 @@ actor PostgresCluster {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
+            }
         }
         guard bound else { throw Failure(description: "could not find a free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -108,7 +118,9 @@ enum ClusterCleanup {
         atexit {
             guard let command = ClusterCleanup.stopCommand else { return }
             let stop = ["pg_ctl", "-D", command.dataDirectory, "-m", "immediate", "-w", "stop"]
-            try? PostgresCluster.run(command.asRoot ? "/usr/sbin/runuser" : "/usr/bin/env", command.asRoot ? ["-u", "postgres", "--"] + stop : stop)
+            try? PostgresCluster.run(
+                command.asRoot ? "/usr/sbin/runuser" : "/usr/bin/env",
+                command.asRoot ? ["-u", "postgres", "--"] + stop : stop)
             try? FileManager.default.removeItem(atPath: command.directory)
         }
     }

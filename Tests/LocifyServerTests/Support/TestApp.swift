@@ -4,12 +4,15 @@ import LocifyCore
 import NIOConcurrencyHelpers
 import SQLKit
 import XCTVapor
+
 @testable import LocifyServer
 
 /// Quiet logs unless LOCIFY_TEST_LOG_LEVEL asks for more, so failures are not buried.
 enum TestLogging {
     static let bootstrapOnce: @Sendable () -> Void = {
-        let level = ProcessInfo.processInfo.environment["LOCIFY_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let level =
+            ProcessInfo.processInfo.environment["LOCIFY_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -105,7 +108,8 @@ extension Application {
     func makeAccount(
         email: String = "ada@example.com", name: String = "Ada Lovelace", password: String = "correct horse"
     ) async throws -> TestAccount {
-        let user = try await accounts.register(AccountDraft(name: name, email: email), password: password, policy: .open)
+        let user = try await accounts.register(
+            AccountDraft(name: name, email: email), password: password, policy: .open)
         let id = try user.requireID()
         let (_, token) = try await accounts.createToken(for: id, label: "tests")
         return TestAccount(id: id, email: email, password: password, token: token)
@@ -180,7 +184,9 @@ final class WebClient {
         }
         if body != nil { headers.contentType = .urlEncodedForm }
         var captured: XCTHTTPResponse?
-        try await app.test(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response async in captured = response }
+        try await app.test(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
+            response async in captured = response
+        }
         guard let response = captured else { throw PostgresCluster.Failure(description: "no response for \(path)") }
         for header in response.headers[.setCookie] {
             let pair = header.split(separator: ";").first ?? ""
@@ -205,7 +211,9 @@ final class WebClient {
     }
 
     /// Registers and leaves the client signed in.
-    func register(name: String = "Grace Hopper", email: String = "grace@example.com", password: String = "compilers!") async throws -> XCTHTTPResponse {
+    func register(name: String = "Grace Hopper", email: String = "grace@example.com", password: String = "compilers!")
+        async throws -> XCTHTTPResponse
+    {
         try await get("/register")
         return try await post("/register", form: ["name": name, "email": email, "password": password])
     }

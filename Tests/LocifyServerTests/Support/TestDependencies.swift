@@ -2,6 +2,7 @@ import Foundation
 import LocifyCore
 import NIOConcurrencyHelpers
 import XCTest
+
 @testable import LocifyServer
 
 /// An outside service a test did not set up: using it fails the test with the service's name, instead

@@ -1,6 +1,8 @@
 import XCTVapor
 
-func XCTUnwrapAsync<T>(_ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line) async throws -> T {
+func unwrapAsync<T>(
+    _ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line
+) async throws -> T {
     let value = try await expression()
     return try XCTUnwrap(value, file: file, line: line)
 }

@@ -1,6 +1,7 @@
 import Fluent
 import LocifyCore
 import XCTVapor
+
 @testable import LocifyServer
 
 final class EdgeTests: XCTestCase {
@@ -10,7 +11,8 @@ final class EdgeTests: XCTestCase {
             let routes = app.routes.all.filter { $0.path.first?.description == "api" }
             XCTAssertGreaterThan(routes.count, 4)
             for route in routes {
-                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
+                let path =
+                    "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
                 for headers: HTTPHeaders in [
                     [:], ["Accept": "text/html"], ["Authorization": "Bearer not-a-real-token-but-long-enough"],
                     ["Authorization": "Bearer \(account.token)x"],
@@ -29,7 +31,8 @@ final class EdgeTests: XCTestCase {
             let browser = WebClient(app: app)
             try await browser.get("/register")
             let forged = try await browser.post(
-                "/register", form: ["name": "Mallory", "email": "m@example.com", "password": "password1"], includeCSRF: false)
+                "/register", form: ["name": "Mallory", "email": "m@example.com", "password": "password1"],
+                includeCSRF: false)
             XCTAssertEqual(forged.status, .forbidden)
             XCTAssertTrue(forged.text.contains("This form has expired"))
             let users = try await UserModel.query(on: app.db).count()
@@ -37,7 +40,8 @@ final class EdgeTests: XCTestCase {
 
             _ = try await browser.register()
             let before = try await ContactModel.query(on: app.db).count()
-            let wrongToken = try await browser.post("/contacts", form: ["first_name": "X", "_csrf": "wrong"], includeCSRF: false)
+            let wrongToken = try await browser.post(
+                "/contacts", form: ["first_name": "X", "_csrf": "wrong"], includeCSRF: false)
             XCTAssertEqual(wrongToken.status, .forbidden)
             let after = try await ContactModel.query(on: app.db).count()
             XCTAssertEqual(before, after)
@@ -80,11 +84,16 @@ final class EdgeHardeningTests: XCTestCase {
     func testNoPageHasInlineScriptOrStyle() async throws {
         try await withApp(.sqlite) { app, _ in
             let browser = WebClient(app: app)
-            var pages = [try await browser.get("/register"), try await browser.get("/login"), try await browser.get("/about")]
+            var pages = [
+                try await browser.get("/register"), try await browser.get("/login"), try await browser.get("/about"),
+            ]
             try await browser.register()
             let created = try await browser.post("/contacts", form: ["first_name": "Inline", "last_name": "Check"])
             let contactPath = try XCTUnwrap(created.headers.first(name: .location))
-            for path in ["/contacts", "/contacts/new", contactPath, contactPath + "/edit", contactPath + "/delete", "/settings", "/nope"] {
+            for path in [
+                "/contacts", "/contacts/new", contactPath, contactPath + "/edit", contactPath + "/delete", "/settings",
+                "/nope",
+            ] {
                 pages.append(try await browser.get(path))
             }
             pages.append(try await browser.post("/contacts", form: ["first_name": ""]))
@@ -102,7 +111,8 @@ final class EdgeHardeningTests: XCTestCase {
         try await withApp(.sqlite) { app, _ in
             let stylesheet = try await WebClient(app: app).get("/css/locify.css").text
             for (index, colour) in Avatar.defaultColors.enumerated() {
-                let rule = ".avatar-color-\(index) { background-color: \(colour); color: \(Avatar.textColor(on: colour)); }"
+                let rule =
+                    ".avatar-color-\(index) { background-color: \(colour); color: \(Avatar.textColor(on: colour)); }"
                 XCTAssertTrue(stylesheet.contains(rule), "missing or stale: \(rule)")
             }
         }
@@ -144,14 +154,19 @@ final class EdgeHardeningTests: XCTestCase {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
             let routes = app.routes.all.filter { route in
-                route.path.first?.description == "api" && route.path.contains { if case .parameter = $0 { true } else { false } }
+                route.path.first?.description == "api"
+                    && route.path.contains { if case .parameter = $0 { true } else { false } }
             }
             XCTAssertFalse(routes.isEmpty)
             for route in routes {
-                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "987654" : $0.description }.joined(separator: "/")
+                let path =
+                    "/"
+                    + route.path.map { $0.description.hasPrefix(":") ? "987654" : $0.description }.joined(
+                        separator: "/")
                 let response = try await app.send(route.method, path, headers: account.bearer, json: "{}")
                 XCTAssertEqual(response.status, .notFound, "\(database) \(route.method) \(path)")
-                XCTAssertEqual(response.text, #"{"error":{"message":"The resource has not been found","error_code":31}}"#)
+                XCTAssertEqual(
+                    response.text, #"{"error":{"message":"The resource has not been found","error_code":31}}"#)
             }
         }
     }
@@ -160,10 +175,13 @@ final class EdgeHardeningTests: XCTestCase {
         try await withApp(.sqlite) { app, _ in
             let browser = WebClient(app: app)
             try await browser.register()
-            let forms = app.routes.all.filter { $0.method == .POST && !["api", "oauth"].contains($0.path.first?.description ?? "") }
+            let forms = app.routes.all.filter {
+                $0.method == .POST && !["api", "oauth"].contains($0.path.first?.description ?? "")
+            }
             XCTAssertGreaterThan(forms.count, 5)
             for route in forms {
-                let path = "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
+                let path =
+                    "/" + route.path.map { $0.description.hasPrefix(":") ? "1" : $0.description }.joined(separator: "/")
                 let response = try await browser.post(path, form: ["name": "x"], includeCSRF: false)
                 XCTAssertEqual(response.status, .forbidden, "POST \(path)")
                 XCTAssertTrue(response.text.contains("This form has expired"), "POST \(path)")
@@ -181,31 +199,36 @@ final class EdgeHardeningTests: XCTestCase {
             let boundary = "locify-boundary"
             let file = String(repeating: "0123456789abcdef", count: 64 * 1024)
             func body(csrf: String) -> ByteBuffer {
-                ByteBuffer(string: """
-                    --\(boundary)\r
-                    Content-Disposition: form-data; name="_csrf"\r
-                    \r
-                    \(csrf)\r
-                    --\(boundary)\r
-                    Content-Disposition: form-data; name="file"; filename="big.txt"\r
-                    Content-Type: text/plain\r
-                    \r
-                    \(file)\r
-                    --\(boundary)--\r
+                ByteBuffer(
+                    string: """
+                        --\(boundary)\r
+                        Content-Disposition: form-data; name="_csrf"\r
+                        \r
+                        \(csrf)\r
+                        --\(boundary)\r
+                        Content-Disposition: form-data; name="file"; filename="big.txt"\r
+                        Content-Type: text/plain\r
+                        \r
+                        \(file)\r
+                        --\(boundary)--\r
 
-                    """)
+                        """)
             }
             let headers: HTTPHeaders = [
                 "Content-Type": "multipart/form-data; boundary=\(boundary)", "Cookie": "\(CookieName.csrf)=\(token)",
             ]
             var accepted: XCTHTTPResponse?
-            try await app.testable(method: .running(port: 0)).test(.POST, "/upload-probe", headers: headers, body: body(csrf: token)) { response async in
+            try await app.testable(method: .running(port: 0)).test(
+                .POST, "/upload-probe", headers: headers, body: body(csrf: token)
+            ) { response async in
                 accepted = response
             }
             XCTAssertEqual(accepted?.status, .ok)
             XCTAssertGreaterThan(Int(accepted?.body.string ?? "") ?? 0, 1_000_000, "the handler reads the whole body")
             var refused: XCTHTTPResponse?
-            try await app.testable(method: .running(port: 0)).test(.POST, "/upload-probe", headers: headers, body: body(csrf: "wrong")) { response async in
+            try await app.testable(method: .running(port: 0)).test(
+                .POST, "/upload-probe", headers: headers, body: body(csrf: "wrong")
+            ) { response async in
                 refused = response
             }
             XCTAssertEqual(refused?.status, .forbidden)

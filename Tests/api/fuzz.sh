@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Fuzzes every operation of /openapi.json with schemathesis against a real server on loopback:
+# fails on a server error, an undocumented status, a response off its schema, valid input rejected
+# or invalid input accepted. Usage: Tests/api/fuzz.sh [schemathesis binary] (LOCIFY_BIN names the server).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+schemathesis=${1:-.build/api-venv/bin/schemathesis}
+binary=${LOCIFY_BIN:-.build/debug/locify}
+examples=${FUZZ_EXAMPLES:-60}
+workspace=$(mktemp -d)
+trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$workspace"' EXIT
+
+export LOCIFY_DATA_DIR="$workspace/data"
+unset DATABASE_URL
+"$binary" user create --email fuzz@example.com --name "Fuzz Tester" --password "correct horse" >/dev/null
+token=$("$binary" token create --email fuzz@example.com --name fuzz | tail -n 1)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+LOCIFY_PORT=$port "$binary" serve >"$workspace/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$port/health" >/dev/null && break
+  sleep 0.2
+done
+
+status=0
+"$schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
+  -H "Authorization: Bearer $token" --checks all --max-examples "$examples" --workers 1 \
+  --seed "${FUZZ_SEED:-20261122}" --no-color || status=$?
+if grep -q "Something went wrong on the server" "$workspace/server.log"; then
+  echo "The server logged an internal error during fuzzing:" >&2
+  grep -B2 -A8 "error" "$workspace/server.log" | tail -n 40 >&2
+  status=1
+fi
+exit $status
