@@ -7,12 +7,17 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / ".build" / "e2e-screens"
@@ -126,3 +131,80 @@ def browser(request):
 @pytest.fixture
 def phone(request):
     yield from driven_window(request, "phone", 360, 800)
+
+
+# Helpers every browser test uses.
+
+def wait(driver):
+    return WebDriverWait(driver, 10)
+
+
+def fill(driver, field_id, value):
+    element = driver.find_element(By.ID, field_id)
+    element.clear()
+    element.send_keys(value)
+
+
+def click_and_wait_for_page(driver, element):
+    # A click returns before the browser has the answer; without this wait a slow server (a bcrypt check
+    # on a busy CI machine) leaves the next look-up reading the page that was just submitted. The element
+    # is centred first: on a phone, WebDriver would otherwise scroll it under the bottom tab bar.
+    old_page = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+    wait(driver).until(EC.staleness_of(old_page))
+
+
+def submit(driver, form_selector="main form button[type=submit]"):
+    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, form_selector))
+
+
+def shot(driver, screens, name):
+    driver.save_screenshot(str(screens / f"{name}.png"))
+
+
+def assert_no_console_errors(driver):
+    # A form answered with its errors (422) or a refused log-in (401) is the page working as designed;
+    # anything else, a Content-Security-Policy refusal included, is a defect.
+    expected = ("status of 422", "status of 401")
+    errors = [entry for entry in driver.get_log("browser")
+              if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
+    assert errors == [], errors
+
+
+@dataclass
+class Account:
+    name: str
+    email: str
+    password: str
+
+
+def log_in(driver, server, account):
+    driver.get(server.url + "/login")
+    fill(driver, "email", account.email)
+    fill(driver, "password", account.password)
+    submit(driver)
+    wait(driver).until(EC.url_contains("/contacts"))
+
+
+@pytest.fixture
+def account(server):
+    """A fresh account with the demo contacts, made through the command line: no test depends on another's."""
+    made = Account(name="Ada Lovelace", email=f"ada-{uuid.uuid4().hex[:10]}@example.com", password="analytical engine")
+    server.cli("user", "create", "--email", made.email, "--name", made.name, "--password", made.password)
+    assert "Added 12 sample contacts" in server.cli("seed", "--demo", "--email", made.email)
+    return made
+
+
+@pytest.fixture
+def signed_in(server, browser, account):
+    """A desktop browser signed in to a fresh account."""
+    log_in(browser, server, account)
+    return account
+
+
+@pytest.fixture
+def signed_in_phone(server, phone, account):
+    """A phone-sized browser signed in to a fresh account."""
+    log_in(phone, server, account)
+    return account

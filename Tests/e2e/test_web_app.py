@@ -3,45 +3,13 @@ import json
 import urllib.request
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit, wait
 
 EMAIL = "grace@example.com"
 PASSWORD = "compilers are fun"
-
-
-def wait(driver):
-    return WebDriverWait(driver, 10)
-
-
-def fill(driver, field_id, value):
-    element = driver.find_element(By.ID, field_id)
-    element.clear()
-    element.send_keys(value)
-
-
-def submit(driver, form_selector="main form button[type=submit]"):
-    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, form_selector))
-
-
-def click_and_wait_for_page(driver, element):
-    # A click returns before the browser has the answer; without this wait a slow server (a bcrypt check
-    # on a busy CI machine) leaves the next look-up reading the page that was just submitted.
-    old_page = driver.find_element(By.TAG_NAME, "html")
-    element.click()
-    wait(driver).until(EC.staleness_of(old_page))
-
-
-def shot(driver, screens, name):
-    driver.save_screenshot(str(screens / f"{name}.png"))
-
-
-def assert_no_console_errors(driver):
-    # A form answered with its errors (422) or a refused log-in (401) is the page working as designed.
-    expected = ("status of 422", "status of 401")
-    errors = [entry for entry in driver.get_log("browser")
-              if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
-    assert errors == [], errors
 
 
 def test_a_new_user_manages_contacts(server, browser, screens):
@@ -152,17 +120,58 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     assert_no_console_errors(browser)
 
 
-def test_pages_fit_a_phone(server, phone, screens):
-    token = server.cli("token", "create", "--email", EMAIL, "--name", "phone check").strip().splitlines()[-1]
-    assert len(token) >= 40
-    phone.get(server.url + "/login")
-    fill(phone, "email", EMAIL)
-    fill(phone, "password", PASSWORD)
-    submit(phone)
-    WebDriverWait(phone, 10).until(EC.url_contains("/contacts"))
+def test_pages_fit_a_phone(server, phone, signed_in_phone, screens):
     for path, name in [("/contacts", "phone-contacts"), ("/contacts/new", "phone-form"), ("/settings", "phone-settings")]:
         phone.get(server.url + path)
         overflow = phone.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px on a 360px phone"
         shot(phone, screens, name)
     assert_no_console_errors(phone)
+
+
+def test_the_phone_navigation_is_a_tab_bar_within_reach(server, phone, signed_in_phone, screens):
+    phone.get(server.url + "/contacts")
+    bar = phone.find_element(By.CSS_SELECTOR, "nav.site-nav")
+    viewport_height = phone.execute_script("return window.innerHeight")
+    rect = bar.rect
+    assert abs(rect["y"] + rect["height"] - viewport_height) <= 1, f"the tab bar sits at the bottom: {rect}"
+    tabs = bar.find_elements(By.CSS_SELECTOR, "a")
+    assert [tab.text for tab in tabs] == ["Contacts", "Settings", "About"]
+    for tab in tabs:
+        assert tab.rect["height"] >= 44, f"{tab.text} is a comfortable touch target"
+        assert tab.find_element(By.CSS_SELECTOR, "svg.icon").is_displayed()
+    assert tabs[0].get_attribute("aria-current") == "page"
+    # The signed-in name stays in the header, on one line.
+    header = phone.find_element(By.CSS_SELECTOR, ".site-header")
+    assert signed_in_phone.name in header.find_element(By.CSS_SELECTOR, ".who").get_attribute("title")
+    assert header.rect["height"] < 70, f"the header does not wrap: {header.rect}"
+    # Six sections still fit: the bar divides its width evenly, so each tab keeps at least 56 px.
+    width = phone.execute_script("return window.innerWidth")
+    assert width / 6 >= 56
+    # Keyboard: Tab reaches every section in order, and Enter follows the link.
+    phone.find_element(By.TAG_NAME, "body").click()
+    focused = []
+    for _ in range(12):
+        phone.switch_to.active_element.send_keys(Keys.TAB)
+        element = phone.switch_to.active_element
+        if element.get_attribute("href") and element.text in ("Contacts", "Settings", "About"):
+            focused.append(element.text)
+        if element.text == "Settings":
+            break
+    assert focused[:2] == ["Contacts", "Settings"], focused
+    old_page = phone.find_element(By.TAG_NAME, "html")
+    phone.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(phone).until(EC.staleness_of(old_page))
+    assert phone.current_url.endswith("/settings")
+    shot(phone, screens, "phone-tab-bar-settings")
+    assert_no_console_errors(phone)
+
+
+def test_the_desktop_navigation_is_a_header(server, browser, signed_in, screens):
+    browser.get(server.url + "/settings")
+    nav = browser.find_element(By.CSS_SELECTOR, "nav.site-nav")
+    assert nav.rect["y"] < 40, "the sections are in the header on a desktop"
+    current = nav.find_element(By.CSS_SELECTOR, "a[aria-current=page]")
+    assert current.text == "Settings"
+    assert signed_in.name == browser.find_element(By.CSS_SELECTOR, ".who").text
+    assert_no_console_errors(browser)

@@ -66,7 +66,8 @@ final class OperationsTests: XCTestCase {
             try await browser.register()
             let missing = try await browser.get("/no-such-page")
             XCTAssertEqual(missing.status, .notFound)
-            XCTAssertTrue(missing.text.contains(#"<a href="/settings">Settings</a>"#), missing.text)
+            XCTAssertTrue(missing.text.contains(#"<a href="/settings">"#), missing.text)
+            XCTAssertTrue(missing.text.contains(#"<span class="nav-label">Settings</span>"#))
             XCTAssertTrue(missing.text.contains("Grace Hopper"))
             // The log-out form on that page carries a token the CSRF check accepts.
             let logout = try await browser.post("/logout", form: [:])
