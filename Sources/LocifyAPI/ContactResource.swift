@@ -101,10 +101,59 @@ public struct ContactShortResource: Codable, Sendable, Equatable {
     }
 
     public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
-        let common = ContactResource.Common(contact)
+        self.init(ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear))
+    }
+
+    init(_ summary: ContactSummary) {
+        id = summary.id
+        uuid = summary.uuid
+        hashID = summary.hashID
+        firstName = summary.firstName
+        lastName = summary.lastName
+        nickname = summary.nickname
+        completeName = summary.completeName
+        initials = summary.initials
+        gender = summary.gender
+        genderType = summary.genderType
+        isStarred = summary.isStarred
+        isPartial = summary.isPartial
+        isActive = summary.isActive
+        isDead = summary.isDead
+        isMe = summary.isMe
+        information = Information(birthdate: summary.birthdate, deceasedDate: .absent, avatar: summary.avatar)
+        self.url = summary.url
+        account = summary.account
+    }
+}
+
+/// What Monica's full and short contact shapes share, worked out once from a contact so the two
+/// cannot drift apart.
+struct ContactSummary {
+    let id: Int
+    let uuid: String
+    let hashID: String
+    let firstName: String
+    let lastName: String?
+    let nickname: String?
+    let completeName: String
+    let initials: String
+    let gender: String?
+    let genderType: String?
+    let isStarred: Bool
+    /// Locify has no partial contacts, no deceased ones and no "me" contact yet.
+    let isPartial = false
+    let isActive: Bool
+    let isDead = false
+    let isMe = false
+    let birthdate: SpecialDateResource
+    let avatar: AvatarResource
+    let url: String
+    let account: AccountReference
+
+    init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
         id = contact.id
-        uuid = common.uuid
-        hashID = common.hashID
+        uuid = contact.uuid.uuidString.lowercased()
+        hashID = HashID.encode(contact.id)
         firstName = contact.fields.firstName
         lastName = contact.fields.lastName
         nickname = contact.fields.nickname
@@ -113,13 +162,9 @@ public struct ContactShortResource: Codable, Sendable, Equatable {
         gender = contact.fields.gender?.displayName
         genderType = contact.fields.gender?.typeCode
         isStarred = contact.fields.isStarred
-        isPartial = false
         isActive = !contact.fields.isArchived
-        isDead = false
-        isMe = false
-        information = Information(
-            birthdate: SpecialDateResource(contact.fields.birthdate, currentYear: currentYear),
-            deceasedDate: .absent, avatar: avatar)
+        birthdate = SpecialDateResource(contact.fields.birthdate, currentYear: currentYear)
+        self.avatar = avatar
         self.url = url
         account = AccountReference(id: contact.ownerID)
     }
@@ -207,17 +252,6 @@ public struct ContactResource: Codable, Sendable, Equatable {
     /// Addresses and tags arrive with their own features; until then a contact has none.
     public struct NotModelled: Codable, Sendable, Equatable {}
 
-    /// Values the full and the short resource derive the same way.
-    struct Common {
-        let uuid: String
-        let hashID: String
-
-        init(_ contact: Contact) {
-            uuid = contact.uuid.uuidString.lowercased()
-            hashID = HashID.encode(contact.id)
-        }
-    }
-
     public var id: Int
     public var uuid: String
     public var object = "contact"
@@ -272,37 +306,35 @@ public struct ContactResource: Codable, Sendable, Equatable {
     }
 
     public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
-        let common = Common(contact)
-        id = contact.id
-        uuid = common.uuid
-        hashID = common.hashID
-        firstName = contact.fields.firstName
-        lastName = contact.fields.lastName
-        nickname = contact.fields.nickname
-        completeName = contact.completeName
-        initials = contact.initials
+        let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
+        id = summary.id
+        uuid = summary.uuid
+        hashID = summary.hashID
+        firstName = summary.firstName
+        lastName = summary.lastName
+        nickname = summary.nickname
+        completeName = summary.completeName
+        initials = summary.initials
         description = contact.fields.description
-        gender = contact.fields.gender?.displayName
-        genderType = contact.fields.gender?.typeCode
-        isStarred = contact.fields.isStarred
-        isPartial = false
-        isActive = !contact.fields.isArchived
-        isDead = false
-        isMe = false
+        gender = summary.gender
+        genderType = summary.genderType
+        isStarred = summary.isStarred
+        isPartial = summary.isPartial
+        isActive = summary.isActive
+        isDead = summary.isDead
+        isMe = summary.isMe
         information = Information(
             relationships: Relationships(),
-            dates: Dates(
-                birthdate: SpecialDateResource(contact.fields.birthdate, currentYear: currentYear),
-                deceasedDate: .absent),
+            dates: Dates(birthdate: summary.birthdate, deceasedDate: .absent),
             career: Career(job: nil, company: nil),
-            avatar: avatar,
+            avatar: summary.avatar,
             foodPreferences: nil,
             howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
         addresses = []
         tags = []
         statistics = Statistics()
-        self.url = url
-        account = AccountReference(id: contact.ownerID)
+        self.url = summary.url
+        account = summary.account
         createdAt = Timestamp.string(contact.createdAt)
         updatedAt = Timestamp.string(contact.updatedAt)
     }

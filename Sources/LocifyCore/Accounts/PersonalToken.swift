@@ -31,3 +31,21 @@ public enum PersonalToken {
             }
     }
 }
+
+/// A personal token as Settings and `locify token list` show it; the secret itself is never kept.
+public struct PersonalTokenSummary: Sendable, Equatable {
+    public let id: Int
+    public let label: String
+    public let createdAt: Date
+    public let lastUsedAt: Date?
+    /// Tokens made in Settings or by the CLI never expire; OAuth log-ins do.
+    public let expiresAt: Date?
+
+    public init(id: Int, label: String, createdAt: Date, lastUsedAt: Date?, expiresAt: Date?) {
+        self.id = id
+        self.label = label
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+    }
+}

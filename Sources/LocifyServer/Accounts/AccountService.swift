@@ -119,7 +119,7 @@ struct AccountService {
 
     /// Creates a token and returns it with its secret, which is not stored and cannot be shown again.
     func createToken(for userID: Int, label: String, lifetime: TimeInterval? = nil) async throws -> (
-        APITokenModel, String
+        PersonalTokenSummary, String
     ) {
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ValidationFailure(field: "label", "Token name is required.") }
@@ -132,12 +132,14 @@ struct AccountService {
             userID: userID, label: trimmed, secretDigest: PersonalToken.digest(secret), createdAt: now,
             expiresAt: lifetime.map { now.addingTimeInterval($0) })
         try await token.create(on: database)
-        return (token, secret)
+        return (try token.summary(), secret)
     }
 
-    func tokens(of userID: Int) async throws -> [APITokenModel] {
+    /// Newest first.
+    func tokens(of userID: Int) async throws -> [PersonalTokenSummary] {
         try await APITokenModel.owned(by: userID, on: database)
             .sort(\.$createdAt, .descending).sort(\.$id, .descending).all()
+            .map { try $0.summary() }
     }
 
     func revokeToken(_ tokenID: Int, of userID: Int) async throws {

@@ -23,41 +23,6 @@ struct AuthWebController: RouteCollection {
         var next: String?
     }
 
-    /// The register and log-in pages.
-    struct AuthPage: Encodable {
-        let layout: LayoutContext
-        let registerFields: [FormField]
-        let email: String
-        let formError: String?
-        let next: String?
-        let registerURL: String
-        let loginURL: String
-        let registrationOpen: Bool
-
-        init(
-            title: String, registering form: RegisterForm? = nil, email: String? = nil, errors: FieldMessages = [:],
-            formError: String? = nil, next: String? = nil, registrationOpen: Bool, session: PageSession
-        ) {
-            layout = LayoutContext(title: title, session: session)
-            registerFields = [
-                FormField(
-                    "name", label: "Name", value: form?.name, errors: errors, isRequired: true, autocomplete: "name"),
-                FormField(
-                    "email", label: "Email", control: .email, value: form?.email, errors: errors, isRequired: true,
-                    autocomplete: "email"),
-                FormField(
-                    "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
-                    isRequired: true, autocomplete: "new-password", minLength: 8),
-            ]
-            self.email = email ?? form?.email ?? ""
-            self.formError = formError
-            self.next = next
-            registerURL = SiteURL.register.path
-            loginURL = SiteURL.login.path(query: [("next", next)])
-            self.registrationOpen = registrationOpen
-        }
-    }
-
     private func isRegistrationOpen(_ request: Request) async throws -> Bool {
         let userCount = try await UserModel.query(on: request.db).count()
         return request.application.locifyConfig.registration.allowsRegistration(existingUserCount: userCount)
@@ -68,7 +33,7 @@ struct AuthWebController: RouteCollection {
     {
         try await request.view.render(
             "auth/register",
-            AuthPage(
+            AuthPage.Context(
                 title: "Create your account", registering: form, errors: errors,
                 registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
     }
@@ -78,7 +43,7 @@ struct AuthWebController: RouteCollection {
     {
         try await request.view.render(
             "auth/login",
-            AuthPage(
+            AuthPage.Context(
                 title: "Log in", email: email, formError: formError, next: next,
                 registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
     }
@@ -150,5 +115,43 @@ struct AuthWebController: RouteCollection {
             return SiteURL.contacts.path
         }
         return next
+    }
+}
+
+/// `GET /register` and `GET /login`.
+enum AuthPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let registerFields: [FormField]
+        let email: String
+        let formError: String?
+        let next: String?
+        let registerURL: String
+        let loginURL: String
+        let registrationOpen: Bool
+
+        init(
+            title: String, registering form: AuthWebController.RegisterForm? = nil, email: String? = nil,
+            errors: FieldMessages = [:],
+            formError: String? = nil, next: String? = nil, registrationOpen: Bool, session: PageSession
+        ) {
+            layout = LayoutContext(title: title, session: session)
+            registerFields = [
+                FormField(
+                    "name", label: "Name", value: form?.name, errors: errors, isRequired: true, autocomplete: "name"),
+                FormField(
+                    "email", label: "Email", control: .email, value: form?.email, errors: errors, isRequired: true,
+                    autocomplete: "email"),
+                FormField(
+                    "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
+                    isRequired: true, autocomplete: "new-password", minLength: 8),
+            ]
+            self.email = email ?? form?.email ?? ""
+            self.formError = formError
+            self.next = next
+            registerURL = SiteURL.register.path
+            loginURL = SiteURL.login.path(query: [("next", next)])
+            self.registrationOpen = registrationOpen
+        }
     }
 }

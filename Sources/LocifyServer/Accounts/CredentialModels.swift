@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LocifyCore
 
 /// A browser session. The cookie holds a random secret; the database holds only its digest.
 final class WebSessionModel: Model, @unchecked Sendable {
@@ -43,6 +44,11 @@ final class APITokenModel: OwnedModel, @unchecked Sendable {
         self.secretDigest = secretDigest
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+    }
+
+    func summary() throws -> PersonalTokenSummary {
+        PersonalTokenSummary(
+            id: try requireID(), label: label, createdAt: createdAt, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
     }
 }
 

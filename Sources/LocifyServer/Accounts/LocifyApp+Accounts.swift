@@ -24,22 +24,8 @@ extension LocifyApp {
         }
     }
 
-    /// A personal token as `locify token list` shows it; the secret itself is never kept.
-    public struct TokenSummary: Sendable {
-        public let id: Int
-        public let label: String
-        public let createdAt: Date
-        public let lastUsedAt: Date?
-        public let expiresAt: Date?
-    }
-
-    public static func listTokens(in app: Application, email: String) async throws -> [TokenSummary] {
-        let userID = try await requireUserID(in: app, email: email)
-        return try await app.accounts.tokens(of: userID).map {
-            TokenSummary(
-                id: try $0.requireID(), label: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt,
-                expiresAt: $0.expiresAt)
-        }
+    public static func listTokens(in app: Application, email: String) async throws -> [PersonalTokenSummary] {
+        try await app.accounts.tokens(of: try await requireUserID(in: app, email: email))
     }
 
     public static func revokeToken(in app: Application, email: String, id: Int) async throws {

@@ -95,90 +95,107 @@ struct SettingsWebController: RouteCollection {
         passwordErrors: FieldMessages = [:], tokenErrors: FieldMessages = [:], tokenLabel: String? = nil,
         newToken: SettingsPage.NewToken? = nil
     ) async throws -> View {
-        let page = try await SettingsPage.load(
-            request, profile: profile, profileErrors: profileErrors, passwordErrors: passwordErrors,
-            tokenErrors: tokenErrors, tokenLabel: tokenLabel, newToken: newToken)
-        return try await request.view.render("settings/index", page)
+        let state = SettingsPage.State(
+            profile: profile, profileErrors: profileErrors, passwordErrors: passwordErrors, tokenErrors: tokenErrors,
+            tokenLabel: tokenLabel, newToken: newToken)
+        return try await request.view.render("settings/index", try await SettingsPage.load(request, state: state))
     }
 }
 
-struct SettingsPage: Encodable {
+/// `GET /settings`: profile, password and API tokens, each form shown again with its own errors.
+enum SettingsPage {
     struct NewToken: Encodable {
         let label: String
         let secret: String
     }
 
-    struct TokenRow: Encodable {
-        let label: String
-        let created: String
-        let lastUsed: String
-        let expires: String?
-        let revokeURL: String
+    /// What the visitor just sent and what went wrong with it; empty on a plain visit.
+    struct State {
+        var profile: SettingsWebController.ProfileForm?
+        var profileErrors: FieldMessages = [:]
+        var passwordErrors: FieldMessages = [:]
+        var tokenErrors: FieldMessages = [:]
+        var tokenLabel: String?
+        var newToken: NewToken?
     }
 
-    let layout: LayoutContext
-    let profileFields: [FormField]
-    let passwordFields: [FormField]
-    let tokenField: FormField
-    let email: String
-    let tokens: [TokenRow]
-    let hasTokens: Bool
-    let newToken: NewToken?
-    let profileURL: String
-    let passwordURL: String
-    let tokensURL: String
+    struct Context: Encodable {
+        struct TokenRow: Encodable {
+            let label: String
+            let created: String
+            let lastUsed: String
+            let expires: String?
+            let revokeURL: String
+        }
 
-    static func load(
-        _ request: Request, profile form: SettingsWebController.ProfileForm?, profileErrors: FieldMessages,
-        passwordErrors: FieldMessages, tokenErrors: FieldMessages, tokenLabel: String?, newToken: NewToken?
-    ) async throws -> SettingsPage {
-        let user = try request.requireUser()
-        let stored = user.profile
-        let timezone = form?.timezone ?? stored.timezone
-        let mapsApp = form?.mapsApp ?? stored.mapsApp.rawValue
-        let tokens = try await request.accounts.tokens(of: user.id)
-        func day(_ date: Date?) -> String { date.map { String(Timestamp.string($0).prefix(10)) } ?? "Never" }
-        return SettingsPage(
-            layout: LayoutContext(request: request, title: "Settings", section: .settings),
-            profileFields: [
+        let layout: LayoutContext
+        let profileFields: [FormField]
+        let passwordFields: [FormField]
+        let tokenField: FormField
+        let email: String
+        let tokens: [TokenRow]
+        let hasTokens: Bool
+        let newToken: NewToken?
+        let profileURL: String
+        let passwordURL: String
+        let tokensURL: String
+
+        init(profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession) {
+            let form = state.profile
+            let timezone = form?.timezone ?? stored.timezone
+            let mapsApp = form?.mapsApp ?? stored.mapsApp.rawValue
+            func day(_ date: Date?) -> String { date.map { String(Timestamp.string($0).prefix(10)) } ?? "Never" }
+            layout = LayoutContext(title: "Settings", section: .settings, session: session)
+            profileFields = [
                 FormField(
-                    "name", label: "Name", value: form?.name ?? stored.name, errors: profileErrors, isRequired: true,
-                    autocomplete: "name"),
+                    "name", label: "Name", value: form?.name ?? stored.name, errors: state.profileErrors,
+                    isRequired: true, autocomplete: "name"),
                 FormField(
-                    "email", label: "Email", control: .email, value: form?.email ?? stored.email, errors: profileErrors,
-                    isRequired: true, autocomplete: "email"),
+                    "email", label: "Email", control: .email, value: form?.email ?? stored.email,
+                    errors: state.profileErrors, isRequired: true, autocomplete: "email"),
                 FormField(
-                    "timezone", label: "Timezone", control: .select, errors: profileErrors,
+                    "timezone", label: "Timezone", control: .select, errors: state.profileErrors,
                     options: TimeZones.identifiers.map {
                         SelectOption(
                             value: $0, label: $0.replacingOccurrences(of: "_", with: " "), isSelected: $0 == timezone)
                     }),
                 FormField(
-                    "maps_app", label: "Open directions in", control: .select, errors: profileErrors,
+                    "maps_app", label: "Open directions in", control: .select, errors: state.profileErrors,
                     options: MapsApp.allCases.map {
                         SelectOption(value: $0.rawValue, label: $0.displayName, isSelected: $0.rawValue == mapsApp)
                     }),
-            ],
-            passwordFields: [
+            ]
+            passwordFields = [
                 FormField(
-                    "current_password", label: "Current password", control: .password, errors: passwordErrors,
+                    "current_password", label: "Current password", control: .password, errors: state.passwordErrors,
                     autocomplete: "current-password"),
                 FormField(
-                    "new_password", label: "New password", control: .password, errors: passwordErrors,
+                    "new_password", label: "New password", control: .password, errors: state.passwordErrors,
                     autocomplete: "new-password", minLength: 8),
                 FormField(
-                    "password_confirmation", label: "Repeat new password", control: .password, errors: passwordErrors,
-                    autocomplete: "new-password"),
-            ],
-            tokenField: FormField("label", label: "Token name", value: tokenLabel, errors: tokenErrors, maxLength: 100),
-            email: stored.email,
-            tokens: try tokens.map {
+                    "password_confirmation", label: "Repeat new password", control: .password,
+                    errors: state.passwordErrors, autocomplete: "new-password"),
+            ]
+            tokenField = FormField(
+                "label", label: "Token name", value: state.tokenLabel, errors: state.tokenErrors,
+                hint: "For example “Phone” or “Backup script”.", maxLength: 100)
+            email = stored.email
+            self.tokens = tokens.map {
                 TokenRow(
                     label: $0.label, created: day($0.createdAt), lastUsed: day($0.lastUsedAt),
-                    expires: $0.expiresAt.map { day($0) }, revokeURL: SiteURL.revokeToken(try $0.requireID()).path)
-            },
-            hasTokens: !tokens.isEmpty, newToken: newToken, profileURL: SiteURL.settingsProfile.path,
-            passwordURL: SiteURL.settingsPassword.path,
-            tokensURL: SiteURL.settingsTokens.path)
+                    expires: $0.expiresAt.map { day($0) }, revokeURL: SiteURL.revokeToken($0.id).path)
+            }
+            hasTokens = !tokens.isEmpty
+            newToken = state.newToken
+            profileURL = SiteURL.settingsProfile.path
+            passwordURL = SiteURL.settingsPassword.path
+            tokensURL = SiteURL.settingsTokens.path
+        }
+    }
+
+    static func load(_ request: Request, state: State) async throws -> Context {
+        let user = try request.requireUser()
+        let tokens = try await request.accounts.tokens(of: user.id)
+        return Context(profile: user.profile, tokens: tokens, state: state, session: request.pageSession)
     }
 }

@@ -2,36 +2,41 @@ import Foundation
 import LocifyCore
 import Vapor
 
-/// The typed contexts of the contact pages, each built by one loader from Core values.
-enum ContactPages {
-    /// A contact as the list and the detail page show it.
-    struct Card: Encodable {
-        let id: Int
-        let name: String
-        let nickname: String?
-        let email: String?
-        let initials: String
-        /// One of eight classes (`avatar-color-0`…), one per default colour: the stylesheet holds the
-        /// colours, so pages need no inline style and the Content-Security-Policy can forbid it.
-        let avatarClass: String
-        let isStarred: Bool
-        let url: String
+// Each contact page is a typed context built by a pure initialiser (tests call it without HTTP), a
+// loader that fetches what the context needs, and a template under Views/contacts/.
 
-        init(_ contact: Contact) {
-            id = contact.id
-            name = contact.completeName
-            nickname = contact.fields.nickname
-            email = contact.fields.email
-            initials = contact.displayInitials
-            avatarClass = "avatar-color-\(Avatar.defaultColors.firstIndex(of: contact.defaultAvatarColor) ?? 0)"
-            isStarred = contact.fields.isStarred
-            url = SiteURL.contact(contact.id).path
-        }
+/// A contact as the list and the detail page show it.
+struct ContactCard: Encodable {
+    let id: Int
+    let name: String
+    let nickname: String?
+    let email: String?
+    let initials: String
+    /// One of eight classes (`avatar-color-0`…), one per default colour: the stylesheet holds the
+    /// colours, so pages need no inline style and the Content-Security-Policy can forbid it.
+    let avatarClass: String
+    let isStarred: Bool
+    let url: String
+
+    init(_ contact: Contact) {
+        id = contact.id
+        name = contact.completeName
+        nickname = contact.fields.nickname
+        email = contact.fields.email
+        initials = contact.displayInitials
+        avatarClass = "avatar-color-\(Avatar.defaultColors.firstIndex(of: contact.defaultAvatarColor) ?? 0)"
+        isStarred = contact.fields.isStarred
+        url = SiteURL.contact(contact.id).path
     }
+}
 
-    struct Index: Encodable {
+/// `GET /contacts`: the list, searchable, paged, current or archived.
+enum ContactListPage {
+    static let pageSize = 20
+
+    struct Context: Encodable {
         let layout: LayoutContext
-        let contacts: [Card]
+        let contacts: [ContactCard]
         let search: String
         let showingArchived: Bool
         let total: Int
@@ -56,7 +61,7 @@ enum ContactPages {
             let noun = window.total == 1 ? "contact" : "contacts"
             layout = LayoutContext(
                 title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
-            self.contacts = contacts.map(Card.init)
+            self.contacts = contacts.map(ContactCard.init)
             self.search = search
             showingArchived = archived
             total = window.total
@@ -75,49 +80,59 @@ enum ContactPages {
         }
     }
 
-    static let pageSize = 20
-
-    static func index(_ request: Request) async throws -> Index {
+    static func load(_ request: Request) async throws -> Context {
         let search = request.query[String.self, at: "q"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let archived = request.query[String.self, at: "archived"] == "1"
+        let page = try request.pageSelection(defaultLimit: pageSize)
         let (contacts, window) = try await request.contacts().page(
-            matching: search, order: .listing, page: try request.pageSelection(defaultLimit: pageSize),
-            archived: archived)
-        return Index(
+            matching: search, order: .listing, page: page, archived: archived)
+        return Context(
             contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession)
     }
-    struct Detail: Encodable {
+}
+
+/// `GET /contacts/{id}`: one contact.
+enum ContactPage {
+    struct Context: Encodable {
         struct Fact: Encodable {
             let label: String
             let value: String
         }
 
         let layout: LayoutContext
-        let card: Card
+        let card: ContactCard
         let facts: [Fact]
         let description: String?
         let isArchived: Bool
         let editURL: String
         let deleteURL: String
         let listURL: String
+
+        /// `today` is the owner's day, for ages.
+        init(contact: Contact, today: CalendarDate, session: PageSession) {
+            let fields = contact.fields
+            var facts: [Fact] = []
+            if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
+            if let email = fields.email { facts.append(.init(label: "Email", value: email)) }
+            if let birthdate = fields.birthdate {
+                facts.append(.init(label: "Birthday", value: ContactPage.describe(birthdate, today: today)))
+            }
+            if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.displayName)) }
+            facts.append(.init(label: "Added", value: String(Timestamp.string(contact.createdAt).prefix(10))))
+            layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
+            card = ContactCard(contact)
+            self.facts = facts
+            description = fields.description
+            isArchived = fields.isArchived
+            editURL = SiteURL.editContact(contact.id).path
+            deleteURL = SiteURL.deleteContact(contact.id).path
+            listURL = SiteURL.contacts.path
+        }
     }
 
-    static func detail(_ request: Request, id: Int) async throws -> Detail {
+    static func load(_ request: Request, id: Int) async throws -> Context {
         let contact = try await request.contacts().contact(id)
-        let fields = contact.fields
-        var facts: [Detail.Fact] = []
-        if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
-        if let email = fields.email { facts.append(.init(label: "Email", value: email)) }
-        if let birthdate = fields.birthdate {
-            facts.append(.init(label: "Birthday", value: describe(birthdate, today: request.today)))
-        }
-        if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.displayName)) }
-        facts.append(.init(label: "Added", value: Timestamp.string(contact.createdAt).prefix(10).description))
-        return Detail(
-            layout: LayoutContext(request: request, title: contact.completeName, section: .contacts),
-            card: Card(contact), facts: facts, description: fields.description, isArchived: fields.isArchived,
-            editURL: SiteURL.editContact(id).path, deleteURL: SiteURL.deleteContact(id).path,
-            listURL: SiteURL.contacts.path)
+        return Context(contact: contact, today: request.today, session: request.pageSession)
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {
@@ -129,18 +144,25 @@ enum ContactPages {
         guard let year = birthdate.year, let age = birthdate.age(on: today) else { return day }
         return "\(day) \(year) (\(age) years old)"
     }
+}
 
-    struct Confirm: Encodable {
+/// `GET /contacts/{id}/delete`: the confirmation for browsers without the dialog.
+enum DeleteContactPage {
+    struct Context: Encodable {
         let layout: LayoutContext
-        let card: Card
+        let card: ContactCard
         let deleteURL: String
         let cancelURL: String
+
+        init(contact: Contact, session: PageSession) {
+            layout = LayoutContext(title: "Delete \(contact.completeName)?", section: .contacts, session: session)
+            card = ContactCard(contact)
+            deleteURL = SiteURL.deleteContact(contact.id).path
+            cancelURL = SiteURL.contact(contact.id).path
+        }
     }
 
-    static func confirmDelete(_ request: Request, id: Int) async throws -> Confirm {
-        let contact = try await request.contacts().contact(id)
-        return Confirm(
-            layout: LayoutContext(request: request, title: "Delete \(contact.completeName)?", section: .contacts),
-            card: Card(contact), deleteURL: SiteURL.deleteContact(id).path, cancelURL: SiteURL.contact(id).path)
+    static func load(_ request: Request, id: Int) async throws -> Context {
+        Context(contact: try await request.contacts().contact(id), session: request.pageSession)
     }
 }

@@ -16,12 +16,12 @@ struct ContactsWebController: RouteCollection {
     }
 
     func index(request: Request) async throws -> View {
-        try await request.view.render("contacts/index", ContactPages.index(request))
+        try await request.view.render("contacts/index", ContactListPage.load(request))
     }
 
     func show(request: Request) async throws -> View {
         try await request.view.render(
-            "contacts/show", ContactPages.detail(request, id: try request.pathID("contactID")))
+            "contacts/show", ContactPage.load(request, id: try request.pathID("contactID")))
     }
 
     func new(request: Request) async throws -> View {
@@ -75,7 +75,7 @@ struct ContactsWebController: RouteCollection {
 
     func confirmDelete(request: Request) async throws -> View {
         try await request.view.render(
-            "contacts/delete", ContactPages.confirmDelete(request, id: try request.pathID("contactID")))
+            "contacts/delete", DeleteContactPage.load(request, id: try request.pathID("contactID")))
     }
 
     func delete(request: Request) async throws -> Response {

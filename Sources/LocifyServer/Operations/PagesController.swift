@@ -11,7 +11,14 @@ struct PagesController: RouteCollection {
         request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SiteURL.contacts.path : SiteURL.login.path)
     }
 
-    struct AboutPage: Encodable {
+    func about(request: Request) async throws -> View {
+        try await request.view.render("about", AboutPage.Context(session: request.pageSession))
+    }
+}
+
+/// `GET /about`: the version and the credits for the bundled data.
+enum AboutPage {
+    struct Context: Encodable {
         struct Credit: Encodable {
             let name: String
             let url: String
@@ -21,24 +28,21 @@ struct PagesController: RouteCollection {
         let layout: LayoutContext
         let version: String
         let credits: [Credit]
-    }
 
-    func about(request: Request) async throws -> View {
-        try await request.view.render(
-            "about",
-            AboutPage(
-                layout: LayoutContext(request: request, title: "About Locify", section: .about),
-                version: LocifyConfig.version,
-                credits: [
-                    .init(
-                        name: "GeoNames", url: "https://www.geonames.org/",
-                        detail: "Place names and coordinates, CC BY 4.0"),
-                    .init(
-                        name: "Natural Earth", url: "https://www.naturalearthdata.com/",
-                        detail: "Country outlines, public domain"),
-                    .init(
-                        name: "OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright",
-                        detail: "Map data, ODbL"),
-                ]))
+        init(session: PageSession) {
+            layout = LayoutContext(title: "About Locify", section: .about, session: session)
+            version = LocifyConfig.version
+            credits = [
+                .init(
+                    name: "GeoNames", url: "https://www.geonames.org/", detail: "Place names and coordinates, CC BY 4.0"
+                ),
+                .init(
+                    name: "Natural Earth", url: "https://www.naturalearthdata.com/",
+                    detail: "Country outlines, public domain"),
+                .init(
+                    name: "OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright",
+                    detail: "Map data, ODbL"),
+            ]
+        }
     }
 }

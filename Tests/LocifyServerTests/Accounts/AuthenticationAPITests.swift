@@ -1,4 +1,5 @@
 import Fluent
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -50,8 +51,9 @@ final class AuthenticationAPITests: XCTestCase {
             let good = try await app.send(
                 .POST, "/oauth/login", json: #"{"email":"ADA@example.com","password":"correct horse"}"#)
             XCTAssertEqual(good.status, .ok, "\(database)")
-            let token = try XCTUnwrap(try good.json()["access_token"] as? String)
-            XCTAssertEqual(try good.json()["expires_in"] as? Int, 31_536_000)
+            let login = try good.decoded(OAuthLoginResource.self)
+            let token = login.accessToken
+            XCTAssertEqual(login.expiresIn, 31_536_000)
             XCTAssertGreaterThanOrEqual(token.count, 40)
             XCTAssertTrue(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
             let me = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
@@ -76,7 +78,7 @@ final class AuthenticationAPITests: XCTestCase {
                 .POST, "/oauth/login", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
             XCTAssertEqual(locked.status, .tooManyRequests)
             XCTAssertEqual(locked.headers.first(name: .retryAfter), "60")
-            XCTAssertEqual(try locked.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 34)
+            XCTAssertEqual(locked.errorCode, 34)
 
             clock.advance(by: 61)
             let later = try await app.send(

@@ -1,4 +1,5 @@
 import Fluent
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -19,8 +20,8 @@ final class ContactsAPITests: XCTestCase {
                     """)
             // Then the whole response is Monica's full contact, keys in Monica's order
             XCTAssertEqual(response.status, .created, "\(database)")
-            let id = try XCTUnwrap(try XCTUnwrap(try response.json()["data"] as? [String: Any])["id"] as? Int)
-            let uuid = try XCTUnwrap((try response.json()["data"] as? [String: Any])?["uuid"] as? String)
+            let created = try response.decoded(DataEnvelope<ContactResource>.self).data
+            let (id, uuid) = (created.id, created.uuid)
             let contact = try await ContactModel.find(id, on: app.db)
             let hashID = HashID.encode(id)
             let expected = """
@@ -51,11 +52,11 @@ final class ContactsAPITests: XCTestCase {
                 json:
                     #"{"first_name":"Ada","last_name":"Byron","email":"ada@byron.org","birthdate_day":10,"birthdate_month":12}"#
             )
-            let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
+            let id = try created.decoded(DataEnvelope<ContactResource>.self).data.id
 
             let shown = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
             XCTAssertEqual(shown.status, .ok)
-            XCTAssertEqual(try shown.json()["data"].flatMap { $0 as? [String: Any] }?["last_name"] as? String, "Byron")
+            XCTAssertEqual(try shown.decoded(DataEnvelope<ContactResource>.self).data.lastName, "Byron")
             // Monica's contact shape has no email key; the address is stored and searchable.
             let storedEmail = try await ContactModel.find(id, on: app.db)?.email
             XCTAssertEqual(storedEmail, "ada@byron.org")
@@ -65,23 +66,22 @@ final class ContactsAPITests: XCTestCase {
             let updated = try await app.send(
                 .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"nickname":"Countess"}"#)
             XCTAssertEqual(updated.status, .ok, "\(database): \(updated.text)")
-            let data = try XCTUnwrap(try updated.json()["data"] as? [String: Any])
-            XCTAssertEqual(data["nickname"] as? String, "Countess")
-            XCTAssertEqual(data["last_name"] as? String, "Byron")
-            XCTAssertEqual(data["updated_at"] as? String, "2024-05-04T11:06:05Z")
-            XCTAssertEqual(data["created_at"] as? String, "2024-05-04T10:06:05Z")
-            let dates = (data["information"] as? [String: Any])?["dates"] as? [String: Any]
-            let birthdate = dates?["birthdate"] as? [String: Any]
-            XCTAssertEqual(birthdate?["is_year_unknown"] as? Bool, true)
-            XCTAssertEqual(birthdate?["date"] as? String, "2024-12-10T00:00:00Z")
+            let data = try updated.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(data.nickname, "Countess")
+            XCTAssertEqual(data.lastName, "Byron")
+            XCTAssertEqual(data.updatedAt, "2024-05-04T11:06:05Z")
+            XCTAssertEqual(data.createdAt, "2024-05-04T10:06:05Z")
+            XCTAssertEqual(data.information.dates.birthdate.isYearUnknown, true)
+            XCTAssertEqual(data.information.dates.birthdate.date, "2024-12-10T00:00:00Z")
 
             // Explicit null clears a value.
             let cleared = try await app.send(
                 .PUT, "/api/contacts/\(id)", headers: account.bearer,
                 json: #"{"email":null,"is_birthdate_known":false}"#)
-            let clearedData = try XCTUnwrap(try cleared.json()["data"] as? [String: Any])
-            XCTAssertTrue(clearedData["description"] is NSNull)
-            XCTAssertTrue(clearedData["email"] == nil, "email is not a Monica key")
+            let clearedData = try cleared.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertNil(clearedData.description)
+            XCTAssertEqual(clearedData.information.dates.birthdate, .absent)
+            XCTAssertFalse(cleared.text.contains(#""email""#), "email is not a Monica key")
             let stored = try await ContactModel.find(id, on: app.db)
             XCTAssertNil(stored?.email)
             XCTAssertNil(stored?.birthdateDay)
@@ -105,18 +105,17 @@ final class ContactsAPITests: XCTestCase {
                      "last_name":"\(String(repeating: "x", count: 256))"}
                     """)
             XCTAssertEqual(response.status, .unprocessableEntity, "\(database)")
-            let error = try XCTUnwrap(try response.json()["error"] as? [String: Any])
-            XCTAssertEqual(error["error_code"] as? Int, 32)
-            let messages = try XCTUnwrap(error["message"] as? [String])
+            let error = try response.decoded(ErrorEnvelope.self).error
+            XCTAssertEqual(error.errorCode, 32)
             XCTAssertEqual(
-                messages,
-                [
+                error.message,
+                .list([
                     "Gender must be a whole number.",
                     "First name is required.",
                     "Last name must be at most 255 characters.",
                     "Email must be an address like name@example.com.",
                     "That day does not exist in that month.",
-                ])
+                ]))
             let count = try await ContactModel.query(on: app.db).count()
             XCTAssertEqual(count, 0)
 
@@ -125,7 +124,7 @@ final class ContactsAPITests: XCTestCase {
 
             let malformed = try await app.send(.POST, "/api/contacts", headers: account.bearer, json: "{not json")
             XCTAssertEqual(malformed.status, .badRequest)
-            XCTAssertEqual(try malformed.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 37)
+            XCTAssertEqual(malformed.errorCode, 37)
         }
     }
 
@@ -146,40 +145,35 @@ final class ContactsAPITests: XCTestCase {
 
             let firstPage = try await app.send(.GET, "/api/contacts?limit=2&sort=-created_at", headers: account.bearer)
             XCTAssertEqual(firstPage.status, .ok)
-            let body = try firstPage.json()
-            let names = (body["data"] as? [[String: Any]])?.compactMap { $0["first_name"] as? String }
-            XCTAssertEqual(names, ["Bob", "Amélie"], "\(database): newest first, archived left out")
-            let meta = try XCTUnwrap(body["meta"] as? [String: Any])
-            XCTAssertEqual(meta["total"] as? Int, 3)
-            XCTAssertEqual(meta["last_page"] as? Int, 2)
-            XCTAssertEqual(meta["from"] as? Int, 1)
-            XCTAssertEqual(meta["to"] as? Int, 2)
-            XCTAssertEqual(meta["per_page"] as? Int, 2)
-            XCTAssertEqual(meta["path"] as? String, "http://127.0.0.1:8080/api/contacts")
-            let links = try XCTUnwrap(body["links"] as? [String: Any])
+            let body = try firstPage.decoded(PageResource<ContactResource>.self)
             XCTAssertEqual(
-                links["next"] as? String, "http://127.0.0.1:8080/api/contacts?limit=2&sort=-created_at&page=2")
-            XCTAssertTrue(links["prev"] is NSNull)
+                body.data.map(\.firstName), ["Bob", "Amélie"], "\(database): newest first, archived left out")
+            XCTAssertEqual(body.meta.total, 3)
+            XCTAssertEqual(body.meta.lastPage, 2)
+            XCTAssertEqual(body.meta.from, 1)
+            XCTAssertEqual(body.meta.to, 2)
+            XCTAssertEqual(body.meta.perPage, 2)
+            XCTAssertEqual(body.meta.path, "http://127.0.0.1:8080/api/contacts")
+            XCTAssertEqual(body.links.next, "http://127.0.0.1:8080/api/contacts?limit=2&sort=-created_at&page=2")
+            XCTAssertNil(body.links.prev)
 
             let emptyPage = try await app.send(.GET, "/api/contacts?page=9", headers: account.bearer)
-            let emptyMeta = try XCTUnwrap(try emptyPage.json()["meta"] as? [String: Any])
-            XCTAssertTrue(emptyMeta["from"] is NSNull)
-            XCTAssertTrue(emptyMeta["to"] is NSNull)
+            let emptyMeta = try emptyPage.decoded(PageResource<ContactResource>.self).meta
+            XCTAssertNil(emptyMeta.from)
+            XCTAssertNil(emptyMeta.to)
 
             for (query, expected) in [("jurgen", ["Jürgen"]), ("AMI", ["Amélie"]), ("reggae", ["Bob"]), ("zzz", [])] {
                 let found = try await app.send(.GET, "/api/contacts?query=\(query)", headers: account.bearer)
-                let foundNames = (try found.json()["data"] as? [[String: Any]])?.compactMap {
-                    $0["first_name"] as? String
-                }
+                let foundNames = try found.decoded(PageResource<ContactResource>.self).data.map(\.firstName)
                 XCTAssertEqual(foundNames, expected, "\(database): query \(query)")
             }
 
             let tooBig = try await app.send(.GET, "/api/contacts?limit=101", headers: account.bearer)
             XCTAssertEqual(tooBig.status, .badRequest)
-            XCTAssertEqual(try tooBig.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 30)
+            XCTAssertEqual(tooBig.errorCode, 30)
             let badSort = try await app.send(.GET, "/api/contacts?sort=first_name", headers: account.bearer)
             XCTAssertEqual(badSort.status, .badRequest)
-            XCTAssertEqual(try badSort.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 39)
+            XCTAssertEqual(badSort.errorCode, 39)
         }
     }
 
@@ -189,16 +183,16 @@ final class ContactsAPITests: XCTestCase {
             let stranger = try await app.makeAccount(email: "eve@example.com", name: "Eve")
             let created = try await app.send(
                 .POST, "/api/contacts", headers: owner.bearer, json: #"{"first_name":"Secret"}"#)
-            let id = try XCTUnwrap((try created.json()["data"] as? [String: Any])?["id"] as? Int)
+            let id = try created.decoded(DataEnvelope<ContactResource>.self).data.id
             for method in [HTTPMethod.GET, .PUT, .DELETE] {
                 let response = try await app.send(
                     method, "/api/contacts/\(id)", headers: stranger.bearer,
                     json: method == .PUT ? #"{"first_name":"Mine"}"# : nil)
                 XCTAssertEqual(response.status, .notFound, "\(method)")
-                XCTAssertEqual(try response.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 31)
+                XCTAssertEqual(response.errorCode, 31)
             }
             let list = try await app.send(.GET, "/api/contacts", headers: stranger.bearer)
-            XCTAssertEqual((try list.json()["data"] as? [Any])?.count, 0)
+            XCTAssertEqual(try list.decoded(PageResource<ContactResource>.self).data.count, 0)
             let stored = try await ContactModel.find(id, on: app.db)
             XCTAssertEqual(stored?.firstName, "Secret")
         }
@@ -211,7 +205,7 @@ final class ContactsAPITests: XCTestCase {
             for query in ["page=0", "page=-2", "page=two", "limit=0", "page=1000000001"] {
                 let response = try await app.send(.GET, "/api/contacts?\(query)", headers: account.bearer)
                 XCTAssertEqual(response.status, .unprocessableEntity, "\(database) \(query)")
-                XCTAssertEqual(try response.json()["error"].flatMap { $0 as? [String: Any] }?["error_code"] as? Int, 32)
+                XCTAssertEqual(response.errorCode, 32)
             }
             let emptySort = try await app.send(.GET, "/api/contacts?sort=", headers: account.bearer)
             XCTAssertEqual(emptySort.status, .ok)
@@ -220,7 +214,7 @@ final class ContactsAPITests: XCTestCase {
             let whole = try await app.send(
                 .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":12.0,"gender_id":2.0}"#)
             XCTAssertEqual(whole.status, .created, whole.text)
-            XCTAssertEqual(try whole.json()["data"].flatMap { $0 as? [String: Any] }?["first_name"] as? String, "12")
+            XCTAssertEqual(try whole.decoded(DataEnvelope<ContactResource>.self).data.firstName, "12")
             let huge = try await app.send(
                 .POST, "/api/contacts", headers: account.bearer,
                 json: #"{"first_name":"Ada","gender_id":1000000000000000}"#)

@@ -1,4 +1,5 @@
 import Fluent
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -79,20 +80,13 @@ final class ContactsWebTests: XCTestCase {
     func testContactListPaginatesAndHidesOtherAccounts() async throws {
         try await forEachDatabase { app, _, _ in
             let other = try await app.makeAccount(email: "other@example.com", name: "Other")
-            let foreign = try await app.send(
-                .POST, "/api/contacts", headers: other.bearer, json: #"{"first_name":"Foreign"}"#)
-            let foreignID = try XCTUnwrap((try foreign.json()["data"] as? [String: Any])?["id"] as? Int)
+            let foreignID = try await app.makeContact(for: other, ContactDraft(firstName: "Foreign")).id
 
             let browser = WebClient(app: app)
             _ = try await browser.register()
-            let user = try await unwrapAsync(
-                try await UserModel.query(on: app.db).filter(\.$email == "grace@example.com").first())
-            let (_, token) = try await app.accounts.createToken(for: try user.requireID(), label: "bulk")
+            let grace = try await app.account(email: "grace@example.com")
             for number in 1...21 {
-                let name = String(format: "Person %02d", number)
-                _ = try await app.send(
-                    .POST, "/api/contacts", headers: ["Authorization": "Bearer \(token)"],
-                    json: #"{"first_name":"\#(name)"}"#)
+                try await app.makeContact(for: grace, ContactDraft(firstName: String(format: "Person %02d", number)))
             }
             let first = try await browser.get("/contacts")
             XCTAssertTrue(first.text.contains("21 contacts"))

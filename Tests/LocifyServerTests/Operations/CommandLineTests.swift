@@ -1,4 +1,5 @@
 import Fluent
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -19,7 +20,7 @@ final class CommandLineTests: XCTestCase {
             let token = try await LocifyApp.createToken(in: app, email: "cli@example.com", label: "script")
             let me = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(token)"])
             XCTAssertEqual(
-                try me.json()["data"].flatMap { $0 as? [String: Any] }?["email"] as? String, "cli@example.com")
+                try me.decoded(DataEnvelope<UserResource>.self).data.email, "cli@example.com")
 
             let listed = try await LocifyApp.listTokens(in: app, email: "cli@example.com")
             XCTAssertEqual(listed.map(\.label), ["script"])
@@ -41,7 +42,7 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(second.skipped, 12)
             let list = try await app.send(
                 .GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(seedToken)"])
-            XCTAssertEqual((try list.json()["meta"] as? [String: Any])?["total"] as? Int, 12)
+            XCTAssertEqual(try list.decoded(PageResource<ContactResource>.self).meta.total, 12)
 
             do {
                 _ = try await LocifyApp.createToken(in: app, email: "nobody@example.com", label: "x")

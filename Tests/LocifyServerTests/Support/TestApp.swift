@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import LocifyAPI
 import LocifyCore
 import NIOConcurrencyHelpers
 import SQLKit
@@ -115,6 +116,22 @@ extension Application {
         return TestAccount(id: id, email: email, password: password, token: token)
     }
 
+    /// A contact of `account`, made through the same service the API, the web and imports use.
+    @discardableResult
+    func makeContact(for account: TestAccount, _ draft: ContactDraft) async throws -> Contact {
+        guard let user = try await UserModel.find(account.id, on: db) else { throw AppError.notFound }
+        return try await ContactService(database: db, owner: try AuthenticatedUser(user), dependencies: dependencies)
+            .create(draft)
+    }
+
+    /// The account a web client registered, for making its data through services.
+    func account(email: String) async throws -> TestAccount {
+        guard let user = try await UserModel.query(on: db).filter(\.$email == email).first() else {
+            throw AppError.notFound
+        }
+        return TestAccount(id: try user.requireID(), email: email, password: "", token: "")
+    }
+
     /// Sends JSON and returns the response.
     func send(
         _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], json: String? = nil
@@ -134,6 +151,23 @@ extension Application {
 
 extension XCTHTTPResponse {
     var text: String { body.string }
+
+    /// The body decoded into a LocifyAPI wire type, the way a client (or the future SDK) reads it.
+    func decoded<Value: Decodable>(_ type: Value.Type, file: StaticString = #filePath, line: UInt = #line) throws
+        -> Value
+    {
+        do {
+            return try JSONDecoder().decode(type, from: Data(body.string.utf8))
+        } catch {
+            XCTFail("not a \(type): \(body.string)", file: file, line: line)
+            throw error
+        }
+    }
+
+    /// Monica's error code of an error response.
+    var errorCode: Int? {
+        (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body.string.utf8)))?.error.errorCode
+    }
 
     /// The body parsed as JSON, for key-by-key checks.
     func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {

@@ -1,0 +1,105 @@
+import Foundation
+import LocifyAPI
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+/// Every wire type, encoded as the server encodes it, fits its schema in /openapi.json key for key: a
+/// field added to a resource and not to the document (or the other way round) fails here.
+final class OpenAPIResourcesTests: XCTestCase {
+    private func encoded<Value: Encodable>(_ value: Value) throws -> JSONValue {
+        try JSONValue.parse(String(decoding: try OrderedJSONEncoder().encode(value), as: UTF8.self))
+    }
+
+    /// The schema of `status` for `method path`, as the served document has it.
+    private func responseSchema(_ document: JSONValue, _ method: String, _ path: String, _ status: String) throws
+        -> JSONValue
+    {
+        try XCTUnwrap(
+            document["paths"]?[path]?[method]?["responses"]?[status]?["content"]?["application/json"]?["schema"])
+    }
+
+    private var sampleContact: Contact {
+        let fields = ContactFields(
+            firstName: "Zoë", lastName: "Müller", nickname: nil, description: "Met in Bern", email: "zoe@example.com",
+            birthdate: Birthdate(day: 29, month: 2, year: 1992), gender: .woman, isStarred: true, isArchived: false)
+        return Contact(
+            id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 1, fields: fields,
+            defaultAvatarColor: Avatar.defaultColors[2], createdAt: TestClock.start, updatedAt: TestClock.start)
+    }
+
+    func testEveryResourceFitsItsSchema() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let document = try JSONValue.parse(try await app.send(.GET, "/openapi.json").text)
+            let check = SchemaCheck(document: document)
+            let avatar = AvatarResource(url: nil, source: "default", defaultAvatarColor: Avatar.defaultColors[2])
+            let contact = ContactResource(
+                sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024)
+            let short = ContactShortResource(
+                sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024)
+            let window = PageWindow(page: 1, limit: 15, total: 1)
+            let page = PageResource(items: [contact], window: window, path: "http://x/api/contacts") {
+                "http://x/api/contacts?page=\($0)"
+            }
+            let profile = AccountProfile(name: "Ada Lovelace", email: "ada@example.com")
+            let user = UserResource(
+                id: 1, uuid: UUID(), profile: profile, createdAt: TestClock.start, updatedAt: TestClock.start)
+            let root = APIRootResource(
+                links: .init(
+                    contactsURL: "a", addressesURL: "b", countriesURL: "c", remindersURL: "d", placesURL: "e"))
+            let examples: [(String, JSONValue, JSONValue)] = [
+                ("Contact", try encoded(contact), .object(["$ref": .string("#/components/schemas/Contact")])),
+                ("ContactShort", try encoded(short), .object(["$ref": .string("#/components/schemas/ContactShort")])),
+                (
+                    "show contact", try encoded(DataEnvelope(data: contact)),
+                    try responseSchema(document, "get", "/api/contacts/{id}", "200")
+                ),
+                ("contact list", try encoded(page), try responseSchema(document, "get", "/api/contacts", "200")),
+                (
+                    "deleted", try encoded(DeletedResource(id: 7)),
+                    try responseSchema(document, "delete", "/api/contacts/{id}", "200")
+                ),
+                ("me", try encoded(DataEnvelope(data: user)), try responseSchema(document, "get", "/api/me", "200")),
+                ("root", try encoded(root), try responseSchema(document, "get", "/api", "200")),
+                (
+                    "oauth", try encoded(OAuthLoginResource(accessToken: "t", expiresIn: 1)),
+                    try responseSchema(document, "post", "/oauth/login", "200")
+                ),
+                (
+                    "health", try encoded(HealthResource(status: "ok", database: "sqlite", version: "0")),
+                    try responseSchema(document, "get", "/health", "200")
+                ),
+                (
+                    "error", try encoded(ErrorEnvelope(message: .text("Not found"), code: 31)),
+                    try responseSchema(document, "get", "/api/contacts/{id}", "404")
+                ),
+                (
+                    "validation error", try encoded(ErrorEnvelope(message: .list(["a", "b"]), code: 32)),
+                    try responseSchema(document, "post", "/api/contacts", "422")
+                ),
+                (
+                    "unauthenticated", try encoded(UnauthenticatedResource()),
+                    try responseSchema(document, "get", "/api/me", "401")
+                ),
+            ]
+            for (name, value, schema) in examples {
+                XCTAssertEqual(check.problems(value, against: schema), [], name)
+            }
+            // The checker itself notices drift both ways.
+            var extra = try encoded(DeletedResource(id: 7))
+            if case .object(var object) = extra {
+                object["undocumented"] = .bool(true)
+                extra = .object(object)
+            }
+            XCTAssertEqual(
+                check.problems(extra, against: try responseSchema(document, "delete", "/api/contacts/{id}", "200")),
+                ["$.undocumented: sent, but not in the schema"])
+            XCTAssertEqual(
+                check.problems(
+                    .object(["deleted": .bool(true)]),
+                    against: try responseSchema(document, "delete", "/api/contacts/{id}", "200")),
+                ["$.id: in the schema, but not sent"])
+        }
+    }
+}
