@@ -4,234 +4,441 @@ import LocifyCore
 /// Encodes JSON with object keys in the order the types encode them. Foundation's encoder keeps
 /// objects in a dictionary, so its key order is arbitrary, and Monica's shapes list keys in a fixed
 /// order that clients and tests compare against.
+///
+/// It writes bytes in one pass as the types encode themselves: no intermediate tree, no coding-path
+/// arrays per value, and strings copied in runs of bytes that need no escaping. A key encoded twice in
+/// one object is written twice (synthesised `Encodable` never does that).
 public struct OrderedJSONEncoder: Sendable {
     public init() {}
 
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
-        var output = ""
-        try JSONTree.make(value, codingPath: []).write(to: &output)
-        return Data(output.utf8)
+        Data(try encodedBytes(value))
+    }
+
+    /// The JSON as UTF-8 bytes, for callers that copy them into a buffer of their own.
+    public func encodedBytes<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+        let writer = JSONWriter()
+        try writer.write(value, depth: 0)
+        writer.close(downTo: 0)
+        return writer.bytes
     }
 }
 
-enum JSONTree {
-    case null
-    case bool(Bool)
-    case number(String)
-    case string(String)
-    case array(ArrayBox)
-    case object(ObjectBox)
-
-    final class ArrayBox {
-        var items: [JSONTree] = []
+/// The output and the containers still open in it. Containers are closed lazily: a container is
+/// closed when its parent writes its next entry, or when the value that opened it is done.
+final class JSONWriter {
+    struct OpenContainer {
+        let isObject: Bool
+        var hasEntries = false
     }
 
-    final class ObjectBox {
-        private(set) var entries: [(key: String, value: JSONTree)] = []
+    var bytes: [UInt8] = []
+    private(set) var open: [OpenContainer] = []
+    /// The keys of the nested values being encoded, kept for error messages only.
+    private(set) var keyPath: [any CodingKey] = []
 
-        func set(_ key: String, _ value: JSONTree) {
-            if let index = entries.firstIndex(where: { $0.key == key }) {
-                entries[index].value = value
-            } else {
-                entries.append((key, value))
+    init() {
+        bytes.reserveCapacity(2048)
+    }
+
+    // MARK: Structure
+
+    func close(downTo depth: Int) {
+        while open.count > depth {
+            bytes.append(open.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+    }
+
+    /// The container that encodes the value at `depth`: the one already open there, or a new one.
+    func container(isObject: Bool, depth: Int) -> Int {
+        close(downTo: depth + 1)
+        if open.count == depth + 1, open[depth].isObject == isObject { return depth }
+        close(downTo: depth)
+        bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        open.append(OpenContainer(isObject: isObject))
+        return depth
+    }
+
+    /// Starts an entry of the object at `index`: closes what its previous entry left open, then writes
+    /// the separator and the key.
+    func beginEntry(_ key: String, in index: Int) {
+        close(downTo: index + 1)
+        if open[index].hasEntries { bytes.append(UInt8(ascii: ",")) }
+        open[index].hasEntries = true
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Starts an element of the array at `index`.
+    func beginElement(in index: Int) {
+        close(downTo: index + 1)
+        if open[index].hasEntries { bytes.append(UInt8(ascii: ",")) }
+        open[index].hasEntries = true
+    }
+
+    // MARK: Values
+
+    /// Writes any value at `depth`; primitives take the fast paths, others encode themselves.
+    func write<Value: Encodable>(_ value: Value, depth: Int, key: (any CodingKey)? = nil) throws {
+        if let known = value as? any KnownJSONValue {
+            try known.write(to: self, path: keyPath + (key.map { [$0] } ?? []))
+            return
+        }
+        if let key { keyPath.append(key) }
+        defer { if key != nil { keyPath.removeLast() } }
+        let start = bytes.count
+        try value.encode(to: StreamingEncoder(writer: self, depth: depth))
+        close(downTo: depth)
+        // A value that wrote nothing at all is an empty object, as Foundation's encoder makes it.
+        if bytes.count == start { bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) }
+    }
+
+    func writeNull() {
+        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    }
+
+    func writeBool(_ value: Bool) {
+        if value {
+            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        } else {
+            bytes.append(contentsOf: [
+                UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
+            ])
+        }
+    }
+
+    func writeInteger<Integer: BinaryInteger>(_ value: Integer) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        // Digits are produced last first, into a small stack buffer, then copied in order.
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            var count = 0
+            while magnitude > 0 {
+                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+                digits[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remainder)
+                count += 1
+                magnitude = quotient
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            while count > 0 {
+                count -= 1
+                bytes.append(digits[count])
             }
         }
     }
 
-    static func make<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> JSONTree {
-        switch value {
-        case let text as String: return .string(text)
-        case let flag as Bool: return .bool(flag)
-        case let date as Date: return .string(Timestamp.string(date))
-        case let url as URL: return .string(url.absoluteString)
-        case let number as Decimal: return .number(number.description)
-        case let number as Double: return try finite(number, String(number), codingPath)
-        case let number as Float: return try finite(Double(number), String(number), codingPath)
-        case let number as any BinaryInteger: return .number(String(describing: number))
-        default:
-            let encoder = TreeEncoder(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.result ?? .object(ObjectBox())
-        }
-    }
-
-    private static func finite(_ value: Double, _ text: String, _ path: [any CodingKey]) throws -> JSONTree {
+    func writeDouble(_ value: Double, path: @autoclosure () -> [any CodingKey]) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "JSON has no \(value)"))
+            throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "JSON has no \(value)"))
         }
-        return .number(text)
+        bytes.append(contentsOf: String(value).utf8)
     }
 
-    func write(to output: inout String) throws {
-        switch self {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let text): output += text
-        case .string(let text): Self.writeString(text, to: &output)
-        case .array(let box):
-            output += "["
-            for (index, item) in box.items.enumerated() {
-                if index > 0 { output += "," }
-                try item.write(to: &output)
+    /// A JSON string: runs of bytes that need no escaping are copied whole; quotes, backslashes,
+    /// control characters, the line and paragraph separators (which break JavaScript) and U+FEFF (which
+    /// Foundation's parser drops when it comes unescaped) are escaped.
+    func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                let byte = utf8[index]
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != 0xE2, byte != 0xEF {
+                    index += 1
+                    continue
+                }
+                if byte == 0xEF {
+                    // U+FEFF is EF BB BF.
+                    guard index + 2 < count, utf8[index + 1] == 0xBB, utf8[index + 2] == 0xBF else {
+                        index += 1
+                        continue
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    bytes.append(contentsOf: Self.byteOrderMark)
+                    index += 3
+                    runStart = index
+                    continue
+                }
+                if byte == 0xE2 {
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; every other E2 sequence is copied.
+                    guard index + 2 < count, utf8[index + 1] == 0x80, utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9
+                    else {
+                        index += 1
+                        continue
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    bytes.append(contentsOf: utf8[index + 2] == 0xA8 ? Self.lineSeparator : Self.paragraphSeparator)
+                    index += 3
+                    runStart = index
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscape(for: byte)
+                index += 1
+                runStart = index
             }
-            output += "]"
-        case .object(let box):
-            output += "{"
-            for (index, entry) in box.entries.enumerated() {
-                if index > 0 { output += "," }
-                Self.writeString(entry.key, to: &output)
-                output += ":"
-                try entry.value.write(to: &output)
-            }
-            output += "}"
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
         }
+        bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
+    private static let lineSeparator = Array(#"\u2028"#.utf8)
+    private static let paragraphSeparator = Array(#"\u2029"#.utf8)
+    private static let byteOrderMark = Array(#"\ufeff"#.utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private func appendEscape(for byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [
+                UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)],
+                Self.hexDigits[Int(byte & 0xF)],
+            ])
         }
-        output += "\""
     }
 }
 
-final class TreeEncoder: Encoder {
-    let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any] = [:]
-    var result: JSONTree?
+/// Values written straight to the output, without going through `Encoder`.
+protocol KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) throws
+}
 
-    init(codingPath: [any CodingKey], result: JSONTree? = nil) {
-        self.codingPath = codingPath
-        self.result = result
+extension String: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeString(self) }
+}
+
+extension Bool: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeBool(self) }
+}
+
+extension Int: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeInteger(self) }
+}
+
+extension Double: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) throws {
+        try writer.writeDouble(self, path: path())
     }
+}
+
+extension Date: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
+        writer.writeString(Timestamp.string(self))
+    }
+}
+
+extension URL: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
+        writer.writeString(absoluteString)
+    }
+}
+
+extension Decimal: KnownJSONValue {
+    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
+        writer.bytes.append(contentsOf: description.utf8)
+    }
+}
+
+/// The `Encoder` a nested value sees: it writes into the shared writer at its depth.
+struct StreamingEncoder: Encoder {
+    let writer: JSONWriter
+    let depth: Int
+    var codingPath: [any CodingKey] { writer.keyPath }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let box: JSONTree.ObjectBox
-        if case .object(let existing) = result {
-            box = existing
-        } else {
-            box = JSONTree.ObjectBox()
-            result = .object(box)
-        }
-        return KeyedEncodingContainer(KeyedTreeContainer<Key>(box: box, codingPath: codingPath))
+        KeyedEncodingContainer(
+            StreamingKeyedContainer<Key>(writer: writer, index: writer.container(isObject: true, depth: depth)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let box: JSONTree.ArrayBox
-        if case .array(let existing) = result {
-            box = existing
-        } else {
-            box = JSONTree.ArrayBox()
-            result = .array(box)
-        }
-        return UnkeyedTreeContainer(box: box, codingPath: codingPath)
+        StreamingUnkeyedContainer(writer: writer, index: writer.container(isObject: false, depth: depth))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleTreeContainer(encoder: self)
+        StreamingSingleValueContainer(writer: writer, depth: depth)
     }
 }
 
-struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let box: JSONTree.ObjectBox
-    let codingPath: [any CodingKey]
+struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONWriter
+    /// This object's place in the writer's stack of open containers.
+    let index: Int
+    var codingPath: [any CodingKey] { writer.keyPath }
 
     mutating func encodeNil(forKey key: Key) throws {
-        box.set(key.stringValue, .null)
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeNull()
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeString(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeBool(value)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeInteger(value)
+    }
+
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        writer.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        try writer.writeDouble(value, path: codingPath + [key])
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        writer.beginEntry(key.stringValue, in: index)
+        guard value.isFinite else { return try writer.writeDouble(Double(value), path: codingPath + [key]) }
+        writer.bytes.append(contentsOf: String(value).utf8)
     }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        box.set(key.stringValue, try JSONTree.make(value, codingPath: codingPath + [key]))
+        writer.beginEntry(key.stringValue, in: index)
+        try writer.write(value, depth: index + 1, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = JSONTree.ObjectBox()
-        box.set(key.stringValue, .object(nested))
-        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+        writer.beginEntry(key.stringValue, in: index)
+        let nested = writer.container(isObject: true, depth: index + 1)
+        return KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(writer: writer, index: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = JSONTree.ArrayBox()
-        box.set(key.stringValue, .array(nested))
-        return UnkeyedTreeContainer(box: nested, codingPath: codingPath + [key])
+        writer.beginEntry(key.stringValue, in: index)
+        return StreamingUnkeyedContainer(writer: writer, index: writer.container(isObject: false, depth: index + 1))
     }
 
     mutating func superEncoder() -> any Encoder {
-        superEncoder(named: "super", path: codingPath)
+        writer.beginEntry("super", in: index)
+        return StreamingEncoder(writer: writer, depth: index + 1)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        superEncoder(named: key.stringValue, path: codingPath + [key])
-    }
-
-    private func superEncoder(named name: String, path: [any CodingKey]) -> any Encoder {
-        let nested = JSONTree.ObjectBox()
-        box.set(name, .object(nested))
-        return TreeEncoder(codingPath: path, result: .object(nested))
+        writer.beginEntry(key.stringValue, in: index)
+        return StreamingEncoder(writer: writer, depth: index + 1)
     }
 }
 
-struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
-    let box: JSONTree.ArrayBox
-    let codingPath: [any CodingKey]
-    var count: Int { box.items.count }
+struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: JSONWriter
+    let index: Int
+    private(set) var count = 0
+    var codingPath: [any CodingKey] { writer.keyPath }
 
-    private var indexKey: any CodingKey { IndexKey(intValue: box.items.count) }
+    init(writer: JSONWriter, index: Int) {
+        self.writer = writer
+        self.index = index
+    }
 
     mutating func encodeNil() throws {
-        box.items.append(.null)
+        writer.beginElement(in: index)
+        writer.writeNull()
+        count += 1
+    }
+
+    mutating func encode(_ value: String) throws {
+        writer.beginElement(in: index)
+        writer.writeString(value)
+        count += 1
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        writer.beginElement(in: index)
+        writer.writeBool(value)
+        count += 1
+    }
+
+    mutating func encode(_ value: Int) throws {
+        writer.beginElement(in: index)
+        writer.writeInteger(value)
+        count += 1
     }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        box.items.append(try JSONTree.make(value, codingPath: codingPath + [indexKey]))
+        writer.beginElement(in: index)
+        try writer.write(value, depth: index + 1, key: IndexKey(intValue: count))
+        count += 1
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
-        NestedKey
-    > {
-        let nested = JSONTree.ObjectBox()
-        let path = codingPath + [indexKey]
-        box.items.append(.object(nested))
-        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: path))
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        writer.beginElement(in: index)
+        count += 1
+        return KeyedEncodingContainer(
+            StreamingKeyedContainer<NestedKey>(
+                writer: writer, index: writer.container(isObject: true, depth: index + 1)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = JSONTree.ArrayBox()
-        let path = codingPath + [indexKey]
-        box.items.append(.array(nested))
-        return UnkeyedTreeContainer(box: nested, codingPath: path)
+        writer.beginElement(in: index)
+        count += 1
+        return StreamingUnkeyedContainer(writer: writer, index: writer.container(isObject: false, depth: index + 1))
     }
 
     mutating func superEncoder() -> any Encoder {
-        let nested = JSONTree.ObjectBox()
-        let path = codingPath + [indexKey]
-        box.items.append(.object(nested))
-        return TreeEncoder(codingPath: path, result: .object(nested))
+        writer.beginElement(in: index)
+        count += 1
+        return StreamingEncoder(writer: writer, depth: index + 1)
     }
 }
 
-struct SingleTreeContainer: SingleValueEncodingContainer {
-    let encoder: TreeEncoder
-    var codingPath: [any CodingKey] { encoder.codingPath }
+struct StreamingSingleValueContainer: SingleValueEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
+    var codingPath: [any CodingKey] { writer.keyPath }
 
     mutating func encodeNil() throws {
-        encoder.result = .null
+        writer.writeNull()
+    }
+
+    mutating func encode(_ value: String) throws {
+        writer.writeString(value)
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        writer.writeBool(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        writer.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Double) throws {
+        try writer.writeDouble(value, path: codingPath)
     }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        encoder.result = try JSONTree.make(value, codingPath: codingPath)
+        try writer.write(value, depth: depth)
     }
 }
 
