@@ -44,9 +44,10 @@ run() {
   printf '%s\t%s\n' "$label" "$results.$3" >>"$results"
 }
 run "GET /health" /health 0
-run "GET /api/contacts/{id}" /api/contacts/100 1
-run "GET /api/contacts?limit=15" "/api/contacts?limit=15" 2
-run "GET /api/contacts?limit=100" "/api/contacts?limit=100" 3
+run "GET /api/me (token check only)" /api/me 1
+run "GET /api/contacts/{id}" /api/contacts/100 2
+run "GET /api/contacts?limit=15" "/api/contacts?limit=15" 3
+run "GET /api/contacts?limit=100" "/api/contacts?limit=100" 4
 
 python3 - "$results" "$connections" <<'PY'
 import re, sys
@@ -62,8 +63,8 @@ def parse(path):
 parsed = [(label, *parse(path)) for label, path in rows]
 health = parsed[0][1]
 print(f"{sys.argv[2]} connections, SQLite, 200 contacts, release build")
-print(f"{'request':<30} {'req/s':>9} {'of /health':>10} {'p50 ms':>8} {'p99 ms':>8}")
+print(f"{'request':<32} {'req/s':>9} {'of /health':>10} {'p50 ms':>8} {'p99 ms':>8}")
 for label, rate, p50, p99, errors in parsed:
     note = f"  ({errors} errors)" if errors else ""
-    print(f"{label:<30} {rate:>9.0f} {rate / health:>9.0%} {p50:>8.2f} {p99:>8.2f}{note}")
+    print(f"{label:<32} {rate:>9.0f} {rate / health:>9.0%} {p50:>8.2f} {p99:>8.2f}{note}")
 PY

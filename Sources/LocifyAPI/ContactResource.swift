@@ -158,7 +158,7 @@ struct ContactSummary {
         lastName = contact.fields.lastName
         nickname = contact.fields.nickname
         completeName = contact.completeName
-        initials = contact.initials
+        initials = Avatar.monicaInitials(of: completeName)
         gender = contact.fields.gender?.displayName
         genderType = contact.fields.gender?.typeCode
         isStarred = contact.fields.isStarred

@@ -12,8 +12,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.locifyConfig = config
     app.dependencies = dependencies
     app.loginThrottle = LoginThrottleStore()
+    app.tokenCache = TokenCache()
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
+    // No client of this API compresses what it sends; the decompressor would only cost every request.
+    app.http.server.configuration.requestDecompression = .disabled
     try await registerDatabase(app, config: config)
     registerMigrations(app)
     try registerViews(app)
@@ -49,6 +52,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateWebSessions())
     app.migrations.add(CreateAPITokens())
     app.migrations.add(CreateContacts())
+    app.migrations.add(AddContactListIndexes())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -68,14 +72,14 @@ private func registerViews(_ app: Application) throws {
 private func registerMiddleware(_ app: Application) {
     // Monica clients rely on keys in Monica's order, which Foundation's encoder does not keep.
     ContentConfiguration.global.use(encoder: OrderedJSONEncoder(), for: .json)
+    // Every request passes through these, so they are future-based: an AsyncMiddleware costs a task each.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(ResponseHeadersMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
-    app.middleware.use(RequestIDMiddleware())
     app.middleware.use(LocifyErrorMiddleware())
     app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
     if let publicDirectory = Bundle.module.resourceURL?.appendingPathComponent("Public").path {
-        app.middleware.use(FileMiddleware(publicDirectory: publicDirectory, cachePolicy: .browserDefault))
+        app.middleware.use(StaticFilesMiddleware(publicDirectory: publicDirectory))
     }
 }
 
@@ -83,7 +87,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: OperationsController())
 
     try app.register(collection: OAuthController())
-    let api = app.grouped(TokenAuthenticator(), APIGuard())
+    let api = app.grouped(TokenAuthenticator())
     try api.register(collection: APIRootController())
     try api.register(collection: ContactsAPIController())
 

@@ -16,6 +16,12 @@ struct Locify: AsyncParsableCommand {
         version: LocifyConfig.version,
         subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self, Bench.self],
         defaultSubcommand: Serve.self)
+
+    static func main() async {
+        // Before any task starts: the server's event loops then run the tasks too (see runTasksOnEventLoops).
+        LocifyApp.runTasksOnEventLoops()
+        await main(nil)
+    }
 }
 
 /// Where the data lives; shared by every command that opens the database.

@@ -18,16 +18,29 @@ public enum PersonalToken {
 
     /// Hex SHA-256: what the database keeps, so a leaked database leaks no usable token.
     public static func digest(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(token.utf8)) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Monica clients send tokens of 20–2000 characters of `A-Za-z0-9-._~+/=`; anything else is not a
     /// token, so it is refused before a database look-up.
     public static func hasAcceptableShape(_ token: String) -> Bool {
-        (20...2000).contains(token.count)
-            && token.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (CharacterSet.alphanumerics.contains(scalar) || "-._~+/=".unicodeScalars.contains(scalar))
+        (20...2000).contains(token.utf8.count)
+            && token.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+                    true
+                default:
+                    false
+                }
             }
     }
 }

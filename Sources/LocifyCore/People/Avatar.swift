@@ -17,7 +17,14 @@ public enum Avatar {
     /// Monica's `initials`: the first letter or digit of each word of the name, after transliteration
     /// to ASCII ("Jean-Luc Picard" → "JP", "Дмитрий Иванов" → "DI").
     public static func monicaInitials(of name: String) -> String {
-        TextFolding.ascii(name)
+        // ASCII names need no transliteration; the others are remembered, since ICU's transforms cost
+        // more than the rest of a contact's JSON and every list shows the same names again.
+        if name.utf8.allSatisfy({ $0 < 128 }) { return asciiInitials(of: name) }
+        return InitialsCache.shared.initials(of: name) { asciiInitials(of: TextFolding.ascii($0)) }
+    }
+
+    private static func asciiInitials(of asciiName: String) -> String {
+        asciiName
             .split(whereSeparator: { $0.isWhitespace })
             .compactMap { word in word.first.flatMap { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : nil } }
             .map(String.init)
@@ -45,5 +52,28 @@ public enum Avatar {
         let contrastWithBlack = (luminance + 0.05) / 0.05
         let contrastWithWhite = 1.05 / (luminance + 0.05)
         return contrastWithBlack >= contrastWithWhite ? "#000000" : "#ffffff"
+    }
+}
+
+/// Transliterated initials by name, bounded: when full it starts again rather than grow for ever.
+final class InitialsCache: @unchecked Sendable {
+    static let shared = InitialsCache()
+    private static let capacity = 20_000
+    /// Keyed by the name's bytes: hashing a `String` normalises it first, which costs more than the look-up.
+    private var initialsByName: [[UInt8]: String] = [:]
+    private let lock = NSLock()
+
+    func initials(of name: String, computing compute: (String) -> String) -> String {
+        let key = Array(name.utf8)
+        lock.lock()
+        let cached = initialsByName[key]
+        lock.unlock()
+        if let cached { return cached }
+        let computed = compute(name)
+        lock.lock()
+        if initialsByName.count >= Self.capacity { initialsByName.removeAll(keepingCapacity: true) }
+        initialsByName[key] = computed
+        lock.unlock()
+        return computed
     }
 }

@@ -58,7 +58,7 @@ public struct ContactFields: Hashable, Sendable {
     }
 
     public var completeName: String {
-        [firstName, lastName].compactMap { $0 }.joined(separator: " ")
+        lastName.map { firstName + " " + $0 } ?? firstName
     }
 
     /// What `query` searches: names, nickname and email, folded (see `TextFolding.searchKey`).

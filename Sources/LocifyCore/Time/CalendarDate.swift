@@ -52,7 +52,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        Self.isoDate(year: year, month: month, day: day)
     }
 
     /// Monica's way of writing a date-only value: midnight UTC.

@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LocifyCore
+import SQLKit
 import Vapor
 
 /// Accounts, sessions and tokens: the rules that the web pages, the API and the CLI share.
@@ -8,6 +9,7 @@ struct AccountService {
     let database: any Database
     let dependencies: LocifyDependencies
     let threadPool: NIOThreadPool
+    let tokenCache: TokenCache
 
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
     static let oauthTokenLifetime: TimeInterval = 365 * 24 * 3600
@@ -50,6 +52,7 @@ struct AccountService {
         user.apply(profile)
         user.updatedAt = dependencies.now()
         try await user.save(on: database)
+        tokenCache.evict(userID: userID)
         return user
     }
 
@@ -100,15 +103,17 @@ struct AccountService {
         return secret
     }
 
-    func user(forSessionSecret secret: String) async throws -> UserModel? {
-        guard
-            let session = try await WebSessionModel.query(on: database)
-                .join(parent: \.$user)
-                .filter(\.$secretDigest == PersonalToken.digest(secret))
-                .filter(\.$expiresAt > dependencies.now())
-                .first()
-        else { return nil }
-        return try session.joined(UserModel.self)
+    /// The user of an unexpired session. One query, read as plain rows (every page view runs it).
+    func user(forSessionSecret secret: String) async throws -> AuthenticatedUser? {
+        let sql = try database.sqlDatabase()
+        let row = try await sql.raw(
+            """
+            SELECT \(AuthenticatedUser.columns(of: "u")) FROM \(ident: WebSessionModel.schema) AS s \
+            JOIN \(ident: UserModel.schema) AS u ON u.id = s.user_id \
+            WHERE s.secret_digest = \(bind: PersonalToken.digest(secret)) AND s.expires_at > \(bind: dependencies.now())
+            """
+        ).first()
+        return try row.map { try AuthenticatedUser(row: $0) }
     }
 
     func endSession(secret: String) async throws {
@@ -144,25 +149,52 @@ struct AccountService {
 
     func revokeToken(_ tokenID: Int, of userID: Int) async throws {
         try await APITokenModel.requireOwned(tokenID, by: userID, on: database).delete(on: database)
+        tokenCache.evict(tokenID: tokenID)
     }
 
-    /// The owner of a Bearer token, recording when it was last used (at most once a minute, so reads
-    /// do not turn into a write each).
-    func user(forToken secret: String) async throws -> UserModel? {
+    /// The owner of a Bearer token. Every API request asks, so a token seen in the last few seconds is
+    /// answered from `TokenCache`; otherwise one query, read as plain rows, which also records when the
+    /// token was last used (at most once a minute, so reads do not turn into a write each).
+    func user(forToken secret: String) async throws -> AuthenticatedUser? {
         guard PersonalToken.hasAcceptableShape(secret) else { return nil }
+        let digest = PersonalToken.digest(secret)
         let now = dependencies.now()
-        // One query: the token joined with its user (every API request runs this).
+        if let cached = tokenCache.user(forDigest: digest, now: now) { return cached }
+        return try await lookUpUser(forDigest: digest, now: now)
+    }
+
+    /// The cached answer to `user(forToken:)`, without waiting: nil when the token was not seen lately.
+    func cachedUser(forToken secret: String) -> AuthenticatedUser? {
+        guard PersonalToken.hasAcceptableShape(secret) else { return nil }
+        return tokenCache.user(forDigest: PersonalToken.digest(secret), now: dependencies.now())
+    }
+
+    private func lookUpUser(forDigest digest: String, now: Date) async throws -> AuthenticatedUser? {
+        let sql = try database.sqlDatabase()
         guard
-            let token = try await APITokenModel.query(on: database)
-                .join(parent: \.$user)
-                .filter(\.$secretDigest == PersonalToken.digest(secret)).first()
+            let row = try await sql.raw(
+                """
+                SELECT t.id AS token_id, t.expires_at AS token_expires_at, t.last_used_at AS token_last_used_at, \
+                \(AuthenticatedUser.columns(of: "u")) FROM \(ident: APITokenModel.schema) AS t \
+                JOIN \(ident: UserModel.schema) AS u ON u.id = t.user_id WHERE t.secret_digest = \(bind: digest)
+                """
+            ).first()
         else { return nil }
-        if let expiry = token.expiresAt, expiry <= now { return nil }
-        let user = try token.joined(UserModel.self)
-        if token.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-            token.lastUsedAt = now
-            try await token.save(on: database)
+        let expiresAt =
+            try row.decodeNil(column: "token_expires_at")
+            ? nil : try row.decode(column: "token_expires_at", as: Date.self)
+        if let expiresAt, expiresAt <= now { return nil }
+        let tokenID = try row.decode(column: "token_id", as: Int.self)
+        let lastUsedAt =
+            try row.decodeNil(column: "token_last_used_at")
+            ? nil : try row.decode(column: "token_last_used_at", as: Date.self)
+        if lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
+            try await sql.raw(
+                "UPDATE \(ident: APITokenModel.schema) SET last_used_at = \(bind: now) WHERE id = \(bind: tokenID)"
+            ).run()
         }
+        let user = try AuthenticatedUser(row: row)
+        tokenCache.store(.init(user: user, tokenID: tokenID, expiresAt: expiresAt, cachedAt: now), forDigest: digest)
         return user
     }
 
@@ -190,12 +222,14 @@ struct AccountService {
 
 extension Request {
     var accounts: AccountService {
-        AccountService(database: db, dependencies: application.dependencies, threadPool: application.threadPool)
+        AccountService(
+            database: db, dependencies: application.dependencies, threadPool: application.threadPool,
+            tokenCache: application.tokenCache)
     }
 }
 
 extension Application {
     var accounts: AccountService {
-        AccountService(database: db, dependencies: dependencies, threadPool: threadPool)
+        AccountService(database: db, dependencies: dependencies, threadPool: threadPool, tokenCache: tokenCache)
     }
 }

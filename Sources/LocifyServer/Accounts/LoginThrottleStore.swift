@@ -31,6 +31,21 @@ extension Application {
         typealias Value = LoginThrottleStore
     }
 
+    private struct TokenCacheKey: StorageKey {
+        typealias Value = TokenCache
+    }
+
+    /// Created once by `configure`, shared by every request of this instance.
+    var tokenCache: TokenCache {
+        get {
+            guard let cache = storage[TokenCacheKey.self] else {
+                fatalError("configure(_:config:dependencies:) was not called")
+            }
+            return cache
+        }
+        set { storage[TokenCacheKey.self] = newValue }
+    }
+
     /// Created once by `configure`, so concurrent requests share one store.
     var loginThrottle: LoginThrottleStore {
         get {

@@ -73,18 +73,3 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
             defaultAvatarColor: defaultAvatarColor, createdAt: createdAt, updatedAt: updatedAt)
     }
 }
-
-extension QueryBuilder where Model == ContactModel {
-    /// Matches every word of `text` somewhere in the folded names, nickname or email.
-    func matching(_ text: String?) -> Self {
-        let words = TextFolding.searchKey([text]).split(separator: " ")
-        return words.reduce(self) { query, word in
-            query.filter(\.$searchKey, .contains(inverse: false, .anywhere), String(word))
-        }
-    }
-
-    /// The web list: starred first, then by name.
-    func sortedForListing() -> Self {
-        sort(\.$isStarred, .descending).sort(\.$searchKey, .ascending).sort(\.$id, .ascending)
-    }
-}

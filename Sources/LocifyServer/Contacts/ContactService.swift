@@ -1,6 +1,7 @@
 import Fluent
 import Foundation
 import LocifyCore
+import SQLKit
 
 /// The fields a contact list can be sorted by (`sort=created_at`, `sort=-updated_at`).
 enum ContactSortField: String, CaseIterable, Sendable {
@@ -36,17 +37,52 @@ struct ContactService {
     }
 
     /// One page of the owner's contacts; archived ones only when asked for (the API never lists them).
+    /// The rows come from an index in list order (`AddContactListIndexes`), and the total is counted from
+    /// the same index in the same query.
     func page(
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
-        let base = ContactModel.owned(by: ownerID, on: database).filter(\.$isArchived == archived).matching(text)
-        let window = page.window(total: try await base.copy().count())
-        let rows = try await sorted(base, by: order).range(window.offset..<(window.offset + window.limit)).all()
-        return (try rows.map { try $0.value() }, window)
+        let sql = try database.sqlDatabase()
+        var conditions: SQLQueryString =
+            #""user_id" = \#(bind: ownerID) AND "is_archived" = \#(bind: archived)"#
+        for word in TextFolding.searchKey([text]).split(separator: " ") {
+            conditions += #" AND "search_key" LIKE \#(bind: "%" + word + "%")"#
+        }
+        let offset = (page.page - 1) * page.limit
+        // The total rides along as an uncorrelated subquery, counted once from the index: one round trip.
+        let rows = try await sql.raw(
+            """
+            SELECT \(ContactRows.columnList), \
+            (SELECT COUNT(*) FROM "contacts" WHERE \(conditions)) AS "total" \
+            FROM "contacts" WHERE \(conditions) \
+            ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
+            """
+        ).all()
+        let total: Int
+        if let first = rows.first {
+            total = try first.decode(column: "total", as: Int.self)
+        } else if page.page == 1 {
+            total = 0
+        } else {
+            // Past the last page there is no row to carry the total.
+            let counted = try await sql.raw(
+                #"SELECT COUNT(*) AS "total" FROM "contacts" WHERE \#(conditions)"#
+            ).first()
+            total = try counted?.decode(column: "total", as: Int.self) ?? 0
+        }
+        return (try rows.map { try ContactRows.contact(from: $0) }, page.window(total: total))
     }
 
     func contact(_ id: Int) async throws -> Contact {
-        try await ContactModel.requireOwned(id, by: ownerID, on: database).value()
+        let sql = try database.sqlDatabase()
+        let row = try await sql.raw(
+            """
+            SELECT \(ContactRows.columnList) FROM "contacts" \
+            WHERE "user_id" = \(bind: ownerID) AND "id" = \(bind: id)
+            """
+        ).first()
+        guard let row else { throw AppError.notFound }
+        return try ContactRows.contact(from: row)
     }
 
     /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.
@@ -79,15 +115,14 @@ struct ContactService {
         try await ContactModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
     }
 
-    private func sorted(_ query: QueryBuilder<ContactModel>, by order: ContactOrder) -> QueryBuilder<ContactModel> {
+    private func ordering(_ order: ContactOrder) -> SQLQueryString {
         switch order {
         case .listing:
-            return query.sortedForListing()
+            return #""is_starred" DESC, "search_key" ASC, "id" ASC"#
         case .sorted(let sort):
-            let direction: DatabaseQuery.Sort.Direction = sort.isDescending ? .descending : .ascending
-            let key: KeyPath<ContactModel, FieldProperty<ContactModel, Date>> =
-                sort.field == .createdAt ? \.$createdAt : \.$updatedAt
-            return query.sort(key, direction).sort(\.$id, direction)
+            let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+            let column = sort.field == .createdAt ? "created_at" : "updated_at"
+            return #""\#(unsafeRaw: column)" \#(direction), "id" \#(direction)"#
         }
     }
 }

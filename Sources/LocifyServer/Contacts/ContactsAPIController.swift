@@ -17,8 +17,9 @@ struct ContactsAPIController: RouteCollection {
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
         let (contacts, window) = try await request.contacts().page(
             matching: query.search, order: .sorted(query.sort), page: query.page)
+        let currentYear = request.today.year
         return PageResource(
-            items: contacts.map { request.contactResource($0) }, window: window,
+            items: contacts.map { request.contactResource($0, currentYear: currentYear) }, window: window,
             path: request.absoluteURL(.apiContacts), pageURL: { query.pageURL($0, of: .apiContacts, on: request) })
     }
 
@@ -62,22 +63,21 @@ extension Request {
         return try content.decode(ContactInput.self)
     }
 
-    func contactResource(_ contact: Contact) -> ContactResource {
+    /// `currentYear` places a birthday with no year; a list works it out once for all its contacts.
+    func contactResource(_ contact: Contact, currentYear: Int? = nil) -> ContactResource {
         ContactResource(
             contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
-            currentYear: currentYear)
+            currentYear: currentYear ?? today.year)
     }
 
-    func contactShortResource(_ contact: Contact) -> ContactShortResource {
+    func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {
         ContactShortResource(
             contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
-            currentYear: currentYear)
+            currentYear: currentYear ?? today.year)
     }
 
     /// Photos and Gravatar come with the avatar feature; until then every contact shows its initials.
     private func avatarResource(_ contact: Contact) -> AvatarResource {
         AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
     }
-
-    private var currentYear: Int { today.year }
 }

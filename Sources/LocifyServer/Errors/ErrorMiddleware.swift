@@ -2,22 +2,29 @@ import LocifyAPI
 import Vapor
 
 /// The one place errors become responses: Monica's envelope under `/api` and `/oauth`, an HTML page
-/// elsewhere. The status is kept; internal details go to the log, never to the client.
-struct LocifyErrorMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch {
+/// elsewhere. The status is kept; internal details go to the log, never to the client. Future-based
+/// like the rest of the edge: a request that succeeds pays nothing here.
+struct LocifyErrorMiddleware: Middleware {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).flatMapError { error in
             let failure = Failure(error)
             if failure.status == .internalServerError {
                 request.logger.report(error: error)
             }
-            let response =
-                request.isAPIRequest
-                ? try Self.apiResponse(failure)
-                : await Self.pageResponse(failure, for: request)
-            failure.decorate(response)
-            return response
+            guard request.isAPIRequest else {
+                return request.eventLoop.makeFutureWithTask {
+                    let response = await Self.pageResponse(failure, for: request)
+                    failure.decorate(response)
+                    return response
+                }
+            }
+            do {
+                let response = try Self.apiResponse(failure)
+                failure.decorate(response)
+                return request.eventLoop.makeSucceededFuture(response)
+            } catch {
+                return request.eventLoop.makeFailedFuture(error)
+            }
         }
     }
 

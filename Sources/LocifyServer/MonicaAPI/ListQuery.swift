@@ -13,9 +13,10 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
 
     init(from request: Request, defaultSort: ListSort<SortField>) throws {
         page = try request.pageSelection()
-        sortText = request.query[String.self, at: "sort"]
+        let parameters = request.queryParameters
+        sortText = parameters["sort"]
         sort = try ListSort.parse(sortText, default: defaultSort)
-        search = request.query[String.self, at: "query"].flatMap { $0.isEmpty ? nil : $0 }
+        search = parameters["query"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The URL of page `number` of this list: `limit`, `sort` and `query` are kept (Monica drops them).
@@ -32,8 +33,8 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
 extension Request {
     /// `page` and `limit` from the query string, for the API and the web lists alike.
     func pageSelection(defaultLimit: Int = PageWindow.defaultLimit) throws -> PageSelection {
-        try PageSelection.parse(
-            page: query[String.self, at: "page"], limit: query[String.self, at: "limit"], defaultLimit: defaultLimit)
+        let parameters = queryParameters
+        return try PageSelection.parse(page: parameters["page"], limit: parameters["limit"], defaultLimit: defaultLimit)
     }
 }
 

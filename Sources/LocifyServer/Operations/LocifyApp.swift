@@ -1,6 +1,8 @@
 import Fluent
 import Foundation
 import LocifyCore
+import NIOCore
+import NIOPosix
 import Vapor
 
 /// A failure of a command-line operation, worded for the person at the terminal.
@@ -18,6 +20,14 @@ public typealias LocifyApplication = Application
 
 /// How the executable runs the server and its one-shot commands.
 public enum LocifyApp {
+    /// Runs Swift concurrency's tasks on the server's event loops instead of a separate thread pool, so
+    /// an async handler does not hop threads twice per request. Call it first thing in `main`; it
+    /// answers false when it came too late and changed nothing.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
     /// Runs the server until SIGTERM or SIGINT, then lets in-flight requests finish and closes the database.
     public static func serve(config: LocifyConfig, announce: @Sendable (String) -> Void) async throws {
         let app = try await Application.make(Environment(name: "production", arguments: ["locify"]))

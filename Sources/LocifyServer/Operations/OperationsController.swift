@@ -75,15 +75,3 @@ enum OpenAPIDocument {
         ]
     }
 }
-
-/// Echoes the request id (Vapor puts it in every log line of the request) so a user's report can be
-/// matched to the logs.
-struct RequestIDMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            let response = try await next.respond(to: request)
-            response.headers.replaceOrAdd(name: .xRequestId, value: request.id)
-            return response
-        }
-    }
-}

@@ -1,33 +1,55 @@
 @preconcurrency import RoutingKit
 import Vapor
 
-/// Security headers on every response, pages, API answers, files and errors alike.
-struct SecurityHeadersMiddleware: AsyncMiddleware {
+/// Headers every response carries, pages, API answers, files and errors alike: the security headers,
+/// and the request id (Vapor puts it in every log line of the request) so a user's report can be
+/// matched to the logs.
+struct ResponseHeadersMiddleware: Middleware {
     /// No inline script or style anywhere: pages load `/js` and `/css` from this origin only.
     static let contentSecurityPolicy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
         "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
-        let headers: [(String, String)] = [
-            ("Content-Security-Policy", Self.contentSecurityPolicy),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "same-origin"),
-            ("X-Frame-Options", "DENY"),
-            // Places will ask for the visitor's position; nothing else may, and no other origin.
-            ("Permissions-Policy", "geolocation=(self), camera=(), microphone=(), payment=(), usb=()"),
-        ]
-        for (name, value) in headers {
-            response.headers.replaceOrAdd(name: name, value: value)
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", contentSecurityPolicy),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+        // Places will ask for the visitor's position; nothing else may, and no other origin.
+        ("Permissions-Policy", "geolocation=(self), camera=(), microphone=(), payment=(), usb=()"),
+    ]
+
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).map { response in
+            for (name, value) in Self.securityHeaders {
+                response.headers.replaceOrAdd(name: name, value: value)
+            }
+            response.headers.replaceOrAdd(name: .xRequestId, value: request.id)
+            return response
         }
-        return response
+    }
+}
+
+/// The bundled stylesheet, script and icon. Only their paths touch the file system: Vapor's
+/// `FileMiddleware` would look for a file on disk for every API request too.
+struct StaticFilesMiddleware: Middleware {
+    static let prefixes = ["/css/", "/js/", "/favicon.svg"]
+    let files: FileMiddleware
+
+    init(publicDirectory: String) {
+        files = FileMiddleware(publicDirectory: publicDirectory, cachePolicy: .browserDefault)
+    }
+
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        let path = request.url.path
+        guard Self.prefixes.contains(where: { path.hasPrefix($0) }) else { return next.respond(to: request) }
+        return files.respond(to: request, chainingTo: next)
     }
 }
 
 /// A known path asked with a method it does not serve answers 405 with `Allow`, not 404.
-struct MethodNotAllowedMiddleware: AsyncMiddleware {
+struct MethodNotAllowedMiddleware: Middleware {
     let methodsByPath: TrieRouter<[HTTPMethod]>
 
     /// Built once from the registered routes.
@@ -47,10 +69,9 @@ struct MethodNotAllowedMiddleware: AsyncMiddleware {
         methodsByPath = router
     }
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch let error as RouteNotFound {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).flatMapErrorThrowing { error in
+            guard error is RouteNotFound else { throw error }
             var parameters = Parameters()
             let components = request.url.path.split(separator: "/").map(String.init)
             guard let allowed = methodsByPath.route(path: components, parameters: &parameters), !allowed.isEmpty else {

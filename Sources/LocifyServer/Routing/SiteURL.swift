@@ -71,12 +71,20 @@ enum SiteURL {
 }
 
 extension Request {
-    /// `scheme://host` of this server as the client reached it, or `LOCIFY_BASE_URL` when set.
+    /// `scheme://host` of this server as the client reached it, or `LOCIFY_BASE_URL` when set. Worked
+    /// out once per request: a list builds a URL for every item.
     var baseURL: String {
-        if let configured = application.locifyConfig.publicBaseURL { return configured }
-        let scheme = isSecure ? "https" : "http"
-        let host = headers.first(name: .host) ?? "\(application.locifyConfig.host):\(application.locifyConfig.port)"
-        return "\(scheme)://\(host)"
+        if let known = storage[BaseURLKey.self] { return known }
+        let base: String
+        if let configured = application.locifyConfig.publicBaseURL {
+            base = configured
+        } else {
+            let scheme = isSecure ? "https" : "http"
+            let host = headers.first(name: .host) ?? "\(application.locifyConfig.host):\(application.locifyConfig.port)"
+            base = "\(scheme)://\(host)"
+        }
+        storage[BaseURLKey.self] = base
+        return base
     }
 
     /// True when the client connected over HTTPS, directly or through a proxy that says so.
@@ -92,4 +100,8 @@ extension Request {
     func absoluteURL(_ site: SiteURL, query: [(String, String?)]) -> String {
         baseURL + site.path(query: query)
     }
+}
+
+private struct BaseURLKey: StorageKey {
+    typealias Value = String
 }

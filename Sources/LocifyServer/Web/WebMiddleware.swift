@@ -34,7 +34,7 @@ extension Request {
             let secret = cookies[CookieName.session]?.string,
             let user = try await accounts.user(forSessionSecret: secret)
         else { return }
-        auth.login(try AuthenticatedUser(user))
+        auth.login(user)
     }
 }
 

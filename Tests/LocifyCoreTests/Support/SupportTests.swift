@@ -35,3 +35,64 @@ final class SupportTests: XCTestCase {
         XCTAssertNotEqual(HashID.encode(1), HashID.encode(2))
     }
 }
+
+final class TimestampTests: XCTestCase {
+    /// Foundation switches to the Julian calendar before 15 October 1582; ISO 8601 (and Locify) stays
+    /// Gregorian, so the two are compared from then on, to the year 9999.
+    func testTimestampsMatchFoundationsISO8601FormatterSinceTheGregorianReform() {
+        var generator = SystemRandomNumberGenerator()
+        let reform = -12_219_292_800.0
+        let fixed: [Double] = [0, -1, -86_400, -86_401, 951_782_400, 4_102_444_799, 253_402_300_799, reform, 1.5, -0.5]
+        let random = (0..<20_000).map { _ in Double.random(in: reform...253_402_300_799, using: &generator) }
+        for seconds in fixed + random {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(
+                Timestamp.string(date), date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)), "\(seconds)")
+        }
+    }
+
+    func testCalendarDatesPadLikePrintf() {
+        for (year, month, day) in [(1, 1, 1), (99, 12, 31), (1992, 2, 29), (2024, 10, 5), (12345, 1, 9)] {
+            XCTAssertEqual(
+                CalendarDate.isoDate(year: year, month: month, day: day),
+                String(format: "%04d-%02d-%02d", year, month, day))
+        }
+    }
+}
+
+final class CanonicalUUIDTests: XCTestCase {
+    func testCanonicalTextReadsAsFoundationReadsIt() {
+        for _ in 0..<2_000 {
+            let uuid = UUID()
+            XCTAssertEqual(UUID(canonicalText: uuid.uuidString), uuid)
+            XCTAssertEqual(UUID(canonicalText: uuid.uuidString.lowercased()), uuid)
+        }
+        for bad in [
+            "", "not-a-uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
+            "E621E1F8C36C495A93FC0C247A3E6E5F0000", "E621E1F8-C36C-495A-93FC+0C247A3E6E5F",
+        ] {
+            XCTAssertNil(UUID(canonicalText: bad), bad)
+            XCTAssertNil(UUID(uuidString: bad), bad)
+        }
+    }
+}
+
+final class HashIDTests: XCTestCase {
+    /// The first version, kept as the reference: ids handed to clients must never change.
+    private func reference(_ id: Int) -> String {
+        let alphabet = Array("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var value = UInt64(truncatingIfNeeded: id) &* 0x9E37_79B9_7F4A_7C15 ^ 0x5bd1_e995
+        var characters: [Character] = []
+        repeat {
+            characters.append(alphabet[Int(value % UInt64(alphabet.count))])
+            value /= UInt64(alphabet.count)
+        } while value > 0 && characters.count < 8
+        return "h:" + String(characters)
+    }
+
+    func testHashIDsAreStable() {
+        for id in Array(-5...20_000) + [Int.max, Int.min, 1 << 40] {
+            XCTAssertEqual(HashID.encode(id), reference(id), "\(id)")
+        }
+    }
+}
