@@ -101,4 +101,29 @@ final class AuthenticationAPITests: XCTestCase {
             XCTAssertEqual(personal.status, .ok, "personal tokens do not expire")
         }
     }
+
+    func testTheTokenCacheForgetsRevokedTokensAtOnceAndOthersWithinSeconds() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let first = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(first.status, .ok, "\(database)")
+
+            // Another instance deletes the token: this one may answer from its cache for a few seconds only.
+            try await APITokenModel.query(on: app.db).filter(\.$user.$id == account.id).delete()
+            let cached = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(cached.status, .ok, "answered from the cache")
+            clock.advance(by: TokenCache.lifetime)
+            let expired = try await app.send(.GET, "/api/me", headers: account.bearer)
+            XCTAssertEqual(expired.status, .unauthorized, "\(database): the cache lives \(TokenCache.lifetime) s")
+
+            // A profile change on this instance shows at once.
+            let (_, token) = try await app.accounts.createToken(for: account.id, label: "second")
+            let headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+            _ = try await app.send(.GET, "/api/me", headers: headers)
+            _ = try await app.accounts.updateProfile(
+                of: account.id, with: AccountDraft(name: "Ada King", email: account.email, timezone: "Europe/London"))
+            let renamed = try await app.send(.GET, "/api/me", headers: headers)
+            XCTAssertEqual(try renamed.decoded(DataEnvelope<UserResource>.self).data.name, "Ada King")
+        }
+    }
 }
