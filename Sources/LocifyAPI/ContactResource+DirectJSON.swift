@@ -5,40 +5,10 @@
 /// generic path as soon as they hold anything.
 extension ContactResource: DirectJSONWritable {
     func writeJSON(to writer: JSONWriter) throws {
-        writer.append(#"{"id":"#)
-        writer.writeInteger(id)
-        writer.append(#","uuid":"#)
-        writer.writeString(uuid)
-        writer.append(#","object":"#)
-        writer.writeString(object)
-        writer.append(#","hash_id":"#)
-        writer.writeString(hashID)
-        writer.append(#","first_name":"#)
-        writer.writeString(firstName)
-        writer.append(#","last_name":"#)
-        writer.writeOptional(lastName)
-        writer.append(#","nickname":"#)
-        writer.writeOptional(nickname)
-        writer.append(#","complete_name":"#)
-        writer.writeString(completeName)
-        writer.append(#","initials":"#)
-        writer.writeString(initials)
+        writeNames(to: writer)
         writer.append(#","description":"#)
         writer.writeOptional(description)
-        writer.append(#","gender":"#)
-        writer.writeOptional(gender)
-        writer.append(#","gender_type":"#)
-        writer.writeOptional(genderType)
-        writer.append(#","is_starred":"#)
-        writer.writeBool(isStarred)
-        writer.append(#","is_partial":"#)
-        writer.writeBool(isPartial)
-        writer.append(#","is_active":"#)
-        writer.writeBool(isActive)
-        writer.append(#","is_dead":"#)
-        writer.writeBool(isDead)
-        writer.append(#","is_me":"#)
-        writer.writeBool(isMe)
+        writeState(to: writer)
         writer.append(#","last_called":"#)
         writer.writeOptional(lastCalled)
         writer.append(#","last_activity_together":"#)
@@ -88,6 +58,45 @@ extension ContactResource: DirectJSONWritable {
 
 extension ContactShortResource: DirectJSONWritable {
     func writeJSON(to writer: JSONWriter) throws {
+        writeNames(to: writer)
+        writeState(to: writer)
+        writer.append(#","information":{"birthdate":"#)
+        information.birthdate.writeJSON(to: writer)
+        writer.append(#","deceased_date":"#)
+        information.deceasedDate.writeJSON(to: writer)
+        writer.append(#","avatar":"#)
+        information.avatar.writeJSON(to: writer)
+        writer.append(#"},"url":"#)
+        writer.writeString(url)
+        writer.append(#","account":{"id":"#)
+        writer.writeInteger(account.id)
+        writer.append("}}")
+    }
+}
+
+/// The keys Monica's full and short contacts share, in the same order in both.
+protocol ContactJSONCommon {
+    var id: Int { get }
+    var uuid: String { get }
+    var object: String { get }
+    var hashID: String { get }
+    var firstName: String { get }
+    var lastName: String? { get }
+    var nickname: String? { get }
+    var completeName: String { get }
+    var initials: String { get }
+    var gender: String? { get }
+    var genderType: String? { get }
+    var isStarred: Bool { get }
+    var isPartial: Bool { get }
+    var isActive: Bool { get }
+    var isDead: Bool { get }
+    var isMe: Bool { get }
+}
+
+extension ContactJSONCommon {
+    /// `{"id":…` through `"initials":…`.
+    func writeNames(to writer: JSONWriter) {
         writer.append(#"{"id":"#)
         writer.writeInteger(id)
         writer.append(#","uuid":"#)
@@ -106,6 +115,10 @@ extension ContactShortResource: DirectJSONWritable {
         writer.writeString(completeName)
         writer.append(#","initials":"#)
         writer.writeString(initials)
+    }
+
+    /// `,"gender":…` through `,"is_me":…`.
+    func writeState(to writer: JSONWriter) {
         writer.append(#","gender":"#)
         writer.writeOptional(gender)
         writer.append(#","gender_type":"#)
@@ -120,19 +133,11 @@ extension ContactShortResource: DirectJSONWritable {
         writer.writeBool(isDead)
         writer.append(#","is_me":"#)
         writer.writeBool(isMe)
-        writer.append(#","information":{"birthdate":"#)
-        information.birthdate.writeJSON(to: writer)
-        writer.append(#","deceased_date":"#)
-        information.deceasedDate.writeJSON(to: writer)
-        writer.append(#","avatar":"#)
-        information.avatar.writeJSON(to: writer)
-        writer.append(#"},"url":"#)
-        writer.writeString(url)
-        writer.append(#","account":{"id":"#)
-        writer.writeInteger(account.id)
-        writer.append("}}")
     }
 }
+
+extension ContactResource: ContactJSONCommon {}
+extension ContactShortResource: ContactJSONCommon {}
 
 extension SpecialDateResource {
     func writeJSON(to writer: JSONWriter) {

@@ -7,32 +7,17 @@ public enum Timestamp {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = CalendarDate.civil(fromDaysSince1970: days)
-        guard (0...9999).contains(year) else {
-            return CalendarDate.isoDate(year: year, month: month, day: day) + "T" + clock(secondOfDay)
+        let clock = String(unsafeUninitializedCapacity: 10) { buffer in
+            buffer[0] = UInt8(ascii: "T")
+            writeTwoDigits(secondOfDay / 3600, into: buffer, at: 1)
+            buffer[3] = UInt8(ascii: ":")
+            writeTwoDigits(secondOfDay / 60 % 60, into: buffer, at: 4)
+            buffer[6] = UInt8(ascii: ":")
+            writeTwoDigits(secondOfDay % 60, into: buffer, at: 7)
+            buffer[9] = UInt8(ascii: "Z")
+            return 10
         }
-        return String(unsafeUninitializedCapacity: 20) { buffer in
-            CalendarDate.writeISODate(year: year, month: month, day: day, into: buffer)
-            buffer[10] = UInt8(ascii: "T")
-            writeTwoDigits(secondOfDay / 3600, into: buffer, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            writeTwoDigits(secondOfDay / 60 % 60, into: buffer, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            writeTwoDigits(secondOfDay % 60, into: buffer, at: 17)
-            buffer[19] = UInt8(ascii: "Z")
-            return 20
-        }
-    }
-
-    private static func clock(_ secondOfDay: Int) -> String {
-        String(unsafeUninitializedCapacity: 9) { buffer in
-            writeTwoDigits(secondOfDay / 3600, into: buffer, at: 0)
-            buffer[2] = UInt8(ascii: ":")
-            writeTwoDigits(secondOfDay / 60 % 60, into: buffer, at: 3)
-            buffer[5] = UInt8(ascii: ":")
-            writeTwoDigits(secondOfDay % 60, into: buffer, at: 6)
-            buffer[8] = UInt8(ascii: "Z")
-            return 9
-        }
+        return CalendarDate.isoDate(year: year, month: month, day: day) + clock
     }
 
     static func writeTwoDigits(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) {

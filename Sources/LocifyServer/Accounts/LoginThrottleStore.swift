@@ -37,23 +37,13 @@ extension Application {
 
     /// Created once by `configure`, shared by every request of this instance.
     var tokenCache: TokenCache {
-        get {
-            guard let cache = storage[TokenCacheKey.self] else {
-                fatalError("configure(_:config:dependencies:) was not called")
-            }
-            return cache
-        }
+        get { configured(TokenCacheKey.self) }
         set { storage[TokenCacheKey.self] = newValue }
     }
 
     /// Created once by `configure`, so concurrent requests share one store.
     var loginThrottle: LoginThrottleStore {
-        get {
-            guard let store = storage[LoginThrottleKey.self] else {
-                fatalError("configure(_:config:dependencies:) was not called")
-            }
-            return store
-        }
+        get { configured(LoginThrottleKey.self) }
         set { storage[LoginThrottleKey.self] = newValue }
     }
 }

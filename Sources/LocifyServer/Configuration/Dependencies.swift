@@ -75,24 +75,19 @@ extension Application {
         typealias Value = LocifyConfig
     }
 
-    /// Set by `configure`; reading it before then is a programming error worth stopping on.
+    /// A value `configure` stores once; reading it before then is a programming error worth stopping on.
+    func configured<Key: StorageKey>(_ key: Key.Type) -> Key.Value {
+        guard let value = storage[key] else { fatalError("configure(_:config:dependencies:) was not called") }
+        return value
+    }
+
     public var dependencies: LocifyDependencies {
-        get {
-            guard let value = storage[DependenciesKey.self] else {
-                fatalError("configure(_:config:dependencies:) was not called")
-            }
-            return value
-        }
+        get { configured(DependenciesKey.self) }
         set { storage[DependenciesKey.self] = newValue }
     }
 
     public var locifyConfig: LocifyConfig {
-        get {
-            guard let value = storage[ConfigKey.self] else {
-                fatalError("configure(_:config:dependencies:) was not called")
-            }
-            return value
-        }
+        get { configured(ConfigKey.self) }
         set { storage[ConfigKey.self] = newValue }
     }
 
