@@ -142,11 +142,17 @@ final class JSONWriter {
         if Value.self == Bool.self, let flag = value as? Bool {
             return writeBool(flag)
         }
-        if Value.self == Double.self || Value.self == Date.self || Value.self == URL.self || Value.self == Decimal.self
-            || Value.self == Float.self,
-            let known = value as? any KnownJSONValue
-        {
-            return try known.write(to: self, path: keyPath + (key.map { [$0] } ?? []))
+        // Foundation's own encodings of these are not what the API promises (a number for a date, an
+        // object for a URL), so they are written here. Other numbers encode themselves through
+        // `StreamingSingleValueContainer`'s overloads.
+        if Value.self == Date.self, let date = value as? Date {
+            return writeString(Timestamp.string(date))
+        }
+        if Value.self == URL.self, let url = value as? URL {
+            return writeString(url.absoluteString)
+        }
+        if Value.self == Decimal.self, let number = value as? Decimal {
+            return bytes.append(contentsOf: number.description.utf8)
         }
         if let key { keyPath.append(key) }
         defer { if key != nil { keyPath.removeLast() } }
@@ -194,7 +200,10 @@ final class JSONWriter {
         }
     }
 
-    func writeDouble(_ value: Double, path: @autoclosure () -> [any CodingKey]) throws {
+    /// Shortest text that reads back as the same number; JSON has no infinity or NaN.
+    func writeFloatingPoint<Number: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: Number, path: @autoclosure () -> [any CodingKey]
+    ) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "JSON has no \(value)"))
         }
@@ -279,54 +288,6 @@ protocol DirectJSONWritable {
     func writeJSON(to writer: JSONWriter) throws
 }
 
-/// Values written straight to the output, without going through `Encoder`.
-protocol KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) throws
-}
-
-extension String: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeString(self) }
-}
-
-extension Bool: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeBool(self) }
-}
-
-extension Int: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) { writer.writeInteger(self) }
-}
-
-extension Double: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) throws {
-        try writer.writeDouble(self, path: path())
-    }
-}
-
-extension Date: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
-        writer.writeString(Timestamp.string(self))
-    }
-}
-
-extension URL: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
-        writer.writeString(absoluteString)
-    }
-}
-
-extension Float: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) throws {
-        guard isFinite else { return try writer.writeDouble(Double(self), path: path()) }
-        writer.bytes.append(contentsOf: String(self).utf8)
-    }
-}
-
-extension Decimal: KnownJSONValue {
-    func write(to writer: JSONWriter, path: @autoclosure () -> [any CodingKey]) {
-        writer.bytes.append(contentsOf: description.utf8)
-    }
-}
-
 /// The `Encoder` a nested value sees: it writes into the shared writer at its depth.
 struct StreamingEncoder: Encoder {
     let writer: JSONWriter
@@ -372,27 +333,6 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int, forKey key: Key) throws {
         writer.beginEntry(key.stringValue, in: index)
         writer.writeInteger(value)
-    }
-
-    mutating func encode(_ value: Int64, forKey key: Key) throws {
-        writer.beginEntry(key.stringValue, in: index)
-        writer.writeInteger(value)
-    }
-
-    mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        writer.beginEntry(key.stringValue, in: index)
-        writer.writeInteger(value)
-    }
-
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        writer.beginEntry(key.stringValue, in: index)
-        try writer.writeDouble(value, path: codingPath + [key])
-    }
-
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        writer.beginEntry(key.stringValue, in: index)
-        guard value.isFinite else { return try writer.writeDouble(Double(value), path: codingPath + [key]) }
-        writer.bytes.append(contentsOf: String(value).utf8)
     }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
@@ -488,30 +428,29 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
+/// A single value: every primitive has its own overload, because the generic one hands the value back
+/// to `JSONWriter.write`, which lets it encode itself: a number without an overload would come straight
+/// back here for ever.
 struct StreamingSingleValueContainer: SingleValueEncodingContainer {
     let writer: JSONWriter
     let depth: Int
     var codingPath: [any CodingKey] { writer.keyPath }
 
-    mutating func encodeNil() throws {
-        writer.writeNull()
-    }
-
-    mutating func encode(_ value: String) throws {
-        writer.writeString(value)
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        writer.writeBool(value)
-    }
-
-    mutating func encode(_ value: Int) throws {
-        writer.writeInteger(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try writer.writeDouble(value, path: codingPath)
-    }
+    mutating func encodeNil() throws { writer.writeNull() }
+    mutating func encode(_ value: String) throws { writer.writeString(value) }
+    mutating func encode(_ value: Bool) throws { writer.writeBool(value) }
+    mutating func encode(_ value: Int) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: Int8) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: Int16) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: Int32) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: Int64) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: UInt) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { writer.writeInteger(value) }
+    mutating func encode(_ value: Double) throws { try writer.writeFloatingPoint(value, path: codingPath) }
+    mutating func encode(_ value: Float) throws { try writer.writeFloatingPoint(value, path: codingPath) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
         try writer.write(value, depth: depth)

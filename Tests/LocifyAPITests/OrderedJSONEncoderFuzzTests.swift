@@ -119,6 +119,55 @@ final class OrderedJSONEncoderFuzzTests: XCTestCase {
         }
     }
 
+    func testEveryNumberTypeAndFoundationValueIsWrittenOnce() throws {
+        struct Numbers: Encodable {
+            var small: UInt8 = 255
+            var signed: [Int8] = [-128, 0, 127]
+            var wide: [Int64] = [Int64.min, Int64.max]
+            var unsigned: [UInt64] = [UInt64.max]
+            var mixed: (Int16, Int32, UInt16, UInt32, UInt) = (-3, 4, 5, 6, 7)
+            var float: Float = 1.5
+            var floats: [Float] = [0.25]
+            var double = 2.75
+            var optionalDouble: Double? = 3.5
+            var date = Date(timeIntervalSince1970: 1_714_817_165)
+            var url = URL(string: "https://example.com/a?b=c")
+            var decimal = Decimal(string: "12.50")
+
+            enum CodingKeys: String, CodingKey {
+                case small, signed, wide, unsigned, mixed, float, floats, double, optionalDouble, date, url, decimal
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(small, forKey: .small)
+                try container.encode(signed, forKey: .signed)
+                try container.encode(wide, forKey: .wide)
+                try container.encode(unsigned, forKey: .unsigned)
+                var tuple = container.nestedUnkeyedContainer(forKey: .mixed)
+                try tuple.encode(mixed.0)
+                try tuple.encode(mixed.1)
+                try tuple.encode(mixed.2)
+                try tuple.encode(mixed.3)
+                try tuple.encode(mixed.4)
+                try container.encode(float, forKey: .float)
+                try container.encode(floats, forKey: .floats)
+                try container.encode(double, forKey: .double)
+                try container.encodeIfPresent(optionalDouble, forKey: .optionalDouble)
+                try container.encode(date, forKey: .date)
+                try container.encode(url, forKey: .url)
+                try container.encode(decimal, forKey: .decimal)
+            }
+        }
+        XCTAssertEqual(
+            String(decoding: try OrderedJSONEncoder().encode(Numbers()), as: UTF8.self),
+            #"{"small":255,"signed":[-128,0,127],"wide":[-9223372036854775808,9223372036854775807],"#
+                + #""unsigned":[18446744073709551615],"mixed":[-3,4,5,6,7],"float":1.5,"floats":[0.25],"double":2.75,"#
+                + #""optionalDouble":3.5,"date":"2024-05-04T10:06:05Z","url":"https://example.com/a?b=c","decimal":12.5}"#
+        )
+        XCTAssertThrowsError(try OrderedJSONEncoder().encode([Float.nan]))
+    }
+
     private struct Outer2: Encodable {
         struct Holder: Encodable { var value = Double.infinity }
         var inner = Holder()
