@@ -152,24 +152,26 @@ struct AccountService {
         tokenCache.evict(tokenID: tokenID)
     }
 
-    /// The owner of a Bearer token. Every API request asks, so a token seen in the last few seconds is
-    /// answered from `TokenCache`; otherwise one query, read as plain rows, which also records when the
-    /// token was last used (at most once a minute, so reads do not turn into a write each).
-    func user(forToken secret: String) async throws -> AuthenticatedUser? {
-        guard PersonalToken.hasAcceptableShape(secret) else { return nil }
+    /// What a Bearer token is known to be without waiting: every API request asks, so a token seen in the
+    /// last few seconds is answered from `TokenCache`, and one of the wrong shape is refused outright.
+    enum TokenLookup {
+        case user(AuthenticatedUser)
+        case refused
+        /// Ask the database: `user(forTokenDigest:)`.
+        case unknown(digest: String)
+    }
+
+    func lookUpToken(_ secret: String) -> TokenLookup {
+        guard PersonalToken.hasAcceptableShape(secret) else { return .refused }
         let digest = PersonalToken.digest(secret)
+        if let cached = tokenCache.user(forDigest: digest, now: dependencies.now()) { return .user(cached) }
+        return .unknown(digest: digest)
+    }
+
+    /// The owner of a token not in the cache: one query, read as plain rows, which also records when the
+    /// token was last used (at most once a minute, so reads do not turn into a write each).
+    func user(forTokenDigest digest: String) async throws -> AuthenticatedUser? {
         let now = dependencies.now()
-        if let cached = tokenCache.user(forDigest: digest, now: now) { return cached }
-        return try await lookUpUser(forDigest: digest, now: now)
-    }
-
-    /// The cached answer to `user(forToken:)`, without waiting: nil when the token was not seen lately.
-    func cachedUser(forToken secret: String) -> AuthenticatedUser? {
-        guard PersonalToken.hasAcceptableShape(secret) else { return nil }
-        return tokenCache.user(forDigest: PersonalToken.digest(secret), now: dependencies.now())
-    }
-
-    private func lookUpUser(forDigest digest: String, now: Date) async throws -> AuthenticatedUser? {
         let sql = try database.sqlDatabase()
         guard
             let row = try await sql.raw(

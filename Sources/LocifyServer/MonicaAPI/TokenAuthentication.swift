@@ -12,11 +12,17 @@ struct TokenAuthenticator: Middleware {
             return request.eventLoop.makeFailedFuture(AppError.unauthenticated)
         }
         let accounts = request.accounts
-        if let user = accounts.cachedUser(forToken: token) {
+        let digest: String
+        switch accounts.lookUpToken(token) {
+        case .user(let user):
             request.auth.login(user)
             return next.respond(to: request)
+        case .refused:
+            return request.eventLoop.makeFailedFuture(AppError.unauthenticated)
+        case .unknown(let unknownDigest):
+            digest = unknownDigest
         }
-        return request.eventLoop.makeFutureWithTask { try await accounts.user(forToken: token) }
+        return request.eventLoop.makeFutureWithTask { try await accounts.user(forTokenDigest: digest) }
             .flatMap { user in
                 guard let user else { return request.eventLoop.makeFailedFuture(AppError.unauthenticated) }
                 request.auth.login(user)
