@@ -14,10 +14,12 @@ enum FailureKind: Equatable, Sendable {
     case badCredentials
     case rateLimited(retryAfterSeconds: Int)
     case forbidden
+    /// The path exists but not with this method; `allowed` names the methods it has.
+    case methodNotAllowed(allowed: [String])
 }
 
 /// An error raised by a feature: a kind and the words for a person. Features define their own
-/// (`AccountError`, `ListQueryError`) instead of growing one enum.
+/// (`AccountError`, `FormError`, `RoutingError`) instead of growing one enum.
 protocol AppFailure: Error {
     var kind: FailureKind { get }
     /// One sentence, or one per problem for `invalidInput`.

@@ -63,8 +63,6 @@ extension LocifyErrorMiddleware {
         let kind: FailureKind?
         let status: HTTPResponseStatus
         let messages: [String]
-        /// Headers that belong with a status (`Allow` on 405), set on every response shape.
-        var headers: HTTPHeaders = [:]
 
         init(_ error: any Error) {
             if let failure = error as? any AppFailure {
@@ -82,7 +80,6 @@ extension LocifyErrorMiddleware {
                     self.init(
                         kind: nil, status: isClientError ? abort.status : .internalServerError,
                         messages: [isClientError ? abort.status.reasonPhrase : Self.internalMessage])
-                    headers = abort.headers
                 }
             } else {
                 self.init(kind: nil, status: .internalServerError, messages: [Self.internalMessage])
@@ -112,18 +109,18 @@ extension LocifyErrorMiddleware {
         /// Headers that belong with the status, on whichever shape the response takes.
         func decorate(_ response: Response) {
             kind?.addHeaders(to: &response.headers)
-            for (name, value) in headers where name.lowercased() == "allow" {
-                response.headers.replaceOrAdd(name: name, value: value)
-            }
         }
     }
 }
 
 extension FailureKind {
-    /// The one place `Retry-After` is set, for the API, error pages and forms that show the failure.
+    /// The one place `Retry-After` and `Allow` are set, for the API, error pages and forms that show
+    /// the failure.
     func addHeaders(to headers: inout HTTPHeaders) {
-        if case .rateLimited(let seconds) = self {
-            headers.replaceOrAdd(name: .retryAfter, value: String(seconds))
+        switch self {
+        case .rateLimited(let seconds): headers.replaceOrAdd(name: .retryAfter, value: String(seconds))
+        case .methodNotAllowed(let allowed): headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+        default: break
         }
     }
 
@@ -135,6 +132,7 @@ extension FailureKind {
         case .unauthenticated, .badCredentials: .unauthorized
         case .rateLimited: .tooManyRequests
         case .forbidden: .forbidden
+        case .methodNotAllowed: .methodNotAllowed
         }
     }
 
@@ -147,6 +145,8 @@ extension FailureKind {
         case .malformedBody: MonicaErrorCode.malformedJSON
         case .unauthenticated, .badCredentials, .forbidden: MonicaErrorCode.notAuthorized
         case .rateLimited: MonicaErrorCode.tooManyRequests
+        // Monica has no code for it; the envelope carries the status, as for other statuses it lacks.
+        case .methodNotAllowed: 405
         }
     }
 }

@@ -77,8 +77,19 @@ struct MethodNotAllowedMiddleware: Middleware {
             guard let allowed = methodsByPath.route(path: components, parameters: &parameters), !allowed.isEmpty else {
                 throw error
             }
-            let value = allowed.map(\.rawValue).joined(separator: ", ")
-            throw Abort(.methodNotAllowed, headers: ["Allow": value])
+            throw RoutingError.methodNotAllowed(allowed: allowed.map(\.rawValue))
         }
     }
+}
+
+enum RoutingError: AppFailure {
+    case methodNotAllowed(allowed: [String])
+
+    var kind: FailureKind {
+        switch self {
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        }
+    }
+
+    var messages: [String] { ["Method Not Allowed"] }
 }
