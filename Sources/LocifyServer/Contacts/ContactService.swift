@@ -24,17 +24,14 @@ enum ContactOrder: Equatable {
 /// the API, the web pages, the CLI and imports all call the same code.
 struct ContactService {
     let database: any Database
-    let ownerID: Int
+    let owner: AuthenticatedUser
     let dependencies: LocifyDependencies
-    /// The owner's current day, in their timezone: it bounds birth years.
-    let today: CalendarDate
 
-    init(database: any Database, owner: AuthenticatedUser, dependencies: LocifyDependencies) {
-        self.database = database
-        ownerID = owner.id
-        self.dependencies = dependencies
-        today = owner.today(now: dependencies.now())
-    }
+    private var ownerID: Int { owner.id }
+
+    /// The owner's current day, in their timezone: it bounds birth years. Worked out only by the writes
+    /// that validate, not by every read.
+    private var today: CalendarDate { owner.today(now: dependencies.now()) }
 
     /// One page of the owner's contacts; archived ones only when asked for (the API never lists them).
     /// The rows come from an index in list order (`AddContactListIndexes`), and the total is counted from
