@@ -67,7 +67,7 @@ struct AuthWebController: RouteCollection {
     }
 
     func showLogIn(request: Request) async throws -> View {
-        try await logInPage(request, next: request.query[String.self, at: "next"])
+        try await logInPage(request, next: request.queryParameters["next"])
     }
 
     func logIn(request: Request) async throws -> Response {

@@ -81,8 +81,8 @@ enum ContactListPage {
     }
 
     static func load(_ request: Request) async throws -> Context {
-        let search = request.query[String.self, at: "q"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        let archived = request.query[String.self, at: "archived"] == "1"
+        let search = request.queryParameters["q"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        let archived = request.queryParameters["archived"] == "1"
         let page = try request.pageSelection(defaultLimit: pageSize)
         let (contacts, window) = try await request.contacts().page(
             matching: search, order: .listing, page: page, archived: archived)

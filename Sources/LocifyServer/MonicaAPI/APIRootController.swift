@@ -45,21 +45,11 @@ struct OAuthController: RouteCollection {
         return OAuthLoginResource(accessToken: secret, expiresIn: Int(lifetime))
     }
 
-    /// The email and password, from JSON or from a form. The form is read pair by pair, first value
-    /// wins, so keys Vapor's form decoder would take for nested arrays (`a[b]`) are simply ignored, as
-    /// unknown keys are in JSON. A body that is neither is malformed, not a wrong password.
+    /// The email and password, from JSON or from a form (read by `URLEncodedPairs`, so unknown keys are
+    /// ignored as they are in JSON). A body that is neither is malformed, not a wrong password.
     static func credentials(in request: Request) throws -> OAuthLoginRequest {
         if request.headers.contentType == .urlEncodedForm {
-            let text = request.body.string ?? ""
-            var fields: [String: String] = [:]
-            for pair in text.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ part: Substring) -> String? {
-                    part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                }
-                guard let name = parts.first.flatMap(decoded), fields[name] == nil else { continue }
-                fields[name] = parts.count > 1 ? decoded(parts[1]) : ""
-            }
+            let fields = URLEncodedPairs.firstValues(in: request.body.string ?? "")
             return OAuthLoginRequest(email: fields["email"], password: fields["password"])
         }
         guard let body = try? request.content.decode(OAuthLoginRequest.self) else { throw AppError.malformedBody }

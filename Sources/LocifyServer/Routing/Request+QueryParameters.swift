@@ -1,19 +1,29 @@
 import Vapor
 
-extension Request {
-    /// The query string's parameters, parsed once per request (first value wins). Vapor's
-    /// `query[_:at:]` decodes the whole query string again for every parameter asked for.
-    var queryParameters: [String: String] {
-        if let parsed = storage[QueryParametersKey.self] { return parsed }
-        var parameters: [String: String] = [:]
-        for pair in (url.query ?? "").split(separator: "&") {
+/// `application/x-www-form-urlencoded` text (a query string or a form body) as name → value, the first
+/// value of a name winning. Read pair by pair, so names Vapor's form decoder would take for nested
+/// arrays (`a[b]`) are just names, and a malformed pair is skipped rather than failing the rest.
+enum URLEncodedPairs {
+    static func firstValues(in text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decoded(_ part: Substring) -> String? {
                 part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
             }
-            guard let name = parts.first.flatMap(decoded), parameters[name] == nil else { continue }
-            parameters[name] = parts.count > 1 ? decoded(parts[1]) ?? "" : ""
+            guard let name = parts.first.flatMap(decoded), values[name] == nil else { continue }
+            values[name] = parts.count > 1 ? decoded(parts[1]) ?? "" : ""
         }
+        return values
+    }
+}
+
+extension Request {
+    /// The query string's parameters, parsed once per request. Vapor's `query[_:at:]` decodes the
+    /// whole query string again for every parameter asked for.
+    var queryParameters: [String: String] {
+        if let parsed = storage[QueryParametersKey.self] { return parsed }
+        let parameters = URLEncodedPairs.firstValues(in: url.query ?? "")
         storage[QueryParametersKey.self] = parameters
         return parameters
     }
