@@ -108,7 +108,7 @@ struct AccountService {
         let sql = try database.sqlDatabase()
         let row = try await sql.raw(
             """
-            SELECT \(AuthenticatedUser.columns(of: "u")) FROM \(ident: WebSessionModel.schema) AS s \
+            SELECT \(AuthenticatedUser.userColumns) FROM \(ident: WebSessionModel.schema) AS s \
             JOIN \(ident: UserModel.schema) AS u ON u.id = s.user_id \
             WHERE s.secret_digest = \(bind: PersonalToken.digest(secret)) AND s.expires_at > \(bind: dependencies.now())
             """
@@ -177,19 +177,15 @@ struct AccountService {
             let row = try await sql.raw(
                 """
                 SELECT t.id AS token_id, t.expires_at AS token_expires_at, t.last_used_at AS token_last_used_at, \
-                \(AuthenticatedUser.columns(of: "u")) FROM \(ident: APITokenModel.schema) AS t \
+                \(AuthenticatedUser.userColumns) FROM \(ident: APITokenModel.schema) AS t \
                 JOIN \(ident: UserModel.schema) AS u ON u.id = t.user_id WHERE t.secret_digest = \(bind: digest)
                 """
             ).first()
         else { return nil }
-        let expiresAt =
-            try row.decodeNil(column: "token_expires_at")
-            ? nil : try row.decode(column: "token_expires_at", as: Date.self)
+        let expiresAt = try row.decodeIfPresent(column: "token_expires_at", as: Date.self)
         if let expiresAt, expiresAt <= now { return nil }
         let tokenID = try row.decode(column: "token_id", as: Int.self)
-        let lastUsedAt =
-            try row.decodeNil(column: "token_last_used_at")
-            ? nil : try row.decode(column: "token_last_used_at", as: Date.self)
+        let lastUsedAt = try row.decodeIfPresent(column: "token_last_used_at", as: Date.self)
         if lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
             try await sql.raw(
                 "UPDATE \(ident: APITokenModel.schema) SET last_used_at = \(bind: now) WHERE id = \(bind: tokenID)"

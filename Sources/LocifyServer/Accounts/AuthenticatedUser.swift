@@ -42,12 +42,9 @@ struct AuthenticatedUser: Authenticatable, Sendable {
             updatedAt: try row.decode(column: "updated_at", as: Date.self))
     }
 
-    /// The `users` columns `init(row:)` reads, qualified by the table's alias in the query.
-    static func columns(of alias: String) -> SQLQueryString {
-        let names = ["id", "uuid", "email", "name", "timezone", "maps_app", "created_at", "updated_at"]
-        // Constant names, quoted once as both SQLite and PostgreSQL quote them.
-        return "\(unsafeRaw: names.map { "\"\(alias)\".\"\($0)\"" }.joined(separator: ", "))"
-    }
+    /// The `users` columns `init(row:)` reads, for queries that call the table `u`.
+    static let userColumns = SQLQueryString.columnList(
+        ["id", "uuid", "email", "name", "timezone", "maps_app", "created_at", "updated_at"], of: "u")
 
     /// The user's current day, in their timezone.
     func today(now: Date) -> CalendarDate { CalendarDate(now, in: timeZone) }

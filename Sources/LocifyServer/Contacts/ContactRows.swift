@@ -14,32 +14,25 @@ enum ContactRows {
         "default_avatar_color", "created_at", "updated_at",
     ]
 
-    /// The column list, quoted once: SQLite and PostgreSQL both quote identifiers with `"`, and quoting
-    /// them anew for every query was a sixth of a list request's time.
-    static let columnList: SQLQueryString = "\(unsafeRaw: quoted(columns))"
-
-    /// Constant identifiers, double-quoted for the SQL text.
-    static func quoted(_ identifiers: [String]) -> String {
-        identifiers.map { "\"\($0)\"" }.joined(separator: ", ")
-    }
+    static let columnList = SQLQueryString.columnList(columns)
 
     static func contact(from row: some SQLRow) throws -> Contact {
-        let day = try optional(row, "birthdate_day", as: Int.self)
-        let month = try optional(row, "birthdate_month", as: Int.self)
+        let day = try row.decodeIfPresent(column: "birthdate_day", as: Int.self)
+        let month = try row.decodeIfPresent(column: "birthdate_month", as: Int.self)
         var birthdate: Birthdate?
         if let day, let month {
             birthdate = Birthdate(
-                day: day, month: month, year: try optional(row, "birthdate_year", as: Int.self),
+                day: day, month: month, year: try row.decodeIfPresent(column: "birthdate_year", as: Int.self),
                 isAgeBased: try row.decode(column: "birthdate_is_age_based", as: Bool.self))
         }
         let fields = ContactFields(
             firstName: try row.decode(column: "first_name", as: String.self),
-            lastName: try optional(row, "last_name", as: String.self),
-            nickname: try optional(row, "nickname", as: String.self),
-            description: try optional(row, "description", as: String.self),
-            email: try optional(row, "email", as: String.self),
+            lastName: try row.decodeIfPresent(column: "last_name", as: String.self),
+            nickname: try row.decodeIfPresent(column: "nickname", as: String.self),
+            description: try row.decodeIfPresent(column: "description", as: String.self),
+            email: try row.decodeIfPresent(column: "email", as: String.self),
             birthdate: birthdate,
-            gender: try optional(row, "gender", as: String.self).flatMap(Gender.init(rawValue:)),
+            gender: try row.decodeIfPresent(column: "gender", as: String.self).flatMap(Gender.init(rawValue:)),
             isStarred: try row.decode(column: "is_starred", as: Bool.self),
             isArchived: try row.decode(column: "is_archived", as: Bool.self))
         return Contact(
@@ -48,14 +41,6 @@ enum ContactRows {
             defaultAvatarColor: try row.decode(column: "default_avatar_color", as: String.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self))
-    }
-
-    /// A column that may be NULL. Asking for NULL first skips `Optional`'s generic decoding, which costs
-    /// more than the value itself.
-    private static func optional<Value: Decodable>(_ row: some SQLRow, _ column: String, as type: Value.Type) throws
-        -> Value?
-    {
-        try row.decodeNil(column: column) ? nil : row.decode(column: column, as: type)
     }
 
     /// SQLite keeps UUIDs as text, which Foundation parses slowly through `Decodable`; PostgreSQL has a

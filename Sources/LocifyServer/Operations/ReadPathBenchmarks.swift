@@ -89,13 +89,3 @@ public enum ReadPathBenchmarks {
         return results
     }
 }
-
-extension Database {
-    /// The SQL side of Fluent's database, for the read path's plain queries.
-    func sqlDatabase() throws -> any SQLDatabase {
-        guard let sql = self as? any SQLDatabase else {
-            throw Abort(.internalServerError, reason: "the database does not speak SQL")
-        }
-        return sql
-    }
-}
