@@ -34,7 +34,8 @@ struct ResponseHeadersMiddleware: Middleware {
 /// The bundled stylesheet, script and icon. Only their paths touch the file system: Vapor's
 /// `FileMiddleware` would look for a file on disk for every API request too.
 struct StaticFilesMiddleware: Middleware {
-    static let prefixes = ["/css/", "/js/", "/favicon.svg"]
+    /// Every file in `Resources/Public`, by the path its links use.
+    static let paths: Set<String> = [SiteURL.stylesheet.path, SiteURL.script.path, SiteURL.favicon.path]
     let files: FileMiddleware
 
     init(publicDirectory: String) {
@@ -42,8 +43,7 @@ struct StaticFilesMiddleware: Middleware {
     }
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        let path = request.url.path
-        guard Self.prefixes.contains(where: { path.hasPrefix($0) }) else { return next.respond(to: request) }
+        guard Self.paths.contains(request.url.path) else { return next.respond(to: request) }
         return files.respond(to: request, chainingTo: next)
     }
 }
@@ -92,4 +92,9 @@ enum RoutingError: AppFailure {
     }
 
     var messages: [String] { ["Method Not Allowed"] }
+}
+
+extension Bundle {
+    /// The server's resources (views, public files, the API description), for code outside the module.
+    static var locifyServerResources: URL? { Bundle.module.resourceURL }
 }

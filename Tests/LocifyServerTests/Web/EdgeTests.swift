@@ -107,6 +107,22 @@ final class EdgeHardeningTests: XCTestCase {
         }
     }
 
+    func testEveryBundledPublicFileIsServedAndOtherPathsNeverTouchTheDisk() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let directory = try XCTUnwrap(Bundle.locifyServerResources?.appendingPathComponent("Public"))
+            let files = try XCTUnwrap(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
+                .compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath }
+                .map { "/" + $0.path.dropFirst(directory.path.count).drop(while: { $0 == "/" }) }
+            XCTAssertEqual(Set(files), StaticFilesMiddleware.paths)
+            for path in files {
+                let response = try await app.send(.GET, path)
+                XCTAssertEqual(response.status, .ok, path)
+            }
+            let missing = try await app.send(.GET, "/css/other.css")
+            XCTAssertEqual(missing.status, .notFound)
+        }
+    }
+
     func testAvatarColourClassesMatchTheCoreColoursAndContrast() async throws {
         try await withApp(.sqlite) { app, _ in
             let stylesheet = try await WebClient(app: app).get("/css/locify.css").text
