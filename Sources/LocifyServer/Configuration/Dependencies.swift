@@ -57,6 +57,12 @@ public struct PasswordHasher: Sendable {
 struct BundledGeocoder: Geocoder {
     private static let shared = GazetteerGeocoder()
 
+    /// Builds the geocoder and loads the gazetteer it searches, so the first search does not wait.
+    static func prepare() -> Int {
+        _ = shared
+        return Gazetteer.bundled.places.count
+    }
+
     func search(_ query: GeocodingQuery) async throws -> [GeocodingResult] {
         try await Self.shared.search(query)
     }
