@@ -16,7 +16,7 @@ extension LocifyApp {
 
     /// Creates a personal API token for the account with `email` and returns its secret.
     public static func createToken(in app: Application, email: String, label: String) async throws -> String {
-        let userID = try await requireUserID(in: app, email: email)
+        let userID = try await requireAccount(in: app, email: email).id
         do {
             return try await app.accounts.createToken(for: userID, label: label).1
         } catch let failure as ValidationFailure {
@@ -25,11 +25,11 @@ extension LocifyApp {
     }
 
     public static func listTokens(in app: Application, email: String) async throws -> [PersonalTokenSummary] {
-        try await app.accounts.tokens(of: try await requireUserID(in: app, email: email))
+        try await app.accounts.tokens(of: try await requireAccount(in: app, email: email).id)
     }
 
     public static func revokeToken(in app: Application, email: String, id: Int) async throws {
-        let userID = try await requireUserID(in: app, email: email)
+        let userID = try await requireAccount(in: app, email: email).id
         do {
             try await app.accounts.revokeToken(id, of: userID)
         } catch AppError.notFound {
@@ -38,10 +38,11 @@ extension LocifyApp {
         }
     }
 
-    static func requireUserID(in app: Application, email: String) async throws -> Int {
+    /// The account a command names by email, or a failure that says how to make one.
+    static func requireAccount(in app: Application, email: String) async throws -> AuthenticatedUser {
         guard let user = try await app.accounts.user(withEmail: email) else {
-            throw CommandFailure("No account has the email \(email).")
+            throw CommandFailure("No account has the email \(email). Create it first with `locify user create`.")
         }
-        return try user.requireID()
+        return try AuthenticatedUser(user)
     }
 }

@@ -6,10 +6,7 @@ extension LocifyApp {
     /// Fills the account with sample contacts; contacts whose email is already there are skipped,
     /// so running it twice does not duplicate them. Returns (created, skipped).
     public static func seedDemo(in app: Application, email: String) async throws -> (created: Int, skipped: Int) {
-        guard let user = try await app.accounts.user(withEmail: email) else {
-            throw CommandFailure("No account has the email \(email). Create it first with `locify user create`.")
-        }
-        let owner = try AuthenticatedUser(user)
+        let owner = try await requireAccount(in: app, email: email)
         let service = ContactService(database: app.db, owner: owner, dependencies: app.dependencies)
         let existing = try await service.emails()
         var created = 0

@@ -48,7 +48,9 @@ final class CommandLineTests: XCTestCase {
                 _ = try await LocifyApp.createToken(in: app, email: "nobody@example.com", label: "x")
                 XCTFail("an unknown email must fail")
             } catch let failure as CommandFailure {
-                XCTAssertEqual(failure.description, "No account has the email nobody@example.com.")
+                XCTAssertEqual(
+                    failure.description,
+                    "No account has the email nobody@example.com. Create it first with `locify user create`.")
             }
         }
     }
