@@ -32,9 +32,9 @@ extension ContactResource: DirectJSONWritable {
         writer.append(#","how_you_met":"#)
         try writer.writeNested(information.howYouMet, constant: Self.notMet, as: Self.notMetJSON)
         writer.append(#"},"addresses":"#)
-        try writer.writeNested(addresses, constant: [], as: Array("[]".utf8))
+        try writer.writeNested(addresses, constant: [], as: Self.emptyList)
         writer.append(#","tags":"#)
-        try writer.writeNested(tags, constant: [], as: Array("[]".utf8))
+        try writer.writeNested(tags, constant: [], as: Self.emptyList)
         writer.append(#","statistics":"#)
         try writer.writeNested(statistics, constant: Statistics(), as: Self.noStatistics)
         writer.append(#","url":"#)
@@ -54,6 +54,7 @@ extension ContactResource: DirectJSONWritable {
     private static let noCareerJSON = JSONWriter.genericBytes(noCareer)
     private static let notMetJSON = JSONWriter.genericBytes(notMet)
     private static let noStatistics = JSONWriter.genericBytes(Statistics())
+    private static let emptyList = Array("[]".utf8)
 }
 
 extension ContactShortResource: DirectJSONWritable {
