@@ -8,9 +8,9 @@ import Vapor
 
 /// Sets up the application: storage, middleware, views and routes. Does not run migrations or start
 /// the server; the caller decides.
-public func configure(_ app: Application, config: LocifyConfig, dependencies: LocifyDependencies = .live) async throws {
+public func configure(_ app: Application, config: LocifyConfig, dependencies: LocifyDependencies? = nil) async throws {
     app.locifyConfig = config
-    app.dependencies = dependencies
+    app.dependencies = dependencies ?? .live(config)
     app.loginThrottle = LoginThrottleStore()
     app.tokenCache = TokenCache()
     app.http.server.configuration.hostname = config.host

@@ -4,9 +4,10 @@ import Vapor
 
 /// The side effects the server performs, each behind a small client so tests can replace it.
 ///
-/// To add an outside service (tile fetcher, Gravatar, webhook, mailer): declare a protocol for it, put
-/// a property here, give `live` the real client, and give `TestDependencies` (under the tests) a
-/// client that fails with the service's name until a test sets a stand-in.
+/// To add an outside service: declare a protocol for it in `OutsideServices/`, put a property here, give
+/// `live(_:)` the real client (built on `http`, so it identifies itself like the others), and give
+/// `TestDependencies` (under the tests) a client that fails with the service's name until a test sets a
+/// stand-in.
 public struct LocifyDependencies: Sendable {
     /// The current instant. Tests fix it, so dates in responses are predictable.
     public var now: @Sendable () -> Date
@@ -18,21 +19,42 @@ public struct LocifyDependencies: Sendable {
     public var newSecret: @Sendable () -> String
     /// Turns addresses into coordinates and back.
     public var geocoder: any Geocoder
+    /// Plain HTTP to the outside world, for services that have no client of their own yet.
+    var http: any HTTPFetching
+    /// Raster map tiles from the configured XYZ server.
+    var tiles: any TileFetching
+    var gravatar: any GravatarFetching
+    var webhooks: any WebhookSending
+    var mailer: any MailSending
 
-    public init(
+    init(
         now: @escaping @Sendable () -> Date, newUUID: @escaping @Sendable () -> UUID, passwords: PasswordHasher,
-        newSecret: @escaping @Sendable () -> String, geocoder: any Geocoder
+        newSecret: @escaping @Sendable () -> String, geocoder: any Geocoder, http: any HTTPFetching,
+        tiles: any TileFetching, gravatar: any GravatarFetching, webhooks: any WebhookSending, mailer: any MailSending
     ) {
         self.now = now
         self.newUUID = newUUID
         self.passwords = passwords
         self.newSecret = newSecret
         self.geocoder = geocoder
+        self.http = http
+        self.tiles = tiles
+        self.gravatar = gravatar
+        self.webhooks = webhooks
+        self.mailer = mailer
     }
 
-    public static let live = LocifyDependencies(
-        now: { Date() }, newUUID: { UUID() }, passwords: .bcrypt(cost: 12), newSecret: { PersonalToken.generate() },
-        geocoder: BundledGeocoder())
+    /// The real clock, ids and clients, the outside ones pointed where `config` says.
+    public static func live(_ config: LocifyConfig) -> LocifyDependencies {
+        let http = LiveHTTPClient(client: .shared, userAgent: config.outside.userAgent)
+        return LocifyDependencies(
+            now: { Date() }, newUUID: { UUID() }, passwords: .bcrypt(cost: 12),
+            newSecret: { PersonalToken.generate() }, geocoder: BundledGeocoder(), http: http,
+            tiles: URLTemplateTileFetcher(template: config.outside.tileURLTemplate, http: http),
+            gravatar: LiveGravatarClient(baseURL: config.outside.gravatarBaseURL, http: http),
+            webhooks: LiveWebhookSender(http: http),
+            mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured())
+    }
 }
 
 public struct PasswordHasher: Sendable {

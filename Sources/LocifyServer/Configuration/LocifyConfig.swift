@@ -16,6 +16,30 @@ public struct LocifyConfig: Sendable {
         }
     }
 
+    /// Where the outside services are. Each is a URL or a command, so tests point them at local stand-ins.
+    public struct OutsideServices: Sendable, Equatable {
+        public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+        public static let gravatar = "https://secure.gravatar.com"
+
+        /// An XYZ template with `{z}`, `{x}` and `{y}` (`{s}` is filled with `a`).
+        public var tileURLTemplate: String
+        public var gravatarBaseURL: String
+        /// A sendmail-compatible command that reads a whole message on standard input; no mail without it.
+        public var mailCommand: String?
+        /// Sent with every outside request; tile and geocoding policies ask for a way to reach the admin.
+        public var userAgent: String
+
+        public init(
+            tileURLTemplate: String = openStreetMapTiles, gravatarBaseURL: String = gravatar,
+            mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)"
+        ) {
+            self.tileURLTemplate = tileURLTemplate
+            self.gravatarBaseURL = gravatarBaseURL
+            self.mailCommand = mailCommand
+            self.userAgent = userAgent
+        }
+    }
+
     public var host: String
     public var port: Int
     public var dataDirectory: URL
@@ -26,13 +50,16 @@ public struct LocifyConfig: Sendable {
     /// Reads the gazetteer on a background thread right after start-up, so the first geocoding request
     /// does not wait half a second for it. Tests turn it off to keep their cores for themselves.
     public var preloadsGazetteer: Bool
+    public var outside: OutsideServices
 
     public static let version = "0.1.0"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
-        registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true
+        registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true,
+        outside: OutsideServices = OutsideServices()
     ) {
+        self.outside = outside
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -87,8 +114,43 @@ public struct LocifyConfig: Sendable {
             storage = .sqlite(path: directory.appendingPathComponent("locify.sqlite").path)
         }
         let baseURL = environment["LOCIFY_BASE_URL"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let publicBaseURL = baseURL?.isEmpty == true ? nil : baseURL
         return LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
-            registration: registration, publicBaseURL: baseURL?.isEmpty == true ? nil : baseURL)
+            registration: registration, publicBaseURL: publicBaseURL,
+            outside: try outsideServices(environment: environment, publicBaseURL: publicBaseURL))
+    }
+
+    private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws
+        -> OutsideServices
+    {
+        var outside = OutsideServices()
+        if let template = nonEmpty(environment["LOCIFY_TILE_URL"]) {
+            guard isWebURL(template), ["{z}", "{x}", "{y}"].allSatisfy(template.contains) else {
+                throw Problem.invalid(
+                    variable: "LOCIFY_TILE_URL", value: template,
+                    expected: "an http(s) URL template with {z}, {x} and {y}")
+            }
+            outside.tileURLTemplate = template
+        }
+        if let url = nonEmpty(environment["LOCIFY_GRAVATAR_URL"]) {
+            guard isWebURL(url) else {
+                throw Problem.invalid(variable: "LOCIFY_GRAVATAR_URL", value: url, expected: "an http(s) URL")
+            }
+            outside.gravatarBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
+        outside.mailCommand = nonEmpty(environment["LOCIFY_MAIL_COMMAND"])
+        let contact = nonEmpty(environment["LOCIFY_ADMIN_EMAIL"]) ?? publicBaseURL
+        outside.userAgent = "Locify/\(version)" + (contact.map { " (\($0))" } ?? "")
+        return outside
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
+    }
+
+    private static func isWebURL(_ text: String) -> Bool {
+        text.hasPrefix("http://") || text.hasPrefix("https://")
     }
 }

@@ -33,7 +33,7 @@ public enum ReadPathBenchmarks {
         let config = LocifyConfig(
             dataDirectory: FileManager.default.temporaryDirectory, storage: .sqlite(path: nil), preloadsGazetteer: false
         )
-        var dependencies = LocifyDependencies.live
+        var dependencies = LocifyDependencies.live(config)
         dependencies.passwords = .bcrypt(cost: 4)
         try await configure(app, config: config, dependencies: dependencies)
         try await app.autoMigrate()

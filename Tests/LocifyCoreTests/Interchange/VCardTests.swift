@@ -63,3 +63,38 @@ final class VCardTests: XCTestCase {
         XCTAssertEqual(VCardFormat.parseGeo("geo:91,0"), nil)
     }
 }
+
+final class MailMessageTests: XCTestCase {
+    func testHeadersAreEncodedAndCannotBeInjected() {
+        let message = MailMessage(
+            from: "Locify <locify@example.org>", to: ["ada@example.com", "grace@example.com"],
+            subject: "Geburtstag: Jürgen\r\nBcc: everyone@example.com", body: "Line one\r\nLine two",
+            date: Date(timeIntervalSince1970: 1_714_817_165), messageID: "42@example.org")
+        XCTAssertEqual(
+            message.rfc5322Text,
+            """
+            From: Locify <locify@example.org>
+            To: ada@example.com, grace@example.com
+            Subject: =?UTF-8?B?\(Data("Geburtstag: JürgenBcc: everyone@example.com".utf8).base64EncodedString())?=
+            Date: Sat, 4 May 2024 10:06:05 +0000
+            Message-ID: <42@example.org>
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+            Content-Transfer-Encoding: 8bit
+
+            Line one
+            Line two
+
+            """)
+    }
+
+    func testAnASCIISubjectIsWrittenAsItIs() {
+        let message = MailMessage(
+            from: "a@example.org", to: ["b@example.org"], subject: "Call Ada", body: "Today.\n",
+            date: Date(timeIntervalSince1970: 0),
+            messageID: "1@example.org")
+        XCTAssertTrue(message.rfc5322Text.contains("\nSubject: Call Ada\n"))
+        XCTAssertTrue(message.rfc5322Text.contains("\nDate: Thu, 1 Jan 1970 00:00:00 +0000\n"))
+        XCTAssertTrue(message.rfc5322Text.hasSuffix("\n\nToday.\n"))
+    }
+}

@@ -14,3 +14,16 @@ extension HTTPHeaders {
         return result
     }
 }
+
+/// `XCTAssertThrowsError` for async expressions: fails when nothing is thrown, else hands the error over.
+func assertThrowsAsync<T>(
+    _ expression: @autoclosure () async throws -> T, file: StaticString = #filePath, line: UInt = #line,
+    _ check: (any Error) -> Void = { _ in }
+) async {
+    do {
+        _ = try await expression()
+        XCTFail("expected an error", file: file, line: line)
+    } catch {
+        check(error)
+    }
+}

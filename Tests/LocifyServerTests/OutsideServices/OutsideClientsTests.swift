@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import Foundation
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+/// The live outside clients against local stand-ins: what they send, what they make of each answer.
+final class OutsideClientsTests: XCTestCase {
+    private let userAgent = "Locify/test (admin@example.org)"
+
+    private var http: LiveHTTPClient { LiveHTTPClient(client: .shared, userAgent: userAgent) }
+
+    override func setUp() {
+        TestLogging.bootstrapOnce()
+    }
+
+    func testTileFetcherFillsTheTemplateIdentifiesItselfAndKeepsTilesAtLeastAWeek() async throws {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+        let serve: StandInRoutes = { routes in
+            routes.get("tiles", ":z", ":x", ":y") { request -> Response in
+                guard request.parameters.get("y") == "2.png" else { return Response(status: .notFound) }
+                return Response(
+                    status: .ok, headers: ["Content-Type": "image/png", "Cache-Control": "public, max-age=60"],
+                    body: .init(data: png))
+            }
+            routes.get("html", ":z", ":x", ":y") { _ in "<html>busy</html>" }
+        }
+        try await withStandIn(serve) { standIn in
+            let fetcher = URLTemplateTileFetcher(template: standIn.baseURL + "/tiles/{z}/{x}/{y}.png", http: http)
+            let tile = try XCTUnwrap(Tile(zoom: 3, x: 4, y: 2))
+            let fetched = try await fetcher.fetch(tile)
+            XCTAssertEqual(fetched, FetchedTile(contentType: "image/png", bytes: png, maximumAge: 7 * 24 * 3600))
+            XCTAssertEqual(standIn.requests.first?.path, "/tiles/3/4/2.png")
+            XCTAssertEqual(standIn.requests.first?.headers.first(name: "User-Agent"), userAgent)
+
+            await assertThrowsAsync(try await fetcher.fetch(try XCTUnwrap(Tile(zoom: 3, x: 4, y: 3)))) {
+                XCTAssertEqual(
+                    $0 as? OutsideServiceError, OutsideServiceError(service: "the tile server", reason: .status(404)))
+            }
+            let htmlFetcher = URLTemplateTileFetcher(template: standIn.baseURL + "/html/{z}/{x}/{y}", http: http)
+            await assertThrowsAsync(try await htmlFetcher.fetch(tile)) {
+                XCTAssertEqual(
+                    $0 as? OutsideServiceError,
+                    OutsideServiceError(service: "the tile server", reason: .unreadable("not an image")))
+            }
+        }
+    }
+
+    func testTilesKeepALongerLifetimeTheServerGives() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Cache-Control", value: "max-age=1209600, public")
+        XCTAssertEqual(headers.cacheControlMaximumAge, 1_209_600)
+        XCTAssertNil(HTTPHeaders().cacheControlMaximumAge)
+    }
+
+    func testGravatarAsksFor404AndReadsItAsNoPicture() async throws {
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0])
+        let known = Avatar.gravatarHash(email: "ada@example.com")
+        let serve: StandInRoutes = { routes in
+            routes.get("avatar", ":hash") { request -> Response in
+                guard request.parameters.get("hash") == known else { return Response(status: .notFound) }
+                return Response(status: .ok, headers: ["Content-Type": "image/jpeg"], body: .init(data: jpeg))
+            }
+        }
+        try await withStandIn(serve) { standIn in
+            let gravatar = LiveGravatarClient(baseURL: standIn.baseURL, http: http)
+            let image = try await gravatar.image(forHash: known, size: 80)
+            XCTAssertEqual(image, GravatarImage(contentType: "image/jpeg", bytes: jpeg))
+            XCTAssertEqual(standIn.requests.first?.query, "s=80&d=404")
+            let missing = try await gravatar.image(forHash: Avatar.gravatarHash(email: "nobody@example.com"), size: 80)
+            XCTAssertNil(missing)
+        }
+    }
+
+    func testWebhookPostsJSONAndTreatsAnythingButSuccessAsFailure() async throws {
+        let serve: StandInRoutes = { routes in
+            routes.post("hook") { _ in HTTPStatus.noContent }
+            routes.post("broken") { _ in HTTPStatus.serviceUnavailable }
+        }
+        try await withStandIn(serve) { standIn in
+            let sender = LiveWebhookSender(http: http)
+            let payload = Data(#"{"reminder":"Call Ada"}"#.utf8)
+            try await sender.post(json: payload, to: standIn.baseURL + "/hook")
+            XCTAssertEqual(standIn.requests.first?.method, .POST)
+            XCTAssertEqual(standIn.requests.first?.body, payload)
+            XCTAssertEqual(standIn.requests.first?.headers.first(name: "Content-Type"), "application/json")
+            await assertThrowsAsync(try await sender.post(json: payload, to: standIn.baseURL + "/broken")) {
+                XCTAssertEqual(
+                    $0 as? OutsideServiceError, OutsideServiceError(service: "The webhook", reason: .status(503)))
+            }
+        }
+    }
+
+    func testAnAnswerOverTheLimitIsRefusedAndADeadServiceSaysWhere() async throws {
+        let serve: StandInRoutes = { routes in
+            routes.get("big") { _ in String(repeating: "x", count: 10_000) }
+        }
+        try await withStandIn(serve) { standIn in
+            await assertThrowsAsync(
+                try await http.send(OutgoingRequest(url: standIn.baseURL + "/big", maximumBodyBytes: 1_000))
+            ) {
+                XCTAssertEqual(
+                    $0 as? OutsideServiceError,
+                    OutsideServiceError(service: "127.0.0.1", reason: .tooLarge(limit: 1_000)))
+            }
+        }
+        // Nothing listens on port 9 here; the client retries a refused connection until the timeout.
+        await assertThrowsAsync(
+            try await http.send(OutgoingRequest(url: "http://127.0.0.1:9/", timeout: .milliseconds(300)))
+        ) { error in
+            guard case .unreachable = (error as? OutsideServiceError)?.reason else {
+                return XCTFail("expected unreachable, got \(error)")
+            }
+        }
+    }
+
+    func testMailCommandReadsTheWholeMessageOnStandardInput() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString).eml")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let message = MailMessage(
+            from: "locify@example.org", to: ["ada@example.com"], subject: "Birthday: Grace", body: "Wish her well.",
+            date: TestClock.start, messageID: "1@example.org")
+        try await CommandMailer(command: "cat > '\(output.path)'").send(message)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), message.rfc5322Text)
+    }
+
+    func testAFailingMailCommandReportsItsStatusAndWords() async throws {
+        let message = MailMessage(
+            from: "a@example.org", to: ["b@example.org"], subject: "s", body: "b", date: TestClock.start,
+            messageID: "2@example.org")
+        await assertThrowsAsync(
+            try await CommandMailer(command: "echo 'relay refused' >&2; exit 3").send(message)
+        ) {
+            XCTAssertEqual(
+                $0 as? OutsideServiceError,
+                OutsideServiceError(service: "The mail command", reason: .unreadable("exit status 3: relay refused")))
+        }
+        await assertThrowsAsync(try await MailNotConfigured().send(message)) {
+            XCTAssertEqual(String(describing: $0), "Mail (set LOCIFY_MAIL_COMMAND) is not configured")
+        }
+    }
+
+    func testConfigurationPointsTheLiveClientsWhereTheEnvironmentSays() throws {
+        let defaults = try LocifyConfig.resolve(environment: [:])
+        XCTAssertEqual(defaults.outside, LocifyConfig.OutsideServices(userAgent: "Locify/\(LocifyConfig.version)"))
+        let configured = try LocifyConfig.resolve(environment: [
+            "LOCIFY_TILE_URL": "http://tiles.internal/{z}/{x}/{y}.png",
+            "LOCIFY_GRAVATAR_URL": "http://avatars.internal/",
+            "LOCIFY_MAIL_COMMAND": "msmtp -t", "LOCIFY_ADMIN_EMAIL": "admin@example.org",
+        ])
+        XCTAssertEqual(
+            configured.outside,
+            LocifyConfig.OutsideServices(
+                tileURLTemplate: "http://tiles.internal/{z}/{x}/{y}.png", gravatarBaseURL: "http://avatars.internal",
+                mailCommand: "msmtp -t", userAgent: "Locify/\(LocifyConfig.version) (admin@example.org)"))
+        XCTAssertThrowsError(
+            try LocifyConfig.resolve(environment: ["LOCIFY_TILE_URL": "http://tiles.internal/tile.png"])
+        ) {
+            XCTAssertEqual(
+                String(describing: $0),
+                "LOCIFY_TILE_URL=http://tiles.internal/tile.png is not valid: expected an http(s) URL template with {z}, {x} and {y}."
+            )
+        }
+        XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_GRAVATAR_URL": "ftp://x"]))
+    }
+}
