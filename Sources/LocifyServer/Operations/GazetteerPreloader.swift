@@ -11,7 +11,7 @@ struct GazetteerPreloader: LifecycleHandler {
             let started = DispatchTime.now().uptimeNanoseconds
             let places = BundledGeocoder.prepare()
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            logger.debug("Gazetteer ready: \(places) places in \(milliseconds) ms")
+            logger.info("Gazetteer ready: \(places) places in \(milliseconds) ms")
         }
     }
 }
