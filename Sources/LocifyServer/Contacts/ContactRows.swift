@@ -7,48 +7,58 @@ import SQLKit
 /// instead, while writes and migrations stay with Fluent. Every feature's list query follows this
 /// shape (see the README's contributor notes).
 enum ContactRows {
-    /// The columns a `Contact` is read from, in one place for every query.
-    static let columns = [
-        "id", "uuid", "user_id", "first_name", "last_name", "nickname", "description", "email", "birthdate_day",
-        "birthdate_month", "birthdate_year", "birthdate_is_age_based", "gender", "is_starred", "is_archived",
-        "default_avatar_color", "created_at", "updated_at",
-    ]
+    /// The columns a `Contact` is read from, in select-list order: a row is read by position.
+    enum Column: Int, CaseIterable {
+        case id, uuid, userID, firstName, lastName, nickname, description, email, birthdateDay, birthdateMonth
+        case birthdateYear, birthdateIsAgeBased, gender, isStarred, isArchived, defaultAvatarColor, createdAt
+        case updatedAt
 
-    static let columnList = SQLQueryString.columnList(columns)
-
-    static func contact(from row: some SQLRow) throws -> Contact {
-        let day = try row.decodeIfPresent(column: "birthdate_day", as: Int.self)
-        let month = try row.decodeIfPresent(column: "birthdate_month", as: Int.self)
-        var birthdate: Birthdate?
-        if let day, let month {
-            birthdate = Birthdate(
-                day: day, month: month, year: try row.decodeIfPresent(column: "birthdate_year", as: Int.self),
-                isAgeBased: try row.decode(column: "birthdate_is_age_based", as: Bool.self))
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .uuid: "uuid"
+            case .userID: "user_id"
+            case .firstName: "first_name"
+            case .lastName: "last_name"
+            case .nickname: "nickname"
+            case .description: "description"
+            case .email: "email"
+            case .birthdateDay: "birthdate_day"
+            case .birthdateMonth: "birthdate_month"
+            case .birthdateYear: "birthdate_year"
+            case .birthdateIsAgeBased: "birthdate_is_age_based"
+            case .gender: "gender"
+            case .isStarred: "is_starred"
+            case .isArchived: "is_archived"
+            case .defaultAvatarColor: "default_avatar_color"
+            case .createdAt: "created_at"
+            case .updatedAt: "updated_at"
+            }
         }
-        let fields = ContactFields(
-            firstName: try row.decode(column: "first_name", as: String.self),
-            lastName: try row.decodeIfPresent(column: "last_name", as: String.self),
-            nickname: try row.decodeIfPresent(column: "nickname", as: String.self),
-            description: try row.decodeIfPresent(column: "description", as: String.self),
-            email: try row.decodeIfPresent(column: "email", as: String.self),
-            birthdate: birthdate,
-            gender: try row.decodeIfPresent(column: "gender", as: String.self).flatMap(Gender.init(rawValue:)),
-            isStarred: try row.decode(column: "is_starred", as: Bool.self),
-            isArchived: try row.decode(column: "is_archived", as: Bool.self))
-        return Contact(
-            id: try row.decode(column: "id", as: Int.self), uuid: try uuid(row, "uuid"),
-            ownerID: try row.decode(column: "user_id", as: Int.self), fields: fields,
-            defaultAvatarColor: try row.decode(column: "default_avatar_color", as: String.self),
-            createdAt: try row.decode(column: "created_at", as: Date.self),
-            updatedAt: try row.decode(column: "updated_at", as: Date.self))
     }
 
-    /// SQLite keeps UUIDs as text, which Foundation parses slowly through `Decodable`; PostgreSQL has a
-    /// uuid type of its own.
-    private static func uuid(_ row: some SQLRow, _ column: String) throws -> UUID {
-        if let text = try? row.decode(column: column, as: String.self), let uuid = UUID(canonicalText: text) {
-            return uuid
+    static let columns = Column.allCases.map(\.name)
+    static let columnList = SQLQueryString.columnList(columns)
+
+    /// A contact from a row that selected `columnList` first; further columns may follow.
+    static func contact(from row: PlainRow) throws -> Contact {
+        func at(_ column: Column) -> Int { column.rawValue }
+        var birthdate: Birthdate?
+        if let day = try row.integer(at(.birthdateDay)), let month = try row.integer(at(.birthdateMonth)) {
+            birthdate = Birthdate(
+                day: day, month: month, year: try row.integer(at(.birthdateYear)),
+                isAgeBased: try row.requiredBool(at(.birthdateIsAgeBased)))
         }
-        return try row.decode(column: column, as: UUID.self)
+        let fields = ContactFields(
+            firstName: try row.requiredText(at(.firstName)), lastName: try row.text(at(.lastName)),
+            nickname: try row.text(at(.nickname)), description: try row.text(at(.description)),
+            email: try row.text(at(.email)), birthdate: birthdate,
+            gender: try row.text(at(.gender)).flatMap(Gender.init(rawValue:)),
+            isStarred: try row.requiredBool(at(.isStarred)), isArchived: try row.requiredBool(at(.isArchived)))
+        return Contact(
+            id: try row.requiredInteger(at(.id)), uuid: try row.requiredUUID(at(.uuid)),
+            ownerID: try row.requiredInteger(at(.userID)), fields: fields,
+            defaultAvatarColor: try row.requiredText(at(.defaultAvatarColor)),
+            createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
     }
 }

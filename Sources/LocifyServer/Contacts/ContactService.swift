@@ -39,7 +39,6 @@ struct ContactService {
     func page(
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
-        let sql = try database.sqlDatabase()
         var conditions: SQLQueryString =
             #""user_id" = \#(bind: ownerID) AND "is_archived" = \#(bind: archived)"#
         for word in TextFolding.searchKey([text]).split(separator: " ") {
@@ -47,38 +46,34 @@ struct ContactService {
         }
         let offset = (page.page - 1) * page.limit
         // The total rides along as an uncorrelated subquery, counted once from the index: one round trip.
-        let rows = try await sql.raw(
+        let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList), \
             (SELECT COUNT(*) FROM "contacts" WHERE \(conditions)) AS "total" \
             FROM "contacts" WHERE \(conditions) \
             ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-            """
-        ).all()
+            """, columns: ContactRows.columns + ["total"])
         let total: Int
         if let first = rows.first {
-            total = try first.decode(column: "total", as: Int.self)
+            total = try first.requiredInteger(ContactRows.columns.count)
         } else if page.page == 1 {
             total = 0
         } else {
             // Past the last page there is no row to carry the total.
-            let counted = try await sql.raw(
-                #"SELECT COUNT(*) AS "total" FROM "contacts" WHERE \#(conditions)"#
-            ).first()
-            total = try counted?.decode(column: "total", as: Int.self) ?? 0
+            let counted = try await database.plainRows(
+                #"SELECT COUNT(*) AS "total" FROM "contacts" WHERE \#(conditions)"#, columns: ["total"])
+            total = try counted.first?.requiredInteger(0) ?? 0
         }
-        return (try rows.map { try ContactRows.contact(from: $0) }, page.window(total: total))
+        return (try rows.map(ContactRows.contact(from:)), page.window(total: total))
     }
 
     func contact(_ id: Int) async throws -> Contact {
-        let sql = try database.sqlDatabase()
-        let row = try await sql.raw(
+        let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList) FROM "contacts" \
             WHERE "user_id" = \(bind: ownerID) AND "id" = \(bind: id)
-            """
-        ).first()
-        guard let row else { throw AppError.notFound }
+            """, columns: ContactRows.columns)
+        guard let row = rows.first else { throw AppError.notFound }
         return try ContactRows.contact(from: row)
     }
 

@@ -58,17 +58,16 @@ public enum ReadPathBenchmarks {
             for _ in 0..<repetitions { items += try await body() }
             results.append(Measurement(name: name, value: (clock() - start) / Double(max(items, 1)), unit: "µs each"))
         }
-        let sql = try app.db.sqlDatabase()
         await try perItem("query and decode rows (Fluent models)") {
             try await ContactModel.owned(by: owner.id, on: app.db).all().map { try $0.value() }.count
         }
         let query: SQLQueryString = "SELECT \(ContactRows.columnList) FROM contacts WHERE user_id = \(bind: owner.id)"
-        await try perItem("query and decode rows (SQL rows)") {
-            try await sql.raw(query).all().map { try ContactRows.contact(from: $0) }.count
+        await try perItem("query and decode rows (plain rows)") {
+            try await app.db.plainRows(query, columns: ContactRows.columns).map(ContactRows.contact(from:)).count
         }
-        let rows = try await sql.raw(query).all()
-        await try perItem("decode contact rows (SQL rows)") {
-            try rows.map { try ContactRows.contact(from: $0) }.count
+        let rows = try await app.db.plainRows(query, columns: ContactRows.columns)
+        await try perItem("decode contact rows (plain rows)") {
+            try rows.map(ContactRows.contact(from:)).count
         }
         let contacts = try await ContactModel.owned(by: owner.id, on: app.db).all().map { try $0.value() }
         let encoder = OrderedJSONEncoder()
