@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The read path under load, on loopback: /health and the contacts API in one run, each as requests per
 # second, as a share of /health (wrk and the server share the machine's cores, so the ratio is what
-# counts) and with p50/p99 latency. Usage: bash Benchmarks/read-path.sh [seconds] [connections]
+# counts) and with p50/p99 latency. The routes take turns for several rounds and each ratio is taken
+# within its round, so a machine whose speed drifts (shared cores) skews no route more than another;
+# the medians over the rounds are printed.
+# Usage: bash Benchmarks/read-path.sh [seconds per route and round] [connections] [rounds]
 # Builds a release binary unless LOCIFY_BIN names one; seeds 200 contacts; sends traffic only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-duration="${1:-10}"
+duration="${1:-5}"
 connections="${2:-64}"
+rounds="${3:-3}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 bin="${LOCIFY_BIN:-}"
 if [ -z "$bin" ]; then
@@ -38,19 +42,21 @@ PY
 
 results=$(mktemp)
 run() {
-  local label=$1 path=$2
+  local round=$1 label=$2 path=$3
   wrk -t2 -c"$connections" -d"${duration}s" --latency -H "Authorization: Bearer $token" \
-    "http://127.0.0.1:$port$path" >"$results.$3"
-  printf '%s\t%s\n' "$label" "$results.$3" >>"$results"
+    "http://127.0.0.1:$port$path" >"$results.$round.${#label}"
+  printf '%s\t%s\t%s\n' "$round" "$label" "$results.$round.${#label}" >>"$results"
 }
-run "GET /health" /health 0
-run "GET /api/me (token check only)" /api/me 1
-run "GET /api/contacts/{id}" /api/contacts/100 2
-run "GET /api/contacts?limit=15" "/api/contacts?limit=15" 3
-run "GET /api/contacts?limit=100" "/api/contacts?limit=100" 4
+for round in $(seq "$rounds"); do
+  run "$round" "GET /health" /health
+  run "$round" "GET /api/me (token check only)" /api/me
+  run "$round" "GET /api/contacts/{id}" /api/contacts/100
+  run "$round" "GET /api/contacts?limit=15" "/api/contacts?limit=15"
+  run "$round" "GET /api/contacts?limit=100" "/api/contacts?limit=100"
+done
 
-python3 - "$results" "$connections" <<'PY'
-import re, sys
+python3 - "$results" "$connections" "$rounds" "$duration" <<'PY'
+import re, statistics, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 def parse(path):
     text = open(path).read()
@@ -60,11 +66,21 @@ def parse(path):
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     return rate, percentile(50), percentile(99), int(errors.group(1)) if errors else 0
-parsed = [(label, *parse(path)) for label, path in rows]
-health = parsed[0][1]
-print(f"{sys.argv[2]} connections, SQLite, 200 contacts, release build")
-print(f"{'request':<32} {'req/s':>9} {'of /health':>10} {'p50 ms':>8} {'p99 ms':>8}")
-for label, rate, p50, p99, errors in parsed:
+labels, by_round = [], {}
+for round_number, label, path in rows:
+    if label not in labels:
+        labels.append(label)
+    by_round.setdefault(round_number, {})[label] = parse(path)
+median = statistics.median
+print(f"{sys.argv[2]} connections, SQLite, 200 contacts, release build, "
+      f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians; ratio range over the rounds)")
+print(f"{'request':<32} {'req/s':>9} {'of /health':>10} {'range':>11} {'p50 ms':>8} {'p99 ms':>8}")
+for label in labels:
+    runs = [measured[label] for measured in by_round.values()]
+    ratios = [measured[label][0] / measured["GET /health"][0] for measured in by_round.values()]
+    errors = sum(run[3] for run in runs)
     note = f"  ({errors} errors)" if errors else ""
-    print(f"{label:<32} {rate:>9.0f} {rate / health:>9.0%} {p50:>8.2f} {p99:>8.2f}{note}")
+    spread = f"{min(ratios):.0%}-{max(ratios):.0%}"
+    print(f"{label:<32} {median(r[0] for r in runs):>9.0f} {median(ratios):>9.0%} {spread:>11} "
+          f"{median(r[1] for r in runs):>8.2f} {median(r[2] for r in runs):>8.2f}{note}")
 PY

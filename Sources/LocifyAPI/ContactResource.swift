@@ -152,7 +152,7 @@ struct ContactSummary {
 
     init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
         id = contact.id
-        uuid = contact.uuid.uuidString.lowercased()
+        uuid = contact.uuid.lowercasedText
         hashID = HashID.encode(contact.id)
         firstName = contact.fields.firstName
         lastName = contact.fields.lastName

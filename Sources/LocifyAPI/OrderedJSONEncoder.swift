@@ -133,6 +133,10 @@ final class JSONWriter {
         {
             return try direct.writeJSON(to: self)
         }
+        // A list of contacts: the elements write themselves, without an array container per element.
+        if usesDirectWriters, Value.self == [ContactResource].self, let contacts = value as? [ContactResource] {
+            return try writeDirectArray(contacts)
+        }
         if Value.self == String.self, let text = value as? String {
             return writeString(text)
         }
@@ -161,6 +165,15 @@ final class JSONWriter {
         close(downTo: depth)
         // A value that wrote nothing at all is an empty object, as Foundation's encoder makes it.
         if bytes.count == start { bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) }
+    }
+
+    private func writeDirectArray(_ elements: [some DirectJSONWritable]) throws {
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try element.writeJSON(to: self)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     func writeNull() {

@@ -30,7 +30,7 @@ public struct UserResource: Codable, Sendable, Equatable {
 
     public init(id: Int, uuid: UUID, profile: AccountProfile, createdAt: Date, updatedAt: Date) {
         self.id = id
-        self.uuid = uuid.uuidString.lowercased()
+        self.uuid = uuid.lowercasedText
         firstName = profile.firstName
         lastName = profile.lastName
         name = profile.name

@@ -65,5 +65,12 @@ final class DirectJSONTests: XCTestCase {
             }, window: window, path: "p"
         ) { "p?page=\($0)" }
         XCTAssertEqual(try json(page, direct: true), try json(page, direct: false))
+        let empty = PageResource<ContactResource>(
+            items: [], window: PageWindow(page: 1, limit: 15, total: 0), path: "p"
+        ) {
+            "p?page=\($0)"
+        }
+        XCTAssertEqual(try json(empty, direct: true), try json(empty, direct: false))
+        XCTAssertTrue(try json(empty, direct: true).hasPrefix(#"{"data":[],"links":"#))
     }
 }

@@ -39,3 +39,26 @@ extension UUID {
         self.init(uuid: parsed)
     }
 }
+
+extension UUID {
+    /// The canonical text in lower case, as Monica writes UUIDs: written byte by byte, without the
+    /// upper-case string and its lower-cased copy that `uuidString.lowercased()` makes.
+    public var lowercasedText: String {
+        let digits = Array("0123456789abcdef".utf8)
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                var position = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    buffer[position] = digits[Int(byte >> 4)]
+                    buffer[position + 1] = digits[Int(byte & 0xF)]
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+}

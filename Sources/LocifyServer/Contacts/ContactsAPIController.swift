@@ -18,8 +18,10 @@ struct ContactsAPIController: RouteCollection {
         let (contacts, window) = try await request.contacts().page(
             matching: query.search, order: .sorted(query.sort), page: query.page)
         let currentYear = request.today.year
+        let baseURL = request.baseURL
         return PageResource(
-            items: contacts.map { request.contactResource($0, currentYear: currentYear) }, window: window,
+            items: contacts.map { request.contactResource($0, currentYear: currentYear, baseURL: baseURL) },
+            window: window,
             path: request.absoluteURL(.apiContacts), pageURL: { query.pageURL($0, of: .apiContacts, on: request) })
     }
 
@@ -64,9 +66,11 @@ extension Request {
     }
 
     /// `currentYear` places a birthday with no year; a list works it out once for all its contacts.
-    func contactResource(_ contact: Contact, currentYear: Int? = nil) -> ContactResource {
+    /// A list passes the current year and the base URL it worked out once, instead of one look-up per item.
+    func contactResource(_ contact: Contact, currentYear: Int? = nil, baseURL: String? = nil) -> ContactResource {
         ContactResource(
-            contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
+            contact, url: (baseURL ?? self.baseURL) + SiteURL.apiContact(contact.id).path,
+            avatar: avatarResource(contact),
             currentYear: currentYear ?? today.year)
     }
 

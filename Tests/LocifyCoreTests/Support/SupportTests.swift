@@ -66,6 +66,7 @@ final class CanonicalUUIDTests: XCTestCase {
             let uuid = UUID()
             XCTAssertEqual(UUID(canonicalText: uuid.uuidString), uuid)
             XCTAssertEqual(UUID(canonicalText: uuid.uuidString.lowercased()), uuid)
+            XCTAssertEqual(uuid.lowercasedText, uuid.uuidString.lowercased())
         }
         for bad in [
             "", "not-a-uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
