@@ -22,7 +22,7 @@ struct ContactsAPIController: RouteCollection {
         return PageResource(
             items: contacts.map { request.contactResource($0, currentYear: currentYear, baseURL: baseURL) },
             window: window,
-            path: request.absoluteURL(.apiContacts), pageURL: { query.pageURL($0, of: .apiContacts, on: request) })
+            path: request.absoluteURL(.apiContacts), pageURL: query.pageURLs(of: .apiContacts, on: request))
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {

@@ -19,14 +19,17 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
         search = parameters["query"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The URL of page `number` of this list: `limit`, `sort` and `query` are kept (Monica drops them).
-    func pageURL(_ number: Int, of list: SiteURL, on request: Request) -> String {
-        request.absoluteURL(
+    /// The URLs of this list's pages: `limit`, `sort` and `query` are kept (Monica drops them). The
+    /// kept part is encoded once; a pager asks for a dozen pages, and `page` comes last and is a number.
+    func pageURLs(of list: SiteURL, on request: Request) -> @Sendable (Int) -> String {
+        let kept = request.absoluteURL(
             list,
             query: [
                 ("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit)), ("sort", sortText),
-                ("query", search), ("page", String(number)),
+                ("query", search),
             ])
+        let prefix = kept + (kept.contains("?") ? "&page=" : "?page=")
+        return { prefix + String($0) }
     }
 }
 

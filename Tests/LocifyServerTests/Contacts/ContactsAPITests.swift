@@ -158,9 +158,16 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertNil(body.links.prev)
 
             let emptyPage = try await app.send(.GET, "/api/contacts?page=9", headers: account.bearer)
-            let emptyMeta = try emptyPage.decoded(PageResource<ContactResource>.self).meta
-            XCTAssertNil(emptyMeta.from)
-            XCTAssertNil(emptyMeta.to)
+            let emptyResource = try emptyPage.decoded(PageResource<ContactResource>.self)
+            XCTAssertNil(emptyResource.meta.from)
+            XCTAssertNil(emptyResource.meta.to)
+            XCTAssertEqual(emptyResource.links.first, "http://127.0.0.1:8080/api/contacts?page=1")
+            XCTAssertEqual(emptyResource.meta.links.map(\.url).last, .some(nil), "no next page past the end")
+
+            // The search is kept in page links, encoded once for all of them.
+            let searched = try await app.send(.GET, "/api/contacts?query=a%20b%C3%BC&limit=1", headers: account.bearer)
+            let searchedLinks = try searched.decoded(PageResource<ContactResource>.self).links
+            XCTAssertEqual(searchedLinks.first, "http://127.0.0.1:8080/api/contacts?limit=1&query=a%20b%C3%BC&page=1")
 
             for (query, expected) in [("jurgen", ["Jürgen"]), ("AMI", ["Amélie"]), ("reggae", ["Bob"]), ("zzz", [])] {
                 let found = try await app.send(.GET, "/api/contacts?query=\(query)", headers: account.bearer)
