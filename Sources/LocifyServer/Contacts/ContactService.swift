@@ -39,8 +39,10 @@ struct ContactService {
     func page(
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
+        // Our own integers and flags go in as literals, user text as binds: SQLite plans `column = ?` by
+        // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
         var conditions: SQLQueryString =
-            #""user_id" = \#(bind: ownerID) AND "is_archived" = \#(bind: archived)"#
+            #""user_id" = \#(literal: ownerID) AND "is_archived" = \#(SQLLiteral.boolean(archived))"#
         for word in TextFolding.searchKey([text]).split(separator: " ") {
             conditions += #" AND "search_key" LIKE \#(bind: "%" + word + "%")"#
         }
@@ -71,7 +73,7 @@ struct ContactService {
         let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList) FROM "contacts" \
-            WHERE "user_id" = \(bind: ownerID) AND "id" = \(bind: id)
+            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
             """, columns: ContactRows.columns)
         guard let row = rows.first else { throw AppError.notFound }
         return try ContactRows.contact(from: row)
