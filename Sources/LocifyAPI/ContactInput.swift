@@ -132,6 +132,19 @@ struct LenientReader {
         return nil
     }
 
+    /// A JSON number, or text holding one (`"52.52"`).
+    mutating func number(_ name: String) -> Double? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let number = try? container.decode(Double.self, forKey: key), number.isFinite { return number }
+        if let text = try? container.decode(String.self, forKey: key) {
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+            if let number = LooseValue.number(text) { return number }
+        }
+        errors.append(LooseValue.notANumber(field: name, label: label(name)))
+        return nil
+    }
+
     mutating func boolean(_ name: String) -> Bool? {
         let key = LenientKey(stringValue: name)
         if isAbsentOrNull(key) { return nil }

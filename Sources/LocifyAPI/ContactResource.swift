@@ -249,7 +249,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
         }
     }
 
-    /// Addresses and tags arrive with their own features; until then a contact has none.
+    /// Tags arrive with their own feature; until then a contact has none.
     public struct NotModelled: Codable, Sendable, Equatable {}
 
     public var id: Int
@@ -274,7 +274,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
     @Nullable public var stayInTouchFrequency: Int?
     @Nullable public var stayInTouchTriggerDate: String?
     public var information: Information
-    public var addresses: [NotModelled]
+    public var addresses: [AddressShortResource]
     public var tags: [NotModelled]
     public var statistics: Statistics
     public var url: String
@@ -305,7 +305,10 @@ public struct ContactResource: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(_ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int) {
+    public init(
+        _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
+        addresses: [AddressShortResource] = []
+    ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
         uuid = summary.uuid
@@ -330,7 +333,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
             avatar: summary.avatar,
             foodPreferences: nil,
             howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
-        addresses = []
+        self.addresses = addresses
         tags = []
         statistics = Statistics()
         self.url = summary.url

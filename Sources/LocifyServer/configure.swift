@@ -17,6 +17,9 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.http.server.configuration.port = config.port
     // No client of this API compresses what it sends; the decompressor would only cost every request.
     app.http.server.configuration.requestDecompression = .disabled
+    // Vapor collects at most 16 kB by default; a contact's 10,000-character description in JSON escapes
+    // needs more. Uploads raise their own limit.
+    app.routes.defaultMaxBodySize = "1mb"
     try await registerDatabase(app, config: config)
     registerMigrations(app)
     try registerViews(app)
@@ -25,6 +28,12 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     registerMiddleware(app)
     if config.preloadsGazetteer {
         app.lifecycle.use(GazetteerPreloader())
+    }
+    app.jobHandlers = [RegisteredJob(GeocodeAddressJob())]
+    if config.workers > 0 {
+        let workers = JobWorkers(count: config.workers)
+        app.jobWorkers = workers
+        app.lifecycle.use(workers)
     }
 }
 
@@ -53,6 +62,8 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateAPITokens())
     app.migrations.add(CreateContacts())
     app.migrations.add(AddContactListIndexes())
+    app.migrations.add(CreateAddresses())
+    app.migrations.add(CreateJobs())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -90,6 +101,7 @@ private func registerRoutes(_ app: Application) throws {
     let api = app.grouped(TokenAuthenticator())
     try api.register(collection: APIRootController())
     try api.register(collection: ContactsAPIController())
+    try api.register(collection: AddressesAPIController())
 
     let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator())
     try web.register(collection: PagesController())

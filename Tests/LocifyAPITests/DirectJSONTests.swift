@@ -52,7 +52,16 @@ final class DirectJSONTests: XCTestCase {
             related.information.career = .init(job: "Engineer", company: nil)
             related.information.howYouMet.generalInformation = "At work"
             related.statistics.numberOfCalls = 3
-            related.addresses = [.init()]
+            related.addresses = [
+                AddressShortResource(
+                    ContactAddress(
+                        id: 7, uuid: contact.uuid, ownerID: 3, contactID: contact.id,
+                        address: PostalAddress(
+                            label: "Home", street: "Unter den Linden 1", city: "Berlin", postalCode: "10117",
+                            countryCode: "DE", coordinate: Coordinate(latitude: 52.5170365, longitude: 13.3888599)),
+                        geocode: .typedByUser, createdAt: contact.createdAt, updatedAt: contact.updatedAt),
+                    url: "http://x/api/addresses/7")
+            ]
             XCTAssertEqual(try json(related, direct: true), try json(related, direct: false))
             XCTAssertTrue(try json(related, direct: true).contains(#""friend":{"total":1,"contacts":[{"id":"#))
         }

@@ -23,7 +23,7 @@ for _ in $(seq 1 100); do
 done
 
 status=0
-"$schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
+"$schemathesis" --config-file Tests/api/schemathesis.toml run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
   -H "Authorization: Bearer $token" --checks all --max-examples "$examples" --workers 1 \
   --seed "${FUZZ_SEED:-20261122}" --no-color || status=$?
 if grep -q "Something went wrong on the server" "$workspace/server.log"; then

@@ -10,6 +10,19 @@ public struct PostalAddress: Equatable, Sendable {
     public var countryCode: String?
     public var coordinate: Coordinate?
 
+    public init(
+        label: String? = nil, street: String? = nil, city: String? = nil, province: String? = nil,
+        postalCode: String? = nil, countryCode: String? = nil, coordinate: Coordinate? = nil
+    ) {
+        self.label = label
+        self.street = street
+        self.city = city
+        self.province = province
+        self.postalCode = postalCode
+        self.countryCode = countryCode
+        self.coordinate = coordinate
+    }
+
     public var values: AddressValues {
         AddressValues(street: street, city: city, province: province, postalCode: postalCode)
     }

@@ -26,6 +26,13 @@ public struct PostalAddressDraft: Sendable {
         self.longitude = longitude
     }
 
+    /// People's names for the API's keys, for problems with values that could not be read.
+    public static let fieldLabels: [String: String] = [
+        "contact_id": "Contact", "name": "Label", "street": "Street", "city": "City", "province": "Province",
+        "postal_code": "Postal code", "country": "Country", "country_id": "Country", "latitude": "Latitude",
+        "longitude": "Longitude",
+    ]
+
     /// Every problem at once, each naming its field. A province missing from the country's list is
     /// allowed: lists are incomplete and people write provinces many ways.
     public func validated(

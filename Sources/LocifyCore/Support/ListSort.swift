@@ -30,3 +30,12 @@ where Field: RawRepresentable & CaseIterable & Equatable & Sendable, Field.RawVa
 public struct InvalidListSort: Error, Equatable, Sendable {
     public let allowed: [String]
 }
+
+/// The sort fields of Monica's lists: when a record was created or last changed.
+public enum TimestampSortField: String, CaseIterable, Sendable {
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+
+    /// The column, which has the same name.
+    public var column: String { rawValue }
+}

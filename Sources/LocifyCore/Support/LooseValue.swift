@@ -35,6 +35,15 @@ public enum LooseValue {
         FieldError(field: field, message: "\(label) must be true or false.")
     }
 
+    public static func notANumber(field: String, label: String) -> FieldError {
+        FieldError(field: field, message: "\(label) must be a number.")
+    }
+
+    /// A finite decimal number, `.` as the separator; surrounding spaces are ignored.
+    public static func number(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+    }
+
     public static func notText(field: String, label: String) -> FieldError {
         FieldError(field: field, message: "\(label) must be text.")
     }

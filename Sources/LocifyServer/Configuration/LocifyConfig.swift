@@ -40,6 +40,14 @@ public struct LocifyConfig: Sendable {
         }
     }
 
+    /// Which geocoder finds coordinates for addresses saved without them.
+    public enum GeocoderChoice: String, Sendable, Equatable, CaseIterable {
+        /// The bundled GeoNames gazetteer: offline, city-level.
+        case gazetteer
+        /// No geocoding: addresses keep the coordinates they are given.
+        case off
+    }
+
     public var host: String
     public var port: Int
     public var dataDirectory: URL
@@ -51,15 +59,20 @@ public struct LocifyConfig: Sendable {
     /// does not wait half a second for it. Tests turn it off to keep their cores for themselves.
     public var preloadsGazetteer: Bool
     public var outside: OutsideServices
+    public var geocoder: GeocoderChoice
+    /// Background workers running jobs (geocoding, notifications); 0 for a web-only instance.
+    public var workers: Int
 
     public static let version = "0.1.0"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
         registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true,
-        outside: OutsideServices = OutsideServices()
+        outside: OutsideServices = OutsideServices(), geocoder: GeocoderChoice = .gazetteer, workers: Int = 2
     ) {
         self.outside = outside
+        self.geocoder = geocoder
+        self.workers = workers
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -115,10 +128,27 @@ public struct LocifyConfig: Sendable {
         }
         let baseURL = environment["LOCIFY_BASE_URL"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let publicBaseURL = baseURL?.isEmpty == true ? nil : baseURL
+        var geocoder = GeocoderChoice.gazetteer
+        if let text = nonEmpty(environment["LOCIFY_GEOCODER"]) {
+            guard let choice = GeocoderChoice(rawValue: text.lowercased()) else {
+                throw Problem.invalid(
+                    variable: "LOCIFY_GEOCODER", value: text,
+                    expected: GeocoderChoice.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            geocoder = choice
+        }
+        var workers = 2
+        if let text = nonEmpty(environment["LOCIFY_WORKERS"]) {
+            guard let count = Int(text), (0...64).contains(count) else {
+                throw Problem.invalid(variable: "LOCIFY_WORKERS", value: text, expected: "a number from 0 to 64")
+            }
+            workers = count
+        }
         return LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
-            outside: try outsideServices(environment: environment, publicBaseURL: publicBaseURL))
+            outside: try outsideServices(environment: environment, publicBaseURL: publicBaseURL),
+            geocoder: geocoder, workers: workers)
     }
 
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws

@@ -39,6 +39,13 @@ struct PlainRow {
         }
     }
 
+    func double(_ index: Int) throws -> Double? {
+        switch values {
+        case .sqlite(let data): try read(data, index, "a number") { Double(sqliteData: $0) }
+        case .sql(let row): try row.decodeIfPresent(column: names[index], as: Double.self)
+        }
+    }
+
     func bool(_ index: Int) throws -> Bool? {
         switch values {
         case .sqlite(let data): try read(data, index, "a boolean") { Bool(sqliteData: $0) }

@@ -4,10 +4,7 @@ import LocifyCore
 import SQLKit
 
 /// The fields a contact list can be sorted by (`sort=created_at`, `sort=-updated_at`).
-enum ContactSortField: String, CaseIterable, Sendable {
-    case createdAt = "created_at"
-    case updatedAt = "updated_at"
-}
+typealias ContactSortField = TimestampSortField
 
 /// How a contact list is ordered.
 enum ContactOrder: Equatable {
@@ -77,6 +74,29 @@ struct ContactService {
             """, columns: ContactRows.columns)
         guard let row = rows.first else { throw AppError.notFound }
         return try ContactRows.contact(from: row)
+    }
+
+    /// The owner's contacts among `ids`, by id; ids of other accounts' contacts are left out.
+    func contacts(_ ids: [Int]) async throws -> [Int: Contact] {
+        guard !ids.isEmpty else { return [:] }
+        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ContactRows.columnList) FROM "contacts" \
+            WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
+            """, columns: ContactRows.columns)
+        return Dictionary(uniqueKeysWithValues: try rows.map(ContactRows.contact(from:)).map { ($0.id, $0) })
+    }
+
+    /// Each contact with its addresses: one query per child table, however many contacts.
+    func aggregates(_ contacts: [Contact]) async throws -> [ContactAggregate] {
+        let addresses = try await AddressRows.addresses(
+            ofContacts: contacts.map(\.id), ownerID: ownerID, on: database)
+        return contacts.map { ContactAggregate(contact: $0, addresses: addresses[$0.id] ?? []) }
+    }
+
+    func aggregate(_ contact: Contact) async throws -> ContactAggregate {
+        try await aggregates([contact])[0]
     }
 
     /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.

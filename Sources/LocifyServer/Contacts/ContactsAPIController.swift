@@ -17,33 +17,36 @@ struct ContactsAPIController: RouteCollection {
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
         let (contacts, window) = try await request.contacts().page(
             matching: query.search, order: .sorted(query.sort), page: query.page)
+        let aggregates = try await request.contacts().aggregates(contacts)
         let currentYear = request.today.year
         let baseURL = request.baseURL
         return PageResource(
-            items: contacts.map { request.contactResource($0, currentYear: currentYear, baseURL: baseURL) },
+            items: aggregates.map { request.contactResource($0, currentYear: currentYear, baseURL: baseURL) },
             window: window,
             path: request.absoluteURL(.apiContacts), pageURL: query.pageURLs(of: .apiContacts, on: request))
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contact = try await request.contacts().contact(try request.pathID("contactID"))
-        return DataEnvelope(data: request.contactResource(contact))
+        let contacts = try request.contacts()
+        let contact = try await contacts.contact(try request.pathID("contactID"))
+        return DataEnvelope(data: request.contactResource(try await contacts.aggregate(contact)))
     }
 
     func create(request: Request) async throws -> Response {
         let input = try request.contactInput()
         let contact = try await request.contacts().create(input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: request.contactResource(contact)).encodeResponse(
-            status: .created, for: request)
+        return try await DataEnvelope(data: request.contactResource(ContactAggregate(contact: contact, addresses: [])))
+            .encodeResponse(
+                status: .created, for: request)
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {
         let input = try request.contactInput()
-        let contact = try await request.contacts().update(try request.pathID("contactID"), typeErrors: input.typeErrors)
-        {
+        let contacts = try request.contacts()
+        let contact = try await contacts.update(try request.pathID("contactID"), typeErrors: input.typeErrors) {
             input.merged(into: $0)
         }
-        return DataEnvelope(data: request.contactResource(contact))
+        return DataEnvelope(data: request.contactResource(try await contacts.aggregate(contact)))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
@@ -65,13 +68,19 @@ extension Request {
         return try content.decode(ContactInput.self)
     }
 
-    /// `currentYear` places a birthday with no year; a list works it out once for all its contacts.
-    /// A list passes the current year and the base URL it worked out once, instead of one look-up per item.
-    func contactResource(_ contact: Contact, currentYear: Int? = nil, baseURL: String? = nil) -> ContactResource {
-        ContactResource(
-            contact, url: (baseURL ?? self.baseURL) + SiteURL.apiContact(contact.id).path,
-            avatar: avatarResource(contact),
-            currentYear: currentYear ?? today.year)
+    /// `currentYear` places a birthday with no year. A list passes the current year and the base URL it
+    /// worked out once, instead of one look-up per item.
+    func contactResource(
+        _ aggregate: ContactAggregate, currentYear: Int? = nil, baseURL: String? = nil
+    ) -> ContactResource {
+        let base = baseURL ?? self.baseURL
+        let contact = aggregate.contact
+        return ContactResource(
+            contact, url: base + SiteURL.apiContact(contact.id).path, avatar: avatarResource(contact),
+            currentYear: currentYear ?? today.year,
+            addresses: aggregate.addresses.map {
+                AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
+            })
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {

@@ -18,6 +18,10 @@ enum SiteURL {
     case api, apiMe, apiContacts
     case apiContact(Int)
     case apiAddresses, apiCountries, apiReminders, apiPlaces
+    case apiAddress(Int)
+    case apiContactAddresses(Int)
+    case apiContactVCard(Int)
+    case apiAddressVCard(contact: Int, address: Int)
 
     var path: String {
         switch self {
@@ -50,6 +54,10 @@ enum SiteURL {
         case .apiCountries: "/api/countries"
         case .apiReminders: "/api/reminders"
         case .apiPlaces: "/api/places"
+        case .apiAddress(let id): "/api/addresses/\(id)"
+        case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
+        case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
+        case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"
         }
     }
 

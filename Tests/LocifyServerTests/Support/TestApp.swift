@@ -76,7 +76,7 @@ func withApp(
     }
     let config = LocifyConfig(
         dataDirectory: FileManager.default.temporaryDirectory, storage: storage, registration: registration,
-        preloadsGazetteer: false)
+        preloadsGazetteer: false, workers: 0)
     let dependencies = LocifyDependencies.testing(clock: clock)
     let app = try await Application.make(.testing)
     do {

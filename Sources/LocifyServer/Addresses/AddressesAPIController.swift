@@ -1,0 +1,152 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/addresses`, `/api/contacts/{id}/addresses`, `/api/countries` and the vCard downloads: Monica's
+/// address routes with Locify's additions.
+struct AddressesAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let addresses = routes.grouped(SiteURL.apiAddresses.pathComponents)
+        addresses.get(use: index)
+        addresses.post(use: create)
+        addresses.get(":addressID", use: show)
+        addresses.put(":addressID", use: update)
+        addresses.delete(":addressID", use: delete)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.get("addresses", use: indexOfContact)
+        contact.post("addresses", use: createForContact)
+        contact.get("vcard", use: contactVCard)
+        contact.get("addresses", ":addressID", "vcard", use: addressVCard)
+        routes.get(SiteURL.apiCountries.pathComponents, use: countries)
+    }
+
+    func index(request: Request) async throws -> PageResource<AddressResource> {
+        let contactID = try request.queryParameters["contact_id"].map { text -> Int in
+            // A filter on a contact that is not a number matches nothing the account owns.
+            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
+            return id
+        }
+        return try await page(request, contactID: contactID, path: .apiAddresses)
+    }
+
+    func indexOfContact(request: Request) async throws -> PageResource<AddressResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await page(request, contactID: contactID, path: .apiContactAddresses(contactID))
+    }
+
+    private func page(
+        _ request: Request, contactID: Int?, path: SiteURL
+    ) async throws -> PageResource<AddressResource> {
+        let query = try ListQuery(from: request, defaultSort: AddressService.defaultSort)
+        let (addresses, window) = try await request.addresses().page(
+            contactID: contactID, sort: query.sort, page: query.page)
+        let resources = try await request.addressResources(addresses)
+        return PageResource(
+            items: resources, window: window, path: request.absoluteURL(path),
+            pageURL: query.pageURLs(of: path, on: request))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<AddressResource> {
+        let address = try await request.addresses().address(try request.pathID("addressID"))
+        return DataEnvelope(data: try await request.addressResource(address))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.addressInput()
+        return try await created(request, input: input, contactID: input.contactID)
+    }
+
+    /// Clients try `POST /api/contacts/{id}/addresses` (Monica answers 405): the path names the contact.
+    func createForContact(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await created(request, input: try request.addressInput(), contactID: contactID)
+    }
+
+    private func created(_ request: Request, input: AddressInput, contactID: Int?) async throws -> Response {
+        let address = try await request.addresses().create(
+            contactID: contactID, input.draft, typeErrors: input.typeErrors, coordinatesSent: input.setsCoordinates)
+        return try await DataEnvelope(data: try await request.addressResource(address)).encodeResponse(
+            status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<AddressResource> {
+        let input = try request.addressInput()
+        let address = try await request.addresses().update(
+            try request.pathID("addressID"), contactID: input.contactID, typeErrors: input.typeErrors,
+            coordinatesSent: input.setsCoordinates
+        ) { input.merged(into: $0) }
+        return DataEnvelope(data: try await request.addressResource(address))
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("addressID")
+        try await request.addresses().delete(id)
+        return DeletedResource(id: id)
+    }
+
+    func countries(request: Request) async throws -> DataEnvelope<CountryListResource> {
+        DataEnvelope(data: CountryListResource(.bundled))
+    }
+
+    func contactVCard(request: Request) async throws -> Response {
+        let contacts = try request.contacts()
+        let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
+        return vCardResponse(VCard(aggregate), fileName: aggregate.contact.completeName)
+    }
+
+    func addressVCard(request: Request) async throws -> Response {
+        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        let address = try await request.addresses().address(try request.pathID("addressID"))
+        guard address.contactID == contact.id else { throw AppError.notFound }
+        let card = VCard(ContactAggregate(contact: contact, addresses: [address]))
+        return vCardResponse(
+            card, fileName: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
+    }
+
+    private func vCardResponse(_ card: VCard, fileName: String) -> Response {
+        let response = Response(status: .ok, body: .init(string: VCardFormat.write(card)))
+        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
+        let safeName = fileName.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"\(safeName.isEmpty ? "contact" : safeName).vcf\"")
+        return response
+    }
+}
+
+extension Request {
+    /// The signed-in user's addresses.
+    func addresses() throws -> AddressService {
+        let workers = application.jobWorkers
+        return AddressService(
+            database: db, ownerID: try requireUser().id, dependencies: dependencies,
+            geocoderEnabled: application.locifyConfig.geocoder != .off, jobsQueued: { workers?.nudge() })
+    }
+
+    /// The body as an address input; an empty body is an input with nothing in it. Only JSON is read.
+    func addressInput() throws -> AddressInput {
+        guard let body = body.data, body.readableBytes > 0 else {
+            return AddressInput(draft: PostalAddressDraft(), presentKeys: [])
+        }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        return try content.decode(AddressInput.self)
+    }
+
+    func addressResource(_ address: ContactAddress) async throws -> AddressResource {
+        try await addressResources([address])[0]
+    }
+
+    /// Each address with its contact, the contacts read in one query.
+    func addressResources(_ addresses: [ContactAddress]) async throws -> [AddressResource] {
+        let contacts = try await self.contacts().contacts(addresses.map(\.contactID))
+        let currentYear = today.year
+        let base = baseURL
+        return try addresses.map { address in
+            guard let contact = contacts[address.contactID] else { throw AppError.notFound }
+            return AddressResource(
+                address, url: base + SiteURL.apiAddress(address.id).path,
+                contact: contactShortResource(contact, currentYear: currentYear))
+        }
+    }
+}

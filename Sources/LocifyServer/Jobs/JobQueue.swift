@@ -1,0 +1,80 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// A kind of background work: its name in the `jobs` table, its payload, how often it is tried, and
+/// what it does. A handler must be idempotent: a job whose worker died runs again.
+protocol JobHandler: Sendable {
+    associatedtype Payload: Codable & Sendable
+    static var kind: String { get }
+    /// Attempts before the job is marked failed (it stays in the table, visible).
+    static var maximumAttempts: Int { get }
+    func run(_ payload: Payload, context: JobContext) async throws
+}
+
+/// What a running job may use.
+struct JobContext: Sendable {
+    let database: any Database
+    let dependencies: LocifyDependencies
+    let logger: Logger
+    let attempt: Int
+}
+
+/// Puts work in the `jobs` table. Call it with the database (or transaction) of the change that causes
+/// the work, so both are stored or neither.
+enum JobQueue {
+    /// Enqueues `payload` for `Handler`; a job with the same `dedupeKey` is never queued twice.
+    static func enqueue<Handler: JobHandler>(
+        _ handler: Handler.Type, _ payload: Handler.Payload, dedupeKey: String, runAt: Date, on database: any Database
+    ) async throws {
+        let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+        try await database.sqlDatabase().raw(
+            """
+            INSERT INTO "jobs" ("kind", "payload", "run_at", "attempts", "dedupe_key", "created_at") \
+            VALUES (\(bind: Handler.kind), \(bind: json), \(bind: runAt), 0, \(bind: dedupeKey), \(bind: runAt)) \
+            ON CONFLICT ("dedupe_key") DO NOTHING
+            """
+        ).run()
+    }
+}
+
+/// One row of the `jobs` table, for the runner, tests and the operator.
+struct JobRecord: Sendable, Equatable {
+    let id: Int
+    let kind: String
+    let payload: String
+    let runAt: Date
+    let attempts: Int
+    let lastError: String?
+    let doneAt: Date?
+    let failedAt: Date?
+    let dedupeKey: String
+
+    enum State: String {
+        case queued, done, failed
+    }
+
+    var state: State { doneAt != nil ? .done : failedAt != nil ? .failed : .queued }
+
+    static let columns = [
+        "id", "kind", "payload", "run_at", "attempts", "last_error", "done_at", "failed_at", "dedupe_key",
+    ]
+
+    init(row: PlainRow) throws {
+        id = try row.requiredInteger(0)
+        kind = try row.requiredText(1)
+        payload = try row.requiredText(2)
+        runAt = try row.requiredDate(3)
+        attempts = try row.requiredInteger(4)
+        lastError = try row.text(5)
+        doneAt = try row.date(6)
+        failedAt = try row.date(7)
+        dedupeKey = try row.requiredText(8)
+    }
+
+    static func all(on database: any Database) async throws -> [JobRecord] {
+        try await database.plainRows(
+            #"SELECT \#(SQLQueryString.columnList(columns)) FROM "jobs" ORDER BY "id""#, columns: columns
+        ).map(JobRecord.init(row:))
+    }
+}

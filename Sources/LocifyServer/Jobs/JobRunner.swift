@@ -1,0 +1,252 @@
+import Fluent
+import Foundation
+import LocifyCore
+import NIOConcurrencyHelpers
+import SQLKit
+import Vapor
+
+/// A job handler with its payload type erased, so the runner can keep handlers of every kind together.
+struct RegisteredJob: Sendable {
+    let kind: String
+    let maximumAttempts: Int
+    let run: @Sendable (_ payload: String, _ context: JobContext) async throws -> Void
+
+    init<Handler: JobHandler>(_ handler: Handler) {
+        kind = Handler.kind
+        maximumAttempts = Handler.maximumAttempts
+        run = { payload, context in
+            let decoded = try JSONDecoder().decode(Handler.Payload.self, from: Data(payload.utf8))
+            try await handler.run(decoded, context: context)
+        }
+    }
+}
+
+/// Claims due jobs and runs them: `runDue(now:)` is one pass, which tests call with a clock of their
+/// own; `JobWorkers` calls it in a loop while the server runs.
+struct JobRunner: Sendable {
+    let database: any Database
+    let dependencies: LocifyDependencies
+    let logger: Logger
+    let handlers: [String: RegisteredJob]
+    /// Names this process in `locked_by`, so an operator can see who holds a job.
+    let workerID: String
+    /// A claim older than this is taken to be a dead worker's, and the job runs again.
+    static let claimLifetime: TimeInterval = 5 * 60
+
+    init(
+        database: any Database, dependencies: LocifyDependencies, logger: Logger, handlers: [RegisteredJob],
+        workerID: String
+    ) {
+        self.database = database
+        self.dependencies = dependencies
+        self.logger = logger
+        self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
+        self.workerID = workerID
+    }
+
+    /// Runs every job due at `now`, one after another, and returns how many ran (failures included).
+    @discardableResult
+    func runDue(now: Date) async throws -> Int {
+        var count = 0
+        while let claimed = try await claim(now: now) {
+            await run(claimed, now: now)
+            count += 1
+        }
+        return count
+    }
+
+    private struct Claimed {
+        let id: Int
+        let kind: String
+        let payload: String
+        let attempts: Int
+    }
+
+    /// Takes the next due job in one statement: on PostgreSQL `FOR UPDATE SKIP LOCKED` lets several
+    /// servers share the table, each row going to one of them; SQLite runs the statement under its write lock.
+    private func claim(now: Date) async throws -> Claimed? {
+        let sql = try database.sqlDatabase()
+        let skipLocked: SQLQueryString = sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
+        let due: SQLQueryString = #"""
+            "done_at" IS NULL AND "failed_at" IS NULL AND "run_at" <= \#(bind: now) \#
+            AND ("locked_until" IS NULL OR "locked_until" < \#(bind: now))
+            """#
+        let rows = try await database.plainRows(
+            """
+            UPDATE "jobs" SET "locked_by" = \(bind: workerID), \
+            "locked_until" = \(bind: now.addingTimeInterval(Self.claimLifetime)), "attempts" = "attempts" + 1 \
+            WHERE "id" = (SELECT "id" FROM "jobs" WHERE \(due) ORDER BY "run_at", "id" LIMIT 1\(skipLocked)) \
+            AND \(due) \
+            RETURNING "id", "kind", "payload", "attempts"
+            """, columns: ["id", "kind", "payload", "attempts"])
+        guard let row = rows.first else { return nil }
+        return Claimed(
+            id: try row.requiredInteger(0), kind: try row.requiredText(1), payload: try row.requiredText(2),
+            attempts: try row.requiredInteger(3))
+    }
+
+    private func run(_ job: Claimed, now: Date) async {
+        let sql: any SQLDatabase
+        do {
+            sql = try database.sqlDatabase()
+        } catch {
+            return logger.report(error: error)
+        }
+        guard let handler = handlers[job.kind] else {
+            logger.error("No handler for job kind \(job.kind); marking job \(job.id) failed")
+            try? await sql.raw(
+                """
+                UPDATE "jobs" SET "failed_at" = \(bind: now), "last_error" = \(bind: "no handler for \(job.kind)"), \
+                "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
+                """
+            ).run()
+            return
+        }
+        let context = JobContext(database: database, dependencies: dependencies, logger: logger, attempt: job.attempts)
+        do {
+            try await handler.run(job.payload, context)
+            try await sql.raw(
+                """
+                UPDATE "jobs" SET "done_at" = \(bind: dependencies.now()), "last_error" = NULL, \
+                "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
+                """
+            ).run()
+        } catch {
+            let message = String(describing: error)
+            if job.attempts >= handler.maximumAttempts {
+                logger.warning("Job \(job.id) (\(job.kind)) failed for good after \(job.attempts) attempts: \(message)")
+                try? await sql.raw(
+                    """
+                    UPDATE "jobs" SET "failed_at" = \(bind: now), "last_error" = \(bind: message), \
+                    "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
+                    """
+                ).run()
+            } else {
+                let retryAt = now.addingTimeInterval(Self.backOff(attempt: job.attempts, jobID: job.id))
+                logger.info("Job \(job.id) (\(job.kind)) failed, retrying at \(Timestamp.string(retryAt)): \(message)")
+                try? await sql.raw(
+                    """
+                    UPDATE "jobs" SET "run_at" = \(bind: retryAt), "last_error" = \(bind: message), \
+                    "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
+                    """
+                ).run()
+            }
+        }
+    }
+
+    /// 30 s, 1 min, 2 min, … doubling up to 6 h, plus up to a quarter more so jobs that failed together
+    /// do not retry together. The jitter comes from the job's id, so a test knows when a retry is due.
+    static func backOff(attempt: Int, jobID: Int) -> TimeInterval {
+        let base = min(30 * pow(2, Double(max(0, attempt - 1))), 6 * 3600)
+        let jitter = Double((jobID &* 2_654_435_761) % 1000) / 1000 * 0.25
+        return base * (1 + jitter)
+    }
+}
+
+/// The runner's loop while the server runs: `count` workers each run due jobs, then wait for a nudge
+/// (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
+final class JobWorkers: LifecycleHandler, Sendable {
+    let count: Int
+    let pollInterval: Duration
+    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+    private let signal = JobSignal()
+
+    init(count: Int, pollInterval: Duration = .seconds(1)) {
+        self.count = count
+        self.pollInterval = pollInterval
+    }
+
+    /// Wakes the workers at once, instead of at the next poll.
+    func nudge() {
+        signal.fire()
+    }
+
+    func didBoot(_ application: Application) throws {
+        let runner = application.jobRunner
+        let pollInterval = pollInterval
+        let signal = signal
+        let started = (0..<count).map { _ in
+            Task {
+                while !Task.isCancelled {
+                    do {
+                        try await runner.runDue(now: runner.dependencies.now())
+                    } catch {
+                        runner.logger.report(error: error)
+                    }
+                    if Task.isCancelled { break }
+                    await signal.wait(upTo: pollInterval)
+                }
+            }
+        }
+        tasks.withLockedValue { $0 = started }
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        let running = tasks.withLockedValue { $0 }
+        for task in running { task.cancel() }
+        signal.fire()
+        for task in running { await task.value }
+    }
+}
+
+/// A wake-up call for sleeping workers: `wait(upTo:)` returns when `fire()` is called or the time is up,
+/// whichever comes first; each waiter is resumed exactly once.
+final class JobSignal: Sendable {
+    private struct Waiters {
+        var next = 0
+        var byID: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let waiters = NIOLockedValueBox(Waiters())
+
+    func fire() {
+        let woken = waiters.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.byID.removeAll() }
+            return Array(state.byID.values)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    func wait(upTo duration: Duration) async {
+        await withCheckedContinuation { continuation in
+            let id = waiters.withLockedValue { state -> Int in
+                state.next += 1
+                state.byID[state.next] = continuation
+                return state.next
+            }
+            Task { [self] in
+                try? await Task.sleep(for: duration)
+                waiters.withLockedValue { $0.byID.removeValue(forKey: id) }?.resume()
+            }
+        }
+    }
+}
+
+extension Application {
+    private struct JobHandlersKey: StorageKey {
+        typealias Value = [RegisteredJob]
+    }
+
+    private struct JobWorkersKey: StorageKey {
+        typealias Value = JobWorkers
+    }
+
+    /// Every kind of job this server knows how to run.
+    var jobHandlers: [RegisteredJob] {
+        get { storage[JobHandlersKey.self] ?? [] }
+        set { storage[JobHandlersKey.self] = newValue }
+    }
+
+    /// The background workers, when `LOCIFY_WORKERS` is above 0.
+    var jobWorkers: JobWorkers? {
+        get { storage[JobWorkersKey.self] }
+        set { storage[JobWorkersKey.self] = newValue }
+    }
+
+    /// A runner over this application's database; tests call `runDue(now:)` on it step by step.
+    var jobRunner: JobRunner {
+        JobRunner(
+            database: db, dependencies: dependencies, logger: logger, handlers: jobHandlers,
+            workerID: "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)")
+    }
+}
