@@ -121,10 +121,7 @@ struct AddressSummary {
         contactID = stored.contactID
         let lines = address.lines(countries: countries)
         formatted = lines
-        let destination: MapDestination =
-            address.coordinate.map { .coordinate($0, label: address.label ?? lines.first) }
-            ?? .address(lines.joined(separator: ", "))
-        mapLinks = MapLinksResource(destination: destination)
+        mapLinks = MapLinksResource(destination: address.mapDestination(lines: lines))
         geocode = GeocodeResource(stored.geocode)
     }
 }

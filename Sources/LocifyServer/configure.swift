@@ -108,5 +108,6 @@ private func registerRoutes(_ app: Application) throws {
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: ContactsWebController())
+    try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())
 }

@@ -39,6 +39,12 @@ public struct PostalAddress: Equatable, Sendable {
         return lines.filter { !$0.isEmpty }
     }
 
+    /// Where map links point: the coordinates (pinned with the label, else the first line) when known,
+    /// else the address text.
+    public func mapDestination(lines: [String]) -> MapDestination {
+        coordinate.map { .coordinate($0, label: label ?? lines.first) } ?? .address(lines.joined(separator: ", "))
+    }
+
     /// One line, for geocoding and sharing.
     public func singleLine(countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled) -> String {
         lines(countries: countries, formats: formats).joined(separator: ", ")

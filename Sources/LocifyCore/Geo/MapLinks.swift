@@ -89,7 +89,8 @@ public enum MapLinks {
         }
     }
 
-    static func text(_ point: Coordinate) -> String {
+    /// `lat,lon` with up to six decimals, as geo: links and people write positions.
+    public static func text(_ point: Coordinate) -> String {
         "\(number(point.latitude)),\(number(point.longitude))"
     }
 

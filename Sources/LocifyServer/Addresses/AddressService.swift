@@ -55,6 +55,16 @@ struct AddressService {
         try await AddressRows.addresses(ofContacts: contactIDs, ownerID: ownerID, on: database)
     }
 
+    /// The country of the owner's most recently saved address: a new address's form starts there.
+    func lastUsedCountry() async throws -> String? {
+        let rows = try await database.plainRows(
+            """
+            SELECT "country" FROM "addresses" WHERE "user_id" = \(literal: ownerID) AND "country" IS NOT NULL \
+            ORDER BY "updated_at" DESC, "id" DESC LIMIT 1
+            """, columns: ["country"])
+        return try rows.first?.text(0)
+    }
+
     /// Creates an address for one of the owner's contacts. A missing contact is reported with the
     /// other problems; another account's contact is as absent as a missing one (404).
     func create(

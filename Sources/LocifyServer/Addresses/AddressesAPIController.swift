@@ -93,25 +93,13 @@ struct AddressesAPIController: RouteCollection {
     func contactVCard(request: Request) async throws -> Response {
         let contacts = try request.contacts()
         let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
-        return vCardResponse(VCard(aggregate), fileName: aggregate.contact.completeName)
+        return VCard(aggregate).download(named: aggregate.contact.completeName)
     }
 
     func addressVCard(request: Request) async throws -> Response {
-        let contact = try await request.contacts().contact(try request.pathID("contactID"))
-        let address = try await request.addresses().address(try request.pathID("addressID"))
-        guard address.contactID == contact.id else { throw AppError.notFound }
-        let card = VCard(ContactAggregate(contact: contact, addresses: [address]))
-        return vCardResponse(
-            card, fileName: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
-    }
-
-    private func vCardResponse(_ card: VCard, fileName: String) -> Response {
-        let response = Response(status: .ok, body: .init(string: VCardFormat.write(card)))
-        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
-        let safeName = fileName.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
-        response.headers.replaceOrAdd(
-            name: .contentDisposition, value: "attachment; filename=\"\(safeName.isEmpty ? "contact" : safeName).vcf\"")
-        return response
+        let (contact, address) = try await request.contactAndAddress()
+        return VCard(ContactAggregate(contact: contact, addresses: [address]))
+            .download(named: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
     }
 }
 

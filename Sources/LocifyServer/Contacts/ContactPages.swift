@@ -107,9 +107,13 @@ enum ContactPage {
         let editURL: String
         let deleteURL: String
         let listURL: String
+        let addresses: [AddressCard]
+        let newAddressURL: String
+        let vcardURL: String
 
-        /// `today` is the owner's day, for ages.
-        init(contact: Contact, today: CalendarDate, session: PageSession) {
+        /// `today` is the owner's day, for ages; `preferredApp` opens directions.
+        init(aggregate: ContactAggregate, today: CalendarDate, preferredApp: MapsApp, session: PageSession) {
+            let contact = aggregate.contact
             let fields = contact.fields
             var facts: [Fact] = []
             if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
@@ -127,12 +131,18 @@ enum ContactPage {
             editURL = SiteURL.editContact(contact.id).path
             deleteURL = SiteURL.deleteContact(contact.id).path
             listURL = SiteURL.contacts.path
+            addresses = aggregate.addresses.map { AddressCard($0, preferredApp: preferredApp) }
+            newAddressURL = SiteURL.newAddress(contact: contact.id).path
+            vcardURL = SiteURL.contactVCard(contact.id).path
         }
     }
 
     static func load(_ request: Request, id: Int) async throws -> Context {
-        let contact = try await request.contacts().contact(id)
-        return Context(contact: contact, today: request.today, session: request.pageSession)
+        let contacts = try request.contacts()
+        let aggregate = try await contacts.aggregate(try await contacts.contact(id))
+        return Context(
+            aggregate: aggregate, today: request.today, preferredApp: request.preferredMapsApp,
+            session: request.pageSession)
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

@@ -19,6 +19,12 @@ enum SiteURL {
     case apiContact(Int)
     case apiAddresses, apiCountries, apiReminders, apiPlaces
     case apiAddress(Int)
+    case newAddress(contact: Int)
+    case contactAddresses(contact: Int)
+    case editAddress(contact: Int, address: Int)
+    case deleteAddress(contact: Int, address: Int)
+    case addressVCard(contact: Int, address: Int)
+    case contactVCard(Int)
     case apiContactAddresses(Int)
     case apiContactVCard(Int)
     case apiAddressVCard(contact: Int, address: Int)
@@ -55,6 +61,12 @@ enum SiteURL {
         case .apiReminders: "/api/reminders"
         case .apiPlaces: "/api/places"
         case .apiAddress(let id): "/api/addresses/\(id)"
+        case .contactAddresses(let contact): "/contacts/\(contact)/addresses"
+        case .newAddress(let contact): "/contacts/\(contact)/addresses/new"
+        case .editAddress(let contact, let address): "/contacts/\(contact)/addresses/\(address)/edit"
+        case .deleteAddress(let contact, let address): "/contacts/\(contact)/addresses/\(address)/delete"
+        case .addressVCard(let contact, let address): "/contacts/\(contact)/addresses/\(address)/vcard"
+        case .contactVCard(let contact): "/contacts/\(contact)/vcard"
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"

@@ -25,6 +25,9 @@ struct FormField: Encodable, Equatable {
     let size: Int?
     let options: [SelectOption]
     let isChecked: Bool
+    /// Values offered as the person types (a `datalist`); any other text is allowed too.
+    let suggestions: [String]
+    let suggestionsID: String
     /// The ids of the hint and the error, for `aria-describedby`.
     let describedBy: String?
     let hintID: String
@@ -34,7 +37,7 @@ struct FormField: Encodable, Equatable {
         _ name: String, label: String, control: Control = .text, value: String? = nil, errors: FieldMessages = [:],
         hint: String? = nil, isRequired: Bool = false, autocomplete: String = "off", inputMode: String? = nil,
         maxLength: Int? = nil, minLength: Int? = nil, size: Int? = nil, options: [SelectOption] = [],
-        isChecked: Bool = false
+        isChecked: Bool = false, suggestions: [String] = []
     ) {
         self.name = name
         self.label = label
@@ -50,6 +53,8 @@ struct FormField: Encodable, Equatable {
         self.size = size
         self.options = options
         self.isChecked = isChecked
+        self.suggestions = suggestions
+        suggestionsID = name + "-suggestions"
         hintID = name + "-hint"
         errorID = name + "-error"
         let described = [hint == nil ? nil : hintID, error == nil ? nil : errorID].compactMap { $0 }

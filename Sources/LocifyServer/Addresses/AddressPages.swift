@@ -1,0 +1,228 @@
+import LocifyCore
+import Vapor
+
+/// The address form's values as typed, kept when the form comes back with errors.
+struct AddressForm: Content {
+    var label: String?
+    var street: String?
+    var city: String?
+    var province: String?
+    var postalCode: String?
+    var country: String?
+    var latitude: String?
+    var longitude: String?
+    /// `refresh` redraws the form for a newly chosen country without saving (the no-JavaScript way).
+    var intent: String?
+
+    enum CodingKeys: String, CodingKey {
+        case label = "name"
+        case street, city, province
+        case postalCode = "postal_code"
+        case country, latitude, longitude, intent
+    }
+
+    /// The stored address; coordinates show only when a person typed them, so saving the form again does
+    /// not turn a geocoder's answer into typed coordinates.
+    init(_ stored: ContactAddress? = nil, defaultCountry: String? = nil) {
+        let address = stored?.address
+        label = address?.label
+        street = address?.street
+        city = address?.city
+        province = address?.province
+        postalCode = address?.postalCode
+        country = address?.countryCode ?? defaultCountry
+        if let stored, stored.geocode.isTypedByUser, let coordinate = address?.coordinate {
+            latitude = String(coordinate.latitude)
+            longitude = String(coordinate.longitude)
+        }
+    }
+
+    var isRefresh: Bool { intent == "refresh" }
+
+    /// The draft, the values that are not numbers, and whether the coordinates were typed.
+    func draft(stored: ContactAddress? = nil) -> (PostalAddressDraft, [FieldError], coordinatesSent: Bool) {
+        var problems: [FieldError] = []
+        func number(_ text: String?, _ field: String) -> Double? {
+            guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            guard let value = LooseValue.number(text) else {
+                problems.append(
+                    LooseValue.notANumber(field: field, label: PostalAddressDraft.fieldLabels[field] ?? field))
+                return nil
+            }
+            return value
+        }
+        let draft = PostalAddressDraft(
+            label: label, street: street, city: city, province: province, postalCode: postalCode, country: country,
+            latitude: number(latitude, "latitude"), longitude: number(longitude, "longitude"))
+        let typed = [latitude, longitude].contains { !($0 ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        // Emptied coordinates that had been typed are a change too: the address is looked up again.
+        return (draft, problems, typed || stored?.geocode.isTypedByUser == true)
+    }
+}
+
+/// The add / edit form of an address, laid out for its country: that country's fields in its order,
+/// under its names ("ZIP code", "State"), with a postal code example.
+enum AddressFormPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let heading: String
+        let actionURL: String
+        let cancelURL: String
+        let submitLabel: String
+        let labelField: FormField
+        let countryField: FormField
+        let fields: [FormField]
+        let coordinateFields: [FormField]
+        let coordinatesOpen: Bool
+        let geocodeNote: String?
+
+        init(
+            form: AddressForm, contact: Contact, errors: FieldMessages = [:], editing stored: ContactAddress? = nil,
+            session: PageSession, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+        ) {
+            heading =
+                stored == nil ? "New address for \(contact.completeName)" : "Edit address of \(contact.completeName)"
+            layout = LayoutContext(title: heading, section: .contacts, session: session)
+            actionURL =
+                stored.map { SiteURL.editAddress(contact: contact.id, address: $0.id).path }
+                ?? SiteURL.contactAddresses(contact: contact.id).path
+            cancelURL = SiteURL.contact(contact.id).path
+            submitLabel = stored == nil ? "Add address" : "Save address"
+            labelField = FormField(
+                "name", label: "Label", value: form.label, errors: errors, hint: "Home, Work, or your own word.",
+                maxLength: 255, suggestions: ["Home", "Work", "Other"])
+            let chosen = form.country.flatMap { countries.country(matching: $0) }
+            let options =
+                [SelectOption(value: "", label: "No country", isSelected: chosen == nil)]
+                + countries.all.sorted { $0.name < $1.name }.map {
+                    SelectOption(value: $0.iso, label: $0.name, isSelected: $0.iso == chosen?.iso)
+                }
+            countryField = FormField(
+                "country", label: "Country", control: .select, errors: errors,
+                hint: "The fields below follow the country's way of writing addresses.", options: options)
+            let format = chosen.flatMap { formats.format(for: $0.iso) } ?? formats.fallback
+            var fields: [FormField] = []
+            for field in format.fields {
+                switch field {
+                case .street:
+                    fields.append(
+                        FormField(
+                            "street", label: format.label(for: .street), value: form.street, errors: errors,
+                            autocomplete: "street-address", maxLength: 255))
+                case .city:
+                    fields.append(
+                        FormField(
+                            "city", label: format.cityLabel, value: form.city, errors: errors,
+                            autocomplete: "address-level2", maxLength: 255))
+                case .province:
+                    fields.append(
+                        FormField(
+                            "province", label: format.provinceLabel, value: form.province, errors: errors,
+                            autocomplete: "address-level1", maxLength: 255,
+                            suggestions: format.subdivisions.map(\.key)))
+                case .postalCode:
+                    fields.append(
+                        FormField(
+                            "postal_code", label: format.postalCodeLabel, value: form.postalCode, errors: errors,
+                            hint: format.postalCodeExamples.first.map { "For example \($0)." },
+                            autocomplete: "postal-code", maxLength: 255))
+                default:
+                    break
+                }
+            }
+            // A value the country does not use is still shown, so nothing typed is lost.
+            let shown = Set(fields.map(\.name))
+            let extra: [(String, String, String?)] = [
+                ("street", "Street", form.street), ("city", "City", form.city), ("province", "Province", form.province),
+                ("postal_code", "Postal code", form.postalCode),
+            ]
+            for (name, label, value) in extra where !shown.contains(name) && !(value ?? "").isEmpty {
+                fields.append(FormField(name, label: label, value: value, errors: errors, maxLength: 255))
+            }
+            self.fields = fields
+            coordinateFields = [
+                FormField(
+                    "latitude", label: "Latitude", value: form.latitude, errors: errors, inputMode: "decimal", size: 12),
+                FormField(
+                    "longitude", label: "Longitude", value: form.longitude, errors: errors, inputMode: "decimal",
+                    size: 12),
+            ]
+            coordinatesOpen =
+                !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty || errors["latitude"] != nil
+                || errors["longitude"] != nil
+            if let stored, !stored.geocode.isTypedByUser, let coordinate = stored.address.coordinate {
+                geocodeNote =
+                    "Placed on the map by the geocoder at \(MapLinks.text(coordinate)). Type coordinates to place it yourself."
+            } else {
+                geocodeNote = nil
+            }
+        }
+    }
+}
+
+/// One address on the contact page: its label, lines, and what can be done with it.
+struct AddressCard: Encodable {
+    struct AppLink: Encodable {
+        let label: String
+        let url: String
+    }
+
+    let id: Int
+    let label: String
+    let lines: [String]
+    let hasPosition: Bool
+    /// Why there is no map: still being looked up, or not found.
+    let positionNote: String?
+    let directionsURL: String
+    let directionsLabel: String
+    let otherApps: [AppLink]
+    let shareText: String
+    let geoURL: String
+    let vcardURL: String
+    let editURL: String
+    let deleteURL: String
+
+    init(_ stored: ContactAddress, preferredApp: MapsApp, countries: CountryCatalog = .bundled) {
+        let address = stored.address
+        id = stored.id
+        label = address.label ?? "Address"
+        let written = address.lines(countries: countries)
+        lines = written
+        hasPosition = address.coordinate != nil
+        switch (address.coordinate, stored.geocode.status) {
+        case (nil, .pending): positionNote = "Finding this address on the map…"
+        case (nil, .notFound): positionNote = "This address could not be found on the map."
+        default: positionNote = nil
+        }
+        let destination = address.mapDestination(lines: written)
+        directionsURL = MapLinks.directions(to: destination, in: preferredApp) ?? ""
+        directionsLabel = "Directions in \(preferredApp == .geoLink ? "your maps app" : preferredApp.displayName)"
+        otherApps = MapsApp.allCases.filter { $0 != preferredApp }.compactMap { app in
+            MapLinks.directions(to: destination, in: app).map {
+                AppLink(label: app == .geoLink ? "Your device's maps app (geo: link)" : app.displayName, url: $0)
+            }
+        }
+        shareText = ShareText.address(name: address.label, lines: written, coordinate: address.coordinate)
+        geoURL = MapLinks.show(destination, in: .geoLink) ?? ""
+        vcardURL = SiteURL.addressVCard(contact: stored.contactID, address: stored.id).path
+        editURL = SiteURL.editAddress(contact: stored.contactID, address: stored.id).path
+        deleteURL = SiteURL.deleteAddress(contact: stored.contactID, address: stored.id).path
+    }
+}
+
+/// `GET /contacts/{id}/addresses/{aid}/delete`: the confirmation for browsers without the dialog.
+enum DeleteAddressPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let card: AddressCard
+        let contactName: String
+        let cancelURL: String
+
+        init(address: ContactAddress, contact: Contact, preferredApp: MapsApp, session: PageSession) {
+            layout = LayoutContext(title: "Delete this address?", section: .contacts, session: session)
+            card = AddressCard(address, preferredApp: preferredApp)
+            contactName = contact.completeName
+            cancelURL = SiteURL.contact(contact.id).path
+        }
+    }
+}

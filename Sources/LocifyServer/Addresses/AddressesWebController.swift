@@ -1,0 +1,130 @@
+import LocifyCore
+import Vapor
+
+/// The address pages of the web app: add, edit and delete a contact's addresses, and download them as vCards.
+struct AddressesWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
+        contact.get("vcard", use: contactVCard)
+        let addresses = contact.grouped("addresses")
+        addresses.post(use: create)
+        addresses.get("new", use: new)
+        addresses.get(":addressID", "edit", use: edit)
+        addresses.post(":addressID", "edit", use: update)
+        addresses.get(":addressID", "delete", use: confirmDelete)
+        addresses.post(":addressID", "delete", use: delete)
+        addresses.get(":addressID", "vcard", use: addressVCard)
+    }
+
+    func new(request: Request) async throws -> View {
+        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        var form = AddressForm(defaultCountry: try await request.addresses().lastUsedCountry())
+        if let country = request.queryParameters["country"] { form.country = country }
+        return try await request.view.render(
+            "addresses/form", AddressFormPage.Context(form: form, contact: contact, session: request.pageSession))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        let form = try request.content.decode(AddressForm.self)
+        func page(_ errors: FieldMessages) async throws -> View {
+            try await request.view.render(
+                "addresses/form",
+                AddressFormPage.Context(form: form, contact: contact, errors: errors, session: request.pageSession))
+        }
+        if form.isRefresh { return try await page([:]).encodeResponse(for: request) }
+        return try await request.handleForm {
+            let (draft, typeErrors, coordinatesSent) = form.draft()
+            _ = try await request.addresses().create(
+                contactID: contact.id, draft, typeErrors: typeErrors, coordinatesSent: coordinatesSent)
+            return .redirect(to: SiteURL.contact(contact.id).path, flash: "The address was added.")
+        } redraw: { errors in
+            try await page(errors)
+        }
+    }
+
+    func edit(request: Request) async throws -> View {
+        let (contact, address) = try await request.contactAndAddress()
+        var form = AddressForm(address)
+        if let country = request.queryParameters["country"] { form.country = country }
+        return try await request.view.render(
+            "addresses/form",
+            AddressFormPage.Context(form: form, contact: contact, editing: address, session: request.pageSession))
+    }
+
+    func update(request: Request) async throws -> Response {
+        let (contact, address) = try await request.contactAndAddress()
+        let form = try request.content.decode(AddressForm.self)
+        func page(_ errors: FieldMessages) async throws -> View {
+            try await request.view.render(
+                "addresses/form",
+                AddressFormPage.Context(
+                    form: form, contact: contact, errors: errors, editing: address, session: request.pageSession))
+        }
+        if form.isRefresh { return try await page([:]).encodeResponse(for: request) }
+        return try await request.handleForm {
+            let (draft, typeErrors, coordinatesSent) = form.draft(stored: address)
+            _ = try await request.addresses().update(
+                address.id, contactID: nil, typeErrors: typeErrors, coordinatesSent: coordinatesSent
+            ) { _ in draft }
+            return .redirect(to: SiteURL.contact(contact.id).path, flash: "The address was saved.")
+        } redraw: { errors in
+            try await page(errors)
+        }
+    }
+
+    func confirmDelete(request: Request) async throws -> View {
+        let (contact, address) = try await request.contactAndAddress()
+        return try await request.view.render(
+            "addresses/delete",
+            DeleteAddressPage.Context(
+                address: address, contact: contact, preferredApp: request.preferredMapsApp,
+                session: request.pageSession))
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let (contact, address) = try await request.contactAndAddress()
+        try await request.addresses().delete(address.id)
+        return request.redirect(to: SiteURL.contact(contact.id).path, flash: "The address was deleted.")
+    }
+
+    func contactVCard(request: Request) async throws -> Response {
+        let contacts = try request.contacts()
+        let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
+        return VCard(aggregate).download(named: aggregate.contact.completeName)
+    }
+
+    func addressVCard(request: Request) async throws -> Response {
+        let (contact, address) = try await request.contactAndAddress()
+        return VCard(ContactAggregate(contact: contact, addresses: [address]))
+            .download(named: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
+    }
+}
+
+extension Request {
+    /// The contact and its address named in the path (`contactID`, `addressID`); an address of another
+    /// contact is not found.
+    func contactAndAddress() async throws -> (Contact, ContactAddress) {
+        let contact = try await contacts().contact(try pathID("contactID"))
+        let address = try await addresses().address(try pathID("addressID"))
+        guard address.contactID == contact.id else { throw AppError.notFound }
+        return (contact, address)
+    }
+
+    /// The maps app the signed-in user picked in Settings.
+    var preferredMapsApp: MapsApp {
+        auth.get(AuthenticatedUser.self)?.profile.mapsApp ?? .openStreetMap
+    }
+}
+
+extension VCard {
+    /// The card as a `.vcf` download (`text/vcard`), named after `name`.
+    func download(named name: String) -> Response {
+        let response = Response(status: .ok, body: .init(string: VCardFormat.write(self)))
+        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
+        let safeName = name.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"\(safeName.isEmpty ? "contact" : safeName).vcf\"")
+        return response
+    }
+}

@@ -1,0 +1,132 @@
+import Fluent
+import LocifyAPI
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+final class AddressesWebTests: XCTestCase {
+    func testAddEditAndDeleteAnAddressFromTheContactPage() async throws {
+        try await forEachDatabase { app, clock, database in
+            app.dependencies.geocoder = StubGeocoder { _ in [] }
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", lastName: "Lovelace"))
+            let contactPage = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(contactPage.text.contains("No addresses yet."))
+            XCTAssertTrue(contactPage.text.contains(#"href="/contacts/\#(ada.id)/addresses/new""#))
+
+            // The form is laid out for the chosen country: its names, its order, its postal code example.
+            let usForm = try await browser.get("/contacts/\(ada.id)/addresses/new?country=US")
+            XCTAssertTrue(usForm.text.contains(#"<label for="postal_code">ZIP code</label>"#), usForm.text)
+            XCTAssertTrue(usForm.text.contains(#"<label for="province">State</label>"#))
+            XCTAssertTrue(usForm.text.contains("For example 95014."))
+            XCTAssertTrue(usForm.text.contains(#"<option value="US" selected>United States</option>"#))
+            XCTAssertTrue(usForm.text.contains(#"<datalist id="name-suggestions"><option value="Home">"#))
+
+            let invalid = try await browser.post(
+                "/contacts/\(ada.id)/addresses",
+                form: ["name": "Home", "country": "DE", "city": "Berlin", "postal_code": "1234", "latitude": "x"])
+            XCTAssertEqual(invalid.status, .unprocessableEntity, "\(database)")
+            XCTAssertTrue(invalid.text.contains("Postal codes in Germany look like 26133."), invalid.text)
+            XCTAssertTrue(invalid.text.contains("Latitude must be a number."))
+            XCTAssertTrue(
+                invalid.text.contains(#"<details class="field" open>"#), "the position part opens on its error")
+            XCTAssertTrue(invalid.text.contains(#"value="Berlin""#))
+
+            // Switching country without JavaScript redraws the form and saves nothing.
+            let refreshed = try await browser.post(
+                "/contacts/\(ada.id)/addresses", form: ["intent": "refresh", "country": "GB", "city": "London"])
+            XCTAssertEqual(refreshed.status, .ok)
+            XCTAssertTrue(refreshed.text.contains(#"<label for="postal_code">Postcode</label>"#), refreshed.text)
+            XCTAssertTrue(refreshed.text.contains(#"<label for="city">Post town</label>"#))
+
+            let created = try await browser.post(
+                "/contacts/\(ada.id)/addresses",
+                form: [
+                    "name": "Home", "country": "DE", "street": "Unter den Linden 1", "city": "Berlin",
+                    "postal_code": "10117",
+                ])
+            XCTAssertEqual(created.status, .seeOther, created.text)
+            let detail = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(detail.text.contains("The address was added."))
+            XCTAssertTrue(detail.text.contains("Unter den Linden 1<br>10117 BERLIN<br>Germany<br>"), detail.text)
+            XCTAssertTrue(detail.text.contains("Finding this address on the map…"))
+            XCTAssertTrue(detail.text.contains("Directions in OpenStreetMap"), "the preferred app from Settings")
+            XCTAssertTrue(detail.text.contains("https://www.openstreetmap.org/search?query=Unter%20den%20Linden"))
+            XCTAssertTrue(detail.text.contains(">Google Maps</a>"), "the other apps in a menu")
+            XCTAssertTrue(detail.text.contains("readonly>Home\nUnter den Linden 1\n10117 BERLIN\nGermany\n"))
+
+            try await app.jobRunner.runDue(now: clock.now)
+            let afterLookUp = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(afterLookUp.text.contains("This address could not be found on the map."))
+
+            let stored = try await AddressModel.query(on: app.db).first()
+            let address = try XCTUnwrap(stored)
+            let id = try address.requireID()
+            // A new address's form starts at the country used last.
+            let next = try await browser.get("/contacts/\(ada.id)/addresses/new")
+            XCTAssertTrue(next.text.contains(#"<option value="DE" selected>Germany</option>"#))
+
+            let edit = try await browser.get("/contacts/\(ada.id)/addresses/\(id)/edit")
+            XCTAssertTrue(edit.text.contains(#"value="Unter den Linden 1""#))
+            let saved = try await browser.post(
+                "/contacts/\(ada.id)/addresses/\(id)/edit",
+                form: [
+                    "name": "Work", "country": "DE", "street": "Unter den Linden 1", "city": "Berlin",
+                    "postal_code": "10117", "latitude": "52.517", "longitude": "13.3889",
+                ])
+            XCTAssertEqual(saved.status, .seeOther, saved.text)
+            let afterEdit = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(afterEdit.text.contains("The address was saved."))
+            XCTAssertTrue(
+                afterEdit.text.contains(
+                    "https://www.openstreetmap.org/directions?engine=fossgis_osrm_car&amp;route=%3B52.517%2C13.3889"),
+                afterEdit.text)
+            XCTAssertFalse(afterEdit.text.contains("could not be found"))
+
+            let card = try await browser.get("/contacts/\(ada.id)/addresses/\(id)/vcard")
+            XCTAssertEqual(card.status, .ok)
+            XCTAssertTrue(card.text.contains("BEGIN:VCARD"))
+            let all = try await browser.get("/contacts/\(ada.id)/vcard")
+            XCTAssertEqual(all.headers.first(name: .contentDisposition), "attachment; filename=\"Ada Lovelace.vcf\"")
+
+            let confirm = try await browser.get("/contacts/\(ada.id)/addresses/\(id)/delete")
+            XCTAssertTrue(confirm.text.contains("Delete this address of Ada Lovelace?"))
+            let deleted = try await browser.post("/contacts/\(ada.id)/addresses/\(id)/delete", form: [:])
+            XCTAssertEqual(deleted.status, .seeOther)
+            let afterDelete = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(afterDelete.text.contains("The address was deleted."))
+            XCTAssertTrue(afterDelete.text.contains("No addresses yet."))
+        }
+    }
+
+    func testAnotherAccountsContactsAndAddressesAreNotFoundOnTheWeb() async throws {
+        try await forEachDatabase { app, _, database in
+            app.dependencies.geocoder = StubGeocoder { _ in [] }
+            let owner = try await app.makeAccount()
+            let ada = try await app.makeContact(for: owner, ContactDraft(firstName: "Ada"))
+            let service = AddressService(
+                database: app.db, ownerID: owner.id, dependencies: app.dependencies, geocoderEnabled: false,
+                jobsQueued: {})
+            let address = try await service.create(
+                contactID: ada.id, PostalAddressDraft(city: "Paris"), coordinatesSent: false)
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            for path in [
+                "/contacts/\(ada.id)/addresses/new", "/contacts/\(ada.id)/addresses/\(address.id)/edit",
+                "/contacts/\(ada.id)/addresses/\(address.id)/delete",
+                "/contacts/\(ada.id)/addresses/\(address.id)/vcard",
+                "/contacts/\(ada.id)/vcard",
+            ] {
+                let response = try await browser.get(path)
+                XCTAssertEqual(response.status, .notFound, "\(database): \(path)")
+            }
+            let deleted = try await browser.post("/contacts/\(ada.id)/addresses/\(address.id)/delete", form: [:])
+            XCTAssertEqual(deleted.status, .notFound)
+            let remaining = try await AddressModel.query(on: app.db).count()
+            XCTAssertEqual(remaining, 1)
+        }
+    }
+}
