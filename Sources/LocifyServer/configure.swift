@@ -12,6 +12,8 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.locifyConfig = config
     app.dependencies = dependencies ?? .live(config)
     app.loginThrottle = LoginThrottleStore()
+    app.basemapTiles = BasemapTiles()
+    app.tileCache = TileCache(directory: config.dataDirectory.appendingPathComponent("tiles", isDirectory: true))
     app.tokenCache = TokenCache()
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
@@ -105,6 +107,7 @@ private func registerRoutes(_ app: Application) throws {
 
     let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator())
     try web.register(collection: PagesController())
+    try app.register(collection: MapsController())
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: ContactsWebController())

@@ -50,7 +50,8 @@ public struct LocifyDependencies: Sendable {
         return LocifyDependencies(
             now: { Date() }, newUUID: { UUID() }, passwords: .bcrypt(cost: 12),
             newSecret: { PersonalToken.generate() }, geocoder: BundledGeocoder(), http: http,
-            tiles: URLTemplateTileFetcher(template: config.outside.tileURLTemplate, http: http),
+            tiles: config.outside.tileURLTemplate.map { URLTemplateTileFetcher(template: $0, http: http) }
+                ?? TilesOff(),
             gravatar: LiveGravatarClient(baseURL: config.outside.gravatarBaseURL, http: http),
             webhooks: LiveWebhookSender(http: http),
             mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured())

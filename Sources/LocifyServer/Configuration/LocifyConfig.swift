@@ -21,8 +21,9 @@ public struct LocifyConfig: Sendable {
         public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
         public static let gravatar = "https://secure.gravatar.com"
 
-        /// An XYZ template with `{z}`, `{x}` and `{y}` (`{s}` is filled with `a`).
-        public var tileURLTemplate: String
+        /// An XYZ template with `{z}`, `{x}` and `{y}` (`{s}` is filled with `a`); nil when tiles are off
+        /// (`LOCIFY_TILE_URL=off`) and maps draw the bundled basemap only.
+        public var tileURLTemplate: String?
         public var gravatarBaseURL: String
         /// A sendmail-compatible command that reads a whole message on standard input; no mail without it.
         public var mailCommand: String?
@@ -30,7 +31,7 @@ public struct LocifyConfig: Sendable {
         public var userAgent: String
 
         public init(
-            tileURLTemplate: String = openStreetMapTiles, gravatarBaseURL: String = gravatar,
+            tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String = gravatar,
             mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)"
         ) {
             self.tileURLTemplate = tileURLTemplate
@@ -155,11 +156,13 @@ public struct LocifyConfig: Sendable {
         -> OutsideServices
     {
         var outside = OutsideServices()
-        if let template = nonEmpty(environment["LOCIFY_TILE_URL"]) {
+        if let template = nonEmpty(environment["LOCIFY_TILE_URL"]), template.lowercased() == "off" {
+            outside.tileURLTemplate = nil
+        } else if let template = nonEmpty(environment["LOCIFY_TILE_URL"]) {
             guard isWebURL(template), ["{z}", "{x}", "{y}"].allSatisfy(template.contains) else {
                 throw Problem.invalid(
                     variable: "LOCIFY_TILE_URL", value: template,
-                    expected: "an http(s) URL template with {z}, {x} and {y}")
+                    expected: "an http(s) URL template with {z}, {x} and {y}, or off")
             }
             outside.tileURLTemplate = template
         }

@@ -16,6 +16,8 @@ enum FailureKind: Equatable, Sendable {
     case forbidden
     /// The path exists but not with this method; `allowed` names the methods it has.
     case methodNotAllowed(allowed: [String])
+    /// A service Locify relies on (the tile server) failed; what the person asked for is not broken.
+    case outsideServiceFailed
 }
 
 /// An error raised by a feature: a kind and the words for a person. Features define their own

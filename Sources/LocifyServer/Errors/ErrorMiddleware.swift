@@ -133,6 +133,7 @@ extension FailureKind {
         case .rateLimited: .tooManyRequests
         case .forbidden: .forbidden
         case .methodNotAllowed: .methodNotAllowed
+        case .outsideServiceFailed: .badGateway
         }
     }
 
@@ -147,6 +148,7 @@ extension FailureKind {
         case .rateLimited: MonicaErrorCode.tooManyRequests
         // Monica has no code for it; the envelope carries the status, as for other statuses it lacks.
         case .methodNotAllowed: 405
+        case .outsideServiceFailed: 502
         }
     }
 }

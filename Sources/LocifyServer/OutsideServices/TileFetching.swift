@@ -16,6 +16,13 @@ protocol TileFetching: Sendable {
     func fetch(_ tile: Tile) async throws -> FetchedTile
 }
 
+/// `LOCIFY_TILE_URL=off`: no tile is fetched, and maps draw the bundled basemap.
+struct TilesOff: TileFetching {
+    func fetch(_ tile: Tile) async throws -> FetchedTile {
+        throw OutsideServiceError(service: "The tile server (LOCIFY_TILE_URL is off)", reason: .notConfigured)
+    }
+}
+
 /// Fills `{z}`, `{x}` and `{y}` (and `{s}` with `a`) in a URL template, e.g. OpenStreetMap's
 /// `https://tile.openstreetmap.org/{z}/{x}/{y}.png`.
 struct URLTemplateTileFetcher: TileFetching {

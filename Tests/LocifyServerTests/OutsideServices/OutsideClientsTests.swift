@@ -159,7 +159,7 @@ final class OutsideClientsTests: XCTestCase {
         ) {
             XCTAssertEqual(
                 String(describing: $0),
-                "LOCIFY_TILE_URL=http://tiles.internal/tile.png is not valid: expected an http(s) URL template with {z}, {x} and {y}."
+                "LOCIFY_TILE_URL=http://tiles.internal/tile.png is not valid: expected an http(s) URL template with {z}, {x} and {y}, or off."
             )
         }
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_GRAVATAR_URL": "ftp://x"]))

@@ -74,9 +74,13 @@ func withApp(
     case .sqlite: storage = .sqlite(path: nil)
     case .postgres: storage = .postgres(url: try await PostgresCluster.shared.databaseURL())
     }
+    // Each application gets a data directory of its own (the tile cache lives there), removed afterwards.
+    let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "locify-test-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: dataDirectory) }
     let config = LocifyConfig(
-        dataDirectory: FileManager.default.temporaryDirectory, storage: storage, registration: registration,
-        preloadsGazetteer: false, workers: 0)
+        dataDirectory: dataDirectory, storage: storage, registration: registration, preloadsGazetteer: false,
+        workers: 0)
     let dependencies = LocifyDependencies.testing(clock: clock)
     let app = try await Application.make(.testing)
     do {

@@ -1,0 +1,105 @@
+import LocifyCore
+import Vapor
+
+/// `/maps/basemap/{z}/{x}/{y}.svg` (the offline basemap) and `/maps/tiles/{z}/{x}/{y}.png` (the caching
+/// tile proxy). The map widget asks the proxy and falls back to the basemap tile by tile.
+struct MapsController: RouteCollection {
+    static let maximumZoom = 19
+
+    func boot(routes: any RoutesBuilder) throws {
+        let maps = routes.grouped(MapAccess()).grouped("maps")
+        maps.get("basemap", ":z", ":x", ":file", use: basemap)
+        maps.get("tiles", ":z", ":x", ":file", use: rasterTile)
+    }
+
+    /// The tile in the path; `ext` is the file extension the route serves.
+    private func tile(_ request: Request, ext: String) throws -> Tile {
+        guard let file = request.parameters.get("file"), file.hasSuffix("." + ext),
+            let z = request.parameters.get("z").flatMap(Int.init), z <= Self.maximumZoom,
+            let x = request.parameters.get("x").flatMap(Int.init), let y = Int(file.dropLast(ext.count + 1)),
+            let tile = Tile(zoom: z, x: x, y: y)
+        else { throw AppError.notFound }
+        return tile
+    }
+
+    func basemap(request: Request) async throws -> Response {
+        let tile = try tile(request, ext: "svg")
+        let key = BasemapTiles.Key(tile: tile, isDark: request.queryParameters["palette"] == "dark")
+        let cache = request.application.basemapTiles
+        let svg: String
+        if let cached = cache.cached(key) {
+            svg = cached
+        } else {
+            svg = try await request.application.threadPool.offloaded {
+                Basemap.bundled.tile(tile, palette: key.isDark ? .dark : .light)
+            }
+            cache.keep(svg, for: key)
+        }
+        let response = Response(status: .ok, body: .init(string: svg))
+        response.headers.contentType = HTTPMediaType(type: "image", subType: "svg+xml")
+        // The drawing changes only with a new version of Locify.
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=2592000")
+        response.headers.replaceOrAdd(
+            name: .eTag, value: "\"basemap-\(LocifyConfig.version)-\(key.isDark ? "dark" : "light")\"")
+        return response
+    }
+
+    func rasterTile(request: Request) async throws -> Response {
+        let tile = try tile(request, ext: "png")
+        guard request.application.locifyConfig.outside.tileURLTemplate != nil else { throw MapError.tilesOff }
+        let fetcher = request.dependencies.tiles
+        let now = request.now
+        let (data, entry): (Data, TileCache.Entry)
+        do {
+            (data, entry) = try await request.application.tileCache.tile(tile, now: now) { try await fetcher.fetch($0) }
+        } catch {
+            request.logger.warning("Tile \(tile) could not be fetched: \(error)")
+            throw MapError.tileServerFailed
+        }
+        let response = Response(status: .ok, body: .init(data: data))
+        response.headers.replaceOrAdd(name: .contentType, value: entry.contentType)
+        let seconds = max(0, Int(entry.expiresAt.timeIntervalSince(now)))
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=\(seconds)")
+        return response
+    }
+}
+
+/// Why a map tile is not served; the widget draws the basemap tile instead.
+enum MapError: AppFailure {
+    case tilesOff
+    case tileServerFailed
+
+    var kind: FailureKind {
+        switch self {
+        case .tilesOff: .notFound
+        case .tileServerFailed: .outsideServiceFailed
+        }
+    }
+
+    var messages: [String] {
+        switch self {
+        case .tilesOff: ["Map tiles are off on this server (LOCIFY_TILE_URL=off); the basemap is drawn instead."]
+        case .tileServerFailed: ["The tile server could not be reached; the basemap is drawn instead."]
+        }
+    }
+}
+
+extension Application {
+    private struct BasemapTilesKey: StorageKey {
+        typealias Value = BasemapTiles
+    }
+
+    private struct TileCacheKey: StorageKey {
+        typealias Value = TileCache
+    }
+
+    var basemapTiles: BasemapTiles {
+        get { configured(BasemapTilesKey.self) }
+        set { storage[BasemapTilesKey.self] = newValue }
+    }
+
+    var tileCache: TileCache {
+        get { configured(TileCacheKey.self) }
+        set { storage[TileCacheKey.self] = newValue }
+    }
+}
