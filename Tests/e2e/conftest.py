@@ -29,13 +29,54 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# A 1×1 PNG: the stand-in tile server's every tile.
+TILE_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f"
+    "00050001ff89993d1d0000000049454e44ae426082")
+
+
+class TileStandIn:
+    """Plays the tile server on loopback (tests never reach the internet): tiles with an even x exist,
+    the others answer 404, so a map shows both its tiles and the basemap's stand-ins for missing ones."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        requests = self.requests = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                requests.append(self.path)
+                parts = self.path.strip("/").split("/")
+                if len(parts) == 3 and parts[1].isdigit() and int(parts[1]) % 2 == 0:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/png")
+                    self.send_header("Content-Length", str(len(TILE_PNG)))
+                    self.end_headers()
+                    self.wfile.write(TILE_PNG)
+                else:
+                    self.send_response(404)
+                    self.end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.template = f"http://127.0.0.1:{self.httpd.server_address[1]}/{{z}}/{{x}}/{{y}}.png"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
 class Server:
-    def __init__(self, binary: Path, data_dir: Path, port: int):
+    def __init__(self, binary: Path, data_dir: Path, port: int, tile_template: str):
         self.binary = binary
         self.data_dir = data_dir
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = data_dir.parent / "server.log"
-        env = dict(os.environ, LOCIFY_PORT=str(port), LOCIFY_DATA_DIR=str(data_dir))
+        env = dict(os.environ, LOCIFY_PORT=str(port), LOCIFY_DATA_DIR=str(data_dir), LOCIFY_TILE_URL=tile_template)
         env.pop("DATABASE_URL", None)
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen([str(binary), "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -71,8 +112,11 @@ def server():
     binary = Path(os.environ.get("LOCIFY_BIN", ROOT / ".build" / "debug" / "locify"))
     assert binary.exists(), f"build the server first: {binary} is missing"
     workspace = Path(tempfile.mkdtemp(prefix="locify-e2e-"))
-    running = Server(binary, workspace / "data", free_port())
+    tiles = TileStandIn()
+    running = Server(binary, workspace / "data", free_port(), tiles.template)
+    running.tiles = tiles
     yield running
+    tiles.stop()
     code = running.stop()
     log = running.log_path.read_text()
     shutil.rmtree(workspace, ignore_errors=True)
@@ -164,9 +208,10 @@ def shot(driver, screens, name):
 
 
 def assert_no_console_errors(driver):
-    # A form answered with its errors (422) or a refused log-in (401) is the page working as designed;
-    # anything else, a Content-Security-Policy refusal included, is a defect.
-    expected = ("status of 422", "status of 401")
+    # A form answered with its errors (422), a refused log-in (401) or a map tile the tile server lacks
+    # (the map draws the basemap's tile instead) is the page working as designed; anything else, a
+    # Content-Security-Policy refusal included, is a defect.
+    expected = ("status of 422", "status of 401", "/maps/tiles/")
     errors = [entry for entry in driver.get_log("browser")
               if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
     assert errors == [], errors

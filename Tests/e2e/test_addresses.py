@@ -3,6 +3,7 @@ edit it, delete it, and the form on a phone."""
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
@@ -78,6 +79,43 @@ def test_an_address_is_added_shared_edited_and_deleted(server, browser, signed_i
             break
         time.sleep(0.5)
     assert "could not be found" not in browser.page_source
+
+    # The placed address has a map: tiles from the proxy where the tile server has them, the basemap's
+    # where it does not, and the marker.
+    preview = browser.find_element(By.CSS_SELECTOR, ".address-card .map")
+    wait(browser).until(lambda _: "map-live" in preview.get_attribute("class"))
+    tiles = preview.find_elements(By.CSS_SELECTOR, "img.map-tile")
+    assert tiles, "the map drew tiles"
+    wait(browser).until(lambda _: all(browser.execute_script("return arguments[0].complete", img) for img in tiles))
+    sources = [img.get_attribute("src") for img in tiles]
+    assert any("/maps/tiles/" in src for src in sources), sources
+    assert any("/maps/basemap/" in src for src in sources), "missing tiles fall back to the basemap"
+    assert all(browser.execute_script("return arguments[0].naturalWidth", img) > 0 for img in tiles), "no broken tiles"
+    marker = preview.find_element(By.CSS_SELECTOR, "button.map-marker")
+    assert marker.get_attribute("aria-label") == "Home"
+    zoom_in = preview.find_element(By.CSS_SELECTOR, ".map-zoom-in")
+    zoom_in.click()
+    shot(browser, screens, "24-address-map")
+    full = browser.find_element(By.CSS_SELECTOR, "[data-map-fullscreen]")
+    full.click()
+    assert "map-fullscreen" in preview.get_attribute("class")
+    close = preview.find_element(By.CSS_SELECTOR, ".map-close")
+    assert browser.switch_to.active_element == close, "focus moves into the full-screen map"
+    shot(browser, screens, "25-address-map-fullscreen")
+    close.send_keys(Keys.ESCAPE)
+    assert "map-fullscreen" not in preview.get_attribute("class")
+    assert browser.switch_to.active_element == full, "Escape returns to where the person was"
+
+    # The Map page shows every placed address.
+    browser.get(server.url + "/map")
+    overview = browser.find_element(By.CSS_SELECTOR, ".map")
+    wait(browser).until(lambda _: overview.find_elements(By.CSS_SELECTOR, "button.map-marker"))
+    overview.find_element(By.CSS_SELECTOR, "button.map-marker").click()
+    popup = overview.find_element(By.CSS_SELECTOR, ".map-popup")
+    assert popup.is_displayed()
+    assert "Home" in popup.text
+    shot(browser, screens, "26-map-page")
+    browser.get(contact_url)
 
     # Edit
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, ".address-card").find_element(By.LINK_TEXT, "Edit"))

@@ -136,7 +136,7 @@ def test_the_phone_navigation_is_a_tab_bar_within_reach(server, phone, signed_in
     rect = bar.rect
     assert abs(rect["y"] + rect["height"] - viewport_height) <= 1, f"the tab bar sits at the bottom: {rect}"
     tabs = bar.find_elements(By.CSS_SELECTOR, "a")
-    assert [tab.text for tab in tabs] == ["Contacts", "Settings", "About"]
+    assert [tab.text for tab in tabs] == ["Contacts", "Map", "Settings", "About"]
     for tab in tabs:
         assert tab.rect["height"] >= 44, f"{tab.text} is a comfortable touch target"
         assert tab.find_element(By.CSS_SELECTOR, "svg.icon").is_displayed()
@@ -154,11 +154,11 @@ def test_the_phone_navigation_is_a_tab_bar_within_reach(server, phone, signed_in
     for _ in range(12):
         phone.switch_to.active_element.send_keys(Keys.TAB)
         element = phone.switch_to.active_element
-        if element.get_attribute("href") and element.text in ("Contacts", "Settings", "About"):
+        if element.get_attribute("href") and element.text in ("Contacts", "Map", "Settings", "About"):
             focused.append(element.text)
         if element.text == "Settings":
             break
-    assert focused[:2] == ["Contacts", "Settings"], focused
+    assert focused[:3] == ["Contacts", "Map", "Settings"], focused
     old_page = phone.find_element(By.TAG_NAME, "html")
     phone.switch_to.active_element.send_keys(Keys.ENTER)
     wait(phone).until(EC.staleness_of(old_page))

@@ -181,8 +181,13 @@ struct AddressCard: Encodable {
     let vcardURL: String
     let editURL: String
     let deleteURL: String
+    /// A small map centred on the address, when it has a position.
+    let map: MapView?
 
-    init(_ stored: ContactAddress, preferredApp: MapsApp, countries: CountryCatalog = .bundled) {
+    init(
+        _ stored: ContactAddress, preferredApp: MapsApp, tilesEnabled: Bool = true,
+        countries: CountryCatalog = .bundled
+    ) {
         let address = stored.address
         id = stored.id
         label = address.label ?? "Address"
@@ -207,6 +212,17 @@ struct AddressCard: Encodable {
         vcardURL = SiteURL.addressVCard(contact: stored.contactID, address: stored.id).path
         editURL = SiteURL.editAddress(contact: stored.contactID, address: stored.id).path
         deleteURL = SiteURL.deleteAddress(contact: stored.contactID, address: stored.id).path
+        let label = address.label ?? "Address"
+        map = address.coordinate.map {
+            MapView(
+                id: "address-\(stored.id)-map", label: "Map of \(label)",
+                markers: [
+                    .init(
+                        lat: $0.latitude, lon: $0.longitude, label: label, detail: written.first, url: nil,
+                        linkText: nil)
+                ],
+                tilesEnabled: tilesEnabled)
+        }
     }
 }
 

@@ -41,6 +41,14 @@ struct AddressService {
         return (try rows.map(AddressRows.address(from:)), page.window(total: total))
     }
 
+    /// Every address of the owner, oldest first, for the map of all contacts.
+    func all() async throws -> [ContactAddress] {
+        let rows = try await database.plainRows(
+            #"SELECT \#(AddressRows.columnList()) FROM "addresses" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: AddressRows.columns)
+        return try rows.map(AddressRows.address(from:))
+    }
+
     func address(_ id: Int) async throws -> ContactAddress {
         let rows = try await database.plainRows(
             """

@@ -14,6 +14,11 @@ struct AddressesWebController: RouteCollection {
         addresses.get(":addressID", "delete", use: confirmDelete)
         addresses.post(":addressID", "delete", use: delete)
         addresses.get(":addressID", "vcard", use: addressVCard)
+        routes.get(SiteURL.map.pathComponents, use: map)
+    }
+
+    func map(request: Request) async throws -> View {
+        try await request.view.render("map", MapPage.load(request))
     }
 
     func new(request: Request) async throws -> View {

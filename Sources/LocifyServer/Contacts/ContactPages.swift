@@ -112,7 +112,10 @@ enum ContactPage {
         let vcardURL: String
 
         /// `today` is the owner's day, for ages; `preferredApp` opens directions.
-        init(aggregate: ContactAggregate, today: CalendarDate, preferredApp: MapsApp, session: PageSession) {
+        init(
+            aggregate: ContactAggregate, today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
+            session: PageSession
+        ) {
             let contact = aggregate.contact
             let fields = contact.fields
             var facts: [Fact] = []
@@ -131,7 +134,9 @@ enum ContactPage {
             editURL = SiteURL.editContact(contact.id).path
             deleteURL = SiteURL.deleteContact(contact.id).path
             listURL = SiteURL.contacts.path
-            addresses = aggregate.addresses.map { AddressCard($0, preferredApp: preferredApp) }
+            addresses = aggregate.addresses.map {
+                AddressCard($0, preferredApp: preferredApp, tilesEnabled: tilesEnabled)
+            }
             newAddressURL = SiteURL.newAddress(contact: contact.id).path
             vcardURL = SiteURL.contactVCard(contact.id).path
         }
@@ -142,7 +147,7 @@ enum ContactPage {
         let aggregate = try await contacts.aggregate(try await contacts.contact(id))
         return Context(
             aggregate: aggregate, today: request.today, preferredApp: request.preferredMapsApp,
-            session: request.pageSession)
+            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession)
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

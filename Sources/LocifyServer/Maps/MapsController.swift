@@ -52,6 +52,8 @@ struct MapsController: RouteCollection {
         let (data, entry): (Data, TileCache.Entry)
         do {
             (data, entry) = try await request.application.tileCache.tile(tile, now: now) { try await fetcher.fetch($0) }
+        } catch let failure as OutsideServiceError where failure.reason == .status(404) {
+            throw AppError.notFound
         } catch {
             request.logger.warning("Tile \(tile) could not be fetched: \(error)")
             throw MapError.tileServerFailed

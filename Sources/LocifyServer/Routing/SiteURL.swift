@@ -25,6 +25,7 @@ enum SiteURL {
     case deleteAddress(contact: Int, address: Int)
     case addressVCard(contact: Int, address: Int)
     case contactVCard(Int)
+    case map
     case apiContactAddresses(Int)
     case apiContactVCard(Int)
     case apiAddressVCard(contact: Int, address: Int)
@@ -67,6 +68,7 @@ enum SiteURL {
         case .deleteAddress(let contact, let address): "/contacts/\(contact)/addresses/\(address)/delete"
         case .addressVCard(let contact, let address): "/contacts/\(contact)/addresses/\(address)/vcard"
         case .contactVCard(let contact): "/contacts/\(contact)/vcard"
+        case .map: "/map"
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"

@@ -28,7 +28,7 @@ struct LayoutContext: Encodable {
     }
 
     enum Section {
-        case contacts, settings, about, none
+        case contacts, map, settings, about, none
     }
 
     let title: String
@@ -52,6 +52,7 @@ struct LayoutContext: Encodable {
         if session.userName != nil {
             links.append(
                 .init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
+            links.append(.init(label: "Map", url: SiteURL.map.path, icon: "map", isCurrent: section == .map))
             links.append(
                 .init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
         }

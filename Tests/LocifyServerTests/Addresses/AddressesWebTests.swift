@@ -86,6 +86,15 @@ final class AddressesWebTests: XCTestCase {
                 afterEdit.text)
             XCTAssertFalse(afterEdit.text.contains("could not be found"))
 
+            // Placed now: the card carries a map, and the Map page a marker that links to the contact.
+            XCTAssertTrue(afterEdit.text.contains(#"data-map data-label="Map of Work""#), afterEdit.text)
+            XCTAssertTrue(afterEdit.text.contains(#"data-tiles="/maps/tiles/{z}/{x}/{y}.png""#))
+            let map = try await browser.get("/map")
+            XCTAssertEqual(map.status, .ok, map.text)
+            XCTAssertTrue(map.text.contains("1 address on the map."), map.text)
+            XCTAssertTrue(map.text.contains("&quot;label&quot;:&quot;Ada Lovelace · Work&quot;"), map.text)
+            XCTAssertTrue(map.text.contains(#"aria-current="page""#))
+
             let card = try await browser.get("/contacts/\(ada.id)/addresses/\(id)/vcard")
             XCTAssertEqual(card.status, .ok)
             XCTAssertTrue(card.text.contains("BEGIN:VCARD"))

@@ -65,3 +65,239 @@ document.addEventListener("DOMContentLoaded", () => {
   const token = document.getElementById("new-token-value");
   if (token) { token.focus(); token.select(); }
 });
+
+// The map widget: tiles from the server's proxy, falling back tile by tile to the server's basemap, so a
+// map always shows. Drag or touch to pan; wheel, pinch or the +/− buttons to zoom; arrow keys and +/− when
+// the map has focus. Markers are buttons that open a popup. No outside script: it is all here.
+const LocifyMap = (() => {
+  const TILE = 256;
+  const MAX_ZOOM = 19;
+  const project = (lat, lon, zoom) => {
+    const n = TILE * 2 ** zoom;
+    const clamped = Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI / 180;
+    return { x: (lon + 180) / 360 * n, y: (1 - Math.asinh(Math.tan(clamped)) / Math.PI) / 2 * n };
+  };
+  const element = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  };
+
+  function create(container) {
+    const markers = JSON.parse(container.dataset.markers || "[]");
+    const tiles = container.dataset.tiles || "";
+    const basemap = container.dataset.basemap;
+    const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    const tileURL = (template, z, x, y) => template.replace("{z}", z).replace("{x}", x).replace("{y}", y);
+    const fallbackURL = (z, x, y) => tileURL(basemap, z, x, y) + (dark ? "?palette=dark" : "");
+
+    container.replaceChildren();
+    container.classList.add("map-live");
+    container.tabIndex = 0;
+    container.setAttribute("role", "application");
+    container.setAttribute("aria-roledescription", "map");
+    container.setAttribute("aria-label", container.dataset.label || "Map");
+    const layer = element("div", "map-tiles");
+    const pins = element("div", "map-markers");
+    const popup = element("div", "map-popup");
+    popup.hidden = true;
+    popup.setAttribute("role", "dialog");
+    const controls = element("div", "map-controls");
+    const zoomIn = element("button", "map-zoom-in", "+");
+    const zoomOut = element("button", "map-zoom-out", "−");
+    zoomIn.type = zoomOut.type = "button";
+    zoomIn.setAttribute("aria-label", "Zoom in");
+    zoomOut.setAttribute("aria-label", "Zoom out");
+    controls.append(zoomIn, zoomOut);
+    const attribution = element("p", "map-attribution",
+      tiles ? "© OpenStreetMap contributors · Natural Earth · GeoNames" : "Natural Earth · GeoNames");
+    container.append(layer, pins, popup, controls, attribution);
+
+    let zoom = Number(container.dataset.zoom || 13);
+    let center = { x: 0, y: 0 };
+    const size = () => ({ width: container.clientWidth, height: container.clientHeight });
+
+    function fit() {
+      if (markers.length === 0) { zoom = 1; center = project(20, 0, zoom); return; }
+      if (markers.length === 1) { center = project(markers[0].lat, markers[0].lon, zoom); return; }
+      const { width, height } = size();
+      for (zoom = MAX_ZOOM - 3; zoom > 1; zoom--) {
+        const points = markers.map((m) => project(m.lat, m.lon, zoom));
+        const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
+        if (Math.max(...xs) - Math.min(...xs) < width - 60 && Math.max(...ys) - Math.min(...ys) < height - 60) {
+          center = { x: (Math.max(...xs) + Math.min(...xs)) / 2, y: (Math.max(...ys) + Math.min(...ys)) / 2 };
+          return;
+        }
+      }
+      center = project(20, 0, zoom);
+    }
+
+    const shown = new Map();
+    function draw() {
+      const { width, height } = size();
+      const count = 2 ** zoom;
+      const left = center.x - width / 2, top = center.y - height / 2;
+      const wanted = new Set();
+      for (let tx = Math.floor(left / TILE); tx <= Math.floor((left + width) / TILE); tx++) {
+        for (let ty = Math.max(0, Math.floor(top / TILE)); ty <= Math.min(count - 1, Math.floor((top + height) / TILE)); ty++) {
+          const x = ((tx % count) + count) % count;
+          const key = `${zoom}/${tx}/${ty}`;
+          wanted.add(key);
+          let img = shown.get(key);
+          if (!img) {
+            img = element("img", "map-tile");
+            img.alt = "";
+            img.decoding = "async";
+            img.addEventListener("error", () => {
+              if (!img.dataset.fallback) { img.dataset.fallback = "1"; img.src = fallbackURL(zoom, x, ty); }
+            });
+            img.src = tiles ? tileURL(tiles, zoom, x, ty) : fallbackURL(zoom, x, ty);
+            if (!tiles) img.dataset.fallback = "1";
+            shown.set(key, img);
+            layer.append(img);
+          }
+          img.style.left = `${Math.round(tx * TILE - left)}px`;
+          img.style.top = `${Math.round(ty * TILE - top)}px`;
+        }
+      }
+      for (const [key, img] of shown) if (!wanted.has(key)) { img.remove(); shown.delete(key); }
+      pins.replaceChildren();
+      for (const marker of markers) {
+        const point = project(marker.lat, marker.lon, zoom);
+        const pin = element("button", "map-marker");
+        pin.type = "button";
+        pin.setAttribute("aria-label", marker.label);
+        pin.title = marker.label;
+        pin.style.left = `${Math.round(point.x - left)}px`;
+        pin.style.top = `${Math.round(point.y - top)}px`;
+        pin.addEventListener("click", (event) => { event.stopPropagation(); open(marker, pin); });
+        pins.append(pin);
+      }
+    }
+
+    function open(marker, pin) {
+      popup.replaceChildren(element("strong", "", marker.label));
+      if (marker.detail) popup.append(element("span", "", marker.detail));
+      if (marker.url) {
+        const link = element("a", "", marker.linkText || "Open");
+        link.href = marker.url;
+        popup.append(link);
+      }
+      const close = element("button", "map-popup-close", "×");
+      close.type = "button";
+      close.setAttribute("aria-label", "Close");
+      close.addEventListener("click", () => { popup.hidden = true; pin.focus(); });
+      popup.append(close);
+      popup.style.left = pin.style.left;
+      popup.style.top = pin.style.top;
+      popup.hidden = false;
+      close.focus();
+    }
+
+    function zoomBy(step, anchor) {
+      const next = Math.max(1, Math.min(MAX_ZOOM, zoom + step));
+      if (next === zoom) return;
+      const { width, height } = size();
+      const at = anchor || { x: width / 2, y: height / 2 };
+      const world = { x: center.x - width / 2 + at.x, y: center.y - height / 2 + at.y };
+      const scale = 2 ** (next - zoom);
+      center = { x: world.x * scale - at.x + width / 2, y: world.y * scale - at.y + height / 2 };
+      zoom = next;
+      popup.hidden = true;
+      draw();
+    }
+    const panBy = (dx, dy) => { center = { x: center.x + dx, y: center.y + dy }; draw(); };
+
+    zoomIn.addEventListener("click", () => zoomBy(1));
+    zoomOut.addEventListener("click", () => zoomBy(-1));
+    container.addEventListener("keydown", (event) => {
+      if (event.target !== container) return;
+      const step = 80;
+      const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+      if (moves[event.key]) { panBy(...moves[event.key]); event.preventDefault(); }
+      else if (event.key === "+" || event.key === "=") { zoomBy(1); event.preventDefault(); }
+      else if (event.key === "-") { zoomBy(-1); event.preventDefault(); }
+    });
+    let wheelLock = 0;
+    container.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      if (Date.now() - wheelLock < 250) return;
+      wheelLock = Date.now();
+      const box = container.getBoundingClientRect();
+      zoomBy(event.deltaY < 0 ? 1 : -1, { x: event.clientX - box.left, y: event.clientY - box.top });
+    }, { passive: false });
+
+    const pointers = new Map();
+    let pinchStart = 0;
+    container.addEventListener("pointerdown", (event) => {
+      if (event.target.closest("button, a, .map-popup")) return;
+      container.setPointerCapture(event.pointerId);
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinchStart = Math.hypot(a.x - b.x, a.y - b.y);
+      }
+    });
+    container.addEventListener("pointermove", (event) => {
+      const last = pointers.get(event.pointerId);
+      if (!last) return;
+      const now = { x: event.clientX, y: event.clientY };
+      pointers.set(event.pointerId, now);
+      if (pointers.size === 1) { panBy(last.x - now.x, last.y - now.y); return; }
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a.x - b.x, a.y - b.y);
+      if (pinchStart && Math.abs(Math.log2(distance / pinchStart)) >= 0.7) {
+        const box = container.getBoundingClientRect();
+        zoomBy(distance > pinchStart ? 1 : -1, { x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top });
+        pinchStart = distance;
+      }
+    });
+    const release = (event) => { pointers.delete(event.pointerId); if (pointers.size < 2) pinchStart = 0; };
+    container.addEventListener("pointerup", release);
+    container.addEventListener("pointercancel", release);
+    window.addEventListener("resize", draw);
+
+    fit();
+    draw();
+    return { redraw: draw, fit: () => { fit(); draw(); }, get zoom() { return zoom; } };
+  }
+  return { create };
+})();
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const container of document.querySelectorAll("[data-map]")) {
+    const map = LocifyMap.create(container);
+    container.locifyMap = map;
+  }
+  // "Full screen" puts a preview map over the page; Escape or Close brings it back.
+  for (const button of document.querySelectorAll("[data-map-fullscreen]")) {
+    const container = document.getElementById(button.dataset.mapFullscreen);
+    if (!container || !container.locifyMap) continue;
+    button.hidden = false;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "map-close";
+    close.textContent = "Close map";
+    close.hidden = true;
+    container.append(close);
+    const leave = () => {
+      container.classList.remove("map-fullscreen");
+      document.body.classList.remove("map-open");
+      close.hidden = true;
+      container.locifyMap.redraw();
+      button.focus();
+    };
+    button.addEventListener("click", () => {
+      container.classList.add("map-fullscreen");
+      document.body.classList.add("map-open");
+      close.hidden = false;
+      container.locifyMap.fit();
+      close.focus();
+    });
+    close.addEventListener("click", leave);
+    container.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && container.classList.contains("map-fullscreen")) leave();
+    });
+  }
+});

@@ -1,0 +1,77 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+/// What a page needs to draw a map: its markers and where the widget fetches tiles. The markers travel as
+/// JSON in a data attribute (no inline script).
+struct MapView: Encodable {
+    struct Marker: Encodable {
+        let lat: Double
+        let lon: Double
+        let label: String
+        let detail: String?
+        let url: String?
+        let linkText: String?
+    }
+
+    let id: String
+    let label: String
+    let markers: String
+    let tilesURL: String
+    let basemapURL: String
+    let zoom: Int
+    /// Where the map opens in a browser without JavaScript.
+    let fallbackURL: String
+
+    init(id: String, label: String, markers: [Marker], zoom: Int = 14, tilesEnabled: Bool) {
+        self.id = id
+        self.label = label
+        let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
+        self.markers = json ?? "[]"
+        tilesURL = tilesEnabled ? "/maps/tiles/{z}/{x}/{y}.png" : ""
+        basemapURL = "/maps/basemap/{z}/{x}/{y}.svg"
+        self.zoom = zoom
+        let first = markers.first.map { Coordinate(latitude: $0.lat, longitude: $0.lon) }
+        fallbackURL =
+            first.flatMap { MapLinks.show(.coordinate($0, label: markers.first?.label), in: .openStreetMap) }
+            ?? "https://www.openstreetmap.org/"
+    }
+}
+
+/// `GET /map`: every contact's addresses that have a position.
+enum MapPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let map: MapView
+        let placedCount: Int
+        let unplacedCount: Int
+
+        init(addresses: [ContactAddress], contacts: [Int: Contact], tilesEnabled: Bool, session: PageSession) {
+            layout = LayoutContext(title: "Map", section: .map, session: session)
+            let placed = addresses.filter { $0.address.coordinate != nil }
+            let markers = placed.compactMap { stored -> MapView.Marker? in
+                guard let coordinate = stored.address.coordinate else { return nil }
+                let name = contacts[stored.contactID]?.completeName ?? "Contact"
+                return MapView.Marker(
+                    lat: coordinate.latitude, lon: coordinate.longitude,
+                    label: [name, stored.address.label].compactMap { $0 }.joined(separator: " · "),
+                    detail: stored.address.lines().first, url: SiteURL.contact(stored.contactID).path,
+                    linkText: "Open \(name)")
+            }
+            map = MapView(
+                id: "contacts-map", label: "Map of your contacts' addresses", markers: markers,
+                tilesEnabled: tilesEnabled)
+            placedCount = placed.count
+            unplacedCount = addresses.count - placed.count
+        }
+    }
+
+    static func load(_ request: Request) async throws -> Context {
+        let addresses = try await request.addresses().all()
+        let contacts = try await request.contacts().contacts(addresses.map(\.contactID))
+        return Context(
+            addresses: addresses, contacts: contacts,
+            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil,
+            session: request.pageSession)
+    }
+}
