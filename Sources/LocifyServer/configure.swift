@@ -113,4 +113,5 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactsWebController())
     try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())
+    try signedIn.register(collection: ContactInterchangeWebController())
 }

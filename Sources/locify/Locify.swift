@@ -14,7 +14,9 @@ struct Locify: AsyncParsableCommand {
             LOCIFY_REGISTRATION, LOCIFY_BASE_URL, LOCIFY_LOG_LEVEL. See README.md for each.
             """,
         version: LocifyConfig.version,
-        subcommands: [Serve.self, Migrate.self, User.self, Token.self, Seed.self, Bench.self],
+        subcommands: [
+            Serve.self, Migrate.self, User.self, Token.self, Seed.self, Import.self, Export.self, Bench.self,
+        ],
         defaultSubcommand: Serve.self)
 
     static func main() async {

@@ -103,7 +103,15 @@ public enum VCardFormat {
 
     /// Reads vCards 3.0 and 4.0. Cards without a name are reported, not dropped silently.
     public static func read(_ text: String) -> (cards: [VCard], issues: [InterchangeIssue]) {
-        var cards: [VCard] = []
+        let numbered = readNumbered(text)
+        return (numbered.cards.map(\.card), numbered.issues)
+    }
+
+    /// `read`, with each card's 1-based position in the file, for reports that name the card.
+    public static func readNumbered(_ text: String) -> (
+        cards: [(record: Int, card: VCard)], issues: [InterchangeIssue]
+    ) {
+        var cards: [(record: Int, card: VCard)] = []
         var issues: [InterchangeIssue] = []
         var current: [ContentLine]?
         var count = 0
@@ -114,7 +122,7 @@ public enum VCardFormat {
             } else if line.name == "END", line.value.uppercased() == "VCARD" {
                 if let lines = current {
                     if let card = card(from: lines) {
-                        cards.append(card)
+                        cards.append((count, card))
                     } else {
                         issues.append(InterchangeIssue(record: count, reason: "no FN or N name"))
                     }

@@ -139,6 +139,8 @@ enum SettingsPage {
         let profileURL: String
         let passwordURL: String
         let tokensURL: String
+        let importURL: String
+        let exportURL: String
 
         init(profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession) {
             let form = state.profile
@@ -190,6 +192,8 @@ enum SettingsPage {
             profileURL = SiteURL.settingsProfile.path
             passwordURL = SiteURL.settingsPassword.path
             tokensURL = SiteURL.settingsTokens.path
+            importURL = SiteURL.settingsImport.path
+            exportURL = SiteURL.settingsExport.path
         }
     }
 

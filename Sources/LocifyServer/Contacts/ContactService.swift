@@ -76,6 +76,14 @@ struct ContactService {
         return try ContactRows.contact(from: row)
     }
 
+    /// All of the owner's contacts, archived ones too, oldest first: for exports.
+    func all() async throws -> [Contact] {
+        try await database.plainRows(
+            #"SELECT \#(ContactRows.columnList) FROM "contacts" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: ContactRows.columns
+        ).map(ContactRows.contact(from:))
+    }
+
     /// The owner's contacts among `ids`, by id; ids of other accounts' contacts are left out.
     func contacts(_ ids: [Int]) async throws -> [Int: Contact] {
         guard !ids.isEmpty else { return [:] }

@@ -5,4 +5,9 @@ extension Request {
     func contacts() throws -> ContactService {
         ContactService(database: db, owner: try requireUser(), dependencies: dependencies)
     }
+
+    /// Import and export of the signed-in user's contacts.
+    func contactInterchange() throws -> ContactInterchange {
+        ContactInterchange(contacts: try contacts(), addresses: try addresses())
+    }
 }

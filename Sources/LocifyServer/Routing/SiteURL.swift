@@ -9,7 +9,7 @@ enum SiteURL {
     case contact(Int)
     case editContact(Int)
     case deleteContact(Int)
-    case settings, settingsProfile, settingsPassword, settingsTokens
+    case settings, settingsProfile, settingsPassword, settingsTokens, settingsImport, settingsExport
     case revokeToken(Int)
     case about
     case stylesheet, script, favicon
@@ -45,6 +45,8 @@ enum SiteURL {
         case .settingsProfile: "/settings/profile"
         case .settingsPassword: "/settings/password"
         case .settingsTokens: "/settings/tokens"
+        case .settingsImport: "/settings/import"
+        case .settingsExport: "/settings/export"
         case .revokeToken(let id): "/settings/tokens/\(id)/revoke"
         case .about: "/about"
         case .stylesheet: "/css/locify.css"

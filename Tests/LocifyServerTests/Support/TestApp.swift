@@ -215,12 +215,36 @@ final class WebClient {
         return response
     }
 
-    func send(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> XCTHTTPResponse {
+    /// Uploads a file as the `file` field of a multipart form, with the CSRF token of the last page.
+    @discardableResult
+    func upload(_ path: String, fileName: String, contents: String) async throws -> XCTHTTPResponse {
+        let boundary = "locify-test-boundary"
+        let body = """
+            --\(boundary)\r
+            Content-Disposition: form-data; name="_csrf"\r
+            \r
+            \(csrfToken ?? "")\r
+            --\(boundary)\r
+            Content-Disposition: form-data; name="file"; filename="\(fileName)"\r
+            Content-Type: text/vcard\r
+            \r
+            \(contents)\r
+            --\(boundary)--\r
+
+            """
+        return try await send(.POST, path, body: body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
+    func send(
+        _ method: HTTPMethod, _ path: String, body: String? = nil, contentType: String? = nil
+    ) async throws -> XCTHTTPResponse {
         var headers = extraHeaders
         if !cookies.isEmpty {
             headers.replaceOrAdd(name: .cookie, value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
-        if body != nil { headers.contentType = .urlEncodedForm }
+        if body != nil {
+            headers.replaceOrAdd(name: .contentType, value: contentType ?? "application/x-www-form-urlencoded")
+        }
         var captured: XCTHTTPResponse?
         try await app.test(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
             response async in captured = response

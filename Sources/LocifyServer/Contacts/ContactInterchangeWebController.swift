@@ -1,0 +1,62 @@
+import LocifyCore
+import Vapor
+
+/// Settings → Import and export: every contact as one vCard file, and a vCard file in, with a report.
+struct ContactInterchangeWebController: RouteCollection {
+    /// Phones' exports of a few thousand contacts with photos stay well below this.
+    static let maximumImportSize = 32 * 1024 * 1024
+
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SiteURL.settingsExport.pathComponents, use: export)
+        routes.on(
+            .POST, SiteURL.settingsImport.pathComponents,
+            body: .collect(maxSize: ByteCount(value: Self.maximumImportSize)), use: importFile)
+    }
+
+    struct ImportForm: Content {
+        var file: File?
+    }
+
+    func export(request: Request) async throws -> Response {
+        let text = try await request.contactInterchange().exportVCards()
+        let response = Response(status: .ok, body: .init(string: text))
+        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
+        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"locify-contacts.vcf\"")
+        return response
+    }
+
+    func importFile(request: Request) async throws -> Response {
+        let form = try request.content.decode(ImportForm.self)
+        guard let file = form.file, file.data.readableBytes > 0 else {
+            throw ValidationFailure(field: "file", "Choose a vCard file to import.")
+        }
+        guard let text = file.data.getString(at: file.data.readerIndex, length: file.data.readableBytes) else {
+            throw ValidationFailure(field: "file", "The file is not text; a vCard file is.")
+        }
+        let report = try await request.contactInterchange().importVCards(text)
+        return try await request.view.render(
+            "settings/import", ImportReportPage.Context(report: report, session: request.pageSession)
+        ).encodeResponse(for: request)
+    }
+}
+
+/// The page after an import: how many came in, and each card or address left out with the reason.
+enum ImportReportPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let summary: String
+        let imported: [String]
+        let skipped: [String]
+        let contactsURL: String
+        let settingsURL: String
+
+        init(report: ImportReport, session: PageSession) {
+            layout = LayoutContext(title: "Import", section: .settings, session: session)
+            summary = report.summary
+            imported = report.importedNames
+            skipped = report.skipped.map(\.sentence)
+            contactsURL = SiteURL.contacts.path
+            settingsURL = SiteURL.settings.path
+        }
+    }
+}
