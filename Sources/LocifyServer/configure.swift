@@ -66,6 +66,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(AddContactListIndexes())
     app.migrations.add(CreateAddresses())
     app.migrations.add(CreateJobs())
+    app.migrations.add(CreateGeocodeCache())
 }
 
 private func registerViews(_ app: Application) throws {

@@ -185,7 +185,27 @@ struct GeocodeAddressJob: JobHandler {
             geocoderEnabled: true, jobsQueued: {})
         let stored = try? await service.address(payload.addressID)
         guard let stored, stored.geocode.status == .pending else { return }
-        let results = try await context.dependencies.geocoder.search(stored.address.geocodingQuery)
-        try await service.recordGeocode(addressID: payload.addressID, query: payload.query, result: results.first)
+        let query = stored.address.geocodingQuery
+        // An outside geocoder's answers are kept, so the same text is sent to it once.
+        guard context.config.geocoder == .nominatim else {
+            let results = try await context.dependencies.geocoder.search(query)
+            return try await service.recordGeocode(
+                addressID: payload.addressID, query: payload.query, result: results.first)
+        }
+        let cache = GeocodeCache(database: context.database)
+        let key = GeocodeCache.key(for: query, source: NominatimResults.source)
+        let answer: GeocodeCache.Answer
+        if let kept = try await cache.answer(for: key) {
+            answer = kept
+        } else {
+            answer = try await context.dependencies.geocoder.search(query).first.map { .found($0) } ?? .nothing
+            try await cache.keep(answer, for: key, now: context.dependencies.now())
+        }
+        let result: GeocodingResult? =
+            switch answer {
+            case .found(let result): result
+            case .nothing: nil
+            }
+        try await service.recordGeocode(addressID: payload.addressID, query: payload.query, result: result)
     }
 }

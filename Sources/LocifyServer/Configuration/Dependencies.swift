@@ -49,12 +49,21 @@ public struct LocifyDependencies: Sendable {
         let http = LiveHTTPClient(client: .shared, userAgent: config.outside.userAgent)
         return LocifyDependencies(
             now: { Date() }, newUUID: { UUID() }, passwords: .bcrypt(cost: 12),
-            newSecret: { PersonalToken.generate() }, geocoder: BundledGeocoder(), http: http,
+            newSecret: { PersonalToken.generate() }, geocoder: geocoder(config, http: http), http: http,
             tiles: config.outside.tileURLTemplate.map { URLTemplateTileFetcher(template: $0, http: http) }
                 ?? TilesOff(),
             gravatar: LiveGravatarClient(baseURL: config.outside.gravatarBaseURL, http: http),
             webhooks: LiveWebhookSender(http: http),
             mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured())
+    }
+
+    private static func geocoder(_ config: LocifyConfig, http: any HTTPFetching) -> any Geocoder {
+        switch (config.geocoder, config.outside.nominatimURL) {
+        case (.nominatim, let url?):
+            NominatimGeocoder(baseURL: url, http: http, spacing: RequestSpacing(interval: .seconds(1)))
+        default:
+            BundledGeocoder()
+        }
     }
 }
 

@@ -25,6 +25,8 @@ public struct LocifyConfig: Sendable {
         /// (`LOCIFY_TILE_URL=off`) and maps draw the bundled basemap only.
         public var tileURLTemplate: String?
         public var gravatarBaseURL: String
+        /// The Nominatim server `LOCIFY_GEOCODER=nominatim` asks, e.g. `https://nominatim.example.org`.
+        public var nominatimURL: String?
         /// A sendmail-compatible command that reads a whole message on standard input; no mail without it.
         public var mailCommand: String?
         /// Sent with every outside request; tile and geocoding policies ask for a way to reach the admin.
@@ -45,6 +47,8 @@ public struct LocifyConfig: Sendable {
     public enum GeocoderChoice: String, Sendable, Equatable, CaseIterable {
         /// The bundled GeoNames gazetteer: offline, city-level.
         case gazetteer
+        /// A Nominatim server (`LOCIFY_NOMINATIM_URL`): street-level; addresses leave this server.
+        case nominatim
         /// No geocoding: addresses keep the coordinates they are given.
         case off
     }
@@ -138,6 +142,11 @@ public struct LocifyConfig: Sendable {
             }
             geocoder = choice
         }
+        let outside = try outsideServices(environment: environment, publicBaseURL: publicBaseURL)
+        if geocoder == .nominatim, outside.nominatimURL == nil {
+            throw Problem.invalid(
+                variable: "LOCIFY_GEOCODER", value: "nominatim", expected: "LOCIFY_NOMINATIM_URL to be set with it")
+        }
         var workers = 2
         if let text = nonEmpty(environment["LOCIFY_WORKERS"]) {
             guard let count = Int(text), (0...64).contains(count) else {
@@ -148,8 +157,7 @@ public struct LocifyConfig: Sendable {
         return LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
-            outside: try outsideServices(environment: environment, publicBaseURL: publicBaseURL),
-            geocoder: geocoder, workers: workers)
+            outside: outside, geocoder: geocoder, workers: workers)
     }
 
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws
@@ -171,6 +179,12 @@ public struct LocifyConfig: Sendable {
                 throw Problem.invalid(variable: "LOCIFY_GRAVATAR_URL", value: url, expected: "an http(s) URL")
             }
             outside.gravatarBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
+        if let url = nonEmpty(environment["LOCIFY_NOMINATIM_URL"]) {
+            guard isWebURL(url) else {
+                throw Problem.invalid(variable: "LOCIFY_NOMINATIM_URL", value: url, expected: "an http(s) URL")
+            }
+            outside.nominatimURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         outside.mailCommand = nonEmpty(environment["LOCIFY_MAIL_COMMAND"])
         let contact = nonEmpty(environment["LOCIFY_ADMIN_EMAIL"]) ?? publicBaseURL

@@ -16,6 +16,7 @@ protocol JobHandler: Sendable {
 struct JobContext: Sendable {
     let database: any Database
     let dependencies: LocifyDependencies
+    let config: LocifyConfig
     let logger: Logger
     let attempt: Int
 }

@@ -26,6 +26,7 @@ struct RegisteredJob: Sendable {
 struct JobRunner: Sendable {
     let database: any Database
     let dependencies: LocifyDependencies
+    let config: LocifyConfig
     let logger: Logger
     let handlers: [String: RegisteredJob]
     /// Names this process in `locked_by`, so an operator can see who holds a job.
@@ -34,11 +35,12 @@ struct JobRunner: Sendable {
     static let claimLifetime: TimeInterval = 5 * 60
 
     init(
-        database: any Database, dependencies: LocifyDependencies, logger: Logger, handlers: [RegisteredJob],
-        workerID: String
+        database: any Database, dependencies: LocifyDependencies, config: LocifyConfig, logger: Logger,
+        handlers: [RegisteredJob], workerID: String
     ) {
         self.database = database
         self.dependencies = dependencies
+        self.config = config
         self.logger = logger
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.workerID = workerID
@@ -102,7 +104,8 @@ struct JobRunner: Sendable {
             ).run()
             return
         }
-        let context = JobContext(database: database, dependencies: dependencies, logger: logger, attempt: job.attempts)
+        let context = JobContext(
+            database: database, dependencies: dependencies, config: config, logger: logger, attempt: job.attempts)
         do {
             try await handler.run(job.payload, context)
             try await sql.raw(
@@ -246,7 +249,7 @@ extension Application {
     /// A runner over this application's database; tests call `runDue(now:)` on it step by step.
     var jobRunner: JobRunner {
         JobRunner(
-            database: db, dependencies: dependencies, logger: logger, handlers: jobHandlers,
+            database: db, dependencies: dependencies, config: locifyConfig, logger: logger, handlers: jobHandlers,
             workerID: "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)")
     }
 }

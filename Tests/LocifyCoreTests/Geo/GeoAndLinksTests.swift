@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import LocifyCore
@@ -138,5 +139,22 @@ final class GeoAndLinksTests: XCTestCase {
             Avatar.initialsSVG(name: "Zoë", background: "javascript:", size: 10).contains(##"fill="#fdb660""##),
             "a bad colour falls back")
         XCTAssertTrue(Avatar.defaultColors.contains(Avatar.defaultColor(forText: "place 7")))
+    }
+}
+
+final class NominatimResultsTests: XCTestCase {
+    func testResultsReadStringCoordinatesAndTheirPrecision() throws {
+        let json = #"""
+            [{"lat":"52.5170365","lon":"13.3888599","display_name":"Unter den Linden","addresstype":"road","address":{"country_code":"de"}},
+             {"lat":"48.8584","lon":"2.2945","display_name":"Tour Eiffel","addresstype":"building"},
+             {"lat":"51","lon":"10","display_name":"Deutschland","type":"country"},
+             {"lat":"north","lon":"10"}]
+            """#
+        let results = try NominatimResults.parse(Data(json.utf8))
+        XCTAssertEqual(results.map(\.precision), [.street, .building, .country])
+        XCTAssertEqual(results.first?.coordinate, Coordinate(latitude: 52.5170365, longitude: 13.3888599))
+        XCTAssertEqual(results.first?.countryCode, "DE")
+        XCTAssertEqual(results.first?.source, "nominatim")
+        XCTAssertThrowsError(try NominatimResults.parse(Data("<html>".utf8)))
     }
 }

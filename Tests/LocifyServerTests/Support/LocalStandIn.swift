@@ -11,6 +11,7 @@ final class LocalStandIn: Sendable {
         let query: String?
         let headers: HTTPHeaders
         let body: Data
+        let receivedAt: ContinuousClock.Instant
     }
 
     private let app: Application
@@ -59,7 +60,7 @@ final class LocalStandIn: Sendable {
             let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
             let received = Received(
                 method: request.method, path: request.url.path, query: request.url.query, headers: request.headers,
-                body: Data(buffer: body))
+                body: Data(buffer: body), receivedAt: .now)
             box.withLockedValue { $0 }?.withLockedValue { $0.append(received) }
             return try await next.respond(to: request)
         }
