@@ -47,10 +47,11 @@ struct JobRunner: Sendable {
     }
 
     /// Runs every job due at `now`, one after another, and returns how many ran (failures included).
+    /// A cancelled task (the server shutting down) finishes the job it holds and claims no more.
     @discardableResult
     func runDue(now: Date) async throws -> Int {
         var count = 0
-        while let claimed = try await claim(now: now) {
+        while !Task.isCancelled, let claimed = try await claim(now: now) {
             await run(claimed, now: now)
             count += 1
         }

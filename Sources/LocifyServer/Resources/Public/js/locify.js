@@ -35,6 +35,34 @@ document.addEventListener("DOMContentLoaded", () => {
       navigator.share({ title: button.dataset.shareTitle, text }).catch(() => {});
     });
   }
+  // The country list is long: a filter above it narrows the choices as one types (the list itself stays
+  // keyboard-operable, and without JavaScript it is a plain list where typing a name jumps to it).
+  const countrySelect = document.querySelector("[data-country-picker] select");
+  if (countrySelect) {
+    const filter = document.createElement("input");
+    filter.type = "search";
+    filter.id = "country-filter";
+    filter.placeholder = "Type to find a country";
+    filter.setAttribute("aria-label", "Find a country");
+    filter.setAttribute("aria-controls", countrySelect.id);
+    filter.autocomplete = "off";
+    countrySelect.before(filter);
+    const options = [...countrySelect.options];
+    const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    filter.addEventListener("input", () => {
+      const wanted = fold(filter.value.trim());
+      let first = null;
+      for (const option of options) {
+        const matches = !wanted || option.value === "" || fold(option.text).includes(wanted) || fold(option.value) === wanted;
+        option.hidden = !matches;
+        if (matches && option.value !== "" && !first) first = option;
+      }
+      if (wanted && first && countrySelect.value !== first.value) {
+        countrySelect.value = first.value;
+        countrySelect.dispatchEvent(new Event("change"));
+      }
+    });
+  }
   // The address form follows the chosen country at once: its fields are fetched as the server lays them
   // out for that country (the same page the "Show this country's fields" button asks for).
   const picker = document.querySelector("[data-country-picker] select");
