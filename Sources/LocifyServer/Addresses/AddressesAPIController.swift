@@ -15,8 +15,8 @@ struct AddressesAPIController: RouteCollection {
         let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
         contact.get("addresses", use: indexOfContact)
         contact.post("addresses", use: createForContact)
-        contact.get("vcard", use: contactVCard)
-        contact.get("addresses", ":addressID", "vcard", use: addressVCard)
+        contact.get("vcard", use: VCardDownloads.contact)
+        contact.get("addresses", ":addressID", "vcard", use: VCardDownloads.address)
         routes.get(SiteURL.apiCountries.pathComponents, use: countries)
     }
 
@@ -88,18 +88,6 @@ struct AddressesAPIController: RouteCollection {
 
     func countries(request: Request) async throws -> DataEnvelope<CountryListResource> {
         DataEnvelope(data: CountryListResource(.bundled))
-    }
-
-    func contactVCard(request: Request) async throws -> Response {
-        let contacts = try request.contacts()
-        let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
-        return VCard(aggregate).download(named: aggregate.contact.completeName)
-    }
-
-    func addressVCard(request: Request) async throws -> Response {
-        let (contact, address) = try await request.contactAndAddress()
-        return VCard(ContactAggregate(contact: contact, addresses: [address]))
-            .download(named: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
     }
 }
 

@@ -5,7 +5,7 @@ import Vapor
 struct AddressesWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
-        contact.get("vcard", use: contactVCard)
+        contact.get("vcard", use: VCardDownloads.contact)
         let addresses = contact.grouped("addresses")
         addresses.post(use: create)
         addresses.get("new", use: new)
@@ -13,7 +13,7 @@ struct AddressesWebController: RouteCollection {
         addresses.post(":addressID", "edit", use: update)
         addresses.get(":addressID", "delete", use: confirmDelete)
         addresses.post(":addressID", "delete", use: delete)
-        addresses.get(":addressID", "vcard", use: addressVCard)
+        addresses.get(":addressID", "vcard", use: VCardDownloads.address)
         routes.get(SiteURL.map.pathComponents, use: map)
     }
 
@@ -93,17 +93,6 @@ struct AddressesWebController: RouteCollection {
         return request.redirect(to: SiteURL.contact(contact.id).path, flash: "The address was deleted.")
     }
 
-    func contactVCard(request: Request) async throws -> Response {
-        let contacts = try request.contacts()
-        let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
-        return VCard(aggregate).download(named: aggregate.contact.completeName)
-    }
-
-    func addressVCard(request: Request) async throws -> Response {
-        let (contact, address) = try await request.contactAndAddress()
-        return VCard(ContactAggregate(contact: contact, addresses: [address]))
-            .download(named: [contact.completeName, address.address.label].compactMap { $0 }.joined(separator: " "))
-    }
 }
 
 extension Request {
@@ -119,17 +108,5 @@ extension Request {
     /// The maps app the signed-in user picked in Settings.
     var preferredMapsApp: MapsApp {
         auth.get(AuthenticatedUser.self)?.profile.mapsApp ?? .openStreetMap
-    }
-}
-
-extension VCard {
-    /// The card as a `.vcf` download (`text/vcard`), named after `name`.
-    func download(named name: String) -> Response {
-        let response = Response(status: .ok, body: .init(string: VCardFormat.write(self)))
-        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
-        let safeName = name.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
-        response.headers.replaceOrAdd(
-            name: .contentDisposition, value: "attachment; filename=\"\(safeName.isEmpty ? "contact" : safeName).vcf\"")
-        return response
     }
 }
