@@ -20,10 +20,13 @@ struct MapView: Encodable {
     let tilesURL: String
     let basemapURL: String
     let zoom: Int
+    /// A page-sized map rather than a preview.
+    let isTall: Bool
     /// Where the map opens in a browser without JavaScript.
     let fallbackURL: String
 
-    init(id: String, label: String, markers: [Marker], zoom: Int = 14, tilesEnabled: Bool) {
+    init(id: String, label: String, markers: [Marker], zoom: Int = 14, isTall: Bool = false, tilesEnabled: Bool) {
+        self.isTall = isTall
         self.id = id
         self.label = label
         let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
