@@ -71,13 +71,16 @@ class TileStandIn:
 
 
 class Server:
-    def __init__(self, binary: Path, data_dir: Path, port: int, tile_template: str):
+    def __init__(self, binary: Path, data_dir: Path, port: int, tile_template: str, database_url: str | None):
         self.binary = binary
         self.data_dir = data_dir
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = data_dir.parent / "server.log"
         env = dict(os.environ, LOCIFY_PORT=str(port), LOCIFY_DATA_DIR=str(data_dir), LOCIFY_TILE_URL=tile_template)
         env.pop("DATABASE_URL", None)
+        if database_url:
+            env["DATABASE_URL"] = database_url
+        self.env = env
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen([str(binary), "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
@@ -95,7 +98,7 @@ class Server:
     def cli(self, *arguments: str) -> str:
         result = subprocess.run(
             [str(self.binary), *arguments, "--data-dir", str(self.data_dir)],
-            capture_output=True, text=True, timeout=120)
+            capture_output=True, text=True, timeout=120, env=self.env)
         assert result.returncode == 0, f"locify {' '.join(arguments)} failed: {result.stderr}"
         return result.stdout
 
@@ -108,12 +111,37 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def server():
+def postgres_url():
+    """A throwaway PostgreSQL cluster on loopback, run as the postgres user when the suite runs as root
+    (PostgreSQL refuses to run as root)."""
+    workspace = tempfile.mkdtemp(prefix="locify-e2e-pg-")
+    as_root = os.geteuid() == 0
+
+    def run(*command):
+        full = ["runuser", "-u", "postgres", "--", *command] if as_root else list(command)
+        result = subprocess.run(full, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"{' '.join(command)} failed: {result.stderr}"
+
+    if as_root:
+        shutil.chown(workspace, "postgres")
+    port = free_port()
+    run("initdb", "-D", f"{workspace}/data", "--auth=trust", "-U", "postgres", "--encoding=UTF8", "-N")
+    run("pg_ctl", "-D", f"{workspace}/data", "-l", f"{workspace}/log", "-w",
+        "-o", f"-p {port} -h 127.0.0.1 -k {workspace}", "start")
+    yield f"postgres://postgres@127.0.0.1:{port}/postgres"
+    run("pg_ctl", "-D", f"{workspace}/data", "-m", "fast", "-w", "stop")
+    shutil.rmtree(workspace, ignore_errors=True)
+
+
+# Every browser test runs against each database the server supports.
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def server(request):
     binary = Path(os.environ.get("LOCIFY_BIN", ROOT / ".build" / "debug" / "locify"))
     assert binary.exists(), f"build the server first: {binary} is missing"
+    database_url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
     workspace = Path(tempfile.mkdtemp(prefix="locify-e2e-"))
     tiles = TileStandIn()
-    running = Server(binary, workspace / "data", free_port(), tiles.template)
+    running = Server(binary, workspace / "data", free_port(), tiles.template, database_url)
     running.tiles = tiles
     yield running
     tiles.stop()
