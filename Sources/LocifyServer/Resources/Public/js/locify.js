@@ -59,7 +59,9 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       if (wanted && first && countrySelect.value !== first.value) {
         countrySelect.value = first.value;
-        countrySelect.dispatchEvent(new Event("change"));
+        // Typing goes through several countries on the way to one: the fields follow once it pauses.
+        clearTimeout(filter.pending);
+        filter.pending = setTimeout(() => countrySelect.dispatchEvent(new Event("change")), 250);
       }
     });
   }
@@ -70,7 +72,10 @@ document.addEventListener("DOMContentLoaded", () => {
   if (picker && fields) {
     const refresh = document.querySelector("[data-refresh-fields]");
     if (refresh) refresh.hidden = true;
+    let latest = 0;
     picker.addEventListener("change", async () => {
+      // Answers can come back out of order; only the one for the latest choice is used.
+      const request = ++latest;
       const typed = {};
       for (const input of fields.querySelectorAll("input")) typed[input.name] = input.value;
       const url = new URL(window.location.href);
@@ -82,7 +87,7 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
       const fresh = page.querySelector("[data-address-fields]");
-      if (!fresh) return;
+      if (!fresh || request !== latest) return;
       fields.replaceChildren(...fresh.childNodes);
       for (const input of fields.querySelectorAll("input")) {
         if (typed[input.name] !== undefined) input.value = typed[input.name];
