@@ -15,9 +15,8 @@ struct ContactsAPIController: RouteCollection {
 
     func index(request: Request) async throws -> PageResource<ContactResource> {
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
-        let (contacts, window) = try await request.contacts().page(
+        let (aggregates, window) = try await request.contacts().aggregatePage(
             matching: query.search, order: .sorted(query.sort), page: query.page)
-        let aggregates = try await request.contacts().aggregates(contacts)
         let currentYear = request.today.year
         let baseURL = request.baseURL
         return PageResource(

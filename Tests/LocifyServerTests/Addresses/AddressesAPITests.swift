@@ -124,6 +124,14 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(page.meta.total, 2)
             XCTAssertEqual(page.links.next, "http://127.0.0.1:8080/api/addresses?limit=1&sort=-created_at&page=2")
 
+            // A page mixing contacts with and without addresses gives each its own.
+            _ = try await app.makeContact(for: account, ContactDraft(firstName: "Hedy"))
+            let contacts = try await app.send(.GET, "/api/contacts", headers: account.bearer)
+            let cities = try contacts.decoded(PageResource<ContactResource>.self).data.map {
+                [$0.firstName] + $0.addresses.compactMap(\.city)
+            }
+            XCTAssertEqual(cities, [["Ada", "Lyon"], ["Grace", "Bern"], ["Hedy"]])
+
             let countries = try await app.send(.GET, "/api/countries", headers: account.bearer)
             XCTAssertEqual(countries.status, .ok)
             let keys = try XCTUnwrap(JSONKeyOrder.keys(of: countries.text, at: ["data"]))
