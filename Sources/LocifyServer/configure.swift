@@ -67,6 +67,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateAddresses())
     app.migrations.add(CreateJobs())
     app.migrations.add(CreateGeocodeCache())
+    app.migrations.add(CreateReminders())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -105,6 +106,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: APIRootController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
+    try api.register(collection: RemindersAPIController())
 
     let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator())
     try web.register(collection: PagesController())

@@ -47,3 +47,16 @@ extension CalendarDate {
         (year * 12 + month) - (other.year * 12 + other.month)
     }
 }
+
+extension CalendarDate {
+    /// The days of the month `offset` months from this date's month: from its first day (or from
+    /// `start` when given, for "the rest of this month") to its last.
+    public func month(offsetBy offset: Int, from start: CalendarDate? = nil) -> ClosedRange<CalendarDate>? {
+        guard let first = CalendarDate(year: year, month: month, day: 1)?.adding(months: offset),
+            let last = CalendarDate(
+                year: first.year, month: first.month, day: CalendarDate.daysIn(month: first.month, year: first.year))
+        else { return nil }
+        let lower = max(start ?? first, first)
+        return lower <= last ? lower...last : nil
+    }
+}

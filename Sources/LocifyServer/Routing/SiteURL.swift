@@ -26,6 +26,8 @@ enum SiteURL {
     case addressVCard(contact: Int, address: Int)
     case contactVCard(Int)
     case map
+    case apiReminder(Int)
+    case apiContactReminders(Int)
     case apiContactAddresses(Int)
     case apiContactVCard(Int)
     case apiAddressVCard(contact: Int, address: Int)
@@ -71,6 +73,8 @@ enum SiteURL {
         case .addressVCard(let contact, let address): "/contacts/\(contact)/addresses/\(address)/vcard"
         case .contactVCard(let contact): "/contacts/\(contact)/vcard"
         case .map: "/map"
+        case .apiReminder(let id): "/api/reminders/\(id)"
+        case .apiContactReminders(let id): "/api/contacts/\(id)/reminders"
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"

@@ -83,7 +83,56 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/me", "401")
                 ),
             ]
-            for (name, value, schema) in examples {
+            let placed = ContactAddress(
+                id: 3, uuid: UUID(), ownerID: 1, contactID: 7,
+                address: PostalAddress(
+                    label: "Home", street: "Unter den Linden 1", city: "Berlin", postalCode: "10117", countryCode: "DE",
+                    coordinate: Coordinate(latitude: 52.517, longitude: 13.3889)),
+                geocode: GeocodeState(status: .done, precision: .street, source: "nominatim"),
+                createdAt: TestClock.start,
+                updatedAt: TestClock.start)
+            let unplaced = ContactAddress(
+                id: 4, uuid: UUID(), ownerID: 1, contactID: 7, address: PostalAddress(city: "Lyon"), geocode: .pending,
+                createdAt: TestClock.start, updatedAt: TestClock.start)
+            let withAddresses = ContactResource(
+                sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024,
+                addresses: [placed, unplaced].map { AddressShortResource($0, url: "http://x/api/addresses/\($0.id)") })
+            let schedule = ReminderSchedule(
+                initialDate: try XCTUnwrap(CalendarDate(year: 2024, month: 1, day: 31)), recurrence: .months(1))
+            let reminder = Reminder(
+                id: 5, uuid: UUID(), ownerID: 1, contactID: 7,
+                fields: ReminderFields(title: "Rent", description: nil, schedule: schedule), isDelible: true,
+                createdAt: TestClock.start, updatedAt: TestClock.start)
+            let today = try XCTUnwrap(CalendarDate(year: 2024, month: 5, day: 4))
+            let more: [(String, JSONValue, JSONValue)] = [
+                (
+                    "Contact with addresses", try encoded(withAddresses),
+                    .object(["$ref": .string("#/components/schemas/Contact")])
+                ),
+                (
+                    "Address", try encoded(AddressResource(placed, url: "http://x/api/addresses/3", contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Address")])
+                ),
+                (
+                    "Address without position",
+                    try encoded(AddressResource(unplaced, url: "http://x/a/4", contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Address")])
+                ),
+                (
+                    "countries", try encoded(DataEnvelope(data: CountryListResource(.bundled))),
+                    try responseSchema(document, "get", "/api/countries", "200")
+                ),
+                (
+                    "Reminder", try encoded(ReminderResource(reminder, contact: short, today: today)),
+                    .object(["$ref": .string("#/components/schemas/Reminder")])
+                ),
+                (
+                    "upcoming",
+                    try encoded(DataEnvelope(data: [UpcomingReminderResource(reminder, on: today, contact: short)])),
+                    try responseSchema(document, "get", "/api/reminders/upcoming/{month}", "200")
+                ),
+            ]
+            for (name, value, schema) in examples + more {
                 XCTAssertEqual(check.problems(value, against: schema), [], name)
             }
             // The checker itself notices drift both ways.

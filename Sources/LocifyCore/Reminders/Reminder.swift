@@ -1,0 +1,119 @@
+import Foundation
+
+/// What a person wrote for a reminder, checked: a title, an optional description, and when it comes.
+public struct ReminderFields: Equatable, Sendable {
+    public var title: String
+    public var description: String?
+    public var schedule: ReminderSchedule
+
+    public init(title: String, description: String?, schedule: ReminderSchedule) {
+        self.title = title
+        self.description = description
+        self.schedule = schedule
+    }
+}
+
+/// A stored reminder of one of the owner's contacts.
+public struct Reminder: Equatable, Sendable {
+    public let id: Int
+    public let uuid: UUID
+    public let ownerID: Int
+    public let contactID: Int
+    public var fields: ReminderFields
+    /// Birthday reminders follow the birthday and cannot be deleted on their own (Monica's `delible`).
+    public var isDelible: Bool
+    public let createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int, uuid: UUID, ownerID: Int, contactID: Int, fields: ReminderFields, isDelible: Bool,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.ownerID = ownerID
+        self.contactID = contactID
+        self.fields = fields
+        self.isDelible = isDelible
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The next occurrence on or after `today`; a one-time reminder keeps its date even when past (it
+    /// is overdue, not gone).
+    public func nextExpectedDate(today: CalendarDate) -> CalendarDate {
+        fields.schedule.nextOccurrence(onOrAfter: today) ?? fields.schedule.initialDate
+    }
+}
+
+/// A reminder as typed: text for the date and the frequency, checked all at once.
+public struct ReminderDraft: Sendable {
+    public var title: String?
+    public var description: String?
+    /// `YYYY-MM-DD`; a full ISO date-time is accepted and its date kept.
+    public var initialDate: String?
+    /// `one_time`, `week`, `month` or `year`.
+    public var frequencyType: String?
+    /// 1 to 1,000; 1 when left out.
+    public var frequencyNumber: Int?
+
+    public init(
+        title: String? = nil, description: String? = nil, initialDate: String? = nil, frequencyType: String? = nil,
+        frequencyNumber: Int? = nil
+    ) {
+        self.title = title
+        self.description = description
+        self.initialDate = initialDate
+        self.frequencyType = frequencyType
+        self.frequencyNumber = frequencyNumber
+    }
+
+    public static let maximumTitleLength = 1_000
+    public static let maximumDescriptionLength = 10_000
+    public static let frequencyNumbers = 1...1_000
+    public static let frequencyTypes = ["one_time", "week", "month", "year"]
+
+    public static let fieldLabels: [String: String] = [
+        "contact_id": "Contact", "title": "Title", "description": "Description", "initial_date": "Date",
+        "frequency_type": "Repeat", "frequency_number": "Every",
+    ]
+
+    /// The stored fields as a draft, so an update can change some keys and keep the rest.
+    public init(_ fields: ReminderFields) {
+        self.init(
+            title: fields.title, description: fields.description, initialDate: fields.schedule.initialDate.description,
+            frequencyType: fields.schedule.recurrence.frequencyType,
+            frequencyNumber: fields.schedule.recurrence.frequencyNumber)
+    }
+
+    public func validated() throws(ValidationFailure) -> ReminderFields {
+        var check = FieldChecker()
+        let title = check.text(title, field: "title", label: "Title", limit: Self.maximumTitleLength)
+        if title == nil { check.fail("title", "Title is required.") }
+        let description = check.text(
+            description, field: "description", label: "Description", limit: Self.maximumDescriptionLength)
+        let dateText = initialDate?.trimmingCharacters(in: .whitespaces) ?? ""
+        let date = CalendarDate(iso8601: dateText)
+        if dateText.isEmpty {
+            check.fail("initial_date", "Date is required.")
+        } else if date == nil {
+            check.fail("initial_date", "Date “\(dateText)” is not a day that exists, written as YYYY-MM-DD.")
+        }
+        let type = frequencyType?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if type.isEmpty {
+            check.fail("frequency_type", "Say how often it repeats: one_time, week, month or year.")
+        } else if !Self.frequencyTypes.contains(type) {
+            check.fail("frequency_type", "Repeat must be one_time, week, month or year.")
+        }
+        let number = frequencyNumber ?? 1
+        if !Self.frequencyNumbers.contains(number) {
+            check.fail("frequency_number", "Every must be a whole number from 1 to 1,000.")
+        }
+        let recurrence = Recurrence(frequencyType: type, frequencyNumber: number)
+        guard let title, let date, let recurrence else { throw ValidationFailure(check.errors) }
+        return try check.finish(
+            ReminderFields(
+                title: title, description: description,
+                schedule: ReminderSchedule(initialDate: date, recurrence: recurrence)))
+    }
+}

@@ -1,0 +1,55 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// The read path of reminders (the pattern of `ContactRows`): plain SQL, rows read by position.
+enum ReminderRows {
+    enum Column: Int, CaseIterable {
+        case id, uuid, userID, contactID, title, description, initialDate, frequencyType, frequencyNumber
+        case isDelible, createdAt, updatedAt
+
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .uuid: "uuid"
+            case .userID: "user_id"
+            case .contactID: "contact_id"
+            case .title: "title"
+            case .description: "description"
+            case .initialDate: "initial_date"
+            case .frequencyType: "frequency_type"
+            case .frequencyNumber: "frequency_number"
+            case .isDelible: "is_delible"
+            case .createdAt: "created_at"
+            case .updatedAt: "updated_at"
+            }
+        }
+    }
+
+    static let columns = Column.allCases.map(\.name)
+    static let columnList = SQLQueryString.columnList(columns)
+
+    struct UnreadableSchedule: Error, CustomStringConvertible {
+        let id: Int
+        var description: String { "reminder \(id) has a date or frequency that cannot be read" }
+    }
+
+    static func reminder(from row: PlainRow) throws -> Reminder {
+        func at(_ column: Column) -> Int { column.rawValue }
+        let id = try row.requiredInteger(at(.id))
+        guard let date = CalendarDate(iso8601: try row.requiredText(at(.initialDate))),
+            let recurrence = Recurrence(
+                frequencyType: try row.requiredText(at(.frequencyType)),
+                frequencyNumber: try row.requiredInteger(at(.frequencyNumber)))
+        else { throw UnreadableSchedule(id: id) }
+        let fields = ReminderFields(
+            title: try row.requiredText(at(.title)), description: try row.text(at(.description)),
+            schedule: ReminderSchedule(initialDate: date, recurrence: recurrence))
+        return Reminder(
+            id: id, uuid: try row.requiredUUID(at(.uuid)), ownerID: try row.requiredInteger(at(.userID)),
+            contactID: try row.requiredInteger(at(.contactID)), fields: fields,
+            isDelible: try row.requiredBool(at(.isDelible)), createdAt: try row.requiredDate(at(.createdAt)),
+            updatedAt: try row.requiredDate(at(.updatedAt)))
+    }
+}

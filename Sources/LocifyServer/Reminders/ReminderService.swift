@@ -1,0 +1,99 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// Reminders of one owner, in the shape of `ContactService`: owner-scoped queries, Core values in and out.
+struct ReminderService {
+    let database: any Database
+    let ownerID: Int
+    let dependencies: LocifyDependencies
+
+    static let defaultSort = ListSort(TimestampSortField.createdAt)
+
+    /// One page of the owner's reminders, of one contact when `contactID` is given.
+    func page(
+        contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection
+    ) async throws -> ([Reminder], PageWindow) {
+        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
+        if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
+        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+        let offset = (page.page - 1) * page.limit
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ReminderRows.columnList), \
+            (SELECT COUNT(*) FROM "reminders" WHERE \(conditions)) AS "total" \
+            FROM "reminders" WHERE \(conditions) \
+            ORDER BY "\(unsafeRaw: sort.field.column)" \(direction), "id" \(direction) \
+            LIMIT \(literal: page.limit) OFFSET \(literal: offset)
+            """, columns: ReminderRows.columns + ["total"])
+        var total = try rows.first?.requiredInteger(ReminderRows.columns.count) ?? 0
+        if rows.isEmpty, page.page > 1 {
+            let counted = try await database.plainRows(
+                #"SELECT COUNT(*) AS "total" FROM "reminders" WHERE \#(conditions)"#, columns: ["total"])
+            total = try counted.first?.requiredInteger(0) ?? 0
+        }
+        return (try rows.map(ReminderRows.reminder(from:)), page.window(total: total))
+    }
+
+    /// Every reminder of the owner, for the month views and the timeline.
+    func all() async throws -> [Reminder] {
+        try await database.plainRows(
+            #"SELECT \#(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: ReminderRows.columns
+        ).map(ReminderRows.reminder(from:))
+    }
+
+    func reminder(_ id: Int) async throws -> Reminder {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ReminderRows.columnList) FROM "reminders" \
+            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: ReminderRows.columns)
+        guard let row = rows.first else { throw AppError.notFound }
+        return try ReminderRows.reminder(from: row)
+    }
+
+    /// Creates a reminder for one of the owner's contacts; a missing contact is reported with the other
+    /// problems, another account's is not found.
+    func create(contactID: Int?, _ draft: ReminderDraft, typeErrors: [FieldError] = []) async throws -> Reminder {
+        var problems = typeErrors
+        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
+            problems.append(FieldError(field: "contact_id", message: "Choose the contact this reminder is about."))
+        }
+        let fields = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
+            try draft.validated()
+        }
+        guard let contactID else { throw ValidationFailure(problems) }
+        _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let now = dependencies.now()
+        let model = ReminderModel(
+            ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), isDelible: true, now: now)
+        model.apply(fields, now: now)
+        try await model.save(on: database)
+        return try await reminder(try model.requireID())
+    }
+
+    /// Changes a stored reminder: `change` gets it as a draft and returns the new one; `contactID` moves it
+    /// to another of the owner's contacts.
+    func update(
+        _ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (ReminderDraft) -> ReminderDraft
+    ) async throws -> Reminder {
+        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
+        let stored = try await reminder(id)
+        let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
+            try change(ReminderDraft(stored.fields)).validated()
+        }
+        if let contactID, contactID != model.$contact.id {
+            _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+            model.$contact.id = contactID
+        }
+        model.apply(fields, now: dependencies.now())
+        try await model.save(on: database)
+        return try await reminder(id)
+    }
+
+    func delete(_ id: Int) async throws {
+        try await ReminderModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+    }
+}

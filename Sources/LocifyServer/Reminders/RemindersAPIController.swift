@@ -1,0 +1,134 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/reminders`, `/api/contacts/{id}/reminders` and `/api/reminders/upcoming/{month}`.
+struct RemindersAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let reminders = routes.grouped(SiteURL.apiReminders.pathComponents)
+        reminders.get(use: index)
+        reminders.post(use: create)
+        reminders.get("upcoming", ":month", use: upcoming)
+        reminders.get(":reminderID", use: show)
+        reminders.put(":reminderID", use: update)
+        reminders.delete(":reminderID", use: delete)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.get("reminders", use: indexOfContact)
+        contact.post("reminders", use: createForContact)
+    }
+
+    func index(request: Request) async throws -> PageResource<ReminderResource> {
+        let contactID = try request.queryParameters["contact_id"].map { text -> Int in
+            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
+            return id
+        }
+        return try await page(request, contactID: contactID, path: .apiReminders)
+    }
+
+    func indexOfContact(request: Request) async throws -> PageResource<ReminderResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await page(request, contactID: contactID, path: .apiContactReminders(contactID))
+    }
+
+    private func page(
+        _ request: Request, contactID: Int?, path: SiteURL
+    ) async throws -> PageResource<ReminderResource> {
+        let query = try ListQuery(from: request, defaultSort: ReminderService.defaultSort)
+        let (reminders, window) = try await request.reminders().page(
+            contactID: contactID, sort: query.sort, page: query.page)
+        return PageResource(
+            items: try await request.reminderResources(reminders), window: window, path: request.absoluteURL(path),
+            pageURL: query.pageURLs(of: path, on: request))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<ReminderResource> {
+        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.reminderInput()
+        return try await created(request, input: input, contactID: input.contactID)
+    }
+
+    /// `POST /api/contacts/{id}/reminders`: the path names the contact.
+    func createForContact(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await created(request, input: try request.reminderInput(), contactID: contactID)
+    }
+
+    private func created(_ request: Request, input: ReminderInput, contactID: Int?) async throws -> Response {
+        let reminder = try await request.reminders().create(
+            contactID: contactID, input.draft, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: try await request.reminderResources([reminder])[0]).encodeResponse(
+            status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<ReminderResource> {
+        let input = try request.reminderInput()
+        let reminder = try await request.reminders().update(
+            try request.pathID("reminderID"), contactID: input.contactID, typeErrors: input.typeErrors
+        ) { input.merged(into: $0) }
+        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("reminderID")
+        try await request.reminders().delete(id)
+        return DeletedResource(id: id)
+    }
+
+    /// Every occurrence in the month `month` months from the user's current one, by date. This month's
+    /// list starts today, so what is due today stays on it all day.
+    func upcoming(request: Request) async throws -> DataEnvelope<[UpcomingReminderResource]> {
+        guard let offset = request.parameters.get("month").flatMap(Int.init), (-1200...1200).contains(offset) else {
+            throw AppError.notFound
+        }
+        let today = request.today
+        guard let range = today.month(offsetBy: offset, from: offset == 0 ? today : nil) else {
+            throw AppError.notFound
+        }
+        let reminders = try await request.reminders().all()
+        let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
+        let currentYear = today.year
+        var items: [(CalendarDate, UpcomingReminderResource)] = []
+        for reminder in reminders {
+            guard let contact = contacts[reminder.contactID] else { continue }
+            let short = request.contactShortResource(contact, currentYear: currentYear)
+            for date in reminder.fields.schedule.occurrences(in: range) {
+                items.append((date, UpcomingReminderResource(reminder, on: date, contact: short)))
+            }
+        }
+        items.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1.id < $1.1.id) }
+        return DataEnvelope(data: items.map(\.1))
+    }
+}
+
+extension Request {
+    /// The signed-in user's reminders.
+    func reminders() throws -> ReminderService {
+        ReminderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The body as a reminder input; an empty body is an input with nothing in it. Only JSON is read.
+    func reminderInput() throws -> ReminderInput {
+        guard let body = body.data, body.readableBytes > 0 else {
+            return ReminderInput(draft: ReminderDraft(), presentKeys: [])
+        }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        return try content.decode(ReminderInput.self)
+    }
+
+    /// Each reminder with its contact, the contacts read in one query.
+    func reminderResources(_ reminders: [Reminder]) async throws -> [ReminderResource] {
+        let contacts = try await self.contacts().contacts(reminders.map(\.contactID))
+        let today = self.today
+        return try reminders.map { reminder in
+            guard let contact = contacts[reminder.contactID] else { throw AppError.notFound }
+            return ReminderResource(
+                reminder, contact: contactShortResource(contact, currentYear: today.year), today: today)
+        }
+    }
+}
