@@ -139,3 +139,74 @@ public struct ReminderInput: Decodable, Sendable {
         return result
     }
 }
+
+/// `GET /api/reminders/timeline` (Locify's own): what is coming, grouped the way people scan it.
+public struct ReminderTimelineResource: Codable, Sendable, Equatable {
+    public struct ContactSummary: Codable, Sendable, Equatable {
+        public var id: Int
+        public var name: String
+        public var avatar: AvatarResource
+
+        public init(id: Int, name: String, avatar: AvatarResource) {
+            self.id = id
+            self.name = name
+            self.avatar = avatar
+        }
+    }
+
+    public struct Item: Codable, Sendable, Equatable {
+        public var reminderID: Int
+        public var title: String
+        /// The occurrence shown, `YYYY-MM-DD`: the next one, or the missed date of an overdue one.
+        public var date: String
+        public var frequencyType: String
+        public var frequencyNumber: Int
+        public var contact: ContactSummary
+
+        enum CodingKeys: String, CodingKey {
+            case reminderID = "reminder_id"
+            case title, date
+            case frequencyType = "frequency_type"
+            case frequencyNumber = "frequency_number"
+            case contact
+        }
+    }
+
+    public struct Group: Codable, Sendable, Equatable {
+        public var count: Int
+        public var items: [Item]
+    }
+
+    public var overdue: Group
+    public var today: Group
+    public var thisWeek: Group
+    public var thisMonth: Group
+    public var later: Group
+
+    enum CodingKeys: String, CodingKey {
+        case overdue, today
+        case thisWeek = "this_week"
+        case thisMonth = "this_month"
+        case later
+    }
+
+    /// `contact` gives each reminder's contact as the item shows it.
+    public init(_ timeline: Timeline<Reminder>, contact: (Reminder) -> ContactSummary?) {
+        func group(_ entries: [Timeline<Reminder>.Entry]) -> Group {
+            let items = entries.compactMap { entry -> Item? in
+                guard let person = contact(entry.item) else { return nil }
+                let recurrence = entry.item.fields.schedule.recurrence
+                return Item(
+                    reminderID: entry.item.id, title: entry.item.fields.title, date: entry.date.description,
+                    frequencyType: recurrence.frequencyType, frequencyNumber: recurrence.frequencyNumber,
+                    contact: person)
+            }
+            return Group(count: items.count, items: items)
+        }
+        overdue = group(timeline.overdue)
+        today = group(timeline.today)
+        thisWeek = group(timeline.thisWeek)
+        thisMonth = group(timeline.thisMonth)
+        later = group(timeline.later)
+    }
+}

@@ -68,6 +68,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateJobs())
     app.migrations.add(CreateGeocodeCache())
     app.migrations.add(CreateReminders())
+    app.migrations.add(AddReminderDone())
 }
 
 private func registerViews(_ app: Application) throws {

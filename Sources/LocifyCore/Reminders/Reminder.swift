@@ -22,13 +22,16 @@ public struct Reminder: Equatable, Sendable {
     public var fields: ReminderFields
     /// Birthday reminders follow the birthday and cannot be deleted on their own (Monica's `delible`).
     public var isDelible: Bool
+    /// When a one-time reminder was marked done; it then leaves the timeline's overdue list.
+    public var doneAt: Date?
     public let createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int, uuid: UUID, ownerID: Int, contactID: Int, fields: ReminderFields, isDelible: Bool,
-        createdAt: Date, updatedAt: Date
+        doneAt: Date? = nil, createdAt: Date, updatedAt: Date
     ) {
+        self.doneAt = doneAt
         self.id = id
         self.uuid = uuid
         self.ownerID = ownerID

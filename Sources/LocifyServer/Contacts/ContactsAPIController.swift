@@ -89,7 +89,7 @@ extension Request {
     }
 
     /// Photos and Gravatar come with the avatar feature; until then every contact shows its initials.
-    private func avatarResource(_ contact: Contact) -> AvatarResource {
+    func avatarResource(_ contact: Contact) -> AvatarResource {
         AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
     }
 }

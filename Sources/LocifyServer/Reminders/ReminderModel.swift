@@ -18,6 +18,7 @@ final class ReminderModel: OwnedModel, @unchecked Sendable {
     @Field(key: "frequency_type") var frequencyType: String
     @Field(key: "frequency_number") var frequencyNumber: Int
     @Field(key: "is_delible") var isDelible: Bool
+    @OptionalField(key: "done_at") var doneAt: Date?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -75,5 +76,16 @@ struct CreateReminders: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(ReminderModel.schema).delete()
+    }
+}
+
+/// One-time reminders can be marked done.
+struct AddReminderDone: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(ReminderModel.schema).field("done_at", .datetime).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(ReminderModel.schema).deleteField("done_at").update()
     }
 }

@@ -7,7 +7,7 @@ import SQLKit
 enum ReminderRows {
     enum Column: Int, CaseIterable {
         case id, uuid, userID, contactID, title, description, initialDate, frequencyType, frequencyNumber
-        case isDelible, createdAt, updatedAt
+        case isDelible, doneAt, createdAt, updatedAt
 
         var name: String {
             switch self {
@@ -21,6 +21,7 @@ enum ReminderRows {
             case .frequencyType: "frequency_type"
             case .frequencyNumber: "frequency_number"
             case .isDelible: "is_delible"
+            case .doneAt: "done_at"
             case .createdAt: "created_at"
             case .updatedAt: "updated_at"
             }
@@ -49,7 +50,8 @@ enum ReminderRows {
         return Reminder(
             id: id, uuid: try row.requiredUUID(at(.uuid)), ownerID: try row.requiredInteger(at(.userID)),
             contactID: try row.requiredInteger(at(.contactID)), fields: fields,
-            isDelible: try row.requiredBool(at(.isDelible)), createdAt: try row.requiredDate(at(.createdAt)),
+            isDelible: try row.requiredBool(at(.isDelible)), doneAt: try row.date(at(.doneAt)),
+            createdAt: try row.requiredDate(at(.createdAt)),
             updatedAt: try row.requiredDate(at(.updatedAt)))
     }
 }

@@ -93,6 +93,21 @@ struct ReminderService {
         return try await reminder(id)
     }
 
+    /// Marks a one-time reminder done, so it leaves the overdue list; a repeating one comes back and
+    /// cannot be done.
+    func markDone(_ id: Int) async throws -> Reminder {
+        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
+        guard model.frequencyType == Recurrence.once.frequencyType else {
+            throw ValidationFailure(
+                field: "frequency_type", "Only a one-time reminder can be marked done; a repeating one comes back.")
+        }
+        if model.doneAt == nil {
+            model.doneAt = dependencies.now()
+            try await model.save(on: database)
+        }
+        return try await reminder(id)
+    }
+
     func delete(_ id: Int) async throws {
         try await ReminderModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
     }

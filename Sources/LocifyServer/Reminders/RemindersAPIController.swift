@@ -9,6 +9,8 @@ struct RemindersAPIController: RouteCollection {
         reminders.get(use: index)
         reminders.post(use: create)
         reminders.get("upcoming", ":month", use: upcoming)
+        reminders.get("timeline", use: timeline)
+        reminders.post(":reminderID", "done", use: done)
         reminders.get(":reminderID", use: show)
         reminders.put(":reminderID", use: update)
         reminders.delete(":reminderID", use: delete)
@@ -78,6 +80,27 @@ struct RemindersAPIController: RouteCollection {
         let id = try request.pathID("reminderID")
         try await request.reminders().delete(id)
         return DeletedResource(id: id)
+    }
+
+    /// Marks a one-time reminder done (Locify's own).
+    func done(request: Request) async throws -> DataEnvelope<ReminderResource> {
+        let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
+        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+    }
+
+    /// Overdue, today, this week (from Monday), this month and later (Locify's own).
+    func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
+        let reminders = try await request.reminders().all()
+        let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
+        let timeline = Timeline(
+            reminders, today: request.today, schedule: \.fields.schedule, isDone: { $0.doneAt != nil })
+        return DataEnvelope(
+            data: ReminderTimelineResource(timeline) { reminder in
+                contacts[reminder.contactID].map {
+                    ReminderTimelineResource.ContactSummary(
+                        id: $0.id, name: $0.completeName, avatar: request.avatarResource($0))
+                }
+            })
     }
 
     /// Every occurrence in the month `month` months from the user's current one, by date. This month's

@@ -71,12 +71,13 @@ struct MethodNotAllowedMiddleware: Middleware {
 
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         next.respond(to: request).flatMapErrorThrowing { error in
-            guard error is RouteNotFound else { throw error }
+            guard error is RouteNotFound || error is PathIDNotANumber else { throw error }
             var parameters = Parameters()
             let components = request.url.path.split(separator: "/").map(String.init)
-            guard let allowed = methodsByPath.route(path: components, parameters: &parameters), !allowed.isEmpty else {
-                throw error
-            }
+            // `/api/reminders/timeline` is a GET route of its own, though PUT `/api/reminders/{id}` took it.
+            guard let allowed = methodsByPath.route(path: components, parameters: &parameters), !allowed.isEmpty,
+                !allowed.contains(request.method)
+            else { throw AppError.notFound }
             throw RoutingError.methodNotAllowed(allowed: allowed.map(\.rawValue))
         }
     }

@@ -1,9 +1,13 @@
 import Vapor
 
+/// A path whose id is not a number: no route means it, so it is answered like a path with no route
+/// (`MethodNotAllowedMiddleware` makes it a 405 where another method serves that exact path, else a 404).
+struct PathIDNotANumber: Error {}
+
 extension Request {
-    /// The integer id in the path, or a 404 (a non-number cannot name anything).
+    /// The integer id in the path.
     func pathID(_ name: String) throws -> Int {
-        guard let value = parameters.get(name), let id = Int(value) else { throw AppError.notFound }
+        guard let value = parameters.get(name), let id = Int(value) else { throw PathIDNotANumber() }
         return id
     }
 }

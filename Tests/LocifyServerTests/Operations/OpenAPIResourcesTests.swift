@@ -132,7 +132,14 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/reminders/upcoming/{month}", "200")
                 ),
             ]
-            for (name, value, schema) in examples + more {
+            let timeline = ReminderTimelineResource(
+                Timeline([reminder], today: today, schedule: \.fields.schedule)
+            ) { _ in .init(id: 7, name: "Zoë Müller", avatar: avatar) }
+            let timelineExample: (String, JSONValue, JSONValue) = (
+                "timeline", try encoded(DataEnvelope(data: timeline)),
+                try responseSchema(document, "get", "/api/reminders/timeline", "200")
+            )
+            for (name, value, schema) in examples + more + [timelineExample] {
                 XCTAssertEqual(check.problems(value, against: schema), [], name)
             }
             // The checker itself notices drift both ways.

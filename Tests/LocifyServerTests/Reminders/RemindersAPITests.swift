@@ -195,3 +195,81 @@ final class RemindersAPITests: XCTestCase {
         }
     }
 }
+
+final class ReminderTimelineTests: XCTestCase {
+    private func timeline(_ app: Application, _ account: TestAccount) async throws -> ReminderTimelineResource {
+        let response = try await app.send(.GET, "/api/reminders/timeline", headers: account.bearer)
+        XCTAssertEqual(response.status, .ok, response.text)
+        return try response.decoded(DataEnvelope<ReminderTimelineResource>.self).data
+    }
+
+    private func add(
+        _ app: Application, _ account: TestAccount, contact: Int, _ title: String, _ date: String, _ type: String
+    )
+        async throws -> Int
+    {
+        let response = try await app.send(
+            .POST, "/api/contacts/\(contact)/reminders", headers: account.bearer,
+            json: #"{"title": "\#(title)", "initial_date": "\#(date)", "frequency_type": "\#(type)"}"#)
+        XCTAssertEqual(response.status, .created, response.text)
+        return try response.decoded(DataEnvelope<ReminderResource>.self).data.id
+    }
+
+    func testTheTimelineGroupsByTheUsersTodayAndDoneLeavesOverdue() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", lastName: "Lovelace"))
+            // Saturday 2024-05-04 in UTC; the week runs Monday to Sunday.
+            let missed = try await add(app, account, contact: ada.id, "Return the book", "2024-05-01", "one_time")
+            _ = try await add(app, account, contact: ada.id, "Anniversary", "2020-05-04", "year")
+            _ = try await add(app, account, contact: ada.id, "Brunch", "2024-05-05", "one_time")
+            _ = try await add(app, account, contact: ada.id, "Dentist", "2024-05-20", "one_time")
+            _ = try await add(app, account, contact: ada.id, "Rent", "2024-01-10", "month")
+            let grouped = try await timeline(app, account)
+            XCTAssertEqual(grouped.overdue.items.map(\.title), ["Return the book"], "\(database)")
+            XCTAssertEqual(grouped.overdue.items.first?.date, "2024-05-01")
+            XCTAssertEqual(grouped.today.items.map(\.title), ["Anniversary"])
+            XCTAssertEqual(grouped.thisWeek.items.map(\.title), ["Brunch"])
+            XCTAssertEqual(grouped.thisMonth.items.map(\.title), ["Rent", "Dentist"])
+            XCTAssertEqual(grouped.thisMonth.count, 2)
+            XCTAssertEqual(grouped.later.count, 0)
+            XCTAssertEqual(grouped.today.items.first?.contact.name, "Ada Lovelace")
+            XCTAssertEqual(grouped.today.items.first?.contact.id, ada.id)
+
+            let done = try await app.send(.POST, "/api/reminders/\(missed)/done", headers: account.bearer)
+            XCTAssertEqual(done.status, .ok, done.text)
+            let afterDone = try await timeline(app, account)
+            XCTAssertEqual(afterDone.overdue.count, 0, "done leaves the overdue list")
+            let rent = try XCTUnwrap(afterDone.thisMonth.items.first { $0.title == "Rent" })
+            let refused = try await app.send(.POST, "/api/reminders/\(rent.reminderID)/done", headers: account.bearer)
+            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try refused.decoded(ErrorEnvelope.self).error.message,
+                .list(["Only a one-time reminder can be marked done; a repeating one comes back."]))
+        }
+    }
+
+    func testTodayIsTheUsersOwnAtBothEndsOfTheClock() async throws {
+        try await withApp(.sqlite) { app, _ in
+            // 2024-05-04T10:06Z is already Sunday the 5th in Kiritimati (UTC+14) and still Friday the 3rd
+            // at UTC−12: the same reminders fall into different groups.
+            for (zone, today, thisWeek) in [
+                ("Pacific/Kiritimati", ["Sunday"], [String]()), ("Etc/GMT+12", [], ["Saturday", "Sunday"]),
+            ] {
+                let account = try await app.makeAccount(email: "\(zone.count)@example.com")
+                try await app.db.sqlDatabase().raw(
+                    "UPDATE users SET timezone = \(bind: zone) WHERE id = \(literal: account.id)"
+                ).run()
+                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+                _ = try await add(app, account, contact: ada.id, "Saturday", "2024-05-04", "one_time")
+                _ = try await add(app, account, contact: ada.id, "Sunday", "2024-05-05", "one_time")
+                let grouped = try await timeline(app, account)
+                XCTAssertEqual(grouped.today.items.map(\.title), today, zone)
+                XCTAssertEqual(grouped.thisWeek.items.map(\.title), thisWeek, zone)
+                if zone == "Pacific/Kiritimati" {
+                    XCTAssertEqual(grouped.overdue.items.map(\.title), ["Saturday"], "yesterday there")
+                }
+            }
+        }
+    }
+}

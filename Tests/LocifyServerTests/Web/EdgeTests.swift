@@ -251,3 +251,19 @@ final class EdgeHardeningTests: XCTestCase {
         }
     }
 }
+
+final class PathIDTests: XCTestCase {
+    func testAWordWhereAnIdGoesIsAnotherRoutesPathOrNothing() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let account = try await app.makeAccount()
+            // PUT /api/reminders/{id} takes "timeline", which is a GET route of its own: 405, as for any
+            // method a path does not serve.
+            let put = try await app.send(.PUT, "/api/reminders/timeline", headers: account.bearer, json: "{}")
+            XCTAssertEqual(put.status, .methodNotAllowed)
+            XCTAssertEqual(put.headers.first(name: .allow), "GET, HEAD")
+            let word = try await app.send(.PUT, "/api/reminders/soon", headers: account.bearer, json: "{}")
+            XCTAssertEqual(word.status, .notFound)
+            XCTAssertEqual(word.errorCode, 31)
+        }
+    }
+}
