@@ -186,7 +186,7 @@ public struct LocifyConfig: Sendable {
             }
             outside.nominatimURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
-        outside.mailCommand = nonEmpty(environment["LOCIFY_MAIL_COMMAND"])
+        outside.mailCommand = nonEmpty(environment["LOCIFY_SENDMAIL"])
         let contact = nonEmpty(environment["LOCIFY_ADMIN_EMAIL"]) ?? publicBaseURL
         outside.userAgent = "Locify/\(version)" + (contact.map { " (\($0))" } ?? "")
         return outside

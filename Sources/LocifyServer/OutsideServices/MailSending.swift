@@ -7,10 +7,10 @@ protocol MailSending: Sendable {
     func send(_ message: MailMessage) async throws
 }
 
-/// Used when `LOCIFY_MAIL_COMMAND` is not set: every send fails, saying how to turn mail on.
+/// Used when `LOCIFY_SENDMAIL` is not set: every send fails, saying how to turn mail on.
 struct MailNotConfigured: MailSending {
     func send(_ message: MailMessage) async throws {
-        throw OutsideServiceError(service: "Mail (set LOCIFY_MAIL_COMMAND)", reason: .notConfigured)
+        throw OutsideServiceError(service: "Mail (set LOCIFY_SENDMAIL)", reason: .notConfigured)
     }
 }
 

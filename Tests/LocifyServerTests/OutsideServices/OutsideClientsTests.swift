@@ -137,7 +137,7 @@ final class OutsideClientsTests: XCTestCase {
                 OutsideServiceError(service: "The mail command", reason: .unreadable("exit status 3: relay refused")))
         }
         await assertThrowsAsync(try await MailNotConfigured().send(message)) {
-            XCTAssertEqual(String(describing: $0), "Mail (set LOCIFY_MAIL_COMMAND) is not configured")
+            XCTAssertEqual(String(describing: $0), "Mail (set LOCIFY_SENDMAIL) is not configured")
         }
     }
 
@@ -147,7 +147,7 @@ final class OutsideClientsTests: XCTestCase {
         let configured = try LocifyConfig.resolve(environment: [
             "LOCIFY_TILE_URL": "http://tiles.internal/{z}/{x}/{y}.png",
             "LOCIFY_GRAVATAR_URL": "http://avatars.internal/",
-            "LOCIFY_MAIL_COMMAND": "msmtp -t", "LOCIFY_ADMIN_EMAIL": "admin@example.org",
+            "LOCIFY_SENDMAIL": "msmtp -t", "LOCIFY_ADMIN_EMAIL": "admin@example.org",
         ])
         XCTAssertEqual(
             configured.outside,
