@@ -6,8 +6,7 @@ import Vapor
 enum VCardDownloads {
     @Sendable
     static func contact(request: Request) async throws -> Response {
-        let contacts = try request.contacts()
-        let aggregate = try await contacts.aggregate(try await contacts.contact(try request.pathID("contactID")))
+        let aggregate = try await request.contacts().aggregate(try request.pathID("contactID"))
         return VCard(aggregate).download(named: aggregate.contact.completeName)
     }
 

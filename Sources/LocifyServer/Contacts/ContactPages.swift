@@ -143,8 +143,7 @@ enum ContactPage {
     }
 
     static func load(_ request: Request, id: Int) async throws -> Context {
-        let contacts = try request.contacts()
-        let aggregate = try await contacts.aggregate(try await contacts.contact(id))
+        let aggregate = try await request.contacts().aggregate(id)
         return Context(
             aggregate: aggregate, today: request.today, preferredApp: request.preferredMapsApp,
             tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession)

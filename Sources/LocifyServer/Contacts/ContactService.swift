@@ -128,6 +128,23 @@ struct ContactService {
         try await aggregates([contact])[0]
     }
 
+    /// One contact with its addresses; the contact's query says whether it has any, so a contact without
+    /// addresses costs one query.
+    func aggregate(_ id: Int) async throws -> ContactAggregate {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ContactRows.columnList), \
+            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses" \
+            FROM "contacts" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: ContactRows.columns + ["has_addresses"])
+        guard let row = rows.first else { throw AppError.notFound }
+        let contact = try ContactRows.contact(from: row)
+        guard try row.requiredBool(ContactRows.columns.count) else {
+            return ContactAggregate(contact: contact, addresses: [])
+        }
+        return try await aggregate(contact)
+    }
+
     /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.
     func emails() async throws -> Set<String> {
         Set(try await ContactModel.owned(by: ownerID, on: database).all().compactMap(\.email))

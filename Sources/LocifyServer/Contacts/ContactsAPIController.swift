@@ -26,9 +26,8 @@ struct ContactsAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contacts = try request.contacts()
-        let contact = try await contacts.contact(try request.pathID("contactID"))
-        return DataEnvelope(data: request.contactResource(try await contacts.aggregate(contact)))
+        let aggregate = try await request.contacts().aggregate(try request.pathID("contactID"))
+        return DataEnvelope(data: request.contactResource(aggregate))
     }
 
     func create(request: Request) async throws -> Response {
