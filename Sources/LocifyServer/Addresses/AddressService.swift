@@ -20,25 +20,10 @@ struct AddressService {
     func page(
         contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection
     ) async throws -> ([ContactAddress], PageWindow) {
-        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
-        if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
-        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
-        let offset = (page.page - 1) * page.limit
-        let rows = try await database.plainRows(
-            """
-            SELECT \(AddressRows.columnList()), \
-            (SELECT COUNT(*) FROM "addresses" WHERE \(conditions)) AS "total" \
-            FROM "addresses" WHERE \(conditions) \
-            ORDER BY "\(unsafeRaw: sort.field.column)" \(direction), "id" \(direction) \
-            LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-            """, columns: AddressRows.columns + ["total"])
-        var total = try rows.first?.requiredInteger(AddressRows.columns.count) ?? 0
-        if rows.isEmpty, page.page > 1 {
-            let counted = try await database.plainRows(
-                #"SELECT COUNT(*) AS "total" FROM "addresses" WHERE \#(conditions)"#, columns: ["total"])
-            total = try counted.first?.requiredInteger(0) ?? 0
-        }
-        return (try rows.map(AddressRows.address(from:)), page.window(total: total))
+        try await database.ownedChildPage(
+            table: "addresses", columns: AddressRows.columns, ownerID: ownerID, contactID: contactID, sort: sort,
+            page: page,
+            read: AddressRows.address(from:))
     }
 
     /// Every address of the owner, oldest first, for the map of all contacts.

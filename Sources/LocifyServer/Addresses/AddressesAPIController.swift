@@ -21,12 +21,7 @@ struct AddressesAPIController: RouteCollection {
     }
 
     func index(request: Request) async throws -> PageResource<AddressResource> {
-        let contactID = try request.queryParameters["contact_id"].map { text -> Int in
-            // A filter on a contact that is not a number matches nothing the account owns.
-            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
-            return id
-        }
-        return try await page(request, contactID: contactID, path: .apiAddresses)
+        try await page(request, contactID: try request.contactFilter(), path: .apiAddresses)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<AddressResource> {

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import LocifyCore
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
@@ -120,5 +121,36 @@ extension Database {
         // slower for short lists than the future's per-row hops.
         let rows = try await sqlite.query(serializer.sql, binds).get()
         return rows.map { PlainRow(sqlite: $0, names: columns) }
+    }
+}
+
+extension Database {
+    /// One page of an owner's rows in `table` (a contact's child table: addresses, reminders), of one
+    /// contact when `contactID` is given, in `sort` order, with the total counted in the same query.
+    /// Each row is read by `read` from `columns`, which come first in the select list.
+    func ownedChildPage<Value>(
+        table: String, columns: [String], ownerID: Int, contactID: Int?, sort: ListSort<TimestampSortField>,
+        page: PageSelection, read: (PlainRow) throws -> Value
+    ) async throws -> ([Value], PageWindow) {
+        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
+        if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
+        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+        let offset = (page.page - 1) * page.limit
+        let rows = try await plainRows(
+            """
+            SELECT \(SQLQueryString.columnList(columns)), \
+            (SELECT COUNT(*) FROM "\(unsafeRaw: table)" WHERE \(conditions)) AS "total" \
+            FROM "\(unsafeRaw: table)" WHERE \(conditions) \
+            ORDER BY "\(unsafeRaw: sort.field.column)" \(direction), "id" \(direction) \
+            LIMIT \(literal: page.limit) OFFSET \(literal: offset)
+            """, columns: columns + ["total"])
+        var total = try rows.first?.requiredInteger(columns.count) ?? 0
+        if rows.isEmpty, page.page > 1 {
+            // Past the last page there is no row to carry the total.
+            let counted = try await plainRows(
+                #"SELECT COUNT(*) AS "total" FROM "\#(unsafeRaw: table)" WHERE \#(conditions)"#, columns: ["total"])
+            total = try counted.first?.requiredInteger(0) ?? 0
+        }
+        return (try rows.map(read), page.window(total: total))
     }
 }

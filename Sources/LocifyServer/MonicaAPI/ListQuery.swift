@@ -34,6 +34,15 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
 }
 
 extension Request {
+    /// `?contact_id=`, which clients send to list one contact's addresses, reminders or photos (Monica
+    /// ignores it; Locify filters). A value that is not a number matches nothing the account owns: 404.
+    func contactFilter() throws -> Int? {
+        try queryParameters["contact_id"].map { text in
+            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
+            return id
+        }
+    }
+
     /// `page` and `limit` from the query string, for the API and the web lists alike.
     func pageSelection(defaultLimit: Int = PageWindow.defaultLimit) throws -> PageSelection {
         let parameters = queryParameters

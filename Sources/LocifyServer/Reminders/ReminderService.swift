@@ -15,25 +15,10 @@ struct ReminderService {
     func page(
         contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection
     ) async throws -> ([Reminder], PageWindow) {
-        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
-        if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
-        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
-        let offset = (page.page - 1) * page.limit
-        let rows = try await database.plainRows(
-            """
-            SELECT \(ReminderRows.columnList), \
-            (SELECT COUNT(*) FROM "reminders" WHERE \(conditions)) AS "total" \
-            FROM "reminders" WHERE \(conditions) \
-            ORDER BY "\(unsafeRaw: sort.field.column)" \(direction), "id" \(direction) \
-            LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-            """, columns: ReminderRows.columns + ["total"])
-        var total = try rows.first?.requiredInteger(ReminderRows.columns.count) ?? 0
-        if rows.isEmpty, page.page > 1 {
-            let counted = try await database.plainRows(
-                #"SELECT COUNT(*) AS "total" FROM "reminders" WHERE \#(conditions)"#, columns: ["total"])
-            total = try counted.first?.requiredInteger(0) ?? 0
-        }
-        return (try rows.map(ReminderRows.reminder(from:)), page.window(total: total))
+        try await database.ownedChildPage(
+            table: "reminders", columns: ReminderRows.columns, ownerID: ownerID, contactID: contactID, sort: sort,
+            page: page,
+            read: ReminderRows.reminder(from:))
     }
 
     /// Every reminder of the owner, for the month views and the timeline.

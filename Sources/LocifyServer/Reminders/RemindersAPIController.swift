@@ -20,11 +20,7 @@ struct RemindersAPIController: RouteCollection {
     }
 
     func index(request: Request) async throws -> PageResource<ReminderResource> {
-        let contactID = try request.queryParameters["contact_id"].map { text -> Int in
-            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
-            return id
-        }
-        return try await page(request, contactID: contactID, path: .apiReminders)
+        try await page(request, contactID: try request.contactFilter(), path: .apiReminders)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<ReminderResource> {
