@@ -11,6 +11,8 @@ public struct ContactInput: Decodable, Sendable {
     /// The keys the client sent; on update the others keep their stored value.
     public private(set) var presentKeys: Set<String> = []
     public private(set) var typeErrors: [FieldError] = []
+    /// `birthdate_add_reminder` when sent: a yearly reminder of the birthday, on (true) or off (false).
+    public private(set) var addBirthdayReminder: Bool?
 
     static let birthdateKeys: Set<String> = [
         "is_birthdate_known", "birthdate_day", "birthdate_month", "birthdate_year",
@@ -39,6 +41,7 @@ public struct ContactInput: Decodable, Sendable {
         draft.birthdateAge = reader.integer("birthdate_age")
         draft.isStarred = reader.boolean("is_starred") ?? false
         draft.isArchived = reader.boolean("is_archived") ?? false
+        addBirthdayReminder = reader.boolean("birthdate_add_reminder")
         presentKeys = Set(container.allKeys.map(\.stringValue))
         typeErrors = reader.errors
     }

@@ -69,6 +69,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateGeocodeCache())
     app.migrations.add(CreateReminders())
     app.migrations.add(AddReminderDone())
+    app.migrations.add(AddReminderKind())
 }
 
 private func registerViews(_ app: Application) throws {

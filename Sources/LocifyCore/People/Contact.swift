@@ -117,7 +117,7 @@ public struct ContactDraft: Sendable, Equatable {
         "email": "Email", "gender_id": "Gender", "is_birthdate_known": "Birthday known",
         "birthdate_day": "Birthday day", "birthdate_month": "Birthday month", "birthdate_year": "Birth year",
         "birthdate_is_age_based": "Age-based birthday", "birthdate_age": "Age", "is_starred": "Starred",
-        "is_archived": "Archived",
+        "is_archived": "Archived", "birthdate_add_reminder": "Birthday reminder",
     ]
 
     /// The rules, after the values were read: `typeErrors` are the values that could not be read

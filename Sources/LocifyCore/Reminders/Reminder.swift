@@ -120,3 +120,15 @@ public struct ReminderDraft: Sendable {
                 schedule: ReminderSchedule(initialDate: date, recurrence: recurrence)))
     }
 }
+
+extension ReminderFields {
+    /// The yearly reminder of a birthday: "Wish happy birthday to <first name>", on the birthday. A
+    /// birthday without a year is placed in 2000, a leap year, so the 29th of February keeps its day.
+    public static func birthday(of birthdate: Birthdate, firstName: String) -> ReminderFields? {
+        guard let date = CalendarDate(year: birthdate.year ?? 2000, month: birthdate.month, day: birthdate.day)
+        else { return nil }
+        return ReminderFields(
+            title: "Wish happy birthday to \(firstName)", description: nil,
+            schedule: ReminderSchedule(initialDate: date, recurrence: .years(1)))
+    }
+}

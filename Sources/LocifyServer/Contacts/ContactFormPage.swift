@@ -14,6 +14,8 @@ struct ContactForm: Content {
     var birthdateYear: String?
     var isStarred: String?
     var isArchived: String?
+    /// "Remind me": a yearly reminder follows the birthday.
+    var birthdateAddReminder: String?
 
     enum CodingKeys: String, CodingKey {
         case firstName = "first_name"
@@ -25,9 +27,12 @@ struct ContactForm: Content {
         case birthdateYear = "birthdate_year"
         case isStarred = "is_starred"
         case isArchived = "is_archived"
+        case birthdateAddReminder = "birthdate_add_reminder"
     }
 
-    init(_ fields: ContactFields? = nil) {
+    /// `remindsOfBirthday` ticks "Remind me" when the contact's birthday has its reminder.
+    init(_ fields: ContactFields? = nil, remindsOfBirthday: Bool = false) {
+        birthdateAddReminder = remindsOfBirthday ? "on" : nil
         firstName = fields?.firstName
         lastName = fields?.lastName
         nickname = fields?.nickname
@@ -67,6 +72,7 @@ enum ContactFormPage {
         let submitLabel: String
         let nameFields: [FormField]
         let birthdayFields: [FormField]
+        let birthdayReminderField: FormField
         let otherFields: [FormField]
         let flagFields: [FormField]
 
@@ -95,6 +101,9 @@ enum ContactFormPage {
                     SelectOption(
                         value: String(index + 1), label: name, isSelected: form.birthdateMonth == String(index + 1))
                 }
+            birthdayReminderField = FormField(
+                "birthdate_add_reminder", label: "Remind me of the birthday every year", control: .checkbox,
+                isChecked: form.birthdateAddReminder != nil)
             birthdayFields = [
                 FormField(
                     "birthdate_day", label: "Day", value: form.birthdateDay, errors: errors, inputMode: "numeric",

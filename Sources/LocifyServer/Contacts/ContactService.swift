@@ -151,24 +151,41 @@ struct ContactService {
     }
 
     /// `typeErrors` are the values a client sent that could not be read (text for a number).
-    func create(_ draft: ContactDraft, typeErrors: [FieldError] = []) async throws -> Contact {
+    /// `birthdayReminder` true gives a known birthday its yearly reminder.
+    func create(
+        _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil
+    ) async throws -> Contact {
         let fields = try draft.validated(today: today, typeErrors: typeErrors)
         let model = ContactModel(
             ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
-        try await model.create(on: database)
-        return try model.value()
+        return try await database.transaction { transaction in
+            try await model.create(on: transaction)
+            let contact = try model.value()
+            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
+            return contact
+        }
     }
 
     /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
     /// so an API update can apply only the keys it was sent and a form can replace every field.
+    /// The birthday reminder follows the birthday; `birthdayReminder` turns it on or off, nil keeps it.
     func update(
-        _ id: Int, typeErrors: [FieldError] = [], _ change: (ContactDraft) -> ContactDraft
+        _ id: Int, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil,
+        _ change: (ContactDraft) -> ContactDraft
     ) async throws -> Contact {
         let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
         let draft = change(ContactDraft(model.fields))
         model.apply(try draft.validated(today: today, typeErrors: typeErrors), now: dependencies.now())
-        try await model.save(on: database)
-        return try model.value()
+        return try await database.transaction { transaction in
+            try await model.save(on: transaction)
+            let contact = try model.value()
+            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
+            return contact
+        }
+    }
+
+    private func reminders(on database: any Database) -> ReminderService {
+        ReminderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }
 
     func delete(_ id: Int) async throws {

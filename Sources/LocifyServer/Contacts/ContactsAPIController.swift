@@ -32,7 +32,8 @@ struct ContactsAPIController: RouteCollection {
 
     func create(request: Request) async throws -> Response {
         let input = try request.contactInput()
-        let contact = try await request.contacts().create(input.draft, typeErrors: input.typeErrors)
+        let contact = try await request.contacts().create(
+            input.draft, typeErrors: input.typeErrors, birthdayReminder: input.addBirthdayReminder)
         return try await DataEnvelope(data: request.contactResource(ContactAggregate(contact: contact, addresses: [])))
             .encodeResponse(
                 status: .created, for: request)
@@ -41,9 +42,10 @@ struct ContactsAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {
         let input = try request.contactInput()
         let contacts = try request.contacts()
-        let contact = try await contacts.update(try request.pathID("contactID"), typeErrors: input.typeErrors) {
-            input.merged(into: $0)
-        }
+        let contact = try await contacts.update(
+            try request.pathID("contactID"), typeErrors: input.typeErrors,
+            birthdayReminder: input.addBirthdayReminder
+        ) { input.merged(into: $0) }
         return DataEnvelope(data: request.contactResource(try await contacts.aggregate(contact)))
     }
 

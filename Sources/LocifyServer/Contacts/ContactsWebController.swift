@@ -33,7 +33,8 @@ struct ContactsWebController: RouteCollection {
         let form = try request.content.decode(ContactForm.self)
         return try await request.handleForm {
             let (draft, typeErrors) = form.draft()
-            let contact = try await request.contacts().create(draft, typeErrors: typeErrors)
+            let contact = try await request.contacts().create(
+                draft, typeErrors: typeErrors, birthdayReminder: form.birthdateAddReminder != nil)
             return .redirect(to: SiteURL.contact(contact.id).path, flash: "\(contact.completeName) was added.")
         } redraw: { errors in
             try await request.view.render(
@@ -44,9 +45,12 @@ struct ContactsWebController: RouteCollection {
     func edit(request: Request) async throws -> View {
         let id = try request.pathID("contactID")
         let contact = try await request.contacts().contact(id)
+        let reminds = try await request.reminders().birthdayReminder(of: id) != nil
         return try await request.view.render(
             "contacts/form",
-            ContactFormPage.Context(form: ContactForm(contact.fields), editing: id, session: request.pageSession))
+            ContactFormPage.Context(
+                form: ContactForm(contact.fields, remindsOfBirthday: reminds), editing: id,
+                session: request.pageSession))
     }
 
     func update(request: Request) async throws -> Response {
@@ -54,7 +58,9 @@ struct ContactsWebController: RouteCollection {
         let form = try request.content.decode(ContactForm.self)
         return try await request.handleForm {
             let (formDraft, typeErrors) = form.draft()
-            let contact = try await request.contacts().update(id, typeErrors: typeErrors) { stored in
+            let contact = try await request.contacts().update(
+                id, typeErrors: typeErrors, birthdayReminder: form.birthdateAddReminder != nil
+            ) { stored in
                 var draft = formDraft
                 // The form has no age field: an age-based birthday the person did not touch keeps that flag.
                 if stored.birthdateIsAgeBased, draft.birthdateDay == 1, draft.birthdateMonth == 1,

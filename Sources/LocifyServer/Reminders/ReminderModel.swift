@@ -19,6 +19,8 @@ final class ReminderModel: OwnedModel, @unchecked Sendable {
     @Field(key: "frequency_number") var frequencyNumber: Int
     @Field(key: "is_delible") var isDelible: Bool
     @OptionalField(key: "done_at") var doneAt: Date?
+    /// `birthday` for the reminder that follows its contact's birthday; nil for the others.
+    @OptionalField(key: "kind") var kind: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
@@ -87,5 +89,16 @@ struct AddReminderDone: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(ReminderModel.schema).deleteField("done_at").update()
+    }
+}
+
+/// Birthday reminders are told apart from the others, so they can follow the birthday.
+struct AddReminderKind: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(ReminderModel.schema).field("kind", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(ReminderModel.schema).deleteField("kind").update()
     }
 }

@@ -94,6 +94,47 @@ struct ReminderService {
     }
 
     func delete(_ id: Int) async throws {
-        try await ReminderModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
+        guard model.isDelible else {
+            throw ValidationFailure(
+                field: "id", "A birthday reminder goes with the birthday: remove the birthday or its reminder there.")
+        }
+        try await model.delete(on: database)
+    }
+
+    static let birthdayKind = "birthday"
+
+    /// The reminder that follows `contactID`'s birthday, if it has one.
+    func birthdayReminder(of contactID: Int) async throws -> ReminderModel? {
+        try await ReminderModel.owned(by: ownerID, on: database).filter(\.$contact.$id == contactID)
+            .filter(\.$kind == Self.birthdayKind).first()
+    }
+
+    /// Keeps a contact's birthday reminder in step with its birthday, under the same id: made when `wanted`
+    /// is true and there is a birthday, moved when the birthday moves, removed when the birthday is or
+    /// when `wanted` is false. nil keeps whatever there is.
+    func syncBirthday(of contact: Contact, wanted: Bool?) async throws {
+        let existing = try await birthdayReminder(of: contact.id)
+        let wants = wanted ?? (existing != nil)
+        guard wants, let birthdate = contact.fields.birthdate,
+            let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)
+        else {
+            try await existing?.delete(on: database)
+            return
+        }
+        let now = dependencies.now()
+        let model =
+            existing
+            ?? ReminderModel(
+                ownerID: ownerID, contactID: contact.id, uuid: dependencies.newUUID(), isDelible: false, now: now)
+        model.kind = Self.birthdayKind
+        let changed =
+            existing.map {
+                $0.title != fields.title || $0.initialDate != fields.schedule.initialDate.description
+                    || $0.frequencyType != fields.schedule.recurrence.frequencyType
+                    || $0.frequencyNumber != fields.schedule.recurrence.frequencyNumber
+            } ?? true
+        if changed { model.apply(fields, now: now) }
+        try await model.save(on: database)
     }
 }
