@@ -110,11 +110,12 @@ enum ContactPage {
         let addresses: [AddressCard]
         let newAddressURL: String
         let vcardURL: String
+        let reminders: [ReminderLine]
 
-        /// `today` is the owner's day, for ages; `preferredApp` opens directions.
+        /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         init(
-            aggregate: ContactAggregate, today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
-            session: PageSession
+            aggregate: ContactAggregate, reminders: [Reminder] = [], today: CalendarDate, preferredApp: MapsApp,
+            tilesEnabled: Bool = true, session: PageSession
         ) {
             let contact = aggregate.contact
             let fields = contact.fields
@@ -139,14 +140,49 @@ enum ContactPage {
             }
             newAddressURL = SiteURL.newAddress(contact: contact.id).path
             vcardURL = SiteURL.contactVCard(contact.id).path
+            self.reminders = reminders.map { ReminderLine($0, today: today) }
+                .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
+        }
+    }
+
+    /// One reminder on the contact page: what, when next, how often.
+    struct ReminderLine: Encodable {
+        let title: String
+        let when: String
+        let repeats: String
+        let isOverdue: Bool
+        let isDone: Bool
+        let sortDate: String
+
+        init(_ reminder: Reminder, today: CalendarDate) {
+            let schedule = reminder.fields.schedule
+            let next = reminder.nextExpectedDate(today: today)
+            title = reminder.fields.title
+            when = ContactPage.describe(next)
+            isDone = reminder.doneAt != nil
+            isOverdue = next < today && !isDone
+            sortDate = next.description
+            repeats =
+                switch schedule.recurrence {
+                case .once: "once"
+                case .weeks(let n): n == 1 ? "every week" : "every \(n) weeks"
+                case .months(let n): n == 1 ? "every month" : "every \(n) months"
+                case .years(let n): n == 1 ? "every year" : "every \(n) years"
+                }
         }
     }
 
     static func load(_ request: Request, id: Int) async throws -> Context {
         let aggregate = try await request.contacts().aggregate(id)
+        let reminders = try await request.reminders().reminders(ofContact: id)
         return Context(
-            aggregate: aggregate, today: request.today, preferredApp: request.preferredMapsApp,
+            aggregate: aggregate, reminders: reminders, today: request.today, preferredApp: request.preferredMapsApp,
             tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession)
+    }
+
+    /// "31 May 2024".
+    static func describe(_ date: CalendarDate) -> String {
+        "\(date.day) \(DateFormatter().monthSymbols[date.month - 1]) \(date.year)"
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

@@ -29,6 +29,16 @@ struct ReminderService {
         ).map(ReminderRows.reminder(from:))
     }
 
+    /// All of one contact's reminders, for its page.
+    func reminders(ofContact contactID: Int) async throws -> [Reminder] {
+        try await database.plainRows(
+            """
+            SELECT \(ReminderRows.columnList) FROM "reminders" \
+            WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) ORDER BY "id"
+            """, columns: ReminderRows.columns
+        ).map(ReminderRows.reminder(from:))
+    }
+
     func reminder(_ id: Int) async throws -> Reminder {
         let rows = try await database.plainRows(
             """

@@ -350,11 +350,31 @@ final class BirthdayReminderTests: XCTestCase {
                 edit.text)
             let count = try await ReminderModel.query(on: app.db).count()
             XCTAssertEqual(count, 1)
+            let page = try await browser.get(location)
+            XCTAssertTrue(
+                page.text.contains("<strong>Wish happy birthday to Ada</strong> — next 10 December 2024 (every year)"),
+                page.text)
             let saved = try await browser.post(
                 location + "/edit", form: ["first_name": "Ada", "birthdate_day": "10", "birthdate_month": "12"])
             XCTAssertEqual(saved.status, .seeOther)
             let afterUntick = try await ReminderModel.query(on: app.db).count()
             XCTAssertEqual(afterUntick, 0, "unticking Remind me removes the reminder")
+            let empty = try await browser.get(location)
+            XCTAssertTrue(empty.text.contains("No reminders yet."))
+
+            // An overdue one-time reminder says so in words, and is listed first.
+            let account = try await app.account(email: "grace@example.com")
+            let contactID = try XCTUnwrap(Int(location.split(separator: "/").last ?? ""))
+            let service = ReminderService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+            _ = try await service.create(
+                contactID: contactID, ReminderDraft(title: "Tea", initialDate: "2024-06-01", frequencyType: "month"))
+            _ = try await service.create(
+                contactID: contactID,
+                ReminderDraft(title: "Return the book", initialDate: "2024-05-01", frequencyType: "one_time"))
+            let listed = try await browser.get(location)
+            let overdue = try XCTUnwrap(listed.text.range(of: "overdue since</span> 1 May 2024 (once)"))
+            let tea = try XCTUnwrap(listed.text.range(of: "<strong>Tea</strong> — next 1 June 2024 (every month)"))
+            XCTAssertLessThan(overdue.lowerBound, tea.lowerBound)
         }
     }
 }
