@@ -132,3 +132,18 @@ extension ReminderFields {
             schedule: ReminderSchedule(initialDate: date, recurrence: .years(1)))
     }
 }
+
+/// Monica's "upcoming" view: every occurrence of one month.
+public enum UpcomingReminders {
+    /// Each occurrence in the month `offset` months from `today`'s, by date and then reminder id. This
+    /// month's start today, so what is due today stays listed all day. nil for a month outside the calendar.
+    public static func occurrences(
+        of reminders: [Reminder], monthOffset offset: Int, today: CalendarDate
+    ) -> [(date: CalendarDate, reminder: Reminder)]? {
+        guard let range = today.month(offsetBy: offset, from: offset == 0 ? today : nil) else { return nil }
+        let items = reminders.flatMap { reminder in
+            reminder.fields.schedule.occurrences(in: range).map { (date: $0, reminder: reminder) }
+        }
+        return items.sorted { ($0.date, $0.reminder.id) < ($1.date, $1.reminder.id) }
+    }
+}

@@ -44,6 +44,17 @@ public enum LooseValue {
         Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// The number in `text`, nil for blank text; a value that is not a number is added to `problems`
+    /// under `field`.
+    public static func number(_ text: String?, field: String, label: String, problems: inout [FieldError]) -> Double? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let value = number(text) else {
+            problems.append(notANumber(field: field, label: label))
+            return nil
+        }
+        return value
+    }
+
     public static func notText(field: String, label: String) -> FieldError {
         FieldError(field: field, message: "\(label) must be text.")
     }

@@ -43,13 +43,8 @@ struct AddressForm: Content {
     func draft(stored: ContactAddress? = nil) -> (PostalAddressDraft, [FieldError], coordinatesSent: Bool) {
         var problems: [FieldError] = []
         func number(_ text: String?, _ field: String) -> Double? {
-            guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-            guard let value = LooseValue.number(text) else {
-                problems.append(
-                    LooseValue.notANumber(field: field, label: PostalAddressDraft.fieldLabels[field] ?? field))
-                return nil
-            }
-            return value
+            LooseValue.number(
+                text, field: field, label: PostalAddressDraft.fieldLabels[field] ?? field, problems: &problems)
         }
         let draft = PostalAddressDraft(
             label: label, street: street, city: city, province: province, postalCode: postalCode, country: country,
@@ -170,7 +165,6 @@ struct AddressCard: Encodable {
     let id: Int
     let label: String
     let lines: [String]
-    let hasPosition: Bool
     /// Why there is no map: still being looked up, or not found.
     let positionNote: String?
     let directionsURL: String
@@ -193,7 +187,6 @@ struct AddressCard: Encodable {
         label = address.label ?? "Address"
         let written = address.lines(countries: countries)
         lines = written
-        hasPosition = address.coordinate != nil
         switch (address.coordinate, stored.geocode.status) {
         case (nil, .pending): positionNote = "Finding this address on the map…"
         case (nil, .notFound): positionNote = "This address could not be found on the map."

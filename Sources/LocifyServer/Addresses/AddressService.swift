@@ -44,10 +44,6 @@ struct AddressService {
         return try AddressRows.address(from: row)
     }
 
-    func addresses(ofContacts contactIDs: [Int]) async throws -> [Int: [ContactAddress]] {
-        try await AddressRows.addresses(ofContacts: contactIDs, ownerID: ownerID, on: database)
-    }
-
     /// The country of the owner's most recently saved address: a new address's form starts there.
     func lastUsedCountry() async throws -> String? {
         let rows = try await database.plainRows(
@@ -168,8 +164,10 @@ struct GeocodeAddressJob: JobHandler {
         let service = AddressService(
             database: context.database, ownerID: payload.ownerID, dependencies: context.dependencies,
             geocoderEnabled: true, jobsQueued: {})
+        // An address deleted, placed by hand or edited since is left alone: its own save queued what it needs.
         let stored = try? await service.address(payload.addressID)
-        guard let stored, stored.geocode.status == .pending else { return }
+        guard let stored, stored.geocode.status == .pending, stored.address.geocodingQuery.text == payload.query
+        else { return }
         let query = stored.address.geocodingQuery
         // An outside geocoder's answers are kept, so the same text is sent to it once.
         guard context.config.geocoder == .nominatim else {

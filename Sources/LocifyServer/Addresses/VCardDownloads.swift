@@ -19,9 +19,16 @@ enum VCardDownloads {
 }
 
 extension VCard {
-    /// The card as a `.vcf` download (`text/vcard`), named after `name`.
+    /// The card as a `.vcf` download, named after `name`.
     func download(named name: String) -> Response {
-        let response = Response(status: .ok, body: .init(string: VCardFormat.write(self)))
+        VCardDownloads.response(VCardFormat.write(self), named: name)
+    }
+}
+
+extension VCardDownloads {
+    /// vCard text as a download (`text/vcard`, an attachment named `name.vcf`).
+    static func response(_ text: String, named name: String) -> Response {
+        let response = Response(status: .ok, body: .init(string: text))
         response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
         let safeName = name.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
         response.headers.replaceOrAdd(

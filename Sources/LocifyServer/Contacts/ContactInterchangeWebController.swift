@@ -18,11 +18,7 @@ struct ContactInterchangeWebController: RouteCollection {
     }
 
     func export(request: Request) async throws -> Response {
-        let text = try await request.contactInterchange().exportVCards()
-        let response = Response(status: .ok, body: .init(string: text))
-        response.headers.contentType = HTTPMediaType(type: "text", subType: "vcard", parameters: ["charset": "utf-8"])
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"locify-contacts.vcf\"")
-        return response
+        VCardDownloads.response(try await request.contactInterchange().exportVCards(), named: "locify-contacts")
     }
 
     func importFile(request: Request) async throws -> Response {

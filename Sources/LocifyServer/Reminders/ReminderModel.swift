@@ -43,6 +43,22 @@ final class ReminderModel: OwnedModel, @unchecked Sendable {
         frequencyNumber = fields.schedule.recurrence.frequencyNumber
         updatedAt = now
     }
+
+    var fields: ReminderFields {
+        get throws {
+            let id = try requireID()
+            return ReminderFields(
+                title: title, description: description,
+                schedule: try ReminderRows.schedule(
+                    id: id, initialDate: initialDate, frequencyType: frequencyType, frequencyNumber: frequencyNumber))
+        }
+    }
+
+    func value() throws -> Reminder {
+        Reminder(
+            id: try requireID(), uuid: uuid, ownerID: $owner.id, contactID: $contact.id, fields: try fields,
+            isDelible: isDelible, doneAt: doneAt, createdAt: createdAt, updatedAt: updatedAt)
+    }
 }
 
 struct CreateReminders: AsyncMigration {

@@ -36,17 +36,25 @@ enum ReminderRows {
         var description: String { "reminder \(id) has a date or frequency that cannot be read" }
     }
 
+    /// The schedule as stored: a `YYYY-MM-DD` date and Monica's frequency fields.
+    static func schedule(id: Int, initialDate: String, frequencyType: String, frequencyNumber: Int) throws
+        -> ReminderSchedule
+    {
+        guard let date = CalendarDate(iso8601: initialDate),
+            let recurrence = Recurrence(frequencyType: frequencyType, frequencyNumber: frequencyNumber)
+        else { throw UnreadableSchedule(id: id) }
+        return ReminderSchedule(initialDate: date, recurrence: recurrence)
+    }
+
     static func reminder(from row: PlainRow) throws -> Reminder {
         func at(_ column: Column) -> Int { column.rawValue }
         let id = try row.requiredInteger(at(.id))
-        guard let date = CalendarDate(iso8601: try row.requiredText(at(.initialDate))),
-            let recurrence = Recurrence(
-                frequencyType: try row.requiredText(at(.frequencyType)),
-                frequencyNumber: try row.requiredInteger(at(.frequencyNumber)))
-        else { throw UnreadableSchedule(id: id) }
+        let schedule = try Self.schedule(
+            id: id, initialDate: try row.requiredText(at(.initialDate)),
+            frequencyType: try row.requiredText(at(.frequencyType)),
+            frequencyNumber: try row.requiredInteger(at(.frequencyNumber)))
         let fields = ReminderFields(
-            title: try row.requiredText(at(.title)), description: try row.text(at(.description)),
-            schedule: ReminderSchedule(initialDate: date, recurrence: recurrence))
+            title: try row.requiredText(at(.title)), description: try row.text(at(.description)), schedule: schedule)
         return Reminder(
             id: id, uuid: try row.requiredUUID(at(.uuid)), ownerID: try row.requiredInteger(at(.userID)),
             contactID: try row.requiredInteger(at(.contactID)), fields: fields,

@@ -66,7 +66,7 @@ struct ReminderService {
             ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), isDelible: true, now: now)
         model.apply(fields, now: now)
         try await model.save(on: database)
-        return try await reminder(try model.requireID())
+        return try model.value()
     }
 
     /// Changes a stored reminder: `change` gets it as a draft and returns the new one; `contactID` moves it
@@ -75,9 +75,9 @@ struct ReminderService {
         _ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (ReminderDraft) -> ReminderDraft
     ) async throws -> Reminder {
         let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
-        let stored = try await reminder(id)
+        let draft = change(ReminderDraft(try model.fields))
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try change(ReminderDraft(stored.fields)).validated()
+            try draft.validated()
         }
         if let contactID, contactID != model.$contact.id {
             _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
@@ -85,7 +85,7 @@ struct ReminderService {
         }
         model.apply(fields, now: dependencies.now())
         try await model.save(on: database)
-        return try await reminder(id)
+        return try model.value()
     }
 
     /// Marks a one-time reminder done, so it leaves the overdue list; a repeating one comes back and
@@ -100,7 +100,7 @@ struct ReminderService {
             model.doneAt = dependencies.now()
             try await model.save(on: database)
         }
-        return try await reminder(id)
+        return try model.value()
     }
 
     func delete(_ id: Int) async throws {
@@ -138,13 +138,8 @@ struct ReminderService {
             ?? ReminderModel(
                 ownerID: ownerID, contactID: contact.id, uuid: dependencies.newUUID(), isDelible: false, now: now)
         model.kind = Self.birthdayKind
-        let changed =
-            existing.map {
-                $0.title != fields.title || $0.initialDate != fields.schedule.initialDate.description
-                    || $0.frequencyType != fields.schedule.recurrence.frequencyType
-                    || $0.frequencyNumber != fields.schedule.recurrence.frequencyNumber
-            } ?? true
-        if changed { model.apply(fields, now: now) }
+        // Saving an unchanged birthday leaves the reminder as it was, `updated_at` included.
+        if try existing?.fields != fields { model.apply(fields, now: now) }
         try await model.save(on: database)
     }
 }

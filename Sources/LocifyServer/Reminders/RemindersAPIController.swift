@@ -42,7 +42,7 @@ struct RemindersAPIController: RouteCollection {
 
     func show(request: Request) async throws -> DataEnvelope<ReminderResource> {
         let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
-        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+        return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
     func create(request: Request) async throws -> Response {
@@ -60,7 +60,7 @@ struct RemindersAPIController: RouteCollection {
     private func created(_ request: Request, input: ReminderInput, contactID: Int?) async throws -> Response {
         let reminder = try await request.reminders().create(
             contactID: contactID, input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: try await request.reminderResources([reminder])[0]).encodeResponse(
+        return try await DataEnvelope(data: try await request.reminderResource(reminder)).encodeResponse(
             status: .created, for: request)
     }
 
@@ -69,7 +69,7 @@ struct RemindersAPIController: RouteCollection {
         let reminder = try await request.reminders().update(
             try request.pathID("reminderID"), contactID: input.contactID, typeErrors: input.typeErrors
         ) { input.merged(into: $0) }
-        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+        return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
@@ -81,7 +81,7 @@ struct RemindersAPIController: RouteCollection {
     /// Marks a one-time reminder done (Locify's own).
     func done(request: Request) async throws -> DataEnvelope<ReminderResource> {
         let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
-        return DataEnvelope(data: try await request.reminderResources([reminder])[0])
+        return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
     /// Overdue, today, this week (from Monday), this month and later (Locify's own).
@@ -106,22 +106,18 @@ struct RemindersAPIController: RouteCollection {
             throw AppError.notFound
         }
         let today = request.today
-        guard let range = today.month(offsetBy: offset, from: offset == 0 ? today : nil) else {
+        let reminders = try await request.reminders().all()
+        guard let occurrences = UpcomingReminders.occurrences(of: reminders, monthOffset: offset, today: today) else {
             throw AppError.notFound
         }
-        let reminders = try await request.reminders().all()
         let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
-        let currentYear = today.year
-        var items: [(CalendarDate, UpcomingReminderResource)] = []
-        for reminder in reminders {
-            guard let contact = contacts[reminder.contactID] else { continue }
-            let short = request.contactShortResource(contact, currentYear: currentYear)
-            for date in reminder.fields.schedule.occurrences(in: range) {
-                items.append((date, UpcomingReminderResource(reminder, on: date, contact: short)))
-            }
-        }
-        items.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1.id < $1.1.id) }
-        return DataEnvelope(data: items.map(\.1))
+        return DataEnvelope(
+            data: occurrences.compactMap { date, reminder in
+                contacts[reminder.contactID].map {
+                    UpcomingReminderResource(
+                        reminder, on: date, contact: request.contactShortResource($0, currentYear: today.year))
+                }
+            })
     }
 }
 
@@ -138,6 +134,10 @@ extension Request {
         }
         guard headers.contentType == .json else { throw AppError.malformedBody }
         return try content.decode(ReminderInput.self)
+    }
+
+    func reminderResource(_ reminder: Reminder) async throws -> ReminderResource {
+        try await reminderResources([reminder])[0]
     }
 
     /// Each reminder with its contact, the contacts read in one query.

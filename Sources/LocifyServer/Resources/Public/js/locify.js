@@ -195,19 +195,23 @@ const LocifyMap = (() => {
         }
       }
       for (const [key, img] of shown) if (!wanted.has(key)) { img.remove(); shown.delete(key); }
-      pins.replaceChildren();
-      for (const marker of markers) {
+      for (const { marker, pin } of placed) {
         const point = project(marker.lat, marker.lon, zoom);
-        const pin = element("button", "map-marker");
-        pin.type = "button";
-        pin.setAttribute("aria-label", marker.label);
-        pin.title = marker.label;
         pin.style.left = `${Math.round(point.x - left)}px`;
         pin.style.top = `${Math.round(point.y - top)}px`;
-        pin.addEventListener("click", (event) => { event.stopPropagation(); open(marker, pin); });
-        pins.append(pin);
       }
     }
+
+    // The markers are made once and only moved when the map moves, so one keeps its focus while panning.
+    const placed = markers.map((marker) => {
+      const pin = element("button", "map-marker");
+      pin.type = "button";
+      pin.setAttribute("aria-label", marker.label);
+      pin.title = marker.label;
+      pin.addEventListener("click", (event) => { event.stopPropagation(); open(marker, pin); });
+      pins.append(pin);
+      return { marker, pin };
+    });
 
     function open(marker, pin) {
       popup.replaceChildren(element("strong", "", marker.label));
