@@ -15,6 +15,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -221,10 +222,23 @@ def click_and_wait_for_page(driver, element):
     # A click returns before the browser has the answer; without this wait a slow server (a bcrypt check
     # on a busy CI machine) leaves the next look-up reading the page that was just submitted. The element
     # is centred first: on a phone, WebDriver would otherwise scroll it under the bottom tab bar.
-    old_page = driver.find_element(By.TAG_NAME, "html")
+    mark_page(driver)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
-    wait(driver).until(EC.staleness_of(old_page))
+    wait_for_next_page(driver)
+
+
+def mark_page(driver):
+    driver.execute_script("window.locifyOldPage = true")
+
+
+def wait_for_next_page(driver):
+    # Waits for a new, fully parsed document. Selenium's staleness_of asks the old element whether it is
+    # enabled, and mid-navigation Chromium can answer that with a generic inspector error ("Node with given
+    # id does not belong to the document") instead of a stale-element one, failing the wait; any such error
+    # while the page changes means "not yet".
+    WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return !window.locifyOldPage && document.readyState === 'complete'"))
 
 
 def submit(driver, form_selector="main form button[type=submit]"):

@@ -6,7 +6,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
-from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit, wait
+from conftest import (assert_no_console_errors, click_and_wait_for_page, fill, mark_page, shot, submit, wait,
+                      wait_for_next_page)
 
 EMAIL = "grace@example.com"
 PASSWORD = "compilers are fun"
@@ -159,9 +160,9 @@ def test_the_phone_navigation_is_a_tab_bar_within_reach(server, phone, signed_in
         if element.text == "Settings":
             break
     assert focused[:3] == ["Contacts", "Map", "Settings"], focused
-    old_page = phone.find_element(By.TAG_NAME, "html")
+    mark_page(phone)
     phone.switch_to.active_element.send_keys(Keys.ENTER)
-    wait(phone).until(EC.staleness_of(old_page))
+    wait_for_next_page(phone)
     assert phone.current_url.endswith("/settings")
     shot(phone, screens, "phone-tab-bar-settings")
     assert_no_console_errors(phone)
