@@ -210,3 +210,12 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         later = group(timeline.later)
     }
 }
+
+/// `GET /api/reminders/feed`: where a calendar app subscribes to the user's reminders.
+public struct ReminderFeedResource: Codable, Equatable, Sendable {
+    public let url: String
+
+    public init(url: String) {
+        self.url = url
+    }
+}

@@ -31,7 +31,7 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     if config.preloadsGazetteer {
         app.lifecycle.use(GazetteerPreloader())
     }
-    app.jobHandlers = [RegisteredJob(GeocodeAddressJob())]
+    app.jobHandlers = [RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob())]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
         app.jobWorkers = workers
@@ -70,6 +70,9 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateReminders())
     app.migrations.add(AddReminderDone())
     app.migrations.add(AddReminderKind())
+    app.migrations.add(CreateNotificationSettings())
+    app.migrations.add(CreateNotifications())
+    app.migrations.add(CreateNotificationDeliveries())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -110,13 +113,15 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())
 
-    let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator())
+    let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(), NavigationCountsMiddleware())
     try web.register(collection: PagesController())
     try app.register(collection: MapsController())
+    try app.register(collection: ReminderFeedController())
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: ContactsWebController())
     try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())
+    try signedIn.register(collection: NotificationsWebController())
     try signedIn.register(collection: ContactInterchangeWebController())
 }

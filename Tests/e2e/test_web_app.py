@@ -137,18 +137,21 @@ def test_the_phone_navigation_is_a_tab_bar_within_reach(server, phone, signed_in
     rect = bar.rect
     assert abs(rect["y"] + rect["height"] - viewport_height) <= 1, f"the tab bar sits at the bottom: {rect}"
     tabs = bar.find_elements(By.CSS_SELECTOR, "a")
-    assert [tab.text for tab in tabs] == ["Contacts", "Map", "Settings", "About"]
+    assert [tab.text for tab in tabs] == ["Contacts", "Map", "Reminders", "Inbox", "Settings", "About"]
     for tab in tabs:
         assert tab.rect["height"] >= 44, f"{tab.text} is a comfortable touch target"
         assert tab.find_element(By.CSS_SELECTOR, "svg.icon").is_displayed()
+        label = tab.find_element(By.CSS_SELECTOR, ".nav-label")
+        assert phone.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", label), \
+            f"{tab.text} is not cut short"
     assert tabs[0].get_attribute("aria-current") == "page"
     # The signed-in name stays in the header, on one line.
     header = phone.find_element(By.CSS_SELECTOR, ".site-header")
     assert signed_in_phone.name in header.find_element(By.CSS_SELECTOR, ".who").get_attribute("title")
     assert header.rect["height"] < 70, f"the header does not wrap: {header.rect}"
-    # Six sections still fit: the bar divides its width evenly, so each tab keeps at least 56 px.
+    # Six sections fit: the bar divides its width evenly, so each tab keeps at least 56 px.
     width = phone.execute_script("return window.innerWidth")
-    assert width / 6 >= 56
+    assert min(tab.rect["width"] for tab in tabs) >= 56 and width / 6 >= 56
     # Keyboard: Tab reaches every section in order, and Enter follows the link.
     phone.find_element(By.TAG_NAME, "body").click()
     focused = []

@@ -8,11 +8,14 @@ public struct CalendarEvent: Equatable, Sendable {
     public var schedule: ReminderSchedule
     /// Minutes after the start of the day to alert (540 = 09:00); nil for no alarm.
     public var alarmMinutesAfterMidnight: Int?
+    /// Where to read more (the contact's page).
+    public var url: String?
 
     public init(
         uid: String, title: String, description: String? = nil, schedule: ReminderSchedule,
-        alarmMinutesAfterMidnight: Int? = 540
+        alarmMinutesAfterMidnight: Int? = 540, url: String? = nil
     ) {
+        self.url = url
         self.uid = uid
         self.title = title
         self.description = description
@@ -62,6 +65,8 @@ public enum ICalendar {
                 lines.append("DESCRIPTION:" + ContentLines.escape(description))
             }
             if let rule = recurrenceRule(for: event.schedule) { lines.append("RRULE:" + rule) }
+            // A URI value: its commas and semicolons are part of it, not list separators to escape.
+            if let url = event.url { lines.append("URL:" + url) }
             lines.append("TRANSP:TRANSPARENT")
             if let minutes = event.alarmMinutesAfterMidnight {
                 lines += [
@@ -136,7 +141,7 @@ public enum ICalendar {
                 uid: value("UID").map(ContentLines.unescape) ?? UUID().uuidString,
                 title: title, description: value("DESCRIPTION").map(ContentLines.unescape),
                 schedule: ReminderSchedule(initialDate: start, recurrence: recurrence),
-                alarmMinutesAfterMidnight: alarm.flatMap(parseDuration)))
+                alarmMinutesAfterMidnight: alarm.flatMap(parseDuration), url: value("URL")))
     }
 
     /// The rules `recurrenceRule(for:)` writes, and their plain forms from other calendars.

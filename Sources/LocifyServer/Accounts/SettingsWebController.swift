@@ -48,9 +48,13 @@ struct SettingsWebController: RouteCollection {
         let user = try request.requireUser()
         let form = try request.content.decode(ProfileForm.self)
         return try await request.handleForm {
-            _ = try await request.accounts.updateProfile(
+            let saved = try await request.accounts.updateProfile(
                 of: user.id,
                 with: AccountDraft(name: form.name, email: form.email, timezone: form.timezone, mapsApp: form.mapsApp))
+            if saved.timezone != user.profile.timezone {
+                try await request.notificationSettings().timeZoneChanged(
+                    to: TimeZone(identifier: saved.timezone) ?? .gmt)
+            }
             return .redirect(to: SiteURL.settings.path, flash: "Your profile was saved.")
         } redraw: { errors in
             try await render(request, profile: form, profileErrors: errors)
@@ -141,6 +145,7 @@ enum SettingsPage {
         let tokensURL: String
         let importURL: String
         let exportURL: String
+        let notificationsURL: String
 
         init(profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession) {
             let form = state.profile
@@ -194,6 +199,7 @@ enum SettingsPage {
             tokensURL = SiteURL.settingsTokens.path
             importURL = SiteURL.settingsImport.path
             exportURL = SiteURL.settingsExport.path
+            notificationsURL = SiteURL.settingsNotifications.path
         }
     }
 

@@ -31,11 +31,15 @@ public struct LocifyConfig: Sendable {
         public var mailCommand: String?
         /// Sent with every outside request; tile and geocoding policies ask for a way to reach the admin.
         public var userAgent: String
+        /// The From of notification e-mails (`LOCIFY_MAIL_FROM`; the admin's address, or locify@ the host).
+        public var mailFrom: String
 
         public init(
             tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String = gravatar,
-            mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)"
+            mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)",
+            mailFrom: String = "Locify <locify@localhost>"
         ) {
+            self.mailFrom = mailFrom
             self.tileURLTemplate = tileURLTemplate
             self.gravatarBaseURL = gravatarBaseURL
             self.mailCommand = mailCommand
@@ -69,6 +73,11 @@ public struct LocifyConfig: Sendable {
     public var workers: Int
 
     public static let version = "0.1.0"
+
+    /// Where links in notifications and feeds point when there is no request to take the host from.
+    public var baseURLForLinks: String { publicBaseURL ?? "http://\(host):\(port)" }
+
+    public var mailFrom: String { outside.mailFrom }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
@@ -187,6 +196,14 @@ public struct LocifyConfig: Sendable {
             outside.nominatimURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         outside.mailCommand = nonEmpty(environment["LOCIFY_SENDMAIL"])
+        let baseHost = publicBaseURL.flatMap { URLComponents(string: $0)?.host }
+        if let from = nonEmpty(environment["LOCIFY_MAIL_FROM"]) {
+            outside.mailFrom = from
+        } else if let admin = nonEmpty(environment["LOCIFY_ADMIN_EMAIL"]) {
+            outside.mailFrom = "Locify <\(admin)>"
+        } else if let baseHost {
+            outside.mailFrom = "Locify <locify@\(baseHost)>"
+        }
         let contact = nonEmpty(environment["LOCIFY_ADMIN_EMAIL"]) ?? publicBaseURL
         outside.userAgent = "Locify/\(version)" + (contact.map { " (\($0))" } ?? "")
         return outside

@@ -147,8 +147,8 @@ struct JobRunner: Sendable {
     }
 }
 
-/// The runner's loop while the server runs: `count` workers each run due jobs, then wait for a nudge
-/// (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
+/// The runner's loop while the server runs: `count` workers each run due jobs (the first also plans
+/// notifications that have come due), then wait for a nudge (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
 final class JobWorkers: LifecycleHandler, Sendable {
     let count: Int
     let pollInterval: Duration
@@ -167,12 +167,15 @@ final class JobWorkers: LifecycleHandler, Sendable {
 
     func didBoot(_ application: Application) throws {
         let runner = application.jobRunner
+        let planner = application.notificationPlanner
         let pollInterval = pollInterval
         let signal = signal
-        let started = (0..<count).map { _ in
+        let started = (0..<count).map { index in
             Task {
                 while !Task.isCancelled {
                     do {
+                        // One planner per server is enough: what it queues, every worker runs.
+                        if index == 0 { try await planner.plan(now: runner.dependencies.now()) }
                         try await runner.runDue(now: runner.dependencies.now())
                     } catch {
                         runner.logger.report(error: error)

@@ -29,6 +29,25 @@ struct ReminderService {
         ).map(ReminderRows.reminder(from:))
     }
 
+    /// How many reminders fall on `day`, for the navigation's count: only the schedule columns are read.
+    func dueCount(on day: CalendarDate) async throws -> Int {
+        let columns = ["id", "initial_date", "frequency_type", "frequency_number"]
+        let rows = try await database.plainRows(
+            """
+            SELECT \(SQLQueryString.columnList(columns)) FROM "reminders" \
+            WHERE "user_id" = \(literal: ownerID) AND "initial_date" <= \(bind: day.description) \
+            AND ("frequency_type" <> 'one_time' OR "initial_date" = \(bind: day.description))
+            """, columns: columns)
+        var count = 0
+        for row in rows {
+            let schedule = try ReminderRows.schedule(
+                id: try row.requiredInteger(0), initialDate: try row.requiredText(1),
+                frequencyType: try row.requiredText(2), frequencyNumber: try row.requiredInteger(3))
+            if schedule.nextOccurrence(onOrAfter: day) == day { count += 1 }
+        }
+        return count
+    }
+
     /// All of one contact's reminders, for its page.
     func reminders(ofContact contactID: Int) async throws -> [Reminder] {
         try await database.plainRows(

@@ -10,6 +10,7 @@ struct RemindersAPIController: RouteCollection {
         reminders.post(use: create)
         reminders.get("upcoming", ":month", use: upcoming)
         reminders.get("timeline", use: timeline)
+        reminders.get("feed", use: feed)
         reminders.post(":reminderID", "done", use: done)
         reminders.get(":reminderID", use: show)
         reminders.put(":reminderID", use: update)
@@ -84,12 +85,15 @@ struct RemindersAPIController: RouteCollection {
         return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
-    /// Overdue, today, this week (from Monday), this month and later (Locify's own).
+    /// Overdue, today, this week (from the user's first day of the week, Monday unless set), this month and
+    /// later (Locify's own).
     func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
         let reminders = try await request.reminders().all()
         let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
+        let weekStart = try await request.notificationSettings().preferences().weekStartsOn
         let timeline = Timeline(
-            reminders, today: request.today, schedule: \.fields.schedule, isDone: { $0.doneAt != nil })
+            reminders, today: request.today, weekStartsOn: weekStart, schedule: \.fields.schedule,
+            isDone: { $0.doneAt != nil })
         return DataEnvelope(
             data: ReminderTimelineResource(timeline) { reminder in
                 contacts[reminder.contactID].map {
@@ -97,6 +101,12 @@ struct RemindersAPIController: RouteCollection {
                         id: $0.id, name: $0.completeName, avatar: request.avatarResource($0))
                 }
             })
+    }
+
+    /// The address of the user's calendar feed (Locify's own), made on first use.
+    func feed(request: Request) async throws -> DataEnvelope<ReminderFeedResource> {
+        let secret = try await request.notificationSettings().feedSecret()
+        return DataEnvelope(data: ReminderFeedResource(url: request.absoluteURL(.reminderFeed(secret: secret))))
     }
 
     /// Every occurrence in the month `month` months from the user's current one, by date. This month's

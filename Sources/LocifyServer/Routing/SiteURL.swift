@@ -31,6 +31,15 @@ enum SiteURL {
     case apiContactAddresses(Int)
     case apiContactVCard(Int)
     case apiAddressVCard(contact: Int, address: Int)
+    case reminders, newReminder
+    case editReminder(Int)
+    case deleteReminder(Int)
+    case reminderDone(Int)
+    case notifications, notificationsRead, notificationsLatest
+    case notificationRead(Int)
+    case settingsNotifications, settingsNotificationsTest, settingsFeed
+    case reminderFeed(secret: String)
+    case apiReminderFeed
 
     var path: String {
         switch self {
@@ -78,6 +87,20 @@ enum SiteURL {
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"
+        case .reminders: "/reminders"
+        case .newReminder: "/reminders/new"
+        case .editReminder(let id): "/reminders/\(id)/edit"
+        case .deleteReminder(let id): "/reminders/\(id)/delete"
+        case .reminderDone(let id): "/reminders/\(id)/done"
+        case .notifications: "/notifications"
+        case .notificationsRead: "/notifications/read"
+        case .notificationsLatest: "/notifications/latest.json"
+        case .notificationRead(let id): "/notifications/\(id)/read"
+        case .settingsNotifications: "/settings/notifications"
+        case .settingsNotificationsTest: "/settings/notifications/test"
+        case .settingsFeed: "/settings/feed"
+        case .reminderFeed(let secret): "/feeds/\(secret)/reminders.ics"
+        case .apiReminderFeed: "/api/reminders/feed"
         }
     }
 

@@ -8,7 +8,7 @@ typealias FieldMessages = [String: String]
 /// attributes are worked out here once, so every form field looks and behaves the same.
 struct FormField: Encodable, Equatable {
     enum Control: String, Encodable {
-        case text, email, password, textarea, select, checkbox
+        case text, email, password, textarea, select, checkbox, time, date, url, number
     }
 
     let name: String

@@ -7,13 +7,16 @@ struct PageSession: Sendable {
     var userName: String?
     var csrfToken: String
     var flash: String?
+    var counts = NavigationCounts()
 
     static let signedOut = PageSession(userName: nil, csrfToken: "", flash: nil)
 }
 
 extension Request {
     var pageSession: PageSession {
-        PageSession(userName: auth.get(AuthenticatedUser.self)?.profile.name, csrfToken: csrfToken, flash: flashMessage)
+        PageSession(
+            userName: auth.get(AuthenticatedUser.self)?.profile.name, csrfToken: csrfToken, flash: flashMessage,
+            counts: storage[NavigationCountsKey.self] ?? NavigationCounts())
     }
 }
 
@@ -25,10 +28,15 @@ struct LayoutContext: Encodable {
         /// A short code for the tab bar's icon (`contacts`, `settings`…), used as a CSS class.
         let icon: String
         let isCurrent: Bool
+        /// A number beside the label (due today, unread), with its meaning for screen readers.
+        var badge: Int? = nil
+        var badgeDescription: String? = nil
+        /// The tab bar's narrower label, where the full one would not fit a phone.
+        var shortLabel: String? = nil
     }
 
     enum Section {
-        case contacts, map, settings, about, none
+        case contacts, map, reminders, notifications, settings, about, none
     }
 
     let title: String
@@ -53,6 +61,18 @@ struct LayoutContext: Encodable {
             links.append(
                 .init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
             links.append(.init(label: "Map", url: SiteURL.map.path, icon: "map", isCurrent: section == .map))
+            let today = session.counts.remindersToday
+            links.append(
+                .init(
+                    label: "Reminders", url: SiteURL.reminders.path, icon: "reminders",
+                    isCurrent: section == .reminders,
+                    badge: today > 0 ? today : nil, badgeDescription: "\(today) due today"))
+            let unread = session.counts.unreadNotifications
+            links.append(
+                .init(
+                    label: "Notifications", url: SiteURL.notifications.path, icon: "notifications",
+                    isCurrent: section == .notifications, badge: unread > 0 ? unread : nil,
+                    badgeDescription: "\(unread) unread", shortLabel: "Inbox"))
             links.append(
                 .init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
         }

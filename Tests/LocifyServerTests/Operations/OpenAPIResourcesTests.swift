@@ -139,7 +139,11 @@ final class OpenAPIResourcesTests: XCTestCase {
                 "timeline", try encoded(DataEnvelope(data: timeline)),
                 try responseSchema(document, "get", "/api/reminders/timeline", "200")
             )
-            for (name, value, schema) in examples + more + [timelineExample] {
+            let feedExample: (String, JSONValue, JSONValue) = (
+                "feed", try encoded(DataEnvelope(data: ReminderFeedResource(url: "http://x/feeds/abc/reminders.ics"))),
+                try responseSchema(document, "get", "/api/reminders/feed", "200")
+            )
+            for (name, value, schema) in examples + more + [timelineExample, feedExample] {
                 XCTAssertEqual(check.problems(value, against: schema), [], name)
             }
             // The checker itself notices drift both ways.

@@ -153,7 +153,14 @@ final class OutsideClientsTests: XCTestCase {
             configured.outside,
             LocifyConfig.OutsideServices(
                 tileURLTemplate: "http://tiles.internal/{z}/{x}/{y}.png", gravatarBaseURL: "http://avatars.internal",
-                mailCommand: "msmtp -t", userAgent: "Locify/\(LocifyConfig.version) (admin@example.org)"))
+                mailCommand: "msmtp -t", userAgent: "Locify/\(LocifyConfig.version) (admin@example.org)",
+                mailFrom: "Locify <admin@example.org>"))
+        let fromBaseURL = try LocifyConfig.resolve(environment: ["LOCIFY_BASE_URL": "https://locify.example.org/"])
+        XCTAssertEqual(fromBaseURL.mailFrom, "Locify <locify@locify.example.org>")
+        let explicit = try LocifyConfig.resolve(environment: [
+            "LOCIFY_MAIL_FROM": "Reminders <reminders@example.org>", "LOCIFY_ADMIN_EMAIL": "admin@example.org",
+        ])
+        XCTAssertEqual(explicit.mailFrom, "Reminders <reminders@example.org>")
         XCTAssertThrowsError(
             try LocifyConfig.resolve(environment: ["LOCIFY_TILE_URL": "http://tiles.internal/tile.png"])
         ) {

@@ -236,6 +236,13 @@ final class ReminderTimelineTests: XCTestCase {
             XCTAssertEqual(grouped.today.items.first?.contact.name, "Ada Lovelace")
             XCTAssertEqual(grouped.today.items.first?.contact.id, ada.id)
 
+            // A week from Sunday (the user's setting) ends on this Saturday: Sunday's brunch is next week.
+            try await NotificationSettingsService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+                .save(NotificationPreferences(weekStartsOn: 1), timeZone: .gmt)
+            let fromSunday = try await timeline(app, account)
+            XCTAssertEqual(fromSunday.thisWeek.count, 0)
+            XCTAssertEqual(fromSunday.thisMonth.items.map(\.title), ["Brunch", "Rent", "Dentist"])
+
             let done = try await app.send(.POST, "/api/reminders/\(missed)/done", headers: account.bearer)
             XCTAssertEqual(done.status, .ok, done.text)
             let afterDone = try await timeline(app, account)

@@ -18,7 +18,7 @@ document.addEventListener("DOMContentLoaded", () => {
     button.hidden = false;
     button.addEventListener("click", async () => {
       const text = document.getElementById(button.dataset.copyFrom).value;
-      const status = button.closest("details").querySelector(".copied");
+      const status = button.closest("details, .copy-group").querySelector(".copied");
       try {
         await navigator.clipboard.writeText(text);
         status.textContent = "Copied to the clipboard.";
@@ -94,6 +94,30 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     });
   }
+  // Browser notifications: offered only where the browser has them, asked for only after "Enable" is
+  // clicked, and shown while a Locify page is open (the server keeps the in-app list either way).
+  const offer = document.querySelector("[data-browser-notifications]");
+  if (offer && "Notification" in window) {
+    const status = offer.querySelector("[data-notification-status]");
+    const enable = offer.querySelector("[data-enable-notifications]");
+    const describe = () => {
+      if (Notification.permission === "granted") {
+        status.textContent = "Browser notifications are on while Locify is open in a tab.";
+        enable.hidden = true;
+      } else if (Notification.permission === "denied") {
+        status.textContent = "Your browser blocks notifications from Locify; allow them in its site settings to use them.";
+        enable.hidden = true;
+      }
+    };
+    offer.hidden = false;
+    describe();
+    enable.addEventListener("click", async () => {
+      await Notification.requestPermission();
+      localStorage.setItem("locify-browser-notifications", "on");
+      describe();
+    });
+  }
+  if (document.querySelector("form.logout")) LocifyNotifications.watch(document.querySelector("[data-latest-url]"));
   // A freshly created token is selected so it can be copied at once.
   const token = document.getElementById("new-token-value");
   if (token) { token.focus(); token.select(); }
@@ -338,3 +362,35 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// While a page of Locify is open and the browser allows it, new in-app notifications also appear as
+// browser notifications. The newest id already seen is kept, so each one is shown once per browser.
+const LocifyNotifications = (() => {
+  const seenKey = "locify-latest-notification";
+  function watch(source) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    const url = (source && source.dataset.latestUrl) || "/notifications/latest.json";
+    if (source && source.dataset.latestId) {
+      const shown = Number(localStorage.getItem(seenKey) || 0);
+      localStorage.setItem(seenKey, String(Math.max(shown, Number(source.dataset.latestId))));
+    }
+    const poll = async () => {
+      const after = Number(localStorage.getItem(seenKey) || 0);
+      try {
+        const response = await fetch(url + "?after=" + after, { headers: { Accept: "application/json" } });
+        if (!response.ok) return;
+        const answer = await response.json();
+        for (const item of answer.notifications.slice().reverse()) {
+          const shown = new Notification(item.title, { body: item.body, tag: "locify-" + item.id });
+          shown.onclick = () => { window.focus(); window.location.href = item.url; };
+        }
+        localStorage.setItem(seenKey, String(Math.max(after, answer.latest_id)));
+      } catch {
+        // Offline for a moment: the next poll catches up.
+      }
+    };
+    poll();
+    setInterval(poll, 60000);
+  }
+  return { watch };
+})();

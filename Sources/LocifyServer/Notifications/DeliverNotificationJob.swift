@@ -1,0 +1,175 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// Delivers one notice on one channel. Everything is read again when it runs, so a reminder edited or
+/// deleted since it was queued, or a channel turned off, sends nothing stale. In-app notices are stored
+/// under their key; webhook and e-mail deliveries are logged before they are attempted, so one that was
+/// interrupted half-way is never attempted again (at most once), while one that certainly failed is
+/// retried with back-off.
+struct DeliverNotificationJob: JobHandler {
+    struct Payload: Codable, Sendable {
+        let userID: Int
+        let reminderID: Int
+        /// `YYYY-MM-DD`.
+        let occurrence: String
+        let daysBefore: Int
+        let dueAt: Date
+        let channel: NotificationChannel
+    }
+
+    static let kind = "notifications.deliver"
+    static let maximumAttempts = 8
+    /// Past this, a notice says it is late.
+    static let lateAfter: TimeInterval = 24 * 3600
+
+    func run(_ payload: Payload, context: JobContext) async throws {
+        let database = context.database
+        guard let occurrence = CalendarDate(iso8601: payload.occurrence),
+            let userModel = try await UserModel.find(payload.userID, on: database)
+        else { return }
+        let user = try AuthenticatedUser(userModel)
+        let dependencies = context.dependencies
+        let preferences = try await NotificationSettingsService(
+            database: database, ownerID: user.id, dependencies: dependencies
+        ).preferences()
+        guard preferences.channels.contains(payload.channel),
+            let reminder = try? await ReminderService(database: database, ownerID: user.id, dependencies: dependencies)
+                .reminder(payload.reminderID),
+            NotificationSchedule.isCurrent(occurrence, of: reminder),
+            let contact = try await ContactService(database: database, owner: user, dependencies: dependencies)
+                .contacts([reminder.contactID])[reminder.contactID]
+        else { return }
+        let now = dependencies.now()
+        let isLate = now.timeIntervalSince(payload.dueAt) > Self.lateAfter
+        let notice = OutgoingNotice(
+            text: NoticeText(
+                reminderTitle: reminder.fields.title, contactName: contact.completeName, occurrence: occurrence,
+                daysBefore: payload.daysBefore, lateSince: isLate ? payload.dueAt : nil, timeZone: user.timeZone),
+            reminderID: reminder.id, contactID: contact.id, contactName: contact.completeName, occurrence: occurrence,
+            daysBefore: payload.daysBefore, isLate: isLate,
+            link: context.config.baseURLForLinks + SiteURL.contact(contact.id).path)
+        let key = DueNotice(
+            reminderID: reminder.id, occurrence: occurrence, daysBefore: payload.daysBefore, dueAt: payload.dueAt
+        ).dedupeKey(on: payload.channel)
+        let outbox = NotificationOutbox(database: database, userID: user.id, dependencies: dependencies)
+        switch payload.channel {
+        case .inApp:
+            try await outbox.storeInApp(notice, key: key)
+        case .webhook:
+            guard let target = preferences.webhook else { return }
+            try await outbox.deliver(notice, key: key, channel: .webhook, attempt: context.attempt) {
+                let request = WebhookPayload.request(for: target, notice: notice)
+                try await dependencies.webhooks.post(json: request.body, to: request.url)
+            }
+        case .email:
+            let message = MailMessage(
+                from: context.config.mailFrom, to: [user.profile.email], subject: notice.text.title,
+                body: notice.text.body + "\n\n" + notice.link + "\n", date: now,
+                messageID: "<\(dependencies.newUUID().lowercasedText)@locify>")
+            try await outbox.deliver(notice, key: key, channel: .email, attempt: context.attempt) {
+                try await dependencies.mailer.send(message)
+            }
+        }
+    }
+}
+
+/// Where notices are recorded: the in-app list and the delivery log.
+struct NotificationOutbox {
+    let database: any Database
+    let userID: Int
+    let dependencies: LocifyDependencies
+
+    enum Status: String {
+        case sending, sent, retrying, failed, interrupted
+    }
+
+    func storeInApp(_ notice: OutgoingNotice, key: String) async throws {
+        try await database.sqlDatabase().raw(
+            """
+            INSERT INTO "notifications" ("user_id", "reminder_id", "contact_id", "title", "body", "occurrence_date", \
+            "days_before", "is_late", "dedupe_key", "created_at") \
+            VALUES (\(bind: userID), \(bind: notice.reminderID), \(bind: notice.contactID), \(bind: notice.text.title), \
+            \(bind: notice.text.body), \(bind: notice.occurrence.description), \(bind: notice.daysBefore), \
+            \(bind: notice.isLate), \(bind: key), \(bind: dependencies.now())) \
+            ON CONFLICT ("dedupe_key") DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Runs `send` at most once per `key`: the log row is claimed first; a row left "sending" by a
+    /// delivery that never finished is marked interrupted instead of being sent again. A failure is
+    /// logged as retrying (the job runs again) or, on the last attempt, failed, and rethrown.
+    func deliver(
+        _ notice: OutgoingNotice, key: String, channel: NotificationChannel, attempt: Int,
+        send: () async throws -> Void
+    ) async throws {
+        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
+        do {
+            try await send()
+        } catch {
+            let last = attempt >= DeliverNotificationJob.maximumAttempts
+            try await record(key: key, status: last ? .failed : .retrying, detail: describe(error))
+            throw error
+        }
+        try await record(key: key, status: .sent, detail: notice.isLate ? "Sent late." : nil)
+    }
+
+    private func claim(key: String, channel: NotificationChannel, title: String) async throws -> Bool {
+        let now = dependencies.now()
+        let inserted = try await database.plainRows(
+            """
+            INSERT INTO "notification_deliveries" ("user_id", "channel", "title", "status", "attempts", "dedupe_key", \
+            "created_at", "updated_at") \
+            VALUES (\(bind: userID), \(bind: channel.rawValue), \(bind: title), \(bind: Status.sending.rawValue), 1, \
+            \(bind: key), \(bind: now), \(bind: now)) \
+            ON CONFLICT ("dedupe_key") DO NOTHING RETURNING "id"
+            """, columns: ["id"])
+        if !inserted.isEmpty { return true }
+        let retried = try await database.plainRows(
+            """
+            UPDATE "notification_deliveries" SET "status" = \(bind: Status.sending.rawValue), \
+            "attempts" = "attempts" + 1, "updated_at" = \(bind: now) \
+            WHERE "dedupe_key" = \(bind: key) AND "status" = \(bind: Status.retrying.rawValue) RETURNING "id"
+            """, columns: ["id"])
+        if !retried.isEmpty { return true }
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "notification_deliveries" SET "status" = \(bind: Status.interrupted.rawValue), \
+            "detail" = \(bind: "The server stopped while sending; it is not sent again, so it may not have arrived."), \
+            "updated_at" = \(bind: now) \
+            WHERE "dedupe_key" = \(bind: key) AND "status" = \(bind: Status.sending.rawValue)
+            """
+        ).run()
+        return false
+    }
+
+    func record(key: String, status: Status, detail: String?) async throws {
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "notification_deliveries" SET "status" = \(bind: status.rawValue), "detail" = \(bind: detail), \
+            "updated_at" = \(bind: dependencies.now()) WHERE "dedupe_key" = \(bind: key)
+            """
+        ).run()
+    }
+
+    /// A "Send test" from Settings: sent at once, logged like the real ones.
+    func sendTest(_ notice: OutgoingNotice, channel: NotificationChannel, send: () async throws -> Void)
+        async throws
+    {
+        let key = "test:\(dependencies.newUUID().lowercasedText)"
+        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
+        do {
+            try await send()
+        } catch {
+            try await record(key: key, status: .failed, detail: describe(error))
+            throw error
+        }
+        try await record(key: key, status: .sent, detail: "A test.")
+    }
+
+    private func describe(_ error: any Error) -> String {
+        String(String(describing: error).prefix(500))
+    }
+}

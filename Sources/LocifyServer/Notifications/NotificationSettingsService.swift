@@ -1,0 +1,139 @@
+import Crypto
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// One user's notification preferences and calendar-feed secret. Users who never saved any have the
+/// defaults; their row is written the first time the planner or a save needs it.
+struct NotificationSettingsService {
+    let database: any Database
+    let ownerID: Int
+    let dependencies: LocifyDependencies
+
+    static let columns = [
+        "minutes_after_midnight", "advance_days", "in_app", "email", "webhook_url", "webhook_preset",
+        "week_starts_on", "feed_secret", "planned_through",
+    ]
+
+    struct Stored {
+        var preferences: NotificationPreferences
+        var feedSecret: String?
+        var plannedThrough: Date
+    }
+
+    /// Reads a row selected with `columns` from `offset` on.
+    static func stored(from row: PlainRow, offset: Int = 0) throws -> Stored {
+        var webhook: WebhookTarget?
+        if let url = try row.text(offset + 4) {
+            webhook = WebhookTarget(
+                url: url, preset: WebhookTarget.Preset(rawValue: try row.text(offset + 5) ?? "") ?? .json)
+        }
+        return Stored(
+            preferences: NotificationPreferences(
+                minutesAfterMidnight: try row.requiredInteger(offset),
+                advanceDays: NotificationPreferences.advanceDays(
+                    fromText: try row.requiredText(offset + 1)),
+                inApp: try row.requiredBool(offset + 2), email: try row.requiredBool(offset + 3), webhook: webhook,
+                weekStartsOn: try row.requiredInteger(offset + 6)),
+            feedSecret: try row.text(offset + 7), plannedThrough: try row.requiredDate(offset + 8))
+    }
+
+    func stored() async throws -> Stored? {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(SQLQueryString.columnList(Self.columns)) FROM "notification_settings" \
+            WHERE "user_id" = \(literal: ownerID)
+            """, columns: Self.columns)
+        return try rows.first.map { try Self.stored(from: $0) }
+    }
+
+    func preferences() async throws -> NotificationPreferences {
+        try await stored()?.preferences ?? .standard
+    }
+
+    /// Writes the defaults for a user who has no row yet, planned from `now` on (nothing older is told).
+    func createIfMissing(now: Date) async throws {
+        try await database.sqlDatabase().raw(
+            """
+            INSERT INTO "notification_settings" ("user_id", "minutes_after_midnight", "advance_days", "in_app", \
+            "email", "week_starts_on", "planned_through", "updated_at") \
+            VALUES (\(bind: ownerID), \(bind: NotificationPreferences.defaultMinutes), '', \(bind: true), \
+            \(bind: false), \(bind: NotificationPreferences.defaultWeekStart), \(bind: now), \(bind: now)) \
+            ON CONFLICT ("user_id") DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Saves `preferences`. A new time of day or timezone can put today's moment before the planner's
+    /// mark; moving the mark back to the start of the user's day lets today's notices still go out (each
+    /// at most once: the ones already sent are known by their keys).
+    func save(_ preferences: NotificationPreferences, timeZone: TimeZone, timeZoneChanged: Bool = false)
+        async throws
+    {
+        let now = dependencies.now()
+        let before = try await stored()
+        if before == nil { try await createIfMissing(now: now) }
+        var plannedThrough = before?.plannedThrough ?? now
+        if before?.preferences.minutesAfterMidnight != preferences.minutesAfterMidnight || timeZoneChanged {
+            plannedThrough = min(plannedThrough, Self.startOfToday(now: now, in: timeZone))
+        }
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "notification_settings" SET "minutes_after_midnight" = \(bind: preferences.minutesAfterMidnight), \
+            "advance_days" = \(bind: preferences.advanceDaysText), "in_app" = \(bind: preferences.inApp), \
+            "email" = \(bind: preferences.email), "webhook_url" = \(bind: preferences.webhook?.url), \
+            "webhook_preset" = \(bind: preferences.webhook?.preset.rawValue), \
+            "week_starts_on" = \(bind: preferences.weekStartsOn), "planned_through" = \(bind: plannedThrough), \
+            "updated_at" = \(bind: now) WHERE "user_id" = \(literal: ownerID)
+            """
+        ).run()
+    }
+
+    /// The user changed timezone: today's notices follow the new local time.
+    func timeZoneChanged(to timeZone: TimeZone) async throws {
+        guard let before = try await stored() else { return }
+        try await save(before.preferences, timeZone: timeZone, timeZoneChanged: true)
+    }
+
+    static func startOfToday(now: Date, in timeZone: TimeZone) -> Date {
+        NotificationSchedule.moment(of: CalendarDate(now, in: timeZone), minutes: 0, in: timeZone)
+    }
+
+    /// The secret in the calendar feed's URL, made on first use.
+    func feedSecret() async throws -> String {
+        if let secret = try await stored()?.feedSecret { return secret }
+        return try await regenerateFeedSecret()
+    }
+
+    /// A new secret: the old feed URL stops working at once.
+    @discardableResult
+    func regenerateFeedSecret() async throws -> String {
+        let now = dependencies.now()
+        try await createIfMissing(now: now)
+        let secret = Self.newSecret()
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "notification_settings" SET "feed_secret" = \(bind: secret), "updated_at" = \(bind: now) \
+            WHERE "user_id" = \(literal: ownerID)
+            """
+        ).run()
+        return secret
+    }
+
+    /// 32 random bytes, URL-safe.
+    static func newSecret() -> String {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The user a feed secret belongs to.
+    static func owner(ofFeedSecret secret: String, on database: any Database) async throws -> Int? {
+        guard !secret.isEmpty, secret.count <= 100 else { return nil }
+        let rows = try await database.plainRows(
+            #"SELECT "user_id" FROM "notification_settings" WHERE "feed_secret" = \#(bind: secret)"#,
+            columns: ["user_id"])
+        return try rows.first?.requiredInteger(0)
+    }
+}

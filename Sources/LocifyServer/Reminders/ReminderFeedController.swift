@@ -1,0 +1,52 @@
+import Crypto
+import LocifyCore
+import Vapor
+
+/// `GET /feeds/{secret}/reminders.ics`: every reminder of the secret's owner as an all-day event, for a
+/// calendar app to subscribe to. The secret is the only credential, so a wrong one is simply not found.
+struct ReminderFeedController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("feeds", ":secret", "reminders.ics", use: feed)
+    }
+
+    func feed(request: Request) async throws -> Response {
+        guard let secret = request.parameters.get("secret"),
+            let ownerID = try await NotificationSettingsService.owner(ofFeedSecret: secret, on: request.db),
+            let userModel = try await UserModel.find(ownerID, on: request.db)
+        else { throw AppError.notFound }
+        let user = try AuthenticatedUser(userModel)
+        let dependencies = request.dependencies
+        let reminders = try await ReminderService(database: request.db, ownerID: ownerID, dependencies: dependencies)
+            .all()
+        let contacts = try await ContactService(database: request.db, owner: user, dependencies: dependencies)
+            .contacts(reminders.map(\.contactID))
+        let preferences = try await NotificationSettingsService(
+            database: request.db, ownerID: ownerID, dependencies: dependencies
+        ).preferences()
+        let events = reminders.map { reminder in
+            let contact = contacts[reminder.contactID]
+            return CalendarEvent(
+                uid: "\(reminder.uuid.lowercasedText)@locify",
+                title: contact.map { "\($0.completeName): \(reminder.fields.title)" } ?? reminder.fields.title,
+                description: reminder.fields.description, schedule: reminder.fields.schedule,
+                alarmMinutesAfterMidnight: preferences.minutesAfterMidnight,
+                url: request.absoluteURL(.contact(reminder.contactID)))
+        }
+        // The stamp is the newest change, not the time of the request, so an unchanged feed keeps its ETag.
+        let stamp = reminders.map(\.updatedAt).max() ?? user.updatedAt
+        let body = ICalendar.write(events, calendarName: "Locify reminders", stamp: stamp)
+        let etag =
+            "\"" + SHA256.hash(data: Data(body.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .eTag, value: etag)
+        headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+        if request.headers.first(name: .ifNoneMatch)?.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag
+        }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.replaceOrAdd(name: .contentType, value: "text/calendar; charset=utf-8")
+        headers.replaceOrAdd(name: .contentDisposition, value: #"inline; filename="locify-reminders.ics""#)
+        return Response(status: .ok, headers: headers, body: .init(string: body))
+    }
+}

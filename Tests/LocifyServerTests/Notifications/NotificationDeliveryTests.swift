@@ -1,0 +1,407 @@
+import Fluent
+import Foundation
+import LocifyAPI
+import LocifyCore
+import NIOConcurrencyHelpers
+import SQLKit
+import XCTVapor
+
+@testable import LocifyServer
+
+/// The notification scheduler stepped with the test clock: planned at the user's moment, delivered once
+/// per channel, late when the server was down, never twice, nothing stale.
+final class NotificationDeliveryTests: XCTestCase {
+    /// A webhook stand-in that answers with the statuses it is given in turn (then 200), recording bodies.
+    final class Hook: Sendable {
+        let statuses: NIOLockedValueBox<[HTTPStatus]>
+
+        init(_ statuses: [HTTPStatus] = []) {
+            self.statuses = NIOLockedValueBox(statuses)
+        }
+
+        var routes: StandInRoutes {
+            { routes in
+                routes.post("hook") { _ -> HTTPStatus in
+                    self.statuses.withLockedValue { $0.isEmpty ? .ok : $0.removeFirst() }
+                }
+            }
+        }
+    }
+
+    private func useWebhooks(_ app: Application) {
+        app.dependencies.webhooks = LiveWebhookSender(http: LiveHTTPClient(client: .shared, userAgent: "Locify/test"))
+    }
+
+    private func instant(_ text: String) throws -> Date {
+        try XCTUnwrap(ISO8601DateFormatter().date(from: text))
+    }
+
+    /// Moves the clock to `text`, plans and runs what is due, as the first worker does on each pass.
+    @discardableResult
+    private func step(_ app: Application, _ clock: TestClock, to text: String) async throws -> Int {
+        clock.advance(by: try instant(text).timeIntervalSince(clock.now))
+        try await app.notificationPlanner.plan(now: clock.now)
+        return try await app.jobRunner.runDue(now: clock.now)
+    }
+
+    private func settings(_ app: Application, _ account: TestAccount) -> NotificationSettingsService {
+        NotificationSettingsService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+    }
+
+    private func reminders(_ app: Application, _ account: TestAccount) -> ReminderService {
+        ReminderService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+    }
+
+    private func inApp(_ app: Application, _ account: TestAccount) async throws -> [InAppNotification] {
+        try await NotificationInbox(database: app.db, ownerID: account.id, dependencies: app.dependencies).recent()
+    }
+
+    private func deliveries(_ app: Application, _ account: TestAccount) async throws -> [NotificationDelivery] {
+        try await NotificationInbox(database: app.db, ownerID: account.id, dependencies: app.dependencies).deliveries()
+    }
+
+    private func setTimeZone(_ app: Application, _ account: TestAccount, _ identifier: String) async throws {
+        _ = try await app.accounts.updateProfile(
+            of: account.id, with: AccountDraft(name: "Ada Lovelace", email: account.email, timezone: identifier))
+    }
+
+    func testEachNoticeGoesOutOnceOnEveryChannelAtTheUsersTime() async throws {
+        try await forEachDatabase { app, clock, database in
+            let hook = Hook()
+            try await withStandIn(hook.routes) { standIn in
+                self.useWebhooks(app)
+                let mail = NIOLockedValueBox<[MailMessage]>([])
+                app.dependencies.mailer = FakeMailer { message in mail.withLockedValue { $0.append(message) } }
+                app.locifyConfig.publicBaseURL = "https://locify.example"
+                let account = try await app.makeAccount()
+                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", lastName: "Lovelace"))
+                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+                try await self.settings(app, account).save(
+                    NotificationPreferences(
+                        advanceDays: [7], inApp: true, email: true,
+                        webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
+                    timeZone: .gmt)
+                let call = try await self.reminders(app, account).create(
+                    contactID: ada.id,
+                    ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "month"))
+                _ = try await self.reminders(app, account).create(
+                    contactID: ada.id,
+                    ReminderDraft(title: "Visa", initialDate: "2024-05-12", frequencyType: "one_time"))
+
+                let before = try await self.step(app, clock, to: "2024-05-05T08:59:00Z")
+                XCTAssertEqual(before, 0, "\(database): nothing before 09:00")
+                let ran = try await self.step(app, clock, to: "2024-05-05T09:00:30Z")
+                XCTAssertEqual(ran, 6, "two notices on three channels")
+                let again = try await self.step(app, clock, to: "2024-05-05T09:05:00Z")
+                XCTAssertEqual(again, 0, "planned once")
+
+                let notices = try await self.inApp(app, account)
+                XCTAssertEqual(Set(notices.map(\.title)), ["Ada Lovelace: Call", "Ada Lovelace: Visa"])
+                XCTAssertEqual(
+                    Set(notices.map(\.body)),
+                    ["Today, Sunday 5 May 2024.", "In 7 days, on Sunday 12 May 2024."])
+                XCTAssertEqual(standIn.requests.count, 2)
+                let bodies = try standIn.requests.map {
+                    try XCTUnwrap(JSONSerialization.jsonObject(with: $0.body) as? [String: Any])
+                }
+                let callBody = try XCTUnwrap(bodies.first { $0["reminder_id"] as? Int == call.id })
+                XCTAssertEqual(callBody["title"] as? String, "Ada Lovelace: Call")
+                XCTAssertEqual(callBody["date"] as? String, "2024-05-05")
+                XCTAssertEqual(callBody["link"] as? String, "https://locify.example/contacts/\(ada.id)")
+                XCTAssertEqual((callBody["contact"] as? [String: Any])?["name"] as? String, "Ada Lovelace")
+                XCTAssertEqual(callBody["late"] as? Bool, false)
+                let messages = mail.withLockedValue { $0 }
+                XCTAssertEqual(messages.count, 2)
+                XCTAssertEqual(Set(messages.map(\.to)), [[account.email]])
+                XCTAssertTrue(messages.contains { $0.subject == "Ada Lovelace: Call" })
+                XCTAssertTrue(messages.allSatisfy { $0.body.contains("https://locify.example/contacts/\(ada.id)") })
+                let log = try await self.deliveries(app, account)
+                XCTAssertEqual(log.map(\.status), ["sent", "sent", "sent", "sent"])
+
+                // A month later, planned in one step as after a long stop: the Visa on its day (12 May), the
+                // June call a week ahead (29 May) and on its day.
+                try await self.step(app, clock, to: "2024-06-05T09:00:00Z")
+                XCTAssertEqual(standIn.requests.count, 5)
+                let after = try await self.inApp(app, account)
+                XCTAssertEqual(
+                    after.prefix(3).map(\.body).sorted(),
+                    [
+                        "On Sunday 12 May 2024. Sent late: it was due on Sunday 12 May 2024, while the server was not running.",
+                        "On Wednesday 5 June 2024. Sent late: it was due on Wednesday 29 May 2024, while the server was not running.",
+                        "Today, Wednesday 5 June 2024.",
+                    ])
+            }
+        }
+    }
+
+    func testAServerDownAtTheMomentTellsWhenItIsBackAndSaysItIsLate() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Soon", initialDate: "2024-05-05", frequencyType: "one_time"))
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Later", initialDate: "2024-05-06", frequencyType: "one_time"))
+            // Down from before Sunday's 09:00 until Monday 10:00: Sunday's is over a day late, Monday's is not.
+            try await self.step(app, clock, to: "2024-05-06T10:00:00Z")
+            let notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.count, 2)
+            let soon = try XCTUnwrap(notices.first { $0.title == "Ada: Soon" })
+            XCTAssertTrue(soon.isLate)
+            XCTAssertTrue(soon.body.contains("Sent late: it was due on Sunday 5 May 2024"), soon.body)
+            let later = try XCTUnwrap(notices.first { $0.title == "Ada: Later" })
+            XCTAssertFalse(later.isLate)
+        }
+    }
+
+    func testADeliveryInterruptedHalfWayIsNeverSentAgain() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let hook = Hook()
+            try await withStandIn(hook.routes) { standIn in
+                self.useWebhooks(app)
+                let account = try await app.makeAccount()
+                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+                try await self.settings(app, account).save(
+                    NotificationPreferences(
+                        inApp: false, webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
+                    timeZone: .gmt)
+                _ = try await self.reminders(app, account).create(
+                    contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "week"))
+                clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
+                try await app.notificationPlanner.plan(now: clock.now)
+                // What a server killed in the middle of the POST leaves behind: the job claimed by a
+                // worker that is gone, and the delivery logged as being sent.
+                let jobs = try await JobRecord.all(on: app.db)
+                let job = try XCTUnwrap(jobs.first)
+                let sql = try app.db.sqlDatabase()
+                try await sql.raw(
+                    """
+                    UPDATE "jobs" SET "locked_by" = 'dead', "attempts" = 1, \
+                    "locked_until" = \(bind: clock.now.addingTimeInterval(JobRunner.claimLifetime)) \
+                    WHERE "id" = \(bind: job.id)
+                    """
+                ).run()
+                try await sql.raw(
+                    """
+                    INSERT INTO "notification_deliveries" ("user_id", "channel", "title", "status", "attempts", \
+                    "dedupe_key", "created_at", "updated_at") VALUES (\(bind: account.id), 'webhook', 'Ada: Call', \
+                    'sending', 1, \(bind: job.dedupeKey), \(bind: clock.now), \(bind: clock.now))
+                    """
+                ).run()
+
+                let early = try await app.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(early, 0, "the dead worker's claim still holds")
+                clock.advance(by: JobRunner.claimLifetime + 1)
+                let ran = try await app.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(ran, 1, "the claim expired and the job ran again")
+                XCTAssertEqual(standIn.requests.count, 0, "but it did not post a second time")
+                let log = try await self.deliveries(app, account)
+                XCTAssertEqual(log.map(\.status), ["interrupted"])
+                let finished = try await JobRecord.all(on: app.db)
+                XCTAssertEqual(finished.first?.state, .done)
+            }
+        }
+    }
+
+    func testAFailingWebhookIsRetriedWithBackOffAndTheLogSaysSo() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let hook = Hook([.internalServerError, .badGateway])
+            try await withStandIn(hook.routes) { standIn in
+                self.useWebhooks(app)
+                let account = try await app.makeAccount()
+                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+                try await self.settings(app, account).save(
+                    NotificationPreferences(
+                        inApp: false, webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
+                    timeZone: .gmt)
+                _ = try await self.reminders(app, account).create(
+                    contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "year"))
+                try await self.step(app, clock, to: "2024-05-05T09:00:00Z")
+                var log = try await self.deliveries(app, account)
+                XCTAssertEqual(log.map(\.status), ["retrying"])
+                XCTAssertEqual(log.first?.detail, "The webhook answered with status 500")
+                let jobs = try await JobRecord.all(on: app.db)
+                let job = try XCTUnwrap(jobs.first)
+                XCTAssertEqual(
+                    job.runAt.timeIntervalSince(clock.now), JobRunner.backOff(attempt: 1, jobID: job.id), accuracy: 1)
+                let tooSoon = try await app.jobRunner.runDue(now: clock.now.addingTimeInterval(10))
+                XCTAssertEqual(tooSoon, 0)
+                clock.advance(by: JobRunner.backOff(attempt: 1, jobID: job.id) + 1)
+                try await app.jobRunner.runDue(now: clock.now)
+                clock.advance(by: JobRunner.backOff(attempt: 2, jobID: job.id) + 1)
+                try await app.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(standIn.requests.count, 3, "500, 502, then accepted")
+                log = try await self.deliveries(app, account)
+                XCTAssertEqual(log.map(\.status), ["sent"])
+                XCTAssertEqual(log.first?.attempts, 3)
+            }
+        }
+    }
+
+    func testARemindersEditOrDeletionBeforeItsDeliverySendsNothingStale() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+            let service = self.reminders(app, account)
+            let moved = try await service.create(
+                contactID: ada.id, ReminderDraft(title: "Moved", initialDate: "2024-05-05", frequencyType: "year"))
+            let deleted = try await service.create(
+                contactID: ada.id, ReminderDraft(title: "Deleted", initialDate: "2024-05-05", frequencyType: "year"))
+            let renamed = try await service.create(
+                contactID: ada.id, ReminderDraft(title: "Old title", initialDate: "2024-05-05", frequencyType: "year"))
+            clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
+            let queued = try await app.notificationPlanner.plan(now: clock.now)
+            XCTAssertEqual(queued, 3, "\(database)")
+            _ = try await service.update(moved.id, contactID: nil) { draft in
+                var changed = draft
+                changed.initialDate = "2024-05-09"
+                return changed
+            }
+            try await service.delete(deleted.id)
+            _ = try await service.update(renamed.id, contactID: nil) { draft in
+                var changed = draft
+                changed.title = "New title"
+                return changed
+            }
+            try await app.jobRunner.runDue(now: clock.now)
+            let notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.map(\.title), ["Ada: New title"])
+        }
+    }
+
+    func testDaylightSavingChangesNeitherSkipNorRepeatADay() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let account = try await app.makeAccount()
+            try await self.setTimeZone(app, account, "Europe/Berlin")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            for (start, firstDay) in [("2024-03-27T12:00:00Z", "2024-03-28"), ("2024-10-23T12:00:00Z", "2024-10-24")] {
+                try await self.step(app, clock, to: start)
+                // 02:30: skipped by the spring change, doubled by the autumn one.
+                try await self.settings(app, account).save(
+                    NotificationPreferences(minutesAfterMidnight: 150),
+                    timeZone: try XCTUnwrap(TimeZone(identifier: "Europe/Berlin")))
+                try await self.step(app, clock, to: start)
+                let first = try XCTUnwrap(CalendarDate(iso8601: firstDay))
+                // Seven weekly reminders, one for each day of the week: a notice every day.
+                for offset in 0..<7 {
+                    _ = try await self.reminders(app, account).create(
+                        contactID: ada.id,
+                        ReminderDraft(
+                            title: "Day \(offset)", initialDate: first.adding(days: offset)?.description,
+                            frequencyType: "week"))
+                }
+                for _ in 0..<(7 * 24 * 2) {
+                    clock.advance(by: 30 * 60)
+                    try await app.notificationPlanner.plan(now: clock.now)
+                    try await app.jobRunner.runDue(now: clock.now)
+                }
+                let notices = try await self.inApp(app, account).filter { $0.occurrence.map { $0 >= first } == true }
+                let days = notices.compactMap(\.occurrence).sorted()
+                XCTAssertEqual(days, (0..<7).compactMap { first.adding(days: $0) }, "\(firstDay): each day once")
+                try await ReminderModel.query(on: app.db).delete()
+            }
+        }
+    }
+
+    func testATimezoneChangeMovesNotificationsToTheNewLocalTime() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-05T12:00:00Z")
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-06", frequencyType: "week"))
+            try await browser.get("/settings")
+            let saved = try await browser.post(
+                "/settings/profile",
+                form: [
+                    "name": "Grace Hopper", "email": "grace@example.com", "timezone": "America/New_York",
+                    "maps_app": "openstreetmap",
+                ])
+            XCTAssertEqual(saved.status, .seeOther, saved.text)
+            try await self.step(app, clock, to: "2024-05-06T09:00:00Z")
+            var notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.count, 0, "09:00 UTC is 05:00 in New York")
+            try await self.step(app, clock, to: "2024-05-06T13:00:00Z")
+            notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.count, 1, "09:00 in New York")
+
+            // Moving east past the day's moment: Tokyo's 09:00 on the 13th was 00:00 UTC, already gone when
+            // the change is made at 00:30 UTC; that day's notice still goes out, at once.
+            try await self.step(app, clock, to: "2024-05-13T00:30:00Z")
+            try await browser.get("/settings")
+            _ = try await browser.post(
+                "/settings/profile",
+                form: [
+                    "name": "Grace Hopper", "email": "grace@example.com", "timezone": "Asia/Tokyo",
+                    "maps_app": "openstreetmap",
+                ])
+            try await self.step(app, clock, to: "2024-05-13T00:31:00Z")
+            notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.count, 2)
+            try await self.step(app, clock, to: "2024-05-13T13:00:00Z")
+            notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.count, 2, "and once only: not again at New York's 09:00")
+        }
+    }
+
+    func testTwoServersOnOnePostgreSQLDeliverEachOfFiftyNoticesOnce() async throws {
+        try await withApp(.postgres) { app, clock in
+            let hook = Hook()
+            try await withStandIn(hook.routes) { standIn in
+                self.useWebhooks(app)
+                let account = try await app.makeAccount()
+                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+                try await self.settings(app, account).save(
+                    NotificationPreferences(webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
+                    timeZone: .gmt)
+                for number in 1...50 {
+                    let contact = try await app.makeContact(for: account, ContactDraft(firstName: "Friend\(number)"))
+                    _ = try await self.reminders(app, account).create(
+                        contactID: contact.id,
+                        ReminderDraft(title: "Call \(number)", initialDate: "2024-05-05", frequencyType: "year"))
+                }
+                clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
+                let now = clock.now
+                let servers = ["server-a", "server-b"].map { name in
+                    (
+                        planner: app.notificationPlanner,
+                        runner: JobRunner(
+                            database: app.db, dependencies: app.dependencies, config: app.locifyConfig,
+                            logger: app.logger, handlers: app.jobHandlers, workerID: name)
+                    )
+                }
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for server in servers {
+                        group.addTask {
+                            try await server.planner.plan(now: now)
+                            return try await server.runner.runDue(now: now)
+                        }
+                    }
+                    var ran = 0
+                    for try await count in group { ran += count }
+                    XCTAssertEqual(ran, 100, "fifty notices on two channels, each run by one server")
+                }
+                let notices = try await self.inApp(app, account)
+                XCTAssertEqual(notices.count, 50)
+                XCTAssertEqual(
+                    Set(notices.map(\.title)), Set((1...50).map { "Friend\($0): Call \($0)" }),
+                    "each names its contact and title")
+                XCTAssertEqual(standIn.requests.count, 50)
+                let titles = try standIn.requests.map {
+                    try XCTUnwrap(JSONSerialization.jsonObject(with: $0.body) as? [String: Any])["title"] as? String
+                }
+                XCTAssertEqual(Set(titles.compactMap { $0 }).count, 50)
+            }
+        }
+    }
+}
+
+extension TestClock {
+    var today: CalendarDate { CalendarDate(now, in: .gmt) }
+}
