@@ -123,5 +123,6 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())
     try signedIn.register(collection: NotificationsWebController())
+    try signedIn.register(collection: RemindersWebController())
     try signedIn.register(collection: ContactInterchangeWebController())
 }

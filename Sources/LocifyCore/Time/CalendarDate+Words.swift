@@ -12,3 +12,15 @@ extension CalendarDate {
     /// "Sunday 22 November 2026".
     public var longDescription: String { "\(Self.weekdayNames[weekday - 1]) \(dayMonthYear)" }
 }
+
+extension Recurrence {
+    /// "once", "every week", "every 3 months".
+    public var words: String {
+        switch self {
+        case .once: "once"
+        case .weeks(let n): n == 1 ? "every week" : "every \(n) weeks"
+        case .months(let n): n == 1 ? "every month" : "every \(n) months"
+        case .years(let n): n == 1 ? "every year" : "every \(n) years"
+        }
+    }
+}

@@ -111,6 +111,7 @@ enum ContactPage {
         let newAddressURL: String
         let vcardURL: String
         let reminders: [ReminderLine]
+        let newReminderURL: String
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         init(
@@ -139,6 +140,9 @@ enum ContactPage {
                 AddressCard($0, preferredApp: preferredApp, tilesEnabled: tilesEnabled)
             }
             newAddressURL = SiteURL.newAddress(contact: contact.id).path
+            newReminderURL = SiteURL.newReminder.path(query: [
+                ("contact", String(contact.id)), ("return_to", SiteURL.contact(contact.id).path),
+            ])
             vcardURL = SiteURL.contactVCard(contact.id).path
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
@@ -153,6 +157,10 @@ enum ContactPage {
         let isOverdue: Bool
         let isDone: Bool
         let sortDate: String
+        let editURL: String
+        let deleteURL: String?
+        let doneURL: String?
+        let returnTo: String
 
         init(_ reminder: Reminder, today: CalendarDate) {
             let schedule = reminder.fields.schedule
@@ -162,13 +170,15 @@ enum ContactPage {
             isDone = reminder.doneAt != nil
             isOverdue = next < today && !isDone
             sortDate = next.description
-            repeats =
-                switch schedule.recurrence {
-                case .once: "once"
-                case .weeks(let n): n == 1 ? "every week" : "every \(n) weeks"
-                case .months(let n): n == 1 ? "every month" : "every \(n) months"
-                case .years(let n): n == 1 ? "every year" : "every \(n) years"
-                }
+            repeats = schedule.recurrence.words
+            returnTo = SiteURL.contact(reminder.contactID).path
+            let query = [("return_to", Optional(returnTo))]
+            // A birthday reminder is changed by changing the birthday.
+            editURL =
+                reminder.isDelible
+                ? SiteURL.editReminder(reminder.id).path(query: query) : SiteURL.editContact(reminder.contactID).path
+            deleteURL = reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil
+            doneURL = schedule.recurrence == .once && !isDone ? SiteURL.reminderDone(reminder.id).path : nil
         }
     }
 
@@ -182,7 +192,7 @@ enum ContactPage {
 
     /// "31 May 2024".
     static func describe(_ date: CalendarDate) -> String {
-        "\(date.day) \(DateFormatter().monthSymbols[date.month - 1]) \(date.year)"
+        date.dayMonthYear
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

@@ -96,8 +96,10 @@ struct NotificationSettingsService {
         try await save(before.preferences, timeZone: timeZone, timeZoneChanged: true)
     }
 
+    /// Just before the user's midnight: a time of day of 00:00 is a moment of today too.
     static func startOfToday(now: Date, in timeZone: TimeZone) -> Date {
         NotificationSchedule.moment(of: CalendarDate(now, in: timeZone), minutes: 0, in: timeZone)
+            .addingTimeInterval(-1)
     }
 
     /// The secret in the calendar feed's URL, made on first use.

@@ -1,0 +1,238 @@
+import LocifyCore
+import Vapor
+
+/// The reminder form as the browser sends it: text throughout, checked by `ReminderDraft`.
+struct ReminderForm: Content {
+    var contactID: String?
+    var title: String?
+    var description: String?
+    var initialDate: String?
+    var frequencyType: String?
+    var frequencyNumber: String?
+    /// Where to go after saving: the timeline or the contact's page.
+    var returnTo: String?
+
+    enum CodingKeys: String, CodingKey {
+        case contactID = "contact_id"
+        case title, description
+        case initialDate = "initial_date"
+        case frequencyType = "frequency_type"
+        case frequencyNumber = "frequency_number"
+        case returnTo = "return_to"
+    }
+
+    /// A new reminder: today, once.
+    init(today: CalendarDate) {
+        initialDate = today.description
+        frequencyType = Recurrence.once.frequencyType
+        frequencyNumber = "1"
+    }
+
+    init(_ reminder: Reminder) {
+        contactID = String(reminder.contactID)
+        title = reminder.fields.title
+        description = reminder.fields.description
+        initialDate = reminder.fields.schedule.initialDate.description
+        frequencyType = reminder.fields.schedule.recurrence.frequencyType
+        frequencyNumber = String(reminder.fields.schedule.recurrence.frequencyNumber)
+    }
+
+    var draft: ReminderDraft {
+        var number: Int?
+        if let text = frequencyNumber?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            // A number that is not one is reported by the draft's range check, with the other problems.
+            number = Int(text) ?? 0
+        }
+        return ReminderDraft(
+            title: title, description: description, initialDate: initialDate, frequencyType: frequencyType,
+            frequencyNumber: number)
+    }
+
+    /// The chosen contact, or the problem with it.
+    func contact() -> (Int?, [FieldError]) {
+        guard let text = contactID?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return (nil, []) }
+        guard let id = Int(text) else {
+            return (nil, [FieldError(field: "contact_id", message: "Choose the contact this reminder is about.")])
+        }
+        return (id, [])
+    }
+
+    /// Only this server's own pages are followed, so the field cannot send anyone elsewhere.
+    static func safeReturn(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.count < 200 else {
+            return nil
+        }
+        return path
+    }
+
+    var destination: String {
+        Self.safeReturn(returnTo) ?? SiteURL.reminders.path
+    }
+}
+
+enum ReminderFormPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let heading: String
+        let actionURL: String
+        let cancelURL: String
+        let returnTo: String?
+        let contactField: FormField?
+        let contactName: String?
+        let contactID: String?
+        let fields: [FormField]
+        let repeatFields: [FormField]
+        let descriptionField: FormField
+        let submitLabel: String
+
+        init(
+            form: ReminderForm, errors: FieldMessages, contacts: [Contact], editing: Reminder?, session: PageSession
+        ) {
+            heading = editing == nil ? "New reminder" : "Edit reminder"
+            layout = LayoutContext(title: heading, section: .reminders, session: session)
+            actionURL = editing.map { SiteURL.editReminder($0.id).path } ?? SiteURL.reminders.path
+            returnTo = ReminderForm.safeReturn(form.returnTo)
+            cancelURL = returnTo ?? SiteURL.reminders.path
+            let chosen = form.contactID ?? ""
+            // Coming from a contact's page, the contact is fixed; from the timeline, it is chosen.
+            let fixed =
+                editing == nil && returnTo?.hasPrefix("/contacts/") == true
+                ? contacts.first { String($0.id) == chosen } : nil
+            contactName = fixed?.completeName
+            contactID = fixed.map { String($0.id) }
+            contactField =
+                fixed != nil
+                ? nil
+                : FormField(
+                    "contact_id", label: "Contact", control: .select, errors: errors,
+                    options: [SelectOption(value: "", label: "Choose a contact", isSelected: chosen.isEmpty)]
+                        + contacts.map {
+                            SelectOption(
+                                value: String($0.id), label: $0.completeName, isSelected: String($0.id) == chosen)
+                        })
+            fields = [
+                FormField(
+                    "title", label: "Title", value: form.title, errors: errors,
+                    hint: "What to remember, e.g. “Call about the new job”.", isRequired: true,
+                    maxLength: ReminderDraft.maximumTitleLength),
+                FormField(
+                    "initial_date", label: "Date", control: .date, value: form.initialDate, errors: errors,
+                    hint: "The first time; a repeating reminder comes back from there.", isRequired: true),
+            ]
+            let type = form.frequencyType ?? Recurrence.once.frequencyType
+            let labels = ["one_time": "One time", "week": "Weeks", "month": "Months", "year": "Years"]
+            repeatFields = [
+                FormField(
+                    "frequency_type", label: "Repeat", control: .select, errors: errors,
+                    options: ReminderDraft.frequencyTypes.map {
+                        SelectOption(value: $0, label: labels[$0] ?? $0, isSelected: $0 == type)
+                    }),
+                FormField(
+                    "frequency_number", label: "Every", control: .number, value: form.frequencyNumber, errors: errors,
+                    hint: "Every 1, 2, 3… weeks, months or years; ignored for one time.", inputMode: "numeric",
+                    size: 4),
+            ]
+            descriptionField = FormField(
+                "description", label: "Notes (optional)", control: .textarea, value: form.description,
+                errors: errors, maxLength: ReminderDraft.maximumDescriptionLength)
+            submitLabel = editing == nil ? "Add reminder" : "Save reminder"
+        }
+    }
+}
+
+/// The Reminders page: the timeline, each group with its count.
+enum RemindersPage {
+    struct Item: Encodable {
+        let title: String
+        let contactName: String
+        let contactURL: String
+        let when: String
+        let repeats: String
+        let editURL: String
+        let deleteURL: String?
+        let doneURL: String?
+    }
+
+    struct Group: Encodable {
+        let id: String
+        let heading: String
+        let items: [Item]
+        let count: Int
+        let isOverdue: Bool
+    }
+
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let groups: [Group]
+        let total: Int
+        let newURL: String
+        let contactsURL: String
+        let settingsURL: String
+        let returnTo: String
+
+        init(timeline: Timeline<Reminder>, contacts: [Int: Contact], today: CalendarDate, session: PageSession) {
+            layout = LayoutContext(title: "Reminders", section: .reminders, session: session)
+            let back = SiteURL.reminders.path
+            func item(_ entry: Timeline<Reminder>.Entry, overdue: Bool) -> Item {
+                let reminder = entry.item
+                let days = entry.date.dayNumber - today.dayNumber
+                let relative =
+                    switch days {
+                    case 0: "today"
+                    case 1: "tomorrow"
+                    case ..<0: "\(-days) day\(days == -1 ? "" : "s") ago"
+                    default: "in \(days) days"
+                    }
+                let query = [("return_to", Optional(back))]
+                return Item(
+                    title: reminder.fields.title,
+                    contactName: contacts[reminder.contactID]?.completeName ?? "A contact",
+                    contactURL: SiteURL.contact(reminder.contactID).path,
+                    when: "\(entry.date.longDescription) (\(relative))",
+                    repeats: reminder.fields.schedule.recurrence.words,
+                    editURL: reminder.isDelible
+                        ? SiteURL.editReminder(reminder.id).path(query: query)
+                        : SiteURL.editContact(reminder.contactID).path,
+                    deleteURL: reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil,
+                    doneURL: overdue || (reminder.fields.schedule.recurrence == .once && reminder.doneAt == nil)
+                        ? SiteURL.reminderDone(reminder.id).path : nil)
+            }
+            let parts: [(String, String, [Timeline<Reminder>.Entry], Bool)] = [
+                ("overdue", "Overdue", timeline.overdue, true), ("today", "Today", timeline.today, false),
+                ("this-week", "This week", timeline.thisWeek, false),
+                ("this-month", "Later this month", timeline.thisMonth, false),
+                ("later", "Later", timeline.later, false),
+            ]
+            groups = parts.filter { !$0.2.isEmpty }.map { id, heading, entries, overdue in
+                Group(
+                    id: id, heading: heading, items: entries.map { item($0, overdue: overdue) }, count: entries.count,
+                    isOverdue: overdue)
+            }
+            total = groups.reduce(0) { $0 + $1.count }
+            newURL = SiteURL.newReminder.path(query: [("return_to", back)])
+            contactsURL = SiteURL.contacts.path
+            settingsURL = SiteURL.settingsNotifications.path
+            returnTo = back
+        }
+    }
+}
+
+enum DeleteReminderPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let title: String
+        let contactName: String
+        let deleteURL: String
+        let cancelURL: String
+        let returnTo: String?
+
+        init(reminder: Reminder, contact: Contact, returnTo: String?, session: PageSession) {
+            layout = LayoutContext(title: "Delete reminder", section: .reminders, session: session)
+            title = reminder.fields.title
+            contactName = contact.completeName
+            deleteURL = SiteURL.deleteReminder(reminder.id).path
+            self.returnTo = returnTo
+            cancelURL = returnTo ?? SiteURL.reminders.path
+        }
+    }
+}

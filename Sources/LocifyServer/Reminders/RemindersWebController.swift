@@ -1,0 +1,146 @@
+import LocifyCore
+import Vapor
+
+/// The Reminders page (the timeline) and the reminder forms, reached from the timeline and from a
+/// contact's page; each form goes back where it came from.
+struct RemindersWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let reminders = routes.grouped(SiteURL.reminders.pathComponents)
+        reminders.get(use: index)
+        reminders.post(use: create)
+        reminders.get("new", use: new)
+        reminders.get(":reminderID", "edit", use: edit)
+        reminders.post(":reminderID", "edit", use: update)
+        reminders.get(":reminderID", "delete", use: confirmDelete)
+        reminders.post(":reminderID", "delete", use: delete)
+        reminders.post(":reminderID", "done", use: done)
+    }
+
+    func index(request: Request) async throws -> View {
+        let reminders = try await request.reminders().all()
+        let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
+        let weekStart = try await request.notificationSettings().preferences().weekStartsOn
+        let timeline = Timeline(
+            reminders, today: request.today, weekStartsOn: weekStart, schedule: \.fields.schedule,
+            isDone: { $0.doneAt != nil })
+        return try await request.view.render(
+            "reminders/index",
+            RemindersPage.Context(
+                timeline: timeline, contacts: contacts, today: request.today, session: request.pageSession))
+    }
+
+    func new(request: Request) async throws -> View {
+        var form = ReminderForm(today: request.today)
+        if let contactID = request.query[Int.self, at: "contact"] {
+            form.contactID = String(try await request.contacts().contact(contactID).id)
+        }
+        form.returnTo = ReminderForm.safeReturn(request.query[String.self, at: "return_to"])
+        return try await render(request, form: form)
+    }
+
+    func create(request: Request) async throws -> Response {
+        let form = try request.content.decode(ReminderForm.self)
+        return try await request.handleForm {
+            let (contactID, typeErrors) = form.contact()
+            let reminder = try await request.reminders().create(
+                contactID: contactID, form.draft, typeErrors: typeErrors)
+            return .redirect(
+                to: form.destination,
+                flash: "The reminder “\(reminder.fields.title)” was added.")
+        } redraw: { errors in
+            try await render(request, form: form, errors: errors)
+        }
+    }
+
+    func edit(request: Request) async throws -> Response {
+        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        if let redirect = Self.birthdayRedirect(reminder, request) { return redirect }
+        var form = ReminderForm(reminder)
+        form.returnTo = ReminderForm.safeReturn(request.query[String.self, at: "return_to"])
+        return try await render(request, form: form, editing: reminder).encodeResponse(for: request)
+    }
+
+    /// A birthday reminder follows the birthday: it is changed by changing the birthday.
+    private static func birthdayRedirect(_ reminder: Reminder, _ request: Request) -> Response? {
+        guard !reminder.isDelible else { return nil }
+        return request.redirect(
+            to: .editContact(reminder.contactID),
+            flash:
+                "This reminder follows the birthday: change or remove the birthday here, or untick “Remind me of the birthday every year”."
+        )
+    }
+
+    func update(request: Request) async throws -> Response {
+        let id = try request.pathID("reminderID")
+        let stored = try await request.reminders().reminder(id)
+        let form = try request.content.decode(ReminderForm.self)
+        if let redirect = Self.birthdayRedirect(stored, request) { return redirect }
+        return try await request.handleForm {
+            let (contactID, typeErrors) = form.contact()
+            let reminder = try await request.reminders().update(id, contactID: contactID, typeErrors: typeErrors) { _ in
+                form.draft
+            }
+            return .redirect(
+                to: form.destination,
+                flash: "The reminder “\(reminder.fields.title)” was saved.")
+        } redraw: { errors in
+            try await render(request, form: form, errors: errors, editing: stored)
+        }
+    }
+
+    func confirmDelete(request: Request) async throws -> View {
+        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        let contact = try await request.contacts().contact(reminder.contactID)
+        return try await request.view.render(
+            "reminders/delete",
+            DeleteReminderPage.Context(
+                reminder: reminder, contact: contact,
+                returnTo: ReminderForm.safeReturn(request.query[String.self, at: "return_to"]),
+                session: request.pageSession))
+    }
+
+    struct ReturnForm: Content {
+        var returnTo: String?
+
+        enum CodingKeys: String, CodingKey {
+            case returnTo = "return_to"
+        }
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let id = try request.pathID("reminderID")
+        let reminder = try await request.reminders().reminder(id)
+        let back = ReminderForm.safeReturn(try request.content.decode(ReturnForm.self).returnTo)
+        do {
+            try await request.reminders().delete(id)
+        } catch let failure as ValidationFailure {
+            return request.redirect(to: back ?? SiteURL.reminders.path, flash: failure.errors.first?.message ?? "")
+        }
+        return request.redirect(
+            to: back ?? SiteURL.reminders.path, flash: "The reminder “\(reminder.fields.title)” was deleted.")
+    }
+
+    func done(request: Request) async throws -> Response {
+        let back = ReminderForm.safeReturn(try request.content.decode(ReturnForm.self).returnTo)
+        do {
+            let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
+            return request.redirect(
+                to: back ?? SiteURL.reminders.path, flash: "“\(reminder.fields.title)” is done.")
+        } catch let failure as ValidationFailure {
+            return request.redirect(to: back ?? SiteURL.reminders.path, flash: failure.errors.first?.message ?? "")
+        }
+    }
+
+    private func render(
+        _ request: Request, form: ReminderForm, errors: FieldMessages = [:], editing: Reminder? = nil
+    ) async throws -> View {
+        // The contact list is only needed when the reminder is not tied to a contact already.
+        let contacts = try await request.contacts().all().sorted {
+            $0.completeName.localizedStandardCompare($1.completeName) == .orderedAscending
+        }
+        return try await request.view.render(
+            "reminders/form",
+            ReminderFormPage.Context(
+                form: form, errors: errors, contacts: contacts, editing: editing, session: request.pageSession))
+    }
+}

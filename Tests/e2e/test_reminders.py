@@ -1,0 +1,76 @@
+"""Reminders in a real browser: a monthly reminder added from a contact's page, seen on the timeline and
+the contact page, and told in the app when its time of day comes."""
+import time
+from datetime import datetime, timezone
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit
+
+
+def set_value(driver, field_id, value):
+    # Date and time inputs take their value in the browser's locale when typed; set it as the form sends it.
+    driver.execute_script(
+        "const input = document.getElementById(arguments[0]); input.value = arguments[1];"
+        "input.dispatchEvent(new Event('change', {bubbles: true}));", field_id, value)
+
+
+def test_a_monthly_reminder_reaches_the_timeline_and_the_notifications(server, browser, signed_in, screens):
+    browser.get(server.url + "/contacts")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, ".contact-row"))
+    name = browser.find_element(By.TAG_NAME, "h1").text.split("\n")[0].removesuffix(" ★")
+    contact_url = browser.current_url
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Add reminder"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"New reminder for {name}"
+    today = datetime.now(timezone.utc).date()
+    fill(browser, "title", "Call about the garden")
+    set_value(browser, "initial_date", today.isoformat())
+    Select(browser.find_element(By.ID, "frequency_type")).select_by_visible_text("Months")
+    fill(browser, "frequency_number", "1")
+    shot(browser, screens, "30-reminder-form")
+    submit(browser, "form.reminder-form button.primary")
+    assert browser.current_url == contact_url
+    line = browser.find_element(By.CSS_SELECTOR, ".reminders .reminder-list li").text
+    assert "Call about the garden" in line and "every month" in line, line
+
+    # The timeline: today's group has it, linked to the contact; the navigation counts it.
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "nav.site-nav a[href='/reminders']"))
+    today_group = browser.find_element(By.ID, "today")
+    assert "Call about the garden" in today_group.text
+    assert today_group.find_element(By.LINK_TEXT, name).get_attribute("href") == contact_url
+    badge = browser.find_element(By.CSS_SELECTOR, "nav.site-nav a[href='/reminders'] .count-badge [aria-hidden]")
+    assert int(badge.text) >= 1
+    shot(browser, screens, "31-reminders-timeline")
+
+    # Notifications go out at the time of day; moved to midnight, today's is due at once.
+    browser.get(server.url + "/settings/notifications")
+    set_value(browser, "time_of_day", "00:00")
+    submit(browser, "main form button.primary")
+    assert "Your notification settings were saved." in browser.page_source
+    shot(browser, screens, "32-notification-settings")
+    expected = f"{name}: Call about the garden"
+    deadline = time.time() + 20
+    while True:
+        browser.get(server.url + "/notifications")
+        if expected in browser.find_element(By.CSS_SELECTOR, "main").text or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    item = browser.find_element(By.CSS_SELECTOR, ".notification-list li.unread")
+    assert expected in item.text and "Today," in item.text, item.text
+    unread = browser.find_element(By.CSS_SELECTOR, "nav.site-nav a[href='/notifications'] .count-badge [aria-hidden]")
+    assert unread.text == "1"
+
+    # Browser notifications are offered, and asked for only on "Enable".
+    offer = browser.find_element(By.CSS_SELECTOR, "[data-browser-notifications]")
+    assert offer.is_displayed()
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["notifications"]})
+    browser.find_element(By.CSS_SELECTOR, "[data-enable-notifications]").click()
+    status = browser.find_element(By.CSS_SELECTOR, "[data-notification-status]")
+    assert "Browser notifications are on" in status.text, status.text
+    shot(browser, screens, "33-notifications")
+
+    submit(browser, "main .page-head form button")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".notification-list li.unread")
+    assert not browser.find_elements(By.CSS_SELECTOR, "nav.site-nav a[href='/notifications'] .count-badge")
+    assert_no_console_errors(browser)
