@@ -230,6 +230,10 @@ public struct ContactResource: Codable, Sendable, Equatable {
     }
 
     public struct Statistics: Codable, Sendable, Equatable {
+        public init(numberOfReminders: Int = 0) {
+            self.numberOfReminders = numberOfReminders
+        }
+
         public var numberOfCalls = 0
         public var numberOfNotes = 0
         public var numberOfActivities = 0
@@ -307,7 +311,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
 
     public init(
         _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
-        addresses: [AddressShortResource] = []
+        addresses: [AddressShortResource] = [], numberOfReminders: Int = 0
     ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
@@ -335,7 +339,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
             howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
         self.addresses = addresses
         tags = []
-        statistics = Statistics()
+        statistics = Statistics(numberOfReminders: numberOfReminders)
         self.url = summary.url
         account = summary.account
         createdAt = Timestamp.string(contact.createdAt)

@@ -128,10 +128,17 @@ final class JSONWriter {
     /// Writes any value at `depth`; primitives take the fast paths, others encode themselves.
     func write<Value: Encodable>(_ value: Value, depth: Int, key: (any CodingKey)? = nil) throws {
         // Metatype comparisons first: far cheaper than asking the run time for a protocol conformance.
-        if usesDirectWriters, Value.self == ContactResource.self || Value.self == ContactShortResource.self,
+        if usesDirectWriters,
+            Value.self == ContactResource.self || Value.self == ContactShortResource.self
+                || Value.self == ReminderTimelineResource.self,
             let direct = value as? any DirectJSONWritable
         {
             return try direct.writeJSON(to: self)
+        }
+        if usesDirectWriters, Value.self == [UpcomingReminderResource].self,
+            let occurrences = value as? [UpcomingReminderResource]
+        {
+            return try UpcomingReminderResource.writeJSON(occurrences, to: self)
         }
         // A list of contacts: the elements write themselves, without an array container per element.
         if usesDirectWriters, Value.self == [ContactResource].self, let contacts = value as? [ContactResource] {

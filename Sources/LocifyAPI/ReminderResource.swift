@@ -190,14 +190,17 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         case later
     }
 
-    /// `contact` gives each reminder's contact as the item shows it.
-    public init(_ timeline: Timeline<Reminder>, contact: (Reminder) -> ContactSummary?) {
-        func group(_ entries: [Timeline<Reminder>.Entry]) -> Group {
+    /// `timeline` holds positions in `reminders`; `contact` gives each reminder's contact as the item shows it.
+    public init(
+        _ timeline: Timeline<Int>, reminders: [ReminderOutline], contact: (ReminderOutline) -> ContactSummary?
+    ) {
+        func group(_ entries: [Timeline<Int>.Entry]) -> Group {
             let items = entries.compactMap { entry -> Item? in
-                guard let person = contact(entry.item) else { return nil }
-                let recurrence = entry.item.fields.schedule.recurrence
+                let reminder = reminders[entry.item]
+                guard let person = contact(reminder) else { return nil }
+                let recurrence = reminder.schedule.recurrence
                 return Item(
-                    reminderID: entry.item.id, title: entry.item.fields.title, date: entry.date.description,
+                    reminderID: reminder.id, title: reminder.title, date: entry.date.description,
                     frequencyType: recurrence.frequencyType, frequencyNumber: recurrence.frequencyNumber,
                     contact: person)
             }

@@ -82,4 +82,44 @@ final class DirectJSONTests: XCTestCase {
         XCTAssertEqual(try json(empty, direct: true), try json(empty, direct: false))
         XCTAssertTrue(try json(empty, direct: true).hasPrefix(#"{"data":[],"links":"#))
     }
+
+    func testReminderListsWriteTheSameBytesBothWays() throws {
+        let people = contacts()
+        let today = try XCTUnwrap(CalendarDate(iso8601: "2024-05-04"))
+        let schedules: [(String, Recurrence)] = [
+            ("2024-05-01", .once), ("2020-05-04", .years(1)), ("2024-05-05", .weeks(2)), ("2024-01-31", .months(1)),
+            ("2025-02-28", .months(3)),
+        ]
+        let reminders = schedules.enumerated().map { index, schedule in
+            Reminder(
+                id: index + 10, uuid: UUID(), ownerID: 3, contactID: people[index % 2].id,
+                fields: ReminderFields(
+                    title: ["Call \"her\"", "Brunch\n🥐", "Rent", "Ünïcode", "\u{2028}"][index],
+                    description: index.isMultiple(of: 2) ? nil : "Notes\t\u{1}",
+                    schedule: ReminderSchedule(
+                        initialDate: try! XCTUnwrap(CalendarDate(iso8601: schedule.0)), recurrence: schedule.1)),
+                isDelible: index != 1, createdAt: Date(timeIntervalSince1970: 1_714_817_165),
+                updatedAt: Date(timeIntervalSince1970: 1_714_900_000))
+        }
+        let byID = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0) })
+        func avatar(_ contact: Contact) -> AvatarResource {
+            AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
+        }
+        let timeline = ReminderTimelineResource(
+            Timeline.of(reminders.map(\.outline), today: today, weekStartsOn: 2), reminders: reminders.map(\.outline)
+        ) { reminder in
+            byID[reminder.contactID].map { .init(id: $0.id, name: $0.completeName, avatar: avatar($0)) }
+        }
+        XCTAssertEqual(timeline.overdue.count + timeline.today.count + timeline.later.count > 0, true)
+        XCTAssertEqual(try json(timeline, direct: true), try json(timeline, direct: false))
+        let upcoming = (reminders + reminders).map { reminder in  // each contact twice: written once, copied once
+            UpcomingReminderResource(
+                reminder, on: today,
+                contact: ContactShortResource(
+                    byID[reminder.contactID]!, url: "http://x/api/contacts/\(reminder.contactID)",
+                    avatar: avatar(byID[reminder.contactID]!), currentYear: 2024))
+        }
+        XCTAssertEqual(try json(upcoming, direct: true), try json(upcoming, direct: false))
+        XCTAssertEqual(try json([UpcomingReminderResource](), direct: true), "[]")
+    }
 }

@@ -66,7 +66,7 @@ public enum NotificationSchedule {
     /// Every notice of `reminders` that comes due in `(after, through]`: on the day of an occurrence and
     /// on each advance day before it. A one-time reminder marked done is not told again.
     public static func notices(
-        of reminders: [Reminder], after: Date, through: Date, preferences: NotificationPreferences,
+        of reminders: [ReminderOutline], after: Date, through: Date, preferences: NotificationPreferences,
         timeZone: TimeZone
     ) -> [DueNotice] {
         let days = days(after: after, through: through, minutes: preferences.minutesAfterMidnight, in: timeZone)
@@ -74,7 +74,7 @@ public enum NotificationSchedule {
         let offsets = [0] + preferences.advanceDays
         var notices: [DueNotice] = []
         for reminder in reminders where reminder.doneAt == nil {
-            let schedule = reminder.fields.schedule
+            let schedule = reminder.schedule
             for (day, moment) in days {
                 for daysBefore in offsets {
                     guard let occurrence = day.adding(days: daysBefore),

@@ -135,15 +135,64 @@ extension ReminderFields {
 
 /// Monica's "upcoming" view: every occurrence of one month.
 public enum UpcomingReminders {
+    /// The days listed for the month `offset` months from `today`'s: this month's start today, so what
+    /// is due today stays listed all day. nil for a month outside the calendar.
+    public static func range(monthOffset offset: Int, today: CalendarDate) -> ClosedRange<CalendarDate>? {
+        today.month(offsetBy: offset, from: offset == 0 ? today : nil)
+    }
+
     /// Each occurrence in the month `offset` months from `today`'s, by date and then reminder id. This
     /// month's start today, so what is due today stays listed all day. nil for a month outside the calendar.
     public static func occurrences(
         of reminders: [Reminder], monthOffset offset: Int, today: CalendarDate
     ) -> [(date: CalendarDate, reminder: Reminder)]? {
-        guard let range = today.month(offsetBy: offset, from: offset == 0 ? today : nil) else { return nil }
-        let items = reminders.flatMap { reminder in
-            reminder.fields.schedule.occurrences(in: range).map { (date: $0, reminder: reminder) }
+        guard let range = range(monthOffset: offset, today: today) else { return nil }
+        // Sorted as (date, position) pairs, so thousands of reminders are not copied about while sorting.
+        var found: [(date: CalendarDate, position: Int)] = []
+        for (position, reminder) in reminders.enumerated() {
+            for date in reminder.fields.schedule.occurrences(in: range) { found.append((date, position)) }
         }
-        return items.sorted { ($0.date, $0.reminder.id) < ($1.date, $1.reminder.id) }
+        found.sort { ($0.date, reminders[$0.position].id) < ($1.date, reminders[$1.position].id) }
+        return found.map { (date: $0.date, reminder: reminders[$0.position]) }
+    }
+}
+
+/// What timelines and schedules need of a reminder, read without its description, UUID and timestamps:
+/// a user's every reminder is read for each timeline, and those columns were most of the reading.
+public struct ReminderOutline: Equatable, Sendable {
+    public let id: Int
+    public let contactID: Int
+    public var title: String
+    public var schedule: ReminderSchedule
+    public var isDelible: Bool
+    public var doneAt: Date?
+
+    public init(
+        id: Int, contactID: Int, title: String, schedule: ReminderSchedule, isDelible: Bool, doneAt: Date?
+    ) {
+        self.id = id
+        self.contactID = contactID
+        self.title = title
+        self.schedule = schedule
+        self.isDelible = isDelible
+        self.doneAt = doneAt
+    }
+}
+
+extension Reminder {
+    public var outline: ReminderOutline {
+        ReminderOutline(
+            id: id, contactID: contactID, title: fields.title, schedule: fields.schedule, isDelible: isDelible,
+            doneAt: doneAt)
+    }
+}
+
+extension Timeline where Item == Int {
+    /// The timeline of `reminders`, holding their positions: ten thousand reminders are grouped and
+    /// sorted without copying one.
+    public static func of(_ reminders: [ReminderOutline], today: CalendarDate, weekStartsOn: Int) -> Timeline<Int> {
+        Timeline(
+            Array(reminders.indices), today: today, weekStartsOn: weekStartsOn,
+            schedule: { reminders[$0].schedule }, isDone: { reminders[$0].doneAt != nil })
     }
 }

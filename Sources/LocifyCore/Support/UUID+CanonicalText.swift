@@ -1,5 +1,15 @@
 import Foundation
 
+/// Each byte's value as a hex digit, 0xFF for bytes that are not one.
+private let hexValues: [UInt8] = (0...255).map { byte in
+    switch byte {
+    case 0x30...0x39: UInt8(byte - 0x30)
+    case 0x61...0x66: UInt8(byte - 0x61 + 10)
+    case 0x41...0x46: UInt8(byte - 0x41 + 10)
+    default: 0xFF
+    }
+}
+
 extension UUID {
     /// A UUID from its canonical 36-character text (`8-4-4-4-12` hex digits, either case), read byte by
     /// byte: several times faster than `UUID(uuidString:)`, which matters for every row of a list.
@@ -10,30 +20,27 @@ extension UUID {
                 return nil
             }
             func nibble(_ byte: UInt8) -> UInt8? {
-                switch byte {
-                case 0x30...0x39: byte - 0x30
-                case 0x61...0x66: byte - 0x61 + 10
-                case 0x41...0x46: byte - 0x41 + 10
-                default: nil
-                }
+                let value = hexValues[Int(byte)]
+                return value == 0xFF ? nil : value
             }
-            var bytes = [UInt8](repeating: 0, count: 16)
-            var index = 0
-            var position = 0
-            while position < 36 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    position += 1
-                    continue
+            // Written into the tuple itself: a scratch array was a heap allocation per row.
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let complete = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
+                var index = 0
+                var position = 0
+                while position < 36 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        position += 1
+                        continue
+                    }
+                    guard let high = nibble(utf8[position]), let low = nibble(utf8[position + 1]) else { return false }
+                    bytes[index] = high << 4 | low
+                    index += 1
+                    position += 2
                 }
-                guard let high = nibble(utf8[position]), let low = nibble(utf8[position + 1]) else { return nil }
-                bytes[index] = high << 4 | low
-                index += 1
-                position += 2
+                return true
             }
-            return (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            )
+            return complete ? value : nil
         }
         guard let parsed else { return nil }
         self.init(uuid: parsed)

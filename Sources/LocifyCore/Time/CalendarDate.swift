@@ -18,12 +18,26 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// Parses `YYYY-MM-DD`, also accepting a trailing time part (`2018-05-01T00:00:00Z`) as clients send.
+    /// Read byte by byte: every stored reminder date passes through here, ten thousand per timeline.
     public init?(iso8601 text: String) {
-        let datePart = text.split(separator: "T", maxSplits: 1).first.map(String.init) ?? text
-        let parts = datePart.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
+        var text = text
+        let parsed = text.withUTF8 { bytes -> (Int, Int, Int)? in
+            guard bytes.count == 10 || (bytes.count > 10 && bytes[10] == UInt8(ascii: "T")),
+                bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+            else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            return (year, month, day)
+        }
+        guard let (year, month, day) = parsed else { return nil }
         self.init(year: year, month: month, day: day)
     }
 

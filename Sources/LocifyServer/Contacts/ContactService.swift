@@ -37,7 +37,7 @@ struct ContactService {
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
         let (contacts, _, window) = try await rows(matching: text, order: order, page: page, archived: archived)
-        return (contacts, window)
+        return (contacts.map(\.contact), window)
     }
 
     /// One page of contacts with their addresses, for the API's list. The page's query says which contacts
@@ -47,12 +47,17 @@ struct ContactService {
     ) async throws -> ([ContactAggregate], PageWindow) {
         let (contacts, withAddresses, window) = try await rows(matching: text, order: order, page: page)
         let addresses = try await AddressRows.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
-        return (contacts.map { ContactAggregate(contact: $0, addresses: addresses[$0.id] ?? []) }, window)
+        return (
+            contacts.map {
+                ContactAggregate(
+                    contact: $0.contact, addresses: addresses[$0.contact.id] ?? [], reminderCount: $0.reminderCount)
+            }, window
+        )
     }
 
     private func rows(
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
-    ) async throws -> ([Contact], withAddresses: [Int], PageWindow) {
+    ) async throws -> ([(contact: Contact, reminderCount: Int)], withAddresses: [Int], PageWindow) {
         // Our own integers and flags go in as literals, user text as binds: SQLite plans `column = ?` by
         // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
         var conditions: SQLQueryString =
@@ -66,10 +71,11 @@ struct ContactService {
             """
             SELECT \(ContactRows.columnList), \
             (SELECT COUNT(*) FROM "contacts" WHERE \(conditions)) AS "total", \
-            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses" \
+            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
+            \(Self.reminderCount) \
             FROM "contacts" WHERE \(conditions) \
             ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-            """, columns: ContactRows.columns + ["total", "has_addresses"])
+            """, columns: ContactRows.columns + ["total", "has_addresses", "reminder_count"])
         let total: Int
         if let first = rows.first {
             total = try first.requiredInteger(ContactRows.columns.count)
@@ -81,10 +87,29 @@ struct ContactService {
                 #"SELECT COUNT(*) AS "total" FROM "contacts" WHERE \#(conditions)"#, columns: ["total"])
             total = try counted.first?.requiredInteger(0) ?? 0
         }
-        let contacts = try rows.map(ContactRows.contact(from:))
         let hasAddresses = ContactRows.columns.count + 1
-        let withAddresses = try zip(contacts, rows).filter { try $0.1.requiredBool(hasAddresses) }.map(\.0.id)
+        let contacts = try rows.map {
+            (contact: try ContactRows.contact(from: $0), reminderCount: try $0.requiredInteger(hasAddresses + 1))
+        }
+        let withAddresses = try zip(contacts, rows).filter { try $0.1.requiredBool(hasAddresses) }.map(\.0.contact.id)
         return (contacts, withAddresses, page.window(total: total))
+    }
+
+    /// Counted from the `reminders_by_contact` index, in the contact's own query.
+    private static let reminderCount: SQLQueryString = """
+        (SELECT COUNT(*) FROM "reminders" WHERE "reminders"."contact_id" = "contacts"."id") AS "reminder_count"
+        """
+
+    /// How many reminders each of `ids` has; contacts without any are left out.
+    private func reminderCounts(of ids: [Int]) async throws -> [Int: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
+        let rows = try await database.plainRows(
+            """
+            SELECT "contact_id", COUNT(*) AS "reminder_count" FROM "reminders" \
+            WHERE "user_id" = \(literal: ownerID) AND "contact_id" IN (\(list)) GROUP BY "contact_id"
+            """, columns: ["contact_id", "reminder_count"])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try $0.requiredInteger(1)) })
     }
 
     func contact(_ id: Int) async throws -> Contact {
@@ -121,7 +146,10 @@ struct ContactService {
     func aggregates(_ contacts: [Contact]) async throws -> [ContactAggregate] {
         let addresses = try await AddressRows.addresses(
             ofContacts: contacts.map(\.id), ownerID: ownerID, on: database)
-        return contacts.map { ContactAggregate(contact: $0, addresses: addresses[$0.id] ?? []) }
+        let reminders = try await reminderCounts(of: contacts.map(\.id))
+        return contacts.map {
+            ContactAggregate(contact: $0, addresses: addresses[$0.id] ?? [], reminderCount: reminders[$0.id] ?? 0)
+        }
     }
 
     func aggregate(_ contact: Contact) async throws -> ContactAggregate {
@@ -134,15 +162,18 @@ struct ContactService {
         let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList), \
-            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses" \
+            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
+            \(Self.reminderCount) \
             FROM "contacts" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: ContactRows.columns + ["has_addresses"])
+            """, columns: ContactRows.columns + ["has_addresses", "reminder_count"])
         guard let row = rows.first else { throw AppError.notFound }
         let contact = try ContactRows.contact(from: row)
+        let reminderCount = try row.requiredInteger(ContactRows.columns.count + 1)
         guard try row.requiredBool(ContactRows.columns.count) else {
-            return ContactAggregate(contact: contact, addresses: [])
+            return ContactAggregate(contact: contact, addresses: [], reminderCount: reminderCount)
         }
-        return try await aggregate(contact)
+        let addresses = try await AddressRows.addresses(ofContacts: [id], ownerID: ownerID, on: database)
+        return ContactAggregate(contact: contact, addresses: addresses[id] ?? [], reminderCount: reminderCount)
     }
 
     /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.

@@ -80,7 +80,7 @@ extension Request {
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
-            })
+            }, numberOfReminders: aggregate.reminderCount)
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {

@@ -53,7 +53,7 @@ struct NotificationPlanner: Sendable {
     {
         try await database.transaction { database in
             let reminders = try await ReminderService(database: database, ownerID: userID, dependencies: dependencies)
-                .all()
+                .outlines()
             let notices = NotificationSchedule.notices(
                 of: reminders, after: stored.plannedThrough, through: now, preferences: stored.preferences,
                 timeZone: timeZone)

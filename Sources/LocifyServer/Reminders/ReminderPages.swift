@@ -159,7 +159,13 @@ enum RemindersPage {
         let items: [Item]
         let count: Int
         let isOverdue: Bool
+        /// How many more there are than shown.
+        let hidden: Int
     }
+
+    /// Each group shows this many until "Show all" is asked for: a page of thousands is neither fast
+    /// nor readable, and the nearest ones are what a person looks for.
+    static let shownPerGroup = 100
 
     struct Context: Encodable {
         let layout: LayoutContext
@@ -168,50 +174,60 @@ enum RemindersPage {
         let newURL: String
         let contactsURL: String
         let settingsURL: String
+        let showAllURL: String?
         let returnTo: String
 
-        init(timeline: Timeline<Reminder>, contacts: [Int: Contact], today: CalendarDate, session: PageSession) {
+        init(
+            timeline: Timeline<Int>, reminders: [ReminderOutline], contacts: [Int: Contact], today: CalendarDate,
+            showsAll: Bool, session: PageSession
+        ) {
             layout = LayoutContext(title: "Reminders", section: .reminders, session: session)
-            let back = SiteURL.reminders.path
-            func item(_ entry: Timeline<Reminder>.Entry, overdue: Bool) -> Item {
-                let reminder = entry.item
+            let back = SiteURL.reminders.path(query: [("all", showsAll ? "1" : nil)])
+            let query = [("return_to", Optional(back))]
+            func item(_ entry: Timeline<Int>.Entry) -> Item {
+                let reminder = reminders[entry.item]
                 let days = entry.date.dayNumber - today.dayNumber
                 let relative =
                     switch days {
                     case 0: "today"
                     case 1: "tomorrow"
-                    case ..<0: "\(-days) day\(days == -1 ? "" : "s") ago"
+                    case -1: "yesterday"
+                    case ..<0: "\(-days) days ago"
                     default: "in \(days) days"
                     }
-                let query = [("return_to", Optional(back))]
+                let isOpenOnce = reminder.schedule.recurrence == .once && reminder.doneAt == nil
                 return Item(
-                    title: reminder.fields.title,
+                    title: reminder.title,
                     contactName: contacts[reminder.contactID]?.completeName ?? "A contact",
                     contactURL: SiteURL.contact(reminder.contactID).path,
                     when: "\(entry.date.longDescription) (\(relative))",
-                    repeats: reminder.fields.schedule.recurrence.words,
+                    repeats: reminder.schedule.recurrence.words,
+                    // A birthday reminder is changed through the birthday.
                     editURL: reminder.isDelible
                         ? SiteURL.editReminder(reminder.id).path(query: query)
                         : SiteURL.editContact(reminder.contactID).path,
                     deleteURL: reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil,
-                    doneURL: overdue || (reminder.fields.schedule.recurrence == .once && reminder.doneAt == nil)
-                        ? SiteURL.reminderDone(reminder.id).path : nil)
+                    doneURL: isOpenOnce ? SiteURL.reminderDone(reminder.id).path : nil)
             }
-            let parts: [(String, String, [Timeline<Reminder>.Entry], Bool)] = [
+            let parts: [(String, String, [Timeline<Int>.Entry], Bool)] = [
                 ("overdue", "Overdue", timeline.overdue, true), ("today", "Today", timeline.today, false),
                 ("this-week", "This week", timeline.thisWeek, false),
                 ("this-month", "Later this month", timeline.thisMonth, false),
                 ("later", "Later", timeline.later, false),
             ]
+            let limit = showsAll ? Int.max : RemindersPage.shownPerGroup
             groups = parts.filter { !$0.2.isEmpty }.map { id, heading, entries, overdue in
-                Group(
-                    id: id, heading: heading, items: entries.map { item($0, overdue: overdue) }, count: entries.count,
-                    isOverdue: overdue)
+                // Overdue ones are listed most recent first: last week's matters more than last year's.
+                let ordered = overdue ? entries.reversed() : entries
+                return Group(
+                    id: id, heading: heading, items: ordered.prefix(limit).map(item), count: entries.count,
+                    isOverdue: overdue, hidden: max(0, entries.count - limit))
             }
             total = groups.reduce(0) { $0 + $1.count }
-            newURL = SiteURL.newReminder.path(query: [("return_to", back)])
+            newURL = SiteURL.newReminder.path(query: query)
             contactsURL = SiteURL.contacts.path
             settingsURL = SiteURL.settingsNotifications.path
+            showAllURL = groups.contains { $0.hidden > 0 } ? SiteURL.reminders.path(query: [("all", "1")]) : nil
             returnTo = back
         }
     }

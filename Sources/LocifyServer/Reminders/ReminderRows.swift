@@ -46,6 +46,21 @@ enum ReminderRows {
         return ReminderSchedule(initialDate: date, recurrence: recurrence)
     }
 
+    static let outlineColumns = [
+        "id", "contact_id", "title", "initial_date", "frequency_type", "frequency_number", "is_delible", "done_at",
+    ]
+    static let outlineColumnList = SQLQueryString.columnList(outlineColumns)
+
+    static func outline(from row: PlainRow) throws -> ReminderOutline {
+        let id = try row.requiredInteger(0)
+        return ReminderOutline(
+            id: id, contactID: try row.requiredInteger(1), title: try row.requiredText(2),
+            schedule: try schedule(
+                id: id, initialDate: try row.requiredText(3), frequencyType: try row.requiredText(4),
+                frequencyNumber: try row.requiredInteger(5)),
+            isDelible: try row.requiredBool(6), doneAt: try row.date(7))
+    }
+
     static func reminder(from row: PlainRow) throws -> Reminder {
         func at(_ column: Column) -> Int { column.rawValue }
         let id = try row.requiredInteger(at(.id))

@@ -25,7 +25,7 @@ struct ReminderService {
     func all() async throws -> [Reminder] {
         try await database.plainRows(
             #"SELECT \#(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
-            columns: ReminderRows.columns
+            columns: ReminderRows.columns, bulk: true
         ).map(ReminderRows.reminder(from:))
     }
 
@@ -46,6 +46,43 @@ struct ReminderService {
             if schedule.nextOccurrence(onOrAfter: day) == day { count += 1 }
         }
         return count
+    }
+
+    /// Every reminder of the owner in outline, for timelines and notifications.
+    func outlines() async throws -> [ReminderOutline] {
+        try await database.plainRows(
+            #"SELECT \#(ReminderRows.outlineColumnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID)"#,
+            columns: ReminderRows.outlineColumns, bulk: true
+        ).map(ReminderRows.outline(from:))
+    }
+
+    /// The owner's reminders that can fall within `range`, a span of one month: repeating ones that have
+    /// started by its end, one-time ones inside it, and of the yearly and monthly ones only those whose day
+    /// is in it (or clamped into it). The SQL only narrows; `ReminderSchedule` decides. (Reading outlines
+    /// first and then only the reminders that occur measured slower: the long id list cost more.)
+    func reminders(occurringIn range: ClosedRange<CalendarDate>) async throws -> [Reminder] {
+        let start = range.lowerBound
+        let end = range.upperBound
+        func twoDigits(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        let startDay = twoDigits(start.day)
+        let endDay = twoDigits(end.day)
+        // A day past the month's end falls on its last day, and a 29 February on the 28th in common years.
+        let monthClamp: SQLQueryString =
+            end == end.lastDayOfMonth ? #" OR substr("initial_date", 9, 2) > \#(bind: endDay)"# : ""
+        let yearClamp: SQLQueryString = start.month == 2 ? #" OR substr("initial_date", 6, 5) = '02-29'"# : ""
+        let startMonthDay = twoDigits(start.month) + "-" + startDay
+        let endMonthDay = twoDigits(end.month) + "-" + endDay
+        return try await database.plainRows(
+            """
+            SELECT \(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \(literal: ownerID) \
+            AND "initial_date" <= \(bind: end.description) \
+            AND ("frequency_type" <> 'one_time' OR "initial_date" >= \(bind: start.description)) \
+            AND ("frequency_type" <> 'year' OR "frequency_number" <> 1 \
+            OR substr("initial_date", 6, 5) BETWEEN \(bind: startMonthDay) AND \(bind: endMonthDay)\(yearClamp)) \
+            AND ("frequency_type" <> 'month' OR "frequency_number" <> 1 \
+            OR substr("initial_date", 9, 2) BETWEEN \(bind: startDay) AND \(bind: endDay)\(monthClamp))
+            """, columns: ReminderRows.columns, bulk: true
+        ).map(ReminderRows.reminder(from:))
     }
 
     /// All of one contact's reminders, for its page.

@@ -88,19 +88,17 @@ struct RemindersAPIController: RouteCollection {
     /// Overdue, today, this week (from the user's first day of the week, Monday unless set), this month and
     /// later (Locify's own).
     func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
-        let reminders = try await request.reminders().all()
+        let reminders = try await request.reminders().outlines()
         let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
         let weekStart = try await request.notificationSettings().preferences().weekStartsOn
-        let timeline = Timeline(
-            reminders, today: request.today, weekStartsOn: weekStart, schedule: \.fields.schedule,
-            isDone: { $0.doneAt != nil })
+        let timeline = Timeline.of(reminders, today: request.today, weekStartsOn: weekStart)
+        // Each contact's summary is made once, however many reminders it has.
+        var summaries: [Int: ReminderTimelineResource.ContactSummary] = [:]
+        for (id, contact) in contacts {
+            summaries[id] = .init(id: contact.id, name: contact.completeName, avatar: request.avatarResource(contact))
+        }
         return DataEnvelope(
-            data: ReminderTimelineResource(timeline) { reminder in
-                contacts[reminder.contactID].map {
-                    ReminderTimelineResource.ContactSummary(
-                        id: $0.id, name: $0.completeName, avatar: request.avatarResource($0))
-                }
-            })
+            data: ReminderTimelineResource(timeline, reminders: reminders) { summaries[$0.contactID] })
     }
 
     /// The address of the user's calendar feed (Locify's own), made on first use.
@@ -116,17 +114,21 @@ struct RemindersAPIController: RouteCollection {
             throw AppError.notFound
         }
         let today = request.today
-        let reminders = try await request.reminders().all()
+        guard let range = UpcomingReminders.range(monthOffset: offset, today: today) else {
+            throw AppError.notFound
+        }
+        let reminders = try await request.reminders().reminders(occurringIn: range)
         guard let occurrences = UpcomingReminders.occurrences(of: reminders, monthOffset: offset, today: today) else {
             throw AppError.notFound
         }
-        let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
+        let contacts = try await request.contacts().contacts(occurrences.map(\.reminder.contactID))
+        var shortContacts: [Int: ContactShortResource] = [:]
+        for (id, contact) in contacts {
+            shortContacts[id] = request.contactShortResource(contact, currentYear: today.year)
+        }
         return DataEnvelope(
             data: occurrences.compactMap { date, reminder in
-                contacts[reminder.contactID].map {
-                    UpcomingReminderResource(
-                        reminder, on: date, contact: request.contactShortResource($0, currentYear: today.year))
-                }
+                shortContacts[reminder.contactID].map { UpcomingReminderResource(reminder, on: date, contact: $0) }
             })
     }
 }

@@ -17,16 +17,15 @@ struct RemindersWebController: RouteCollection {
     }
 
     func index(request: Request) async throws -> View {
-        let reminders = try await request.reminders().all()
+        let reminders = try await request.reminders().outlines()
         let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
         let weekStart = try await request.notificationSettings().preferences().weekStartsOn
-        let timeline = Timeline(
-            reminders, today: request.today, weekStartsOn: weekStart, schedule: \.fields.schedule,
-            isDone: { $0.doneAt != nil })
+        let timeline = Timeline.of(reminders, today: request.today, weekStartsOn: weekStart)
         return try await request.view.render(
             "reminders/index",
             RemindersPage.Context(
-                timeline: timeline, contacts: contacts, today: request.today, session: request.pageSession))
+                timeline: timeline, reminders: reminders, contacts: contacts, today: request.today,
+                showsAll: request.query[String.self, at: "all"] == "1", session: request.pageSession))
     }
 
     func new(request: Request) async throws -> View {

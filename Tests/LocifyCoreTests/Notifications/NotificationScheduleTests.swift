@@ -84,7 +84,8 @@ final class NotificationScheduleTests: XCTestCase {
         ]
         let preferences = NotificationPreferences(advanceDays: [3, 30])
         let notices = NotificationSchedule.notices(
-            of: reminders, after: try instant("2024-05-04T08:00:00Z"), through: try instant("2024-05-04T09:00:00Z"),
+            of: reminders.map(\.outline), after: try instant("2024-05-04T08:00:00Z"),
+            through: try instant("2024-05-04T09:00:00Z"),
             preferences: preferences, timeZone: .gmt)
         XCTAssertEqual(
             notices.map { "\($0.reminderID) \($0.occurrence) \($0.daysBefore)" },

@@ -78,6 +78,9 @@ final class ContactRulesTests: XCTestCase {
         XCTAssertNil(CalendarDate(year: 1900, month: 2, day: 29))
         XCTAssertEqual(CalendarDate(iso8601: "2018-05-01T00:00:00Z"), CalendarDate(year: 2018, month: 5, day: 1))
         XCTAssertNil(CalendarDate(iso8601: "2018-5-1"))
+        for text in ["2024-+1-01", "2024-02-30", "20240-01-01", "2024-01-01 ", "2024-01-0", "", "２０２４-01-01"] {
+            XCTAssertNil(CalendarDate(iso8601: text), text)
+        }
         XCTAssertEqual(CalendarDate(year: 2018, month: 5, day: 1)?.midnightTimestamp, "2018-05-01T00:00:00Z")
         // 23:30 UTC on May 4th is already May 5th in Zurich.
         let lateEvening = Date(timeIntervalSince1970: 1_714_865_400)

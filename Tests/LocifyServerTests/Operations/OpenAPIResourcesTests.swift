@@ -133,7 +133,7 @@ final class OpenAPIResourcesTests: XCTestCase {
                 ),
             ]
             let timeline = ReminderTimelineResource(
-                Timeline([reminder], today: today, schedule: \.fields.schedule)
+                Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminders: [reminder.outline]
             ) { _ in .init(id: 7, name: "Zoë Müller", avatar: avatar) }
             let timelineExample: (String, JSONValue, JSONValue) = (
                 "timeline", try encoded(DataEnvelope(data: timeline)),

@@ -74,6 +74,12 @@ final class RemindersAPITests: XCTestCase {
             let ofAda = try await app.send(
                 .GET, "/api/contacts/\(ada.id)/reminders?sort=-created_at", headers: account.bearer)
             XCTAssertEqual(try ofAda.decoded(PageResource<ReminderResource>.self).meta.total, 3)
+            // Each contact counts its reminders, alone and in a list.
+            let single = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+            XCTAssertEqual(try single.decoded(DataEnvelope<ContactResource>.self).data.statistics.numberOfReminders, 3)
+            let list = try await app.send(.GET, "/api/contacts?sort=created_at", headers: account.bearer)
+            XCTAssertEqual(
+                try list.decoded(PageResource<ContactResource>.self).data.map(\.statistics.numberOfReminders), [3, 1])
         }
     }
 

@@ -164,4 +164,28 @@ final class RemindersWebTests: XCTestCase {
             XCTAssertFalse(contactPage.text.contains("/reminders/\(try birthday.requireID())/delete"))
         }
     }
+
+    func testALongTimelineShowsTheNearestAndOffersTheRest() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let service = ReminderService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+            for number in 0..<(RemindersPage.shownPerGroup + 5) {
+                let day = try XCTUnwrap(CalendarDate(iso8601: "2024-07-01")?.adding(days: number))
+                _ = try await service.create(
+                    contactID: ada.id,
+                    ReminderDraft(title: "Later \(number)", initialDate: day.description, frequencyType: "one_time"))
+            }
+            let page = try await browser.get("/reminders")
+            XCTAssertTrue(page.text.contains("Later <span class=\"count\">(105)</span>"))
+            XCTAssertTrue(page.text.contains("5 more not shown."))
+            XCTAssertTrue(page.text.contains("Later 99</strong>"))
+            XCTAssertFalse(page.text.contains("Later 100</strong>"), "the furthest ones wait for Show all")
+            let all = try await browser.get("/reminders?all=1")
+            XCTAssertTrue(all.text.contains("Later 104</strong>"))
+            XCTAssertFalse(all.text.contains("more not shown"))
+        }
+    }
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Reminders at scale, on loopback: one user with 10,000 reminders (50 for each of 200 contacts, every kind
+# of schedule), and the reminder reads people wait for: the timeline, this month's upcoming list (the API)
+# and the Reminders page (the web app), each as requests per second with p50/p99 latency (medians over
+# the rounds). Target: p50 under 20 ms for the timeline and upcoming/0.
+# Usage: bash Benchmarks/reminders.sh [seconds per route and round] [connections] [rounds] [reminders]
+# Builds a release binary unless LOCIFY_BIN names one; sends traffic only to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration="${1:-5}"
+connections="${2:-1}"
+rounds="${3:-3}"
+count="${4:-10000}"
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+bin="${LOCIFY_BIN:-}"
+if [ -z "$bin" ]; then
+  swift build -c release --product locify --scratch-path .build-release >/dev/null
+  bin=.build-release/release/locify
+fi
+data=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
+token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+LOCIFY_LOG_LEVEL=warning "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+
+# The reminders go in through the API, as a client would put them; the session cookie is for the web page.
+cookie=$(python3 - "$port" "$token" "$count" <<'PY'
+import http.cookiejar, json, random, re, sys, urllib.parse, urllib.request
+port, token, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+base = f"http://127.0.0.1:{port}"
+def post(path, body):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request).read())["data"]
+contacts = [post("/api/contacts", {"first_name": f"Person {n:03d}", "last_name": "Łukasiewicz"})["id"]
+            for n in range(200)]
+random.seed(7)
+kinds = [("one_time", 1), ("week", 1), ("week", 2), ("month", 1), ("month", 3), ("year", 1)]
+for n in range(count):
+    kind, every = kinds[n % len(kinds)]
+    day = f"{random.randint(2015, 2027)}-{random.randint(1, 12):02d}-{random.randint(1, 28):02d}"
+    post(f"/api/contacts/{contacts[n % len(contacts)]}/reminders",
+         {"title": f"Reminder {n}", "initial_date": day, "frequency_type": kind, "frequency_number": every})
+jar = http.cookiejar.CookieJar()
+browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+page = browser.open(base + "/login").read().decode()
+csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+form = urllib.parse.urlencode({"_csrf": csrf, "email": "bench@example.com", "password": "benchmark"}).encode()
+browser.open(base + "/login", data=form).read()
+print("; ".join(f"{c.name}={c.value}" for c in jar))
+PY
+)
+
+results=$(mktemp)
+run() {
+  local round=$1 label=$2 path=$3 header=$4
+  wrk -t1 -c"$connections" -d"${duration}s" --latency -H "$header" \
+    "http://127.0.0.1:$port$path" >"$results.$round.${#label}"
+  printf '%s\t%s\t%s\n' "$round" "$label" "$results.$round.${#label}" >>"$results"
+}
+for round in $(seq "$rounds"); do
+  run "$round" "GET /api/reminders/timeline" /api/reminders/timeline "Authorization: Bearer $token"
+  run "$round" "GET /api/reminders/upcoming/0" /api/reminders/upcoming/0 "Authorization: Bearer $token"
+  run "$round" "GET /reminders (web page)" /reminders "Cookie: $cookie"
+done
+
+python3 - "$results" "$connections" "$rounds" "$duration" "$count" <<'PY'
+import re, statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+def parse(path):
+    text = open(path).read()
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    def percentile(p):
+        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    return rate, percentile(50), percentile(99), int(errors.group(1)) if errors else 0
+labels, by_label = [], {}
+for _, label, path in rows:
+    if label not in labels:
+        labels.append(label)
+    by_label.setdefault(label, []).append(parse(path))
+median = statistics.median
+print(f"{sys.argv[5]} reminders of one user, {sys.argv[2]} connections, SQLite, release build, "
+      f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians)")
+print(f"{'request':<32} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+failed = False
+for label in labels:
+    runs = by_label[label]
+    errors = sum(run[3] for run in runs)
+    failed |= errors > 0
+    print(f"{label:<32} {median(r[0] for r in runs):>9.0f} {median(r[1] for r in runs):>8.2f} "
+          f"{median(r[2] for r in runs):>8.2f}" + (f"  ({errors} errors)" if errors else ""))
+sys.exit(1 if failed else 0)
+PY
