@@ -67,7 +67,7 @@ struct DeliverNotificationJob: JobHandler {
             let message = MailMessage(
                 from: context.config.mailFrom, to: [user.profile.email], subject: notice.text.title,
                 body: notice.text.body + "\n\n" + notice.link + "\n", date: now,
-                messageID: "<\(dependencies.newUUID().lowercasedText)@locify>")
+                messageID: "\(dependencies.newUUID().lowercasedText)@locify")
             try await outbox.deliver(notice, key: key, channel: .email, attempt: context.attempt) {
                 try await dependencies.mailer.send(message)
             }

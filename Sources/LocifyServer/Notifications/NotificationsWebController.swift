@@ -155,7 +155,7 @@ struct NotificationsWebController: RouteCollection {
             let message = MailMessage(
                 from: request.application.locifyConfig.mailFrom, to: [user.profile.email], subject: notice.text.title,
                 body: notice.text.body + "\n\n" + notice.link + "\n", date: dependencies.now(),
-                messageID: "<\(dependencies.newUUID().lowercasedText)@locify>")
+                messageID: "\(dependencies.newUUID().lowercasedText)@locify")
             do {
                 try await outbox.sendTest(notice, channel: .email) { try await dependencies.mailer.send(message) }
                 results.append("The test e-mail was handed to the mail command.")

@@ -134,6 +134,38 @@ final class NotificationDeliveryTests: XCTestCase {
         }
     }
 
+    func testEmailGoesThroughTheSendmailCommandAsAPlainTextMessage() async throws {
+        try await withApp(.sqlite) { app, clock in
+            let outbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "locify-mail-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: outbox) }
+            // What LOCIFY_SENDMAIL names: a command that reads the whole message on standard input.
+            app.dependencies.mailer = CommandMailer(command: "cat > '\(outbox.path)'")
+            app.locifyConfig.outside.mailCommand = "cat"
+            app.locifyConfig.outside.mailFrom = "Locify <locify@example.org>"
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Zoë", lastName: "Müller"))
+            try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+            try await self.settings(app, account).save(
+                NotificationPreferences(inApp: false, email: true), timeZone: .gmt)
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Gratulieren", initialDate: "2024-05-05", frequencyType: "year")
+            )
+            try await self.step(app, clock, to: "2024-05-05T09:00:00Z")
+            let message = try String(contentsOf: outbox, encoding: .utf8)
+            XCTAssertTrue(message.hasPrefix("From: Locify <locify@example.org>\nTo: ada@example.com\n"), message)
+            XCTAssertTrue(
+                message.contains("Subject: =?UTF-8?B?\(Data("Zoë Müller: Gratulieren".utf8).base64EncodedString())?="))
+            XCTAssertTrue(message.contains("Content-Type: text/plain; charset=utf-8"))
+            XCTAssertTrue(
+                message.contains("\n\nToday, Sunday 5 May 2024.\n\nhttp://127.0.0.1:8080/contacts/\(ada.id)\n"))
+            XCTAssertTrue(message.contains("Message-ID: <00000000-"), message)
+            let log = try await self.deliveries(app, account)
+            XCTAssertEqual(log.map(\.channel), [.email])
+            XCTAssertEqual(log.map(\.status), ["sent"])
+        }
+    }
+
     func testAServerDownAtTheMomentTellsWhenItIsBackAndSaysItIsLate() async throws {
         try await withApp(.sqlite) { app, clock in
             let account = try await app.makeAccount()
