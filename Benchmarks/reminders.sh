@@ -11,20 +11,10 @@ duration="${1:-5}"
 connections="${2:-1}"
 rounds="${3:-3}"
 count="${4:-10000}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-bin="${LOCIFY_BIN:-}"
-if [ -z "$bin" ]; then
-  swift build -c release --product locify --scratch-path .build-release >/dev/null
-  bin=.build-release/release/locify
-fi
-data=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
-token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
-LOCIFY_LOG_LEVEL=warning "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+source Benchmarks/common.sh
+ensure_wrk
+release_binary
+start_bench_server
 
 # The reminders go in through the API, as a client would put them; the session cookie is for the web page.
 cookie=$(python3 - "$port" "$token" "$count" <<'PY'

@@ -157,10 +157,7 @@ enum ContactPage {
         let isOverdue: Bool
         let isDone: Bool
         let sortDate: String
-        let editURL: String
-        let deleteURL: String?
-        let doneURL: String?
-        let returnTo: String
+        let actions: ReminderActions
 
         init(_ reminder: Reminder, today: CalendarDate) {
             let schedule = reminder.fields.schedule
@@ -171,14 +168,7 @@ enum ContactPage {
             isOverdue = next < today && !isDone
             sortDate = next.description
             repeats = schedule.recurrence.words
-            returnTo = SiteURL.contact(reminder.contactID).path
-            let query = [("return_to", Optional(returnTo))]
-            // A birthday reminder is changed by changing the birthday.
-            editURL =
-                reminder.isDelible
-                ? SiteURL.editReminder(reminder.id).path(query: query) : SiteURL.editContact(reminder.contactID).path
-            deleteURL = reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil
-            doneURL = schedule.recurrence == .once && !isDone ? SiteURL.reminderDone(reminder.id).path : nil
+            actions = ReminderActions(reminder.outline, returnTo: SiteURL.contact(reminder.contactID).path)
         }
     }
 

@@ -140,6 +140,29 @@ enum ReminderFormPage {
     }
 }
 
+/// What can be done to a reminder where it is listed (the timeline, a contact's page), each form coming
+/// back to `returnTo`.
+struct ReminderActions: Encodable {
+    let editURL: String
+    /// nil for a birthday's reminder, which goes with the birthday.
+    let deleteURL: String?
+    /// Only a one-time reminder not yet done can be marked done.
+    let doneURL: String?
+    let returnTo: String
+
+    init(_ reminder: ReminderOutline, returnTo: String) {
+        let query = [("return_to", Optional(returnTo))]
+        // A birthday reminder is changed through the birthday.
+        editURL =
+            reminder.isDelible
+            ? SiteURL.editReminder(reminder.id).path(query: query) : SiteURL.editContact(reminder.contactID).path
+        deleteURL = reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil
+        let isOpenOnce = reminder.schedule.recurrence == .once && reminder.doneAt == nil
+        doneURL = isOpenOnce ? SiteURL.reminderDone(reminder.id).path : nil
+        self.returnTo = returnTo
+    }
+}
+
 /// The Reminders page: the timeline, each group with its count.
 enum RemindersPage {
     struct Item: Encodable {
@@ -148,9 +171,7 @@ enum RemindersPage {
         let contactURL: String
         let when: String
         let repeats: String
-        let editURL: String
-        let deleteURL: String?
-        let doneURL: String?
+        let actions: ReminderActions
     }
 
     struct Group: Encodable {
@@ -175,7 +196,6 @@ enum RemindersPage {
         let contactsURL: String
         let settingsURL: String
         let showAllURL: String?
-        let returnTo: String
 
         init(
             timeline: Timeline<Int>, reminders: [ReminderOutline], contacts: [Int: Contact], today: CalendarDate,
@@ -183,7 +203,6 @@ enum RemindersPage {
         ) {
             layout = LayoutContext(title: "Reminders", section: .reminders, session: session)
             let back = SiteURL.reminders.path(query: [("all", showsAll ? "1" : nil)])
-            let query = [("return_to", Optional(back))]
             func item(_ entry: Timeline<Int>.Entry) -> Item {
                 let reminder = reminders[entry.item]
                 let days = entry.date.dayNumber - today.dayNumber
@@ -195,19 +214,12 @@ enum RemindersPage {
                     case ..<0: "\(-days) days ago"
                     default: "in \(days) days"
                     }
-                let isOpenOnce = reminder.schedule.recurrence == .once && reminder.doneAt == nil
                 return Item(
                     title: reminder.title,
                     contactName: contacts[reminder.contactID]?.completeName ?? "A contact",
                     contactURL: SiteURL.contact(reminder.contactID).path,
                     when: "\(entry.date.longDescription) (\(relative))",
-                    repeats: reminder.schedule.recurrence.words,
-                    // A birthday reminder is changed through the birthday.
-                    editURL: reminder.isDelible
-                        ? SiteURL.editReminder(reminder.id).path(query: query)
-                        : SiteURL.editContact(reminder.contactID).path,
-                    deleteURL: reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil,
-                    doneURL: isOpenOnce ? SiteURL.reminderDone(reminder.id).path : nil)
+                    repeats: reminder.schedule.recurrence.words, actions: ReminderActions(reminder, returnTo: back))
             }
             let parts: [(String, String, [Timeline<Int>.Entry], Bool)] = [
                 ("overdue", "Overdue", timeline.overdue, true), ("today", "Today", timeline.today, false),
@@ -224,11 +236,10 @@ enum RemindersPage {
                     isOverdue: overdue, hidden: max(0, entries.count - limit))
             }
             total = groups.reduce(0) { $0 + $1.count }
-            newURL = SiteURL.newReminder.path(query: query)
+            newURL = SiteURL.newReminder.path(query: [("return_to", back)])
             contactsURL = SiteURL.contacts.path
             settingsURL = SiteURL.settingsNotifications.path
             showAllURL = groups.contains { $0.hidden > 0 } ? SiteURL.reminders.path(query: [("all", "1")]) : nil
-            returnTo = back
         }
     }
 }

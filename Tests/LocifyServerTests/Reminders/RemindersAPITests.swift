@@ -83,6 +83,74 @@ final class RemindersAPITests: XCTestCase {
         }
     }
 
+    /// Occurrences by the plain rule, written here apart from Locify's code: the k-th is the start plus k·N
+    /// months (or 7·N·k days), its day cut down to the month's last day.
+    private func referenceOccurrences(
+        start: (year: Int, month: Int, day: Int), type: String, every: Int, through end: DateComponents
+    ) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let last = calendar.date(from: end)!
+        var result: [String] = []
+        for k in 0..<2000 {
+            let date: Date
+            switch type {
+            case "week":
+                let first = calendar.date(from: DateComponents(year: start.year, month: start.month, day: start.day))!
+                date = calendar.date(byAdding: .day, value: 7 * every * k, to: first)!
+            default:
+                let months = (type == "year" ? 12 : 1) * every * k + (start.month - 1)
+                let year = start.year + months / 12
+                let month = months % 12 + 1
+                let firstOfMonth = calendar.date(from: DateComponents(year: year, month: month, day: 1))!
+                let length = calendar.range(of: .day, in: .month, for: firstOfMonth)!.count
+                date = calendar.date(from: DateComponents(year: year, month: month, day: min(start.day, length)))!
+            }
+            if date > last { break }
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            result.append(String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!))
+            if type == "one_time" { break }
+        }
+        return result
+    }
+
+    func testFiveYearsOfMonthsMatchAReferenceAcrossLeapYearsAndMonthEnds() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let starts = [
+                (2024, 1, 28), (2024, 1, 29), (2024, 1, 30), (2024, 1, 31), (2024, 2, 29), (2023, 3, 31),
+                (2023, 12, 31), (2024, 5, 4), (2024, 5, 20), (2020, 2, 29), (2024, 8, 31),
+            ]
+            let kinds = [
+                ("month", 1), ("month", 2), ("year", 1), ("year", 4), ("week", 1), ("week", 3), ("one_time", 1),
+            ]
+            var expected: [String] = []
+            // Today is 2024-05-04: month 0 runs from today, months 1…59 reach April 2029, past 29 February 2028.
+            let end = DateComponents(year: 2029, month: 4, day: 30)
+            for start in starts {
+                for (type, every) in kinds {
+                    let created = try await reminder(
+                        app, account,
+                        #"{"contact_id": \#(ada.id), "title": "T", "initial_date": "\#(String(format: "%04d-%02d-%02d", start.0, start.1, start.2))", "frequency_type": "\#(type)", "frequency_number": \#(every)}"#
+                    )
+                    expected += referenceOccurrences(
+                        start: (start.0, start.1, start.2), type: type, every: every, through: end
+                    ).filter { $0 >= "2024-05-04" }.map { "\($0) \(created.id)" }
+                }
+            }
+            var listed: [String] = []
+            for month in 0..<60 {
+                let response = try await app.send(.GET, "/api/reminders/upcoming/\(month)", headers: account.bearer)
+                listed += try response.decoded(DataEnvelope<[UpcomingReminderResource]>.self).data.map {
+                    "\($0.plannedDate.prefix(10)) \($0.reminderID)"
+                }
+            }
+            XCTAssertEqual(listed.sorted(), expected.sorted(), "\(database)")
+            XCTAssertTrue(listed.contains { $0.hasPrefix("2028-02-29 ") }, "a leap day comes back in 2028")
+        }
+    }
+
     func testUpcomingListsEachOccurrenceOfAMonthFromToday() async throws {
         try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()

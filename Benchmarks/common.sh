@@ -1,0 +1,28 @@
+# Shared by the benchmark scripts: sourced, not run. Everything runs on loopback with a fresh data directory.
+
+# wrk, installed from Debian when missing.
+ensure_wrk() {
+  command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+}
+
+# The release binary: LOCIFY_BIN when set, else built into .build-release. Sets $bin.
+release_binary() {
+  bin="${LOCIFY_BIN:-}"
+  if [ -z "$bin" ]; then
+    swift build -c release --product locify --scratch-path .build-release >/dev/null
+    bin=.build-release/release/locify
+  fi
+}
+
+# A server on a free port with one account (bench@example.com / benchmark) and its API token; stopped and
+# its data removed when the script exits. Sets $data, $port, $token and $server.
+start_bench_server() {
+  data=$(mktemp -d)
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
+  token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+  LOCIFY_LOG_LEVEL=warning "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
+  server=$!
+  trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+}
