@@ -44,6 +44,19 @@ final class NotificationDeliveryTests: XCTestCase {
         return try await app.jobRunner.runDue(now: clock.now)
     }
 
+    /// Another server process on the same PostgreSQL database: its own application and connection pool.
+    private func withAnotherServer(like app: Application, _ body: (Application) async throws -> Void) async throws {
+        let other = try await Application.make(.testing)
+        do {
+            try await configure(other, config: app.locifyConfig, dependencies: app.dependencies)
+            try await body(other)
+        } catch {
+            try? await other.asyncShutdown()
+            throw error
+        }
+        try await other.asyncShutdown()
+    }
+
     private func settings(_ app: Application, _ account: TestAccount) -> NotificationSettingsService {
         NotificationSettingsService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
     }
@@ -184,6 +197,32 @@ final class NotificationDeliveryTests: XCTestCase {
             XCTAssertTrue(soon.body.contains("Sent late: it was due on Sunday 5 May 2024"), soon.body)
             let later = try XCTUnwrap(notices.first { $0.title == "Ada: Later" })
             XCTAssertFalse(later.isLate)
+        }
+    }
+
+    func testWhatWasQueuedBeforeARestartIsDeliveredAfterItOnce() async throws {
+        try await withApp(.postgres) { app, clock in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "week"))
+            clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
+            // The first server plans the notice and stops before running it.
+            let queued = try await app.notificationPlanner.plan(now: clock.now)
+            XCTAssertEqual(queued, 1)
+            try await self.withAnotherServer(like: app) { restarted in
+                clock.advance(by: 120)
+                try await restarted.notificationPlanner.plan(now: clock.now)
+                let ran = try await restarted.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(ran, 1, "the queued notice, and no second one planned for the same moment")
+            }
+            try await self.withAnotherServer(like: app) { again in
+                let ranAgain = try await again.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(ranAgain, 0)
+            }
+            let notices = try await self.inApp(app, account)
+            XCTAssertEqual(notices.map(\.title), ["Ada: Call"])
         }
     }
 
@@ -400,24 +439,20 @@ final class NotificationDeliveryTests: XCTestCase {
                 }
                 clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
                 let now = clock.now
-                let servers = ["server-a", "server-b"].map { name in
-                    (
-                        planner: app.notificationPlanner,
-                        runner: JobRunner(
-                            database: app.db, dependencies: app.dependencies, config: app.locifyConfig,
-                            logger: app.logger, handlers: app.jobHandlers, workerID: name)
-                    )
-                }
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for server in servers {
-                        group.addTask {
-                            try await server.planner.plan(now: now)
-                            return try await server.runner.runDue(now: now)
+                try await self.withAnotherServer(like: app) { other in
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        for server in [app, other] {
+                            let planner = server.notificationPlanner
+                            let runner = server.jobRunner
+                            group.addTask {
+                                try await planner.plan(now: now)
+                                return try await runner.runDue(now: now)
+                            }
                         }
+                        var ran = 0
+                        for try await count in group { ran += count }
+                        XCTAssertEqual(ran, 100, "fifty notices on two channels, each run by one server")
                     }
-                    var ran = 0
-                    for try await count in group { ran += count }
-                    XCTAssertEqual(ran, 100, "fifty notices on two channels, each run by one server")
                 }
                 let notices = try await self.inApp(app, account)
                 XCTAssertEqual(notices.count, 50)
