@@ -1,5 +1,4 @@
 import Fluent
-import SQLKit
 
 /// Contacts' addresses. Deleting a contact (or its account) deletes its addresses in the database.
 struct CreateAddresses: AsyncMigration {
@@ -32,12 +31,7 @@ struct CreateAddresses: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "uuid")
             .create()
-        let sql = try database.sqlDatabase()
-        for index in Self.indexes {
-            var builder = sql.create(index: index.name).on(AddressModel.schema)
-            for column in index.columns { builder = builder.column(column) }
-            try await builder.run()
-        }
+        try await database.createIndexes(Self.indexes, on: AddressModel.schema)
     }
 
     func revert(on database: any Database) async throws {

@@ -12,6 +12,19 @@ extension Database {
     }
 }
 
+extension Database {
+    /// Creates each `(name, columns)` index on `table`, in the order given: the migrations' one way to
+    /// add the indexes their queries are planned on.
+    func createIndexes(_ indexes: [(name: String, columns: [String])], on table: String) async throws {
+        let sql = try sqlDatabase()
+        for index in indexes {
+            var builder = sql.create(index: index.name).on(table)
+            for column in index.columns { builder = builder.column(column) }
+            try await builder.run()
+        }
+    }
+}
+
 extension SQLQueryString {
     /// Constant column names as one list, quoted once: SQLite and PostgreSQL both quote identifiers with
     /// `"`, and quoting them anew for every query was a sixth of a list request's time. `table` qualifies

@@ -12,12 +12,7 @@ struct AddContactListIndexes: AsyncMigration {
     ]
 
     func prepare(on database: any Database) async throws {
-        let sql = try database.sqlDatabase()
-        for index in Self.indexes {
-            var builder = sql.create(index: index.name).on(ContactModel.schema)
-            for column in index.columns { builder = builder.column(column) }
-            try await builder.run()
-        }
+        try await database.createIndexes(Self.indexes, on: ContactModel.schema)
     }
 
     func revert(on database: any Database) async throws {

@@ -1,5 +1,4 @@
 import Fluent
-import SQLKit
 
 /// The durable background-work table (DESIGN.md, "Background work"): geocoding, notifications,
 /// Gravatar look-ups, imports and clean-ups are rows here, so a restart loses none of them.
@@ -21,8 +20,7 @@ struct CreateJobs: AsyncMigration {
             .unique(on: "dedupe_key")
             .create()
         // The runner's question, "what is due?", answered from the index in run order.
-        try await database.sqlDatabase().create(index: "jobs_due")
-            .on("jobs").column("done_at").column("failed_at").column("run_at").run()
+        try await database.createIndexes([("jobs_due", ["done_at", "failed_at", "run_at"])], on: "jobs")
     }
 
     func revert(on database: any Database) async throws {

@@ -1,5 +1,4 @@
 import Fluent
-import SQLKit
 
 /// One row per user who has been planned for: preferences, the calendar feed's secret, and how far the
 /// planner has looked (`planned_through`), so a restart neither misses nor repeats a notification moment.
@@ -50,8 +49,7 @@ struct CreateNotifications: AsyncMigration {
             .field("read_at", .datetime)
             .unique(on: "dedupe_key")
             .create()
-        try await database.sqlDatabase().create(index: "notifications_by_user")
-            .on(Self.schema).column("user_id").column("id").run()
+        try await database.createIndexes([("notifications_by_user", ["user_id", "id"])], on: Self.schema)
     }
 
     func revert(on database: any Database) async throws {
@@ -78,8 +76,7 @@ struct CreateNotificationDeliveries: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "dedupe_key")
             .create()
-        try await database.sqlDatabase().create(index: "notification_deliveries_by_user")
-            .on(Self.schema).column("user_id").column("id").run()
+        try await database.createIndexes([("notification_deliveries_by_user", ["user_id", "id"])], on: Self.schema)
     }
 
     func revert(on database: any Database) async throws {

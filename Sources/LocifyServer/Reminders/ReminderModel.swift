@@ -84,12 +84,7 @@ struct CreateReminders: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "uuid")
             .create()
-        let sql = try database.sqlDatabase()
-        for index in Self.indexes {
-            var builder = sql.create(index: index.name).on(ReminderModel.schema)
-            for column in index.columns { builder = builder.column(column) }
-            try await builder.run()
-        }
+        try await database.createIndexes(Self.indexes, on: ReminderModel.schema)
     }
 
     func revert(on database: any Database) async throws {
