@@ -217,18 +217,17 @@ enum NotificationsPage {
         init(_ notifications: [InAppNotification], request: Request) {
             layout = LayoutContext(request: request, title: "Notifications", section: .notifications)
             let timeZone = (try? request.requireUser().timeZone) ?? .gmt
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
             items = notifications.map { notification in
                 let day = CalendarDate(notification.createdAt, in: timeZone)
-                let minutes =
-                    Int(
-                        notification.createdAt.timeIntervalSince(
-                            NotificationSchedule.moment(of: day, minutes: 0, in: timeZone)))
-                    / 60
+                let time = calendar.dateComponents([.hour, .minute], from: notification.createdAt)
+                let minutes = (time.hour ?? 0) * 60 + (time.minute ?? 0)
                 return Item(
                     title: notification.title, body: notification.body,
                     contactURL: notification.contactID.map { SiteURL.contact($0).path },
                     isUnread: notification.readAt == nil, isLate: notification.isLate,
-                    received: "\(day.dayMonthYear), \(NotificationPreferences.clockText(max(0, min(minutes, 1439))))",
+                    received: "\(day.dayMonthYear), \(NotificationPreferences.clockText(minutes))",
                     readURL: SiteURL.notificationRead(notification.id).path)
             }
             hasUnread = items.contains(where: \.isUnread)
@@ -265,14 +264,12 @@ enum NotificationSettingsPage {
         let regenerateURL: String
         let settingsURL: String
         let deliveries: [Delivery]
-        let timezone: String
 
         init(
             form: NotificationsWebController.SettingsForm, errors: FieldMessages, user: AuthenticatedUser,
             mailAvailable: Bool, feedURL: String, deliveries: [NotificationDelivery], session: PageSession
         ) {
             layout = LayoutContext(title: "Notifications settings", section: .settings, session: session)
-            timezone = user.profile.timezone
             timeField = FormField(
                 "time_of_day", label: "Time of day", control: .time, value: form.timeOfDay, errors: errors,
                 hint: "A day's notifications go out at this time, in your timezone (\(user.profile.timezone)).")

@@ -85,8 +85,11 @@ enum ReminderFormPage {
         let descriptionField: FormField
         let submitLabel: String
 
+        /// `fixedContact` is the contact a new reminder is for when it comes from that contact's page;
+        /// otherwise `contacts` are offered to choose from.
         init(
-            form: ReminderForm, errors: FieldMessages, contacts: [Contact], editing: Reminder?, session: PageSession
+            form: ReminderForm, errors: FieldMessages, fixedContact: Contact?, contacts: [Contact], editing: Reminder?,
+            session: PageSession
         ) {
             heading = editing == nil ? "New reminder" : "Edit reminder"
             layout = LayoutContext(title: heading, section: .reminders, session: session)
@@ -94,14 +97,10 @@ enum ReminderFormPage {
             returnTo = ReminderForm.safeReturn(form.returnTo)
             cancelURL = returnTo ?? SiteURL.reminders.path
             let chosen = form.contactID ?? ""
-            // Coming from a contact's page, the contact is fixed; from the timeline, it is chosen.
-            let fixed =
-                editing == nil && returnTo?.hasPrefix("/contacts/") == true
-                ? contacts.first { String($0.id) == chosen } : nil
-            contactName = fixed?.completeName
-            contactID = fixed.map { String($0.id) }
+            contactName = fixedContact?.completeName
+            contactID = fixedContact.map { String($0.id) }
             contactField =
-                fixed != nil
+                fixedContact != nil
                 ? nil
                 : FormField(
                     "contact_id", label: "Contact", control: .select, errors: errors,
@@ -193,7 +192,6 @@ enum RemindersPage {
         let groups: [Group]
         let total: Int
         let newURL: String
-        let contactsURL: String
         let settingsURL: String
         let showAllURL: String?
 
@@ -237,7 +235,6 @@ enum RemindersPage {
             }
             total = groups.reduce(0) { $0 + $1.count }
             newURL = SiteURL.newReminder.path(query: [("return_to", back)])
-            contactsURL = SiteURL.contacts.path
             settingsURL = SiteURL.settingsNotifications.path
             showAllURL = groups.contains { $0.hidden > 0 } ? SiteURL.reminders.path(query: [("all", "1")]) : nil
         }

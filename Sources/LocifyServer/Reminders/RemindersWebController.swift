@@ -133,13 +133,24 @@ struct RemindersWebController: RouteCollection {
     private func render(
         _ request: Request, form: ReminderForm, errors: FieldMessages = [:], editing: Reminder? = nil
     ) async throws -> View {
-        // The contact list is only needed when the reminder is not tied to a contact already.
-        let contacts = try await request.contacts().all().sorted {
-            $0.completeName.localizedStandardCompare($1.completeName) == .orderedAscending
+        // Coming from a contact's page, a new reminder is that contact's; only from the timeline, or when
+        // editing, is the contact chosen from the list, which is read only then.
+        var fixedContact: Contact?
+        if editing == nil, form.destination.hasPrefix(SiteURL.contacts.path + "/"),
+            let id = form.contactID.flatMap({ Int($0) })
+        {
+            fixedContact = try await request.contacts().contact(id)
         }
+        let contacts =
+            fixedContact != nil
+            ? []
+            : try await request.contacts().all().sorted {
+                $0.completeName.localizedStandardCompare($1.completeName) == .orderedAscending
+            }
         return try await request.view.render(
             "reminders/form",
             ReminderFormPage.Context(
-                form: form, errors: errors, contacts: contacts, editing: editing, session: request.pageSession))
+                form: form, errors: errors, fixedContact: fixedContact, contacts: contacts, editing: editing,
+                session: request.pageSession))
     }
 }
