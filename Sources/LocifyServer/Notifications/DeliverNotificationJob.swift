@@ -35,8 +35,8 @@ struct DeliverNotificationJob: JobHandler {
             database: database, ownerID: user.id, dependencies: dependencies
         ).preferences()
         guard preferences.channels.contains(payload.channel),
-            let reminder = try? await ReminderService(database: database, ownerID: user.id, dependencies: dependencies)
-                .reminder(payload.reminderID),
+            let reminder = try await ReminderService(database: database, ownerID: user.id, dependencies: dependencies)
+                .reminderIfPresent(payload.reminderID),
             NotificationSchedule.isCurrent(occurrence, of: reminder),
             let contact = try await ContactService(database: database, owner: user, dependencies: dependencies)
                 .contacts([reminder.contactID])[reminder.contactID]
@@ -54,28 +54,14 @@ struct DeliverNotificationJob: JobHandler {
             reminderID: reminder.id, occurrence: occurrence, daysBefore: payload.daysBefore, dueAt: payload.dueAt
         ).dedupeKey(on: payload.channel)
         let outbox = NotificationOutbox(database: database, userID: user.id, dependencies: dependencies)
-        switch payload.channel {
-        case .inApp:
-            try await outbox.storeInApp(notice, key: key)
-        case .webhook:
-            guard let target = preferences.webhook else { return }
-            try await outbox.deliver(notice, key: key, channel: .webhook, attempt: context.attempt) {
-                let request = WebhookPayload.request(for: target, notice: notice)
-                try await dependencies.webhooks.post(json: request.body, to: request.url)
-            }
-        case .email:
-            let message = MailMessage(
-                from: context.config.mailFrom, to: [user.profile.email], subject: notice.text.title,
-                body: notice.text.body + "\n\n" + notice.link + "\n", date: now,
-                messageID: "\(dependencies.newUUID().lowercasedText)@locify")
-            try await outbox.deliver(notice, key: key, channel: .email, attempt: context.attempt) {
-                try await dependencies.mailer.send(message)
-            }
-        }
+        try await outbox.deliver(
+            notice, key: key, on: payload.channel,
+            to: .init(user: user, preferences: preferences, mailFrom: context.config.mailFrom),
+            attempt: context.attempt)
     }
 }
 
-/// Where notices are recorded: the in-app list and the delivery log.
+/// Where notices go: the in-app list, or the webhook or e-mail with the delivery log.
 struct NotificationOutbox {
     let database: any Database
     let userID: Int
@@ -85,7 +71,69 @@ struct NotificationOutbox {
         case sending, sent, retrying, failed, interrupted
     }
 
-    func storeInApp(_ notice: OutgoingNotice, key: String) async throws {
+    /// Where the outside channels reach the user.
+    struct Recipient {
+        let email: String
+        let webhook: WebhookTarget?
+        let mailFrom: String
+
+        init(user: AuthenticatedUser, preferences: NotificationPreferences, mailFrom: String) {
+            email = user.profile.email
+            webhook = preferences.webhook
+            self.mailFrom = mailFrom
+        }
+    }
+
+    /// Delivers `notice` on `channel` at most once per `key`. In-app notices are stored under the key. For
+    /// the outside channels the log row is claimed first; a row left "sending" by a delivery that never
+    /// finished is marked interrupted instead of being sent again. A failure is logged as retrying (the
+    /// job runs again) or, from `DeliverNotificationJob.maximumAttempts` on, failed, and rethrown.
+    func deliver(
+        _ notice: OutgoingNotice, key: String, on channel: NotificationChannel, to recipient: Recipient, attempt: Int,
+        sentDetail: String? = nil
+    ) async throws {
+        if channel == .inApp { return try await storeInApp(notice, key: key) }
+        // A webhook removed since the notice was queued: nothing to send, nothing to log.
+        if channel == .webhook, recipient.webhook == nil { return }
+        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
+        do {
+            try await send(notice, on: channel, to: recipient)
+        } catch {
+            let last = attempt >= DeliverNotificationJob.maximumAttempts
+            try await record(key: key, status: last ? .failed : .retrying, detail: describe(error))
+            throw error
+        }
+        try await record(key: key, status: .sent, detail: sentDetail ?? (notice.isLate ? "Sent late." : nil))
+    }
+
+    /// A "Send test" from Settings: sent at once on an outside channel, logged like the real ones, never
+    /// retried.
+    func sendTest(_ notice: OutgoingNotice, on channel: NotificationChannel, to recipient: Recipient) async throws {
+        try await deliver(
+            notice, key: "test:\(dependencies.newUUID().lowercasedText)", on: channel, to: recipient,
+            attempt: DeliverNotificationJob.maximumAttempts, sentDetail: "A test.")
+    }
+
+    private func send(_ notice: OutgoingNotice, on channel: NotificationChannel, to recipient: Recipient)
+        async throws
+    {
+        switch channel {
+        case .inApp:
+            return
+        case .webhook:
+            guard let target = recipient.webhook else { return }
+            let request = WebhookPayload.request(for: target, notice: notice)
+            try await dependencies.webhooks.post(json: request.body, to: request.url)
+        case .email:
+            try await dependencies.mailer.send(
+                MailMessage(
+                    from: recipient.mailFrom, to: [recipient.email], subject: notice.text.title,
+                    body: notice.text.body + "\n\n" + notice.link + "\n", date: dependencies.now(),
+                    messageID: "\(dependencies.newUUID().lowercasedText)@locify"))
+        }
+    }
+
+    private func storeInApp(_ notice: OutgoingNotice, key: String) async throws {
         try await database.sqlDatabase().raw(
             """
             INSERT INTO "notifications" ("user_id", "reminder_id", "contact_id", "title", "body", "occurrence_date", \
@@ -96,24 +144,6 @@ struct NotificationOutbox {
             ON CONFLICT ("dedupe_key") DO NOTHING
             """
         ).run()
-    }
-
-    /// Runs `send` at most once per `key`: the log row is claimed first; a row left "sending" by a
-    /// delivery that never finished is marked interrupted instead of being sent again. A failure is
-    /// logged as retrying (the job runs again) or, on the last attempt, failed, and rethrown.
-    func deliver(
-        _ notice: OutgoingNotice, key: String, channel: NotificationChannel, attempt: Int,
-        send: () async throws -> Void
-    ) async throws {
-        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
-        do {
-            try await send()
-        } catch {
-            let last = attempt >= DeliverNotificationJob.maximumAttempts
-            try await record(key: key, status: last ? .failed : .retrying, detail: describe(error))
-            throw error
-        }
-        try await record(key: key, status: .sent, detail: notice.isLate ? "Sent late." : nil)
     }
 
     private func claim(key: String, channel: NotificationChannel, title: String) async throws -> Bool {
@@ -145,28 +175,13 @@ struct NotificationOutbox {
         return false
     }
 
-    func record(key: String, status: Status, detail: String?) async throws {
+    private func record(key: String, status: Status, detail: String?) async throws {
         try await database.sqlDatabase().raw(
             """
             UPDATE "notification_deliveries" SET "status" = \(bind: status.rawValue), "detail" = \(bind: detail), \
             "updated_at" = \(bind: dependencies.now()) WHERE "dedupe_key" = \(bind: key)
             """
         ).run()
-    }
-
-    /// A "Send test" from Settings: sent at once, logged like the real ones.
-    func sendTest(_ notice: OutgoingNotice, channel: NotificationChannel, send: () async throws -> Void)
-        async throws
-    {
-        let key = "test:\(dependencies.newUUID().lowercasedText)"
-        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
-        do {
-            try await send()
-        } catch {
-            try await record(key: key, status: .failed, detail: describe(error))
-            throw error
-        }
-        try await record(key: key, status: .sent, detail: "A test.")
     }
 
     private func describe(_ error: any Error) -> String {

@@ -130,8 +130,7 @@ struct NotificationsWebController: RouteCollection {
     func sendTest(request: Request) async throws -> Response {
         let user = try request.requireUser()
         let preferences = try await request.notificationSettings().preferences()
-        let dependencies = request.dependencies
-        let outbox = NotificationOutbox(database: request.db, userID: user.id, dependencies: dependencies)
+        let outbox = NotificationOutbox(database: request.db, userID: user.id, dependencies: request.dependencies)
         let today = request.today
         let notice = OutgoingNotice(
             text: NoticeText(
@@ -139,28 +138,19 @@ struct NotificationsWebController: RouteCollection {
                 daysBefore: 0, timeZone: user.timeZone),
             reminderID: nil, contactID: nil, contactName: user.profile.name, occurrence: today, daysBefore: 0,
             isLate: false, link: request.absoluteURL(.notifications), isTest: true)
+        let recipient = NotificationOutbox.Recipient(
+            user: user, preferences: preferences, mailFrom: request.application.locifyConfig.mailFrom)
         var results: [String] = []
-        if let target = preferences.webhook {
+        for channel in preferences.channels where channel != .inApp {
+            let (sent, failed) =
+                channel == .webhook
+                ? ("The webhook accepted the test.", "The webhook test failed")
+                : ("The test e-mail was handed to the mail command.", "The test e-mail failed")
             do {
-                try await outbox.sendTest(notice, channel: .webhook) {
-                    let outgoing = WebhookPayload.request(for: target, notice: notice)
-                    try await dependencies.webhooks.post(json: outgoing.body, to: outgoing.url)
-                }
-                results.append("The webhook accepted the test.")
+                try await outbox.sendTest(notice, on: channel, to: recipient)
+                results.append(sent)
             } catch {
-                results.append("The webhook test failed: \(error).")
-            }
-        }
-        if preferences.email {
-            let message = MailMessage(
-                from: request.application.locifyConfig.mailFrom, to: [user.profile.email], subject: notice.text.title,
-                body: notice.text.body + "\n\n" + notice.link + "\n", date: dependencies.now(),
-                messageID: "\(dependencies.newUUID().lowercasedText)@locify")
-            do {
-                try await outbox.sendTest(notice, channel: .email) { try await dependencies.mailer.send(message) }
-                results.append("The test e-mail was handed to the mail command.")
-            } catch {
-                results.append("The test e-mail failed: \(error).")
+                results.append("\(failed): \(error).")
             }
         }
         if results.isEmpty {

@@ -96,13 +96,18 @@ struct ReminderService {
     }
 
     func reminder(_ id: Int) async throws -> Reminder {
+        guard let reminder = try await reminderIfPresent(id) else { throw AppError.notFound }
+        return reminder
+    }
+
+    /// The reminder, or nil when the owner has none with this id (deleted since a job was queued).
+    func reminderIfPresent(_ id: Int) async throws -> Reminder? {
         let rows = try await database.plainRows(
             """
             SELECT \(ReminderRows.columnList) FROM "reminders" \
             WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
             """, columns: ReminderRows.columns)
-        guard let row = rows.first else { throw AppError.notFound }
-        return try ReminderRows.reminder(from: row)
+        return try rows.first.map(ReminderRows.reminder(from:))
     }
 
     /// Creates a reminder for one of the owner's contacts; a missing contact is reported with the other
