@@ -22,7 +22,7 @@ public struct Reminder: Equatable, Sendable {
     public var fields: ReminderFields
     /// Birthday reminders follow the birthday and cannot be deleted on their own (Monica's `delible`).
     public var isDelible: Bool
-    /// When a one-time reminder was marked done; it then leaves the timeline's overdue list.
+    /// When a one-time reminder was marked done; it then leaves the timeline and is no longer told.
     public var doneAt: Date?
     public let createdAt: Date
     public var updatedAt: Date

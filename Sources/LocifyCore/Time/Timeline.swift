@@ -13,7 +13,8 @@ public struct Timeline<Item> {
     public var later: [Entry] = []
 
     /// Groups `items` for `today`. A one-time reminder before today that is not done is overdue (it is
-    /// never moved to next year, as Monica did); recurring reminders show their next occurrence. The
+    /// never moved to next year, as Monica did), and one that is done is left out, even if its day is still
+    /// to come; recurring reminders show their next occurrence. The
     /// week runs from `weekStartsOn` (1 = Sunday … 7 = Saturday); an item both in this week and next
     /// month counts as this week. Each group is in date order.
     public init(
@@ -25,8 +26,10 @@ public struct Timeline<Item> {
         let endOfMonth = today.lastDayOfMonth
         for item in items {
             let plan = schedule(item)
+            // A one-time reminder marked done has nothing left to come, whether its day is past or not.
+            if plan.recurrence == .once, isDone(item) { continue }
             guard let next = plan.nextOccurrence(onOrAfter: today) else {
-                if plan.recurrence == .once, !isDone(item) { overdue.append(Entry(item: item, date: plan.initialDate)) }
+                if plan.recurrence == .once { overdue.append(Entry(item: item, date: plan.initialDate)) }
                 continue
             }
             let entry = Entry(item: item, date: next)

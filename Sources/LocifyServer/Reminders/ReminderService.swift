@@ -36,7 +36,7 @@ struct ReminderService {
             """
             SELECT \(SQLQueryString.columnList(columns)) FROM "reminders" \
             WHERE "user_id" = \(literal: ownerID) AND "initial_date" <= \(bind: day.description) \
-            AND ("frequency_type" <> 'one_time' OR "initial_date" = \(bind: day.description))
+            AND ("frequency_type" <> 'one_time' OR ("initial_date" = \(bind: day.description) AND "done_at" IS NULL))
             """, columns: columns)
         var count = 0
         for row in rows {
@@ -149,7 +149,7 @@ struct ReminderService {
         return try model.value()
     }
 
-    /// Marks a one-time reminder done, so it leaves the overdue list; a repeating one comes back and
+    /// Marks a one-time reminder done, so it leaves the timeline; a repeating one comes back and
     /// cannot be done.
     func markDone(_ id: Int) async throws -> Reminder {
         let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)

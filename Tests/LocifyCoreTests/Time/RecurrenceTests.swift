@@ -138,6 +138,8 @@ final class TimelineTests: XCTestCase {
             make("missed call", 2024, 5, 10), make("done long ago", 2024, 1, 1, done: true),
             make("today", 2024, 5, 15), make("sunday", 2024, 5, 19), make("monday", 2024, 5, 20),
             make("month end", 2024, 5, 31), make("june", 2024, 6, 1), make("birthday", 1990, 5, 16, .years(1)),
+            make("done early, due today", 2024, 5, 15, done: true),
+            make("done early, due later", 2024, 6, 9, done: true),
             make("monthly from jan 31", 2024, 1, 31, .months(1)),
         ]
         let timeline = Timeline(reminders, today: today, weekStartsOn: 2, schedule: \.schedule, isDone: \.done)
