@@ -36,28 +36,38 @@ struct ContactService {
     func page(
         matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
-        let (contacts, _, window) = try await rows(matching: text, order: order, page: page, archived: archived)
-        return (contacts.map(\.contact), window)
+        let (contacts, _, window) = try await rows(
+            matching: text, order: order, page: page, archived: archived, withChildren: false)
+        return (contacts, window)
     }
 
-    /// One page of contacts with their addresses, for the API's list. The page's query says which contacts
-    /// have addresses at all, so a page of contacts without any costs no second query.
+    /// One page of contacts with their addresses and reminder counts, for the API's list. The page's query
+    /// says which contacts have addresses at all, so a page of contacts without any costs no second query.
     func aggregatePage(
         matching text: String?, order: ContactOrder, page: PageSelection
     ) async throws -> ([ContactAggregate], PageWindow) {
-        let (contacts, withAddresses, window) = try await rows(matching: text, order: order, page: page)
+        let (contacts, children, window) = try await rows(
+            matching: text, order: order, page: page, withChildren: true)
+        let withAddresses = zip(contacts, children).filter(\.1.hasAddresses).map(\.0.id)
         let addresses = try await AddressRows.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
         return (
-            contacts.map {
+            zip(contacts, children).map { contact, children in
                 ContactAggregate(
-                    contact: $0.contact, addresses: addresses[$0.contact.id] ?? [], reminderCount: $0.reminderCount)
+                    contact: contact, addresses: addresses[contact.id] ?? [], reminderCount: children.reminderCount)
             }, window
         )
     }
 
+    /// What the page's query says of each contact's child rows, when asked (the API's list needs it, the
+    /// web list does not).
+    private struct ChildSummary {
+        let hasAddresses: Bool
+        let reminderCount: Int
+    }
+
     private func rows(
-        matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
-    ) async throws -> ([(contact: Contact, reminderCount: Int)], withAddresses: [Int], PageWindow) {
+        matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false, withChildren: Bool
+    ) async throws -> ([Contact], [ChildSummary], PageWindow) {
         // Our own integers and flags go in as literals, user text as binds: SQLite plans `column = ?` by
         // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
         var conditions: SQLQueryString =
@@ -66,16 +76,21 @@ struct ContactService {
             conditions += #" AND "search_key" LIKE \#(bind: "%" + word + "%")"#
         }
         let offset = (page.page - 1) * page.limit
+        let children: SQLQueryString =
+            withChildren
+            ? """
+            , EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
+            \(Self.reminderCount)
+            """ : ""
         // The total rides along as an uncorrelated subquery, counted once from the index: one round trip.
         let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList), \
-            (SELECT COUNT(*) FROM "contacts" WHERE \(conditions)) AS "total", \
-            EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
-            \(Self.reminderCount) \
+            (SELECT COUNT(*) FROM "contacts" WHERE \(conditions)) AS "total"\(children) \
             FROM "contacts" WHERE \(conditions) \
             ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-            """, columns: ContactRows.columns + ["total", "has_addresses", "reminder_count"])
+            """,
+            columns: ContactRows.columns + ["total"] + (withChildren ? ["has_addresses", "reminder_count"] : []))
         let total: Int
         if let first = rows.first {
             total = try first.requiredInteger(ContactRows.columns.count)
@@ -88,11 +103,14 @@ struct ContactService {
             total = try counted.first?.requiredInteger(0) ?? 0
         }
         let hasAddresses = ContactRows.columns.count + 1
-        let contacts = try rows.map {
-            (contact: try ContactRows.contact(from: $0), reminderCount: try $0.requiredInteger(hasAddresses + 1))
-        }
-        let withAddresses = try zip(contacts, rows).filter { try $0.1.requiredBool(hasAddresses) }.map(\.0.contact.id)
-        return (contacts, withAddresses, page.window(total: total))
+        let summaries =
+            withChildren
+            ? try rows.map {
+                ChildSummary(
+                    hasAddresses: try $0.requiredBool(hasAddresses),
+                    reminderCount: try $0.requiredInteger(hasAddresses + 1))
+            } : []
+        return (try rows.map(ContactRows.contact(from:)), summaries, page.window(total: total))
     }
 
     /// Counted from the `reminders_by_contact` index, in the contact's own query.
