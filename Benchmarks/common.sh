@@ -26,3 +26,13 @@ start_bench_server() {
   trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
 }
+
+# One wrk run of `path` with `header` in round `round`, its output listed in $results for wrk_results.py.
+# Uses $connections, $duration and $port; two wrk threads at most (the server needs the other cores).
+wrk_round() {
+  local round=$1 label=$2 path=$3 header=$4 output
+  output=$(mktemp)
+  wrk -t"$((connections < 2 ? connections : 2))" -c"$connections" -d"${duration}s" --latency -H "$header" \
+    "http://127.0.0.1:$port$path" >"$output"
+  printf '%s\t%s\t%s\n' "$round" "$label" "$output" >>"$results"
+}

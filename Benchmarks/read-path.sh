@@ -31,36 +31,19 @@ for n in range(200):
 PY
 
 results=$(mktemp)
-run() {
-  local round=$1 label=$2 path=$3
-  wrk -t2 -c"$connections" -d"${duration}s" --latency -H "Authorization: Bearer $token" \
-    "http://127.0.0.1:$port$path" >"$results.$round.${#label}"
-  printf '%s\t%s\t%s\n' "$round" "$label" "$results.$round.${#label}" >>"$results"
-}
 for round in $(seq "$rounds"); do
-  run "$round" "GET /health" /health
-  run "$round" "GET /api/me (token check only)" /api/me
-  run "$round" "GET /api/contacts/{id}" /api/contacts/100
-  run "$round" "GET /api/contacts?limit=15" "/api/contacts?limit=15"
-  run "$round" "GET /api/contacts?limit=100" "/api/contacts?limit=100"
+  bearer="Authorization: Bearer $token"
+  wrk_round "$round" "GET /health" /health "$bearer"
+  wrk_round "$round" "GET /api/me (token check only)" /api/me "$bearer"
+  wrk_round "$round" "GET /api/contacts/{id}" /api/contacts/100 "$bearer"
+  wrk_round "$round" "GET /api/contacts?limit=15" "/api/contacts?limit=15" "$bearer"
+  wrk_round "$round" "GET /api/contacts?limit=100" "/api/contacts?limit=100" "$bearer"
 done
 
-python3 - "$results" "$connections" "$rounds" "$duration" <<'PY'
-import re, statistics, sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-def parse(path):
-    text = open(path).read()
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    def percentile(p):
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", text).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    return rate, percentile(50), percentile(99), int(errors.group(1)) if errors else 0
-labels, by_round = [], {}
-for round_number, label, path in rows:
-    if label not in labels:
-        labels.append(label)
-    by_round.setdefault(round_number, {})[label] = parse(path)
+PYTHONPATH=Benchmarks python3 - "$results" "$connections" "$rounds" "$duration" <<'PY'
+import statistics, sys
+from wrk_results import rounds
+labels, by_round = rounds(sys.argv[1])
 median = statistics.median
 print(f"{sys.argv[2]} connections, SQLite, 200 contacts, release build, "
       f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians; ratio range over the rounds)")

@@ -45,41 +45,23 @@ PY
 )
 
 results=$(mktemp)
-run() {
-  local round=$1 label=$2 path=$3 header=$4
-  wrk -t1 -c"$connections" -d"${duration}s" --latency -H "$header" \
-    "http://127.0.0.1:$port$path" >"$results.$round.${#label}"
-  printf '%s\t%s\t%s\n' "$round" "$label" "$results.$round.${#label}" >>"$results"
-}
 for round in $(seq "$rounds"); do
-  run "$round" "GET /api/reminders/timeline" /api/reminders/timeline "Authorization: Bearer $token"
-  run "$round" "GET /api/reminders/upcoming/0" /api/reminders/upcoming/0 "Authorization: Bearer $token"
-  run "$round" "GET /reminders (web page)" /reminders "Cookie: $cookie"
+  wrk_round "$round" "GET /api/reminders/timeline" /api/reminders/timeline "Authorization: Bearer $token"
+  wrk_round "$round" "GET /api/reminders/upcoming/0" /api/reminders/upcoming/0 "Authorization: Bearer $token"
+  wrk_round "$round" "GET /reminders (web page)" /reminders "Cookie: $cookie"
 done
 
-python3 - "$results" "$connections" "$rounds" "$duration" "$count" <<'PY'
-import re, statistics, sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-def parse(path):
-    text = open(path).read()
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    def percentile(p):
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", text).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    return rate, percentile(50), percentile(99), int(errors.group(1)) if errors else 0
-labels, by_label = [], {}
-for _, label, path in rows:
-    if label not in labels:
-        labels.append(label)
-    by_label.setdefault(label, []).append(parse(path))
+PYTHONPATH=Benchmarks python3 - "$results" "$connections" "$rounds" "$duration" "$count" <<'PY'
+import statistics, sys
+from wrk_results import rounds
+labels, by_round = rounds(sys.argv[1])
 median = statistics.median
 print(f"{sys.argv[5]} reminders of one user, {sys.argv[2]} connections, SQLite, release build, "
       f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians)")
 print(f"{'request':<32} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
 failed = False
 for label in labels:
-    runs = by_label[label]
+    runs = [measured[label] for measured in by_round.values()]
     errors = sum(run[3] for run in runs)
     failed |= errors > 0
     print(f"{label:<32} {median(r[0] for r in runs):>9.0f} {median(r[1] for r in runs):>8.2f} "
