@@ -57,6 +57,21 @@ final class NotificationDeliveryTests: XCTestCase {
         try await other.asyncShutdown()
     }
 
+    /// An account with one contact, Ada, on Saturday 4 May at noon, told by webhook (to `standIn`) only.
+    private func webhookOnlyAccount(_ app: Application, _ clock: TestClock, _ standIn: LocalStandIn) async throws
+        -> (TestAccount, Contact)
+    {
+        useWebhooks(app)
+        let account = try await app.makeAccount()
+        let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+        try await step(app, clock, to: "2024-05-04T12:00:00Z")
+        try await settings(app, account).save(
+            NotificationPreferences(
+                inApp: false, webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
+            timeZone: .gmt)
+        return (account, ada)
+    }
+
     private func settings(_ app: Application, _ account: TestAccount) -> NotificationSettingsService {
         NotificationSettingsService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
     }
@@ -230,14 +245,7 @@ final class NotificationDeliveryTests: XCTestCase {
         try await withApp(.sqlite) { app, clock in
             let hook = Hook()
             try await withStandIn(hook.routes) { standIn in
-                self.useWebhooks(app)
-                let account = try await app.makeAccount()
-                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
-                try await self.settings(app, account).save(
-                    NotificationPreferences(
-                        inApp: false, webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
-                    timeZone: .gmt)
+                let (account, ada) = try await self.webhookOnlyAccount(app, clock, standIn)
                 _ = try await self.reminders(app, account).create(
                     contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "week"))
                 clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
@@ -280,14 +288,7 @@ final class NotificationDeliveryTests: XCTestCase {
         try await withApp(.sqlite) { app, clock in
             let hook = Hook([.internalServerError, .badGateway])
             try await withStandIn(hook.routes) { standIn in
-                self.useWebhooks(app)
-                let account = try await app.makeAccount()
-                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
-                try await self.settings(app, account).save(
-                    NotificationPreferences(
-                        inApp: false, webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
-                    timeZone: .gmt)
+                let (account, ada) = try await self.webhookOnlyAccount(app, clock, standIn)
                 _ = try await self.reminders(app, account).create(
                     contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "year"))
                 try await self.step(app, clock, to: "2024-05-05T09:00:00Z")
