@@ -111,10 +111,7 @@ struct AuthWebController: RouteCollection {
 
     /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
     static func safeDestination(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else {
-            return SiteURL.contacts.path
-        }
-        return next
+        SiteURL.localPath(next) ?? SiteURL.contacts.path
     }
 }
 

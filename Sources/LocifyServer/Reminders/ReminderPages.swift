@@ -57,16 +57,8 @@ struct ReminderForm: Content {
         return (id, [])
     }
 
-    /// Only this server's own pages are followed, so the field cannot send anyone elsewhere.
-    static func safeReturn(_ path: String?) -> String? {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.count < 200 else {
-            return nil
-        }
-        return path
-    }
-
     var destination: String {
-        Self.safeReturn(returnTo) ?? SiteURL.reminders.path
+        SiteURL.localPath(returnTo) ?? SiteURL.reminders.path
     }
 }
 
@@ -94,7 +86,7 @@ enum ReminderFormPage {
             heading = editing == nil ? "New reminder" : "Edit reminder"
             layout = LayoutContext(title: heading, section: .reminders, session: session)
             actionURL = editing.map { SiteURL.editReminder($0.id).path } ?? SiteURL.reminders.path
-            returnTo = ReminderForm.safeReturn(form.returnTo)
+            returnTo = SiteURL.localPath(form.returnTo)
             cancelURL = returnTo ?? SiteURL.reminders.path
             let chosen = form.contactID ?? ""
             contactName = fixedContact?.completeName

@@ -21,7 +21,7 @@ struct ReminderService {
             read: ReminderRows.reminder(from:))
     }
 
-    /// Every reminder of the owner, for the month views and the timeline.
+    /// Every reminder of the owner, whole, for the calendar feed.
     func all() async throws -> [Reminder] {
         try await database.plainRows(
             #"SELECT \#(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,

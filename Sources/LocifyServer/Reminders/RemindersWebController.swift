@@ -33,7 +33,7 @@ struct RemindersWebController: RouteCollection {
         if let contactID = request.query[Int.self, at: "contact"] {
             form.contactID = String(try await request.contacts().contact(contactID).id)
         }
-        form.returnTo = ReminderForm.safeReturn(request.query[String.self, at: "return_to"])
+        form.returnTo = SiteURL.localPath(request.query[String.self, at: "return_to"])
         return try await render(request, form: form)
     }
 
@@ -55,7 +55,7 @@ struct RemindersWebController: RouteCollection {
         let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
         if let redirect = Self.birthdayRedirect(reminder, request) { return redirect }
         var form = ReminderForm(reminder)
-        form.returnTo = ReminderForm.safeReturn(request.query[String.self, at: "return_to"])
+        form.returnTo = SiteURL.localPath(request.query[String.self, at: "return_to"])
         return try await render(request, form: form, editing: reminder).encodeResponse(for: request)
     }
 
@@ -94,7 +94,7 @@ struct RemindersWebController: RouteCollection {
             "reminders/delete",
             DeleteReminderPage.Context(
                 reminder: reminder, contact: contact,
-                returnTo: ReminderForm.safeReturn(request.query[String.self, at: "return_to"]),
+                returnTo: SiteURL.localPath(request.query[String.self, at: "return_to"]),
                 session: request.pageSession))
     }
 
@@ -109,7 +109,7 @@ struct RemindersWebController: RouteCollection {
     func delete(request: Request) async throws -> Response {
         let id = try request.pathID("reminderID")
         let reminder = try await request.reminders().reminder(id)
-        let back = ReminderForm.safeReturn(try request.content.decode(ReturnForm.self).returnTo)
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo)
         do {
             try await request.reminders().delete(id)
         } catch let failure as ValidationFailure {
@@ -120,7 +120,7 @@ struct RemindersWebController: RouteCollection {
     }
 
     func done(request: Request) async throws -> Response {
-        let back = ReminderForm.safeReturn(try request.content.decode(ReturnForm.self).returnTo)
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo)
         do {
             let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
             return request.redirect(

@@ -104,6 +104,14 @@ enum SiteURL {
         }
     }
 
+    /// `path` when it is a path on this site, else nil: a link or form field that says where to go next
+    /// (`next`, `return_to`) cannot send anyone to another site (`//host`, `/\host`, absolute URLs).
+    static func localPath(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.utf8.count <= 2_000
+        else { return nil }
+        return path
+    }
+
     /// The path as route components, so a route is registered from the same spelling its links use.
     var pathComponents: [PathComponent] {
         path.split(separator: "/").map { PathComponent(stringLiteral: String($0)) }
