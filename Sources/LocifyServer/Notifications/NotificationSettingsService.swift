@@ -1,4 +1,3 @@
-import Crypto
 import Fluent
 import Foundation
 import LocifyCore
@@ -113,7 +112,7 @@ struct NotificationSettingsService {
     func regenerateFeedSecret() async throws -> String {
         let now = dependencies.now()
         try await createIfMissing(now: now)
-        let secret = Self.newSecret()
+        let secret = dependencies.newSecret()
         try await database.sqlDatabase().raw(
             """
             UPDATE "notification_settings" SET "feed_secret" = \(bind: secret), "updated_at" = \(bind: now) \
@@ -121,13 +120,6 @@ struct NotificationSettingsService {
             """
         ).run()
         return secret
-    }
-
-    /// 32 random bytes, URL-safe.
-    static func newSecret() -> String {
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// The user a feed secret belongs to.
