@@ -97,7 +97,7 @@ enum ContactFormPage {
             ]
             let months =
                 [SelectOption(value: "", label: "Month", isSelected: (form.birthdateMonth ?? "").isEmpty)]
-                + DateFormatter().monthSymbols.enumerated().map { index, name in
+                + CalendarDate.monthNames.enumerated().map { index, name in
                     SelectOption(
                         value: String(index + 1), label: name, isSelected: form.birthdateMonth == String(index + 1))
                 }

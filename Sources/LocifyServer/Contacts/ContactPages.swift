@@ -163,7 +163,7 @@ enum ContactPage {
             let schedule = reminder.fields.schedule
             let next = reminder.nextExpectedDate(today: today)
             title = reminder.fields.title
-            when = ContactPage.describe(next)
+            when = next.dayMonthYear
             isDone = reminder.doneAt != nil
             isOverdue = next < today && !isDone
             sortDate = next.description
@@ -180,13 +180,8 @@ enum ContactPage {
             tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession)
     }
 
-    /// "31 May 2024".
-    static func describe(_ date: CalendarDate) -> String {
-        date.dayMonthYear
-    }
-
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {
-        let monthName = DateFormatter().monthSymbols[birthdate.month - 1]
+        let monthName = CalendarDate.monthNames[birthdate.month - 1]
         if birthdate.isAgeBased, let age = birthdate.age(on: today) {
             return "About \(age) years old (born around \(birthdate.year ?? 0))"
         }
