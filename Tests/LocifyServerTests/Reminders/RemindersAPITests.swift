@@ -341,7 +341,7 @@ final class ReminderTimelineTests: XCTestCase {
     }
 
     func testTodayIsTheUsersOwnAtBothEndsOfTheClock() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await withApp(.sqlite) { app, clock in
             // 2024-05-04T10:06Z is already Sunday the 5th in Kiritimati (UTC+14) and still Friday the 3rd
             // at UTC−12: the same reminders fall into different groups.
             for (zone, today, thisWeek) in [
@@ -360,6 +360,32 @@ final class ReminderTimelineTests: XCTestCase {
                 if zone == "Pacific/Kiritimati" {
                     XCTAssertEqual(grouped.overdue.items.map(\.title), ["Saturday"], "yesterday there")
                 }
+            }
+
+            // 2024-05-31T16:00Z, across a month's end: already Saturday 1 June in Kiritimati, still Friday
+            // 31 May at UTC−12, where the weekend is this week although it is next month.
+            clock.advance(by: 27 * 86_400 + 6 * 3_600 - 365)
+            for (zone, overdue, today, thisWeek, thisMonth) in [
+                ("Pacific/Kiritimati", ["31 May"], ["1 June"], ["2 June"], ["29 June"]),
+                ("Etc/GMT+12", [], ["31 May"], ["1 June", "2 June"], [String]()),
+            ] {
+                let account = try await app.makeAccount(email: "month-\(zone.count)@example.com")
+                try await app.db.sqlDatabase().raw(
+                    "UPDATE users SET timezone = \(bind: zone) WHERE id = \(literal: account.id)"
+                ).run()
+                let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+                for (title, date) in [
+                    ("31 May", "2024-05-31"), ("1 June", "2024-06-01"), ("2 June", "2024-06-02"),
+                    ("29 June", "2024-06-29"),
+                ] {
+                    _ = try await add(app, account, contact: ada.id, title, date, "one_time")
+                }
+                let grouped = try await timeline(app, account)
+                XCTAssertEqual(grouped.overdue.items.map(\.title), overdue, zone)
+                XCTAssertEqual(grouped.today.items.map(\.title), today, zone)
+                XCTAssertEqual(grouped.thisWeek.items.map(\.title), thisWeek, zone)
+                XCTAssertEqual(grouped.thisMonth.items.map(\.title), thisMonth, zone)
+                XCTAssertEqual(grouped.later.items.map(\.title), zone == "Etc/GMT+12" ? ["29 June"] : [], zone)
             }
         }
     }
