@@ -15,6 +15,8 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.basemapTiles = BasemapTiles()
     app.tileCache = TileCache(directory: config.dataDirectory.appendingPathComponent("tiles", isDirectory: true))
     app.tokenCache = TokenCache()
+    app.pictureLinks = PictureLinks()
+    app.pictureCache = PictureCache()
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
     // No client of this API compresses what it sends; the decompressor would only cost every request.
@@ -31,7 +33,10 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     if config.preloadsGazetteer {
         app.lifecycle.use(GazetteerPreloader())
     }
-    app.jobHandlers = [RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob())]
+    app.gravatarRefresher = GravatarRefresher()
+    app.jobHandlers = [
+        RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob()), RegisteredJob(GravatarLookUpJob()),
+    ]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
         app.jobWorkers = workers
@@ -73,6 +78,11 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateNotificationSettings())
     app.migrations.add(CreateNotifications())
     app.migrations.add(CreateNotificationDeliveries())
+    app.migrations.add(CreatePhotoBlobs())
+    app.migrations.add(CreatePhotos())
+    app.migrations.add(AddContactAvatars())
+    app.migrations.add(CreateGravatarCache())
+    app.migrations.add(CreateServerSecrets())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -107,16 +117,20 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: OperationsController())
 
     try app.register(collection: OAuthController())
-    let api = app.grouped(TokenAuthenticator())
+    let api = app.grouped(PictureLinksMiddleware(), TokenAuthenticator())
     try api.register(collection: APIRootController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())
+    try api.register(collection: PhotosAPIController())
 
-    let web = app.grouped(FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(), NavigationCountsMiddleware())
+    let web = app.grouped(
+        PictureLinksMiddleware(), FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(),
+        NavigationCountsMiddleware())
     try web.register(collection: PagesController())
     try app.register(collection: MapsController())
     try app.register(collection: ReminderFeedController())
+    try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: ContactsWebController())

@@ -7,18 +7,20 @@ public struct Contact: Hashable, Sendable {
     public var ownerID: Int
     public var fields: ContactFields
     public var defaultAvatarColor: String
+    public var avatar: ContactAvatar
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int, uuid: UUID, ownerID: Int, fields: ContactFields, defaultAvatarColor: String,
-        createdAt: Date, updatedAt: Date
+        avatar: ContactAvatar = .automatic, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.uuid = uuid
         self.ownerID = ownerID
         self.fields = fields
         self.defaultAvatarColor = defaultAvatarColor
+        self.avatar = avatar
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -27,6 +29,9 @@ public struct Contact: Hashable, Sendable {
     public var completeName: String { fields.completeName }
     public var initials: String { Avatar.monicaInitials(of: completeName) }
     public var displayInitials: String { Avatar.displayInitials(of: completeName) }
+
+    /// Names the picture the contact shows now; see `ContactAvatar.version`.
+    public var avatarVersion: String { avatar.version(initials: displayInitials, color: defaultAvatarColor) }
 }
 
 /// The fields a person edits, already validated and trimmed.

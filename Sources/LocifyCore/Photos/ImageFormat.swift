@@ -13,6 +13,22 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case .webp: "image/webp"
         }
     }
+
+    /// The extension a stored file of this format gets, whatever the uploaded file was called.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .gif: "gif"
+        case .webp: "webp"
+        }
+    }
+
+    /// The format whose MIME type is `mimeType`, as stored.
+    public init?(mimeType: String) {
+        guard let format = Self.allCases.first(where: { $0.mimeType == mimeType }) else { return nil }
+        self = format
+    }
 }
 
 /// What an image's header says about it.

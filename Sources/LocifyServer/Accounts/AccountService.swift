@@ -168,6 +168,15 @@ struct AccountService {
         return .unknown(digest: digest)
     }
 
+    /// The owner of a token, from the cache or the database; nil for an unknown, expired or malformed one.
+    func user(forToken secret: String) async throws -> AuthenticatedUser? {
+        switch lookUpToken(secret) {
+        case .user(let user): user
+        case .refused: nil
+        case .unknown(let digest): try await user(forTokenDigest: digest)
+        }
+    }
+
     /// The owner of a token not in the cache: one query, read as plain rows, which also records when the
     /// token was last used (at most once a minute, so reads do not turn into a write each).
     func user(forTokenDigest digest: String) async throws -> AuthenticatedUser? {

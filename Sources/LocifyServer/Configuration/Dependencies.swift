@@ -52,7 +52,8 @@ public struct LocifyDependencies: Sendable {
             newSecret: { PersonalToken.generate() }, geocoder: geocoder(config, http: http), http: http,
             tiles: config.outside.tileURLTemplate.map { URLTemplateTileFetcher(template: $0, http: http) }
                 ?? TilesOff(),
-            gravatar: LiveGravatarClient(baseURL: config.outside.gravatarBaseURL, http: http),
+            gravatar: config.outside.gravatarBaseURL.map { LiveGravatarClient(baseURL: $0, http: http) }
+                ?? GravatarOff(),
             webhooks: LiveWebhookSender(http: http),
             mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured())
     }

@@ -24,7 +24,8 @@ public struct LocifyConfig: Sendable {
         /// An XYZ template with `{z}`, `{x}` and `{y}` (`{s}` is filled with `a`); nil when tiles are off
         /// (`LOCIFY_TILE_URL=off`) and maps draw the bundled basemap only.
         public var tileURLTemplate: String?
-        public var gravatarBaseURL: String
+        /// Where Gravatar look-ups go (`LOCIFY_GRAVATAR_URL`); nil when they are off.
+        public var gravatarBaseURL: String?
         /// The Nominatim server `LOCIFY_GEOCODER=nominatim` asks, e.g. `https://nominatim.example.org`.
         public var nominatimURL: String?
         /// A sendmail-compatible command that reads a whole message on standard input; no mail without it.
@@ -35,7 +36,7 @@ public struct LocifyConfig: Sendable {
         public var mailFrom: String
 
         public init(
-            tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String = gravatar,
+            tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String? = gravatar,
             mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)",
             mailFrom: String = "Locify <locify@localhost>"
         ) {
@@ -71,6 +72,8 @@ public struct LocifyConfig: Sendable {
     public var geocoder: GeocoderChoice
     /// Background workers running jobs (geocoding, notifications); 0 for a web-only instance.
     public var workers: Int
+    /// The largest photo accepted (`LOCIFY_MAX_PHOTO_MB`, 5 MB unless set).
+    public var maximumPhotoBytes: Int
 
     public static let version = "0.1.0"
 
@@ -82,8 +85,10 @@ public struct LocifyConfig: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
         registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true,
-        outside: OutsideServices = OutsideServices(), geocoder: GeocoderChoice = .gazetteer, workers: Int = 2
+        outside: OutsideServices = OutsideServices(), geocoder: GeocoderChoice = .gazetteer, workers: Int = 2,
+        maximumPhotoBytes: Int = PhotoUpload.defaultMaximumBytes
     ) {
+        self.maximumPhotoBytes = maximumPhotoBytes
         self.outside = outside
         self.geocoder = geocoder
         self.workers = workers
@@ -163,10 +168,17 @@ public struct LocifyConfig: Sendable {
             }
             workers = count
         }
+        var maximumPhotoBytes = PhotoUpload.defaultMaximumBytes
+        if let text = nonEmpty(environment["LOCIFY_MAX_PHOTO_MB"]) {
+            guard let megabytes = Int(text), (1...100).contains(megabytes) else {
+                throw Problem.invalid(variable: "LOCIFY_MAX_PHOTO_MB", value: text, expected: "a number from 1 to 100")
+            }
+            maximumPhotoBytes = megabytes * 1024 * 1024
+        }
         return LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
-            outside: outside, geocoder: geocoder, workers: workers)
+            outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes)
     }
 
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws
@@ -183,9 +195,11 @@ public struct LocifyConfig: Sendable {
             }
             outside.tileURLTemplate = template
         }
-        if let url = nonEmpty(environment["LOCIFY_GRAVATAR_URL"]) {
+        if let url = nonEmpty(environment["LOCIFY_GRAVATAR_URL"]), url.lowercased() == "off" {
+            outside.gravatarBaseURL = nil
+        } else if let url = nonEmpty(environment["LOCIFY_GRAVATAR_URL"]) {
             guard isWebURL(url) else {
-                throw Problem.invalid(variable: "LOCIFY_GRAVATAR_URL", value: url, expected: "an http(s) URL")
+                throw Problem.invalid(variable: "LOCIFY_GRAVATAR_URL", value: url, expected: "an http(s) URL or off")
             }
             outside.gravatarBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }

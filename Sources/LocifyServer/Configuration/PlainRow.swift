@@ -51,6 +51,19 @@ struct PlainRow {
         return try read(sqliteValues, index, "a date") { Date(sqliteData: $0) }
     }
 
+    /// Bytes (a BLOB or a bytea).
+    func bytes(_ index: Int) throws -> [UInt8]? {
+        if let row = sqlRow {
+            // PostgreSQL reads a bytea as a buffer; `[UInt8]` would be taken for an array of numbers.
+            guard var buffer = try row.decodeIfPresent(column: names[index], as: ByteBuffer.self) else { return nil }
+            return buffer.readBytes(length: buffer.readableBytes)
+        }
+        return try read(sqliteValues, index, "bytes") { value in
+            guard case .blob(var buffer) = value else { return nil }
+            return buffer.readBytes(length: buffer.readableBytes)
+        }
+    }
+
     /// SQLite keeps UUIDs as text, which Foundation parses slowly through `Decodable`.
     func uuid(_ index: Int) throws -> UUID? {
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: UUID.self) }
@@ -65,6 +78,7 @@ struct PlainRow {
     func requiredBool(_ index: Int) throws -> Bool { try required(bool(index), index) }
     func requiredDate(_ index: Int) throws -> Date { try required(date(index), index) }
     func requiredUUID(_ index: Int) throws -> UUID { try required(uuid(index), index) }
+    func requiredBytes(_ index: Int) throws -> [UInt8] { try required(bytes(index), index) }
 
     private func required<Value>(_ value: Value?, _ index: Int) throws -> Value {
         guard let value else { throw UnreadableColumn(column: names[index], expected: "a value (it is NULL)") }

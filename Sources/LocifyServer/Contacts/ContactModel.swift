@@ -23,6 +23,12 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
     @Field(key: "is_starred") var isStarred: Bool
     @Field(key: "is_archived") var isArchived: Bool
     @Field(key: "default_avatar_color") var defaultAvatarColor: String
+    @OptionalField(key: "avatar_choice") var avatarChoice: String?
+    @OptionalField(key: "avatar_photo_id") var avatarPhotoID: Int?
+    @Field(key: "avatar_source") var avatarSource: String
+    @OptionalField(key: "avatar_digest") var avatarDigest: String?
+    /// The e-mail's Gravatar hash, kept with the e-mail: a Gravatar look-up's answer finds its contacts by it.
+    @OptionalField(key: "gravatar_hash") var gravatarHash: String?
     /// Folded names, nickname and email (`ContactFields.searchKey`), so search is one portable LIKE.
     @Field(key: "search_key") var searchKey: String
     @Field(key: "created_at") var createdAt: Date
@@ -34,6 +40,7 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         self.uuid = uuid
         self.$owner.id = ownerID
         self.defaultAvatarColor = Avatar.defaultColor(for: uuid)
+        self.avatar = .automatic
         self.createdAt = now
         apply(fields, now: now)
     }
@@ -44,6 +51,7 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         nickname = fields.nickname
         description = fields.description
         email = fields.email
+        gravatarHash = fields.email.map(Avatar.gravatarHash(email:))
         birthdateDay = fields.birthdate?.day
         birthdateMonth = fields.birthdate?.month
         birthdateYear = fields.birthdate?.year
@@ -67,9 +75,23 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
             isArchived: isArchived)
     }
 
+    var avatar: ContactAvatar {
+        get {
+            ContactAvatar(
+                choice: avatarChoice.flatMap(AvatarChoice.init(rawValue:)), photoID: avatarPhotoID,
+                source: AvatarSource(rawValue: avatarSource) ?? .initials, imageDigest: avatarDigest)
+        }
+        set {
+            avatarChoice = newValue.choice?.rawValue
+            avatarPhotoID = newValue.photoID
+            avatarSource = newValue.source.rawValue
+            avatarDigest = newValue.imageDigest
+        }
+    }
+
     func value() throws -> Contact {
         Contact(
             id: try requireID(), uuid: uuid, ownerID: $owner.id, fields: fields,
-            defaultAvatarColor: defaultAvatarColor, createdAt: createdAt, updatedAt: updatedAt)
+            defaultAvatarColor: defaultAvatarColor, avatar: avatar, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

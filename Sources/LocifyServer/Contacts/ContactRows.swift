@@ -11,7 +11,7 @@ enum ContactRows {
     enum Column: Int, CaseIterable {
         case id, uuid, userID, firstName, lastName, nickname, description, email, birthdateDay, birthdateMonth
         case birthdateYear, birthdateIsAgeBased, gender, isStarred, isArchived, defaultAvatarColor, createdAt
-        case updatedAt
+        case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest
 
         var name: String {
             switch self {
@@ -33,6 +33,10 @@ enum ContactRows {
             case .defaultAvatarColor: "default_avatar_color"
             case .createdAt: "created_at"
             case .updatedAt: "updated_at"
+            case .avatarChoice: "avatar_choice"
+            case .avatarPhotoID: "avatar_photo_id"
+            case .avatarSource: "avatar_source"
+            case .avatarDigest: "avatar_digest"
             }
         }
     }
@@ -59,6 +63,11 @@ enum ContactRows {
             id: try row.requiredInteger(at(.id)), uuid: try row.requiredUUID(at(.uuid)),
             ownerID: try row.requiredInteger(at(.userID)), fields: fields,
             defaultAvatarColor: try row.requiredText(at(.defaultAvatarColor)),
+            avatar: ContactAvatar(
+                choice: try row.text(at(.avatarChoice)).flatMap(AvatarChoice.init(rawValue:)),
+                photoID: try row.integer(at(.avatarPhotoID)),
+                source: AvatarSource(rawValue: try row.requiredText(at(.avatarSource))) ?? .initials,
+                imageDigest: try row.text(at(.avatarDigest))),
             createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
     }
 }

@@ -208,6 +208,7 @@ struct ContactService {
         let model = ContactModel(
             ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
         return try await database.transaction { transaction in
+            try await avatars(on: transaction).resolve([model])
             try await model.create(on: transaction)
             let contact = try model.value()
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
@@ -224,8 +225,11 @@ struct ContactService {
     ) async throws -> Contact {
         let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
         let draft = change(ContactDraft(model.fields))
+        let hashBefore = model.gravatarHash
         model.apply(try draft.validated(today: today, typeErrors: typeErrors), now: dependencies.now())
         return try await database.transaction { transaction in
+            // A new e-mail has its own Gravatar, or none.
+            if model.gravatarHash != hashBefore { try await avatars(on: transaction).resolve([model]) }
             try await model.save(on: transaction)
             let contact = try model.value()
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
@@ -237,8 +241,18 @@ struct ContactService {
         ReminderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }
 
+    private func avatars(on database: any Database) -> AvatarService {
+        AvatarService(database: database, ownerID: ownerID, dependencies: dependencies)
+    }
+
+    /// Deletes the contact with its addresses, reminders and photos; the photos' bytes go too unless
+    /// another photo of the account shows them.
     func delete(_ id: Int) async throws {
-        try await ContactModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
+        try await database.transaction { transaction in
+            try await model.delete(on: transaction)
+            try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
+        }
     }
 
     private func ordering(_ order: ContactOrder) -> SQLQueryString {

@@ -76,7 +76,7 @@ extension Request {
         let base = baseURL ?? self.baseURL
         let contact = aggregate.contact
         return ContactResource(
-            contact, url: base + SiteURL.apiContact(contact.id).path, avatar: avatarResource(contact),
+            contact, url: base + SiteURL.apiContact(contact.id).path, avatar: avatarResource(contact, base: base),
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
@@ -89,8 +89,11 @@ extension Request {
             currentYear: currentYear ?? today.year)
     }
 
-    /// Photos and Gravatar come with the avatar feature; until then every contact shows its initials.
-    func avatarResource(_ contact: Contact) -> AvatarResource {
-        AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
+    /// What the contact shows and where: the URL answers with the photo, the Gravatar or the initials,
+    /// so it is never null.
+    func avatarResource(_ contact: Contact, base: String? = nil, expires: Int? = nil) -> AvatarResource {
+        AvatarResource(
+            url: avatarURL(contact, base: base, expires: expires), source: contact.avatar.source.rawValue,
+            defaultAvatarColor: contact.defaultAvatarColor)
     }
 }

@@ -18,6 +18,11 @@ enum FailureKind: Equatable, Sendable {
     case methodNotAllowed(allowed: [String])
     /// A service Locify relies on (the tile server) failed; what the person asked for is not broken.
     case outsideServiceFailed
+    /// A picture link without credentials whose signature is missing, forged or expired; the message
+    /// says which.
+    case linkRefused
+    /// A body over the route's limit, refused before it is read.
+    case tooLarge
 }
 
 /// An error raised by a feature: a kind and the words for a person. Features define their own

@@ -134,6 +134,8 @@ extension FailureKind {
         case .forbidden: .forbidden
         case .methodNotAllowed: .methodNotAllowed
         case .outsideServiceFailed: .badGateway
+        case .linkRefused: .unauthorized
+        case .tooLarge: .payloadTooLarge
         }
     }
 
@@ -144,11 +146,12 @@ extension FailureKind {
         case .limitTooBig: MonicaErrorCode.limitTooBig
         case .invalidSort: MonicaErrorCode.invalidSort
         case .malformedBody: MonicaErrorCode.malformedJSON
-        case .unauthenticated, .badCredentials, .forbidden: MonicaErrorCode.notAuthorized
+        case .unauthenticated, .badCredentials, .forbidden, .linkRefused: MonicaErrorCode.notAuthorized
         case .rateLimited: MonicaErrorCode.tooManyRequests
         // Monica has no code for it; the envelope carries the status, as for other statuses it lacks.
         case .methodNotAllowed: 405
         case .outsideServiceFailed: 502
+        case .tooLarge: 413
         }
     }
 }
@@ -157,6 +160,7 @@ extension Request {
     /// JSON routes: the Monica API and its OAuth log-in.
     var isAPIRequest: Bool {
         let path = url.path
-        return path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/oauth/")
+        // Pictures are fetched by image loaders and API clients, never shown as pages.
+        return path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/oauth/") || path.hasPrefix("/store/")
     }
 }

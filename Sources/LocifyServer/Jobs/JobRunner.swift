@@ -148,7 +148,7 @@ struct JobRunner: Sendable {
 }
 
 /// The runner's loop while the server runs: `count` workers each run due jobs (the first also plans
-/// notifications that have come due), then wait for a nudge (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
+/// notifications that have come due and queues stale Gravatar look-ups), then wait for a nudge (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
 final class JobWorkers: LifecycleHandler, Sendable {
     let count: Int
     let pollInterval: Duration
@@ -168,6 +168,9 @@ final class JobWorkers: LifecycleHandler, Sendable {
     func didBoot(_ application: Application) throws {
         let runner = application.jobRunner
         let planner = application.notificationPlanner
+        let gravatars = application.gravatarRefresher
+        let database = application.db
+        let gravatarEnabled = application.dependencies.gravatar.isEnabled
         let pollInterval = pollInterval
         let signal = signal
         let started = (0..<count).map { index in
@@ -175,7 +178,11 @@ final class JobWorkers: LifecycleHandler, Sendable {
                 while !Task.isCancelled {
                     do {
                         // One planner per server is enough: what it queues, every worker runs.
-                        if index == 0 { try await planner.plan(now: runner.dependencies.now()) }
+                        if index == 0 {
+                            try await planner.plan(now: runner.dependencies.now())
+                            try await gravatars.sweepIfDue(
+                                now: runner.dependencies.now(), on: database, lookUpsEnabled: gravatarEnabled)
+                        }
                         try await runner.runDue(now: runner.dependencies.now())
                     } catch {
                         runner.logger.report(error: error)

@@ -72,7 +72,9 @@ public enum ReadPathBenchmarks {
         let contacts = try await ContactModel.owned(by: owner.id, on: app.db).all().map { try $0.value() }
         let encoder = OrderedJSONEncoder()
         let avatar = { (contact: Contact) in
-            AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
+            AvatarResource(
+                url: "http://127.0.0.1/store/avatars/\(contact.id)?v=\(contact.avatarVersion)",
+                source: contact.avatar.source.rawValue, defaultAvatarColor: contact.defaultAvatarColor)
         }
         func resources() -> [ContactResource] {
             contacts.map {

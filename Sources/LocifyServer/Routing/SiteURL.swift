@@ -40,6 +40,17 @@ enum SiteURL {
     case settingsNotifications, settingsNotificationsTest, settingsFeed
     case reminderFeed(secret: String)
     case apiReminderFeed
+    case apiPhotos
+    case apiPhoto(Int)
+    case apiContactPhotos(Int)
+    case apiContactAvatar(Int)
+    /// The picture a contact shows, whatever it is; see `PictureLinks`.
+    case avatar(contact: Int)
+    /// A stored photo's file, by its `new_filename` (`photos/<uuid>.<ext>`).
+    case storedFile(String)
+    case contactPhotos(Int)
+    case contactAvatar(Int)
+    case deletePhoto(contact: Int, photo: Int)
 
     var path: String {
         switch self {
@@ -101,6 +112,15 @@ enum SiteURL {
         case .settingsFeed: "/settings/feed"
         case .reminderFeed(let secret): "/feeds/\(secret)/reminders.ics"
         case .apiReminderFeed: "/api/reminders/feed"
+        case .apiPhotos: "/api/photos"
+        case .apiPhoto(let id): "/api/photos/\(id)"
+        case .apiContactPhotos(let id): "/api/contacts/\(id)/photos"
+        case .apiContactAvatar(let id): "/api/contacts/\(id)/avatar"
+        case .avatar(let contact): "/store/avatars/\(contact)"
+        case .storedFile(let name): "/store/\(name)"
+        case .contactPhotos(let id): "/contacts/\(id)/photos"
+        case .contactAvatar(let id): "/contacts/\(id)/avatar"
+        case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }
     }
 

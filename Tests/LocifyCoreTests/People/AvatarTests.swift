@@ -14,6 +14,8 @@ final class AvatarTests: XCTestCase {
     func testDisplayInitialsKeepTheirScript() {
         XCTAssertEqual(Avatar.displayInitials(of: "Дмитрий Иванов"), "ДИ")
         XCTAssertEqual(Avatar.displayInitials(of: "王 芳"), "王芳")
+        XCTAssertEqual(Avatar.displayInitials(of: "محمد علي"), "مع")
+        XCTAssertEqual(Avatar.displayInitials(of: "😀"), "😀")
         XCTAssertEqual(Avatar.displayInitials(of: "ada mary lovelace"), "AL")
         XCTAssertEqual(Avatar.displayInitials(of: "👩‍🚀 Sally"), "👩‍🚀S")
         XCTAssertEqual(Avatar.displayInitials(of: "Cher"), "C")

@@ -32,7 +32,7 @@ final class ContactsAPITests: XCTestCase {
                 "information":{"relationships":{"love":{"total":0,"contacts":[]},"family":{"total":0,"contacts":[]},\
                 "friend":{"total":0,"contacts":[]},"work":{"total":0,"contacts":[]}},"dates":{"birthdate":{"is_age_based":false,\
                 "is_year_unknown":false,"date":"1992-02-29T00:00:00Z"},"deceased_date":{"is_age_based":null,"is_year_unknown":null,\
-                "date":null}},"career":{"job":null,"company":null},"avatar":{"url":null,"source":"default",\
+                "date":null}},"career":{"job":null,"company":null},"avatar":{"url":"\(try XCTUnwrap(created.information.avatar.url))","source":"default",\
                 "default_avatar_color":"\(try XCTUnwrap(contact?.defaultAvatarColor))"},"food_preferences":null,"how_you_met":\
                 {"general_information":null,"first_met_date":{"is_age_based":null,"is_year_unknown":null,"date":null},\
                 "first_met_through_contact":null}},"addresses":[],"tags":[],"statistics":{"number_of_calls":0,"number_of_notes":0,\
@@ -41,6 +41,11 @@ final class ContactsAPITests: XCTestCase {
                 "updated_at":"2024-05-04T10:06:05Z"}}
                 """
             XCTAssertEqual(response.text, expected, "\(database)")
+            // The avatar URL is this server's, names the initials' version and is signed for about a week.
+            let avatarURL = try XCTUnwrap(created.information.avatar.url)
+            XCTAssertTrue(
+                avatarURL.hasPrefix("http://127.0.0.1:8080/store/avatars/\(id)?v=i") && avatarURL.contains("&expires=")
+                    && avatarURL.contains("&signature="), avatarURL)
         }
     }
 

@@ -33,7 +33,8 @@ final class OpenAPIResourcesTests: XCTestCase {
         try await withApp(.sqlite) { app, _ in
             let document = try JSONValue.parse(try await app.send(.GET, "/openapi.json").text)
             let check = SchemaCheck(document: document)
-            let avatar = AvatarResource(url: nil, source: "default", defaultAvatarColor: Avatar.defaultColors[2])
+            let avatar = AvatarResource(
+                url: "http://x/store/avatars/7?v=i1", source: "default", defaultAvatarColor: Avatar.defaultColors[2])
             let contact = ContactResource(
                 sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024)
             let short = ContactShortResource(
@@ -125,6 +126,17 @@ final class OpenAPIResourcesTests: XCTestCase {
                 (
                     "Reminder", try encoded(ReminderResource(reminder, contact: short, today: today)),
                     .object(["$ref": .string("#/components/schemas/Reminder")])
+                ),
+                (
+                    "Photo",
+                    try encoded(
+                        PhotoResource(
+                            Photo(
+                                id: 2, uuid: UUID(), ownerID: 1, contactID: 7, originalFilename: "me.png", format: .png,
+                                byteCount: 3, width: 640, height: 480, digest: "ab", createdAt: TestClock.start,
+                                updatedAt: TestClock.start), bytes: [1, 2, 3], link: "http://x/store/photos/a.png",
+                            contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Photo")])
                 ),
                 (
                     "upcoming",

@@ -170,5 +170,17 @@ final class OutsideClientsTests: XCTestCase {
             )
         }
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_GRAVATAR_URL": "ftp://x"]))
+        let off = try LocifyConfig.resolve(environment: ["LOCIFY_GRAVATAR_URL": "OFF"])
+        XCTAssertNil(off.outside.gravatarBaseURL)
+        XCTAssertFalse(LocifyDependencies.live(off).gravatar.isEnabled)
+        XCTAssertTrue(LocifyDependencies.live(defaults).gravatar.isEnabled)
+        XCTAssertEqual(defaults.maximumPhotoBytes, 5 * 1024 * 1024)
+        XCTAssertEqual(
+            try LocifyConfig.resolve(environment: ["LOCIFY_MAX_PHOTO_MB": "12"]).maximumPhotoBytes, 12 * 1024 * 1024)
+        for refused in ["0", "abc", "1.5", "101"] {
+            XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_MAX_PHOTO_MB": refused])) {
+                XCTAssertTrue(String(describing: $0).contains("LOCIFY_MAX_PHOTO_MB"))
+            }
+        }
     }
 }

@@ -21,9 +21,15 @@ enum JSONKeyOrder {
             while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
         }
 
-        /// Reads the object here; returns its keys when `path` is empty, else descends into `path.first`.
+        /// Reads the object here; returns its keys when `path` is empty, else descends into `path.first`
+        /// (`"0"` for an array's first element).
         mutating func keys(at path: ArraySlice<String>) -> [String]? {
             skipSpace()
+            // An array's first element is "0" in the path.
+            if position < bytes.count, bytes[position] == UInt8(ascii: "["), path.first == "0" {
+                position += 1
+                return keys(at: path.dropFirst())
+            }
             guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
             position += 1
             var keys: [String] = []

@@ -1,0 +1,222 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/photos`, `/api/contacts/{id}/photos` and `PUT /api/contacts/{id}/avatar`: Monica's photo and
+/// avatar routes. Uploads stream in and are refused as soon as they pass the limit.
+struct PhotosAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let photos = routes.grouped(SiteURL.apiPhotos.pathComponents)
+        photos.get(use: index)
+        photos.on(.POST, body: .stream, use: create)
+        photos.get(":photoID", use: show)
+        photos.delete(":photoID", use: delete)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.get("photos", use: indexOfContact)
+        contact.on(.POST, "photos", body: .stream, use: createForContact)
+        contact.put("avatar", use: chooseAvatar)
+    }
+
+    func index(request: Request) async throws -> PageResource<PhotoResource> {
+        try await page(request, contactID: try request.contactFilter(), path: .apiPhotos)
+    }
+
+    func indexOfContact(request: Request) async throws -> PageResource<PhotoResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await page(request, contactID: contactID, path: .apiContactPhotos(contactID))
+    }
+
+    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<PhotoResource> {
+        let query = try ListQuery(from: request, defaultSort: PhotoService.defaultSort)
+        let (photos, window) = try await request.photos().page(contactID: contactID, sort: query.sort, page: query.page)
+        return PageResource(
+            items: try await request.photoResources(photos), window: window, path: request.absoluteURL(path),
+            pageURL: query.pageURLs(of: path, on: request))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<PhotoResource> {
+        let photo = try await request.photos().photo(try request.pathID("photoID"))
+        return DataEnvelope(data: try await request.photoResources([photo])[0])
+    }
+
+    func create(request: Request) async throws -> Response {
+        let upload = try await request.photoUpload()
+        return try await created(request, upload: upload, contactID: upload.contactID)
+    }
+
+    /// The path names the contact; a `contact_id` in the body is ignored.
+    func createForContact(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await created(request, upload: try await request.photoUpload(), contactID: contactID)
+    }
+
+    private func created(_ request: Request, upload: ReceivedPhoto, contactID: Int?) async throws -> Response {
+        let photo = try await request.photos().create(
+            contactID: contactID, upload: try upload.checked(), originalFilename: upload.filename)
+        return try await DataEnvelope(data: try await request.photoResources([photo])[0]).encodeResponse(
+            status: .created, for: request)
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("photoID")
+        try await request.photos().delete(id)
+        return DeletedResource(id: id)
+    }
+
+    func chooseAvatar(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        guard let body = request.body.data, body.readableBytes > 0, request.headers.contentType == .json else {
+            throw ValidationFailure(field: "source", "Choose the avatar: default, adorable, gravatar or photo.")
+        }
+        let input = try request.content.decode(AvatarInput.self)
+        guard input.typeErrors.isEmpty else { throw ValidationFailure(input.typeErrors) }
+        guard let choice = input.source.flatMap({ AvatarChoice(rawValue: $0.lowercased()) }) else {
+            throw ValidationFailure(field: "source", "The avatar must be default, adorable, gravatar or photo.")
+        }
+        let contact = try await request.avatars().choose(contactID: contactID, choice: choice, photoID: input.photoID)
+        return DataEnvelope(data: request.contactResource(try await request.contacts().aggregate(contact)))
+    }
+}
+
+/// A photo as it arrived, before its bytes are checked: from a multipart `photo` file or JSON `data`.
+struct ReceivedPhoto {
+    enum Content {
+        case bytes([UInt8])
+        case base64(String)
+        case nothing
+    }
+
+    let content: Content
+    let contactID: Int?
+    let filename: String?
+    let typeErrors: [FieldError]
+    let maximumBytes: Int
+
+    /// The checked photo; every problem (the contact's too) is reported at once.
+    func checked() throws -> PhotoUpload {
+        var problems = typeErrors
+        var upload: PhotoUpload?
+        do {
+            switch content {
+            case .bytes(let bytes): upload = try PhotoUpload(bytes: bytes, maximumBytes: maximumBytes)
+            case .base64(let text): upload = try PhotoUpload(base64: text, maximumBytes: maximumBytes)
+            case .nothing: problems.append(FieldError(field: "photo", message: "Send the photo as `photo` or `data`."))
+            }
+        } catch .tooLarge(let maximum) {
+            throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+        } catch {
+            problems.append(FieldError(field: "photo", message: error.description))
+        }
+        guard let upload, problems.isEmpty else { throw ValidationFailure(problems) }
+        return upload
+    }
+}
+
+/// An upload that cannot be taken as it came.
+enum PhotoUploadFailure: AppFailure, Equatable {
+    /// Over `LOCIFY_MAX_PHOTO_MB`: 413, before the rest of the body is read when its length is known.
+    case tooLarge(maximumBytes: Int)
+    case unreadableForm
+
+    var kind: FailureKind {
+        switch self {
+        case .tooLarge: .tooLarge
+        case .unreadableForm: .malformedBody
+        }
+    }
+
+    var messages: [String] {
+        switch self {
+        case .tooLarge(let maximum): [PhotoUpload.Problem.tooLarge(maximumBytes: maximum).description]
+        case .unreadableForm: ["The upload could not be read as a multipart form."]
+        }
+    }
+}
+
+extension Request {
+    func photos() throws -> PhotoService {
+        PhotoService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    func avatars() throws -> AvatarService {
+        AvatarService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// Each photo with its bytes (Monica's `dataUrl`) and contact, each read in one query.
+    func photoResources(_ photos: [Photo]) async throws -> [PhotoResource] {
+        let contacts = try await self.contacts().contacts(photos.map(\.contactID))
+        let bytes = try await self.photos().bytes(of: photos)
+        let currentYear = today.year
+        let base = baseURL
+        let expires = pictureLinkExpiry
+        return try photos.map { photo in
+            guard let contact = contacts[photo.contactID], let data = bytes[photo.digest] else {
+                throw AppError.notFound
+            }
+            return PhotoResource(
+                photo, bytes: data, link: photoLink(photo, base: base, expires: expires),
+                contact: contactShortResource(contact, currentYear: currentYear))
+        }
+    }
+
+    /// The upload in the body, multipart or JSON, read only up to what the limit allows: a body that
+    /// says it is larger is refused before any of it is read, one that grows past it as soon as it does.
+    func photoUpload() async throws -> ReceivedPhoto {
+        let maximum = application.locifyConfig.maximumPhotoBytes
+        let isMultipart = headers.contentType?.type == "multipart"
+        // Room for the form's other parts, or for base64's third.
+        let limit = isMultipart ? maximum + 64 * 1024 : maximum / 3 * 4 + 64 * 1024
+        if let length = headers.first(name: .contentLength).flatMap(Int.init), length > limit {
+            throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+        }
+        if body.data == nil {
+            do {
+                _ = try await body.collect(max: limit).get()
+            } catch {
+                throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+            }
+        }
+        guard let data = body.data, data.readableBytes > 0 else {
+            return ReceivedPhoto(
+                content: .nothing, contactID: nil, filename: nil, typeErrors: [], maximumBytes: maximum)
+        }
+        if isMultipart {
+            let form: PhotoForm
+            do {
+                form = try content.decode(PhotoForm.self)
+            } catch {
+                throw PhotoUploadFailure.unreadableForm
+            }
+            var problems: [FieldError] = []
+            let contactID = LooseValue.integer(
+                form.contactID, field: "contact_id", label: "Contact", problems: &problems)
+            let content: ReceivedPhoto.Content =
+                if let file = form.photo { .bytes(Array(file.data.readableBytesView)) } else if let text = form.data {
+                    .base64(text)
+                } else { .nothing }
+            return ReceivedPhoto(
+                content: content, contactID: contactID, filename: form.photo?.filename, typeErrors: problems,
+                maximumBytes: maximum)
+        }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        let input = try content.decode(PhotoInput.self)
+        return ReceivedPhoto(
+            content: input.data.map { .base64($0) } ?? .nothing, contactID: input.contactID,
+            filename: input.originalFilename, typeErrors: input.typeErrors, maximumBytes: maximum)
+    }
+}
+
+/// A multipart upload: the file as `photo` (or base64 as `data`) and the contact.
+struct PhotoForm: Content {
+    var photo: File?
+    var data: String?
+    var contactID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case photo, data
+        case contactID = "contact_id"
+    }
+}

@@ -1,0 +1,96 @@
+import Fluent
+import Foundation
+import LocifyCore
+import NIOConcurrencyHelpers
+import SQLKit
+import Vapor
+
+/// Signed links to pictures: each contact's avatar and each stored photo. The key is made on first
+/// start and kept in `server_secrets`, so every server on one database signs and checks alike.
+final class PictureLinks: Sendable {
+    static let secretName = "picture-links"
+    private let signer = NIOLockedValueBox<LinkSigner?>(nil)
+
+    /// The signer once loaded; nil only before the first request of a fresh process.
+    var current: LinkSigner? { signer.withLockedValue { $0 } }
+
+    /// The signer, reading (or on first start creating) the key. Two servers starting at once both try to
+    /// insert; the one that loses reads the winner's key.
+    func load(on database: any Database, newSecret: () -> String) async throws -> LinkSigner {
+        if let loaded = current { return loaded }
+        let sql = try database.sqlDatabase()
+        try await sql.raw(
+            """
+            INSERT INTO "server_secrets" ("name", "value", "created_at") \
+            VALUES (\(bind: Self.secretName), \(bind: newSecret()), \(bind: Date())) ON CONFLICT ("name") DO NOTHING
+            """
+        ).run()
+        let rows = try await database.plainRows(
+            #"SELECT "value" FROM "server_secrets" WHERE "name" = \#(bind: Self.secretName)"#, columns: ["value"])
+        guard let secret = try rows.first?.text(0) else {
+            throw Abort(.internalServerError, reason: "the picture-link key could not be stored")
+        }
+        let loaded = LinkSigner(secret: Data(secret.utf8))
+        signer.withLockedValue { $0 = loaded }
+        return loaded
+    }
+
+    static func avatarSubject(contactID: Int, version: String) -> String { "avatar:\(contactID):\(version)" }
+    static func photoSubject(_ storedFilename: String) -> String { "file:\(storedFilename)" }
+}
+
+/// Loads the link key before the first request that builds or checks a picture link. Future-based and
+/// a pass-through once loaded: every API and page request goes through it.
+struct PictureLinksMiddleware: Middleware {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        let links = request.application.pictureLinks
+        guard links.current == nil else { return next.respond(to: request) }
+        let newSecret = request.dependencies.newSecret
+        return request.eventLoop.makeFutureWithTask {
+            _ = try await links.load(on: request.db, newSecret: newSecret)
+        }.flatMap { next.respond(to: request) }
+    }
+}
+
+extension Application {
+    private struct PictureLinksKey: StorageKey {
+        typealias Value = PictureLinks
+    }
+
+    var pictureLinks: PictureLinks {
+        get { configured(PictureLinksKey.self) }
+        set { storage[PictureLinksKey.self] = newValue }
+    }
+}
+
+extension Request {
+    /// The contact's avatar URL: it names the picture's version, so it changes when the picture does,
+    /// and carries a signature valid for about a week. `base` and `expires` are worked out once per list.
+    func avatarURL(_ contact: Contact, base: String? = nil, expires: Int? = nil) -> String {
+        let version = contact.avatarVersion
+        return signed(
+            (base ?? baseURL) + SiteURL.avatar(contact: contact.id).path, query: ["v=" + version],
+            subject: PictureLinks.avatarSubject(contactID: contact.id, version: version), expires: expires)
+    }
+
+    /// A stored photo's link (Monica's `link`), signed like avatars.
+    func photoLink(_ photo: Photo, base: String? = nil, expires: Int? = nil) -> String {
+        let name = photo.storedFilename
+        return signed(
+            (base ?? baseURL) + SiteURL.storedFile(name).path, query: [],
+            subject: PictureLinks.photoSubject(name), expires: expires)
+    }
+
+    /// The expiry of links made now.
+    var pictureLinkExpiry: Int { LinkSigner.expiry(now: now) }
+
+    private func signed(_ url: String, query: [String], subject: String, expires: Int?) -> String {
+        var items = query
+        // Without the key (a process that has served nothing yet) the link still works with credentials.
+        if let signer = application.pictureLinks.current {
+            let expiry = expires ?? pictureLinkExpiry
+            items += ["expires=\(expiry)", "signature=" + signer.signature(of: subject, expires: expiry)]
+        }
+        return items.isEmpty ? url : url + "?" + items.joined(separator: "&")
+    }
+}

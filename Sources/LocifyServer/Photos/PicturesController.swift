@@ -1,0 +1,226 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+import Vapor
+
+/// `/store/avatars/{contact}` (the picture a contact shows: its photo, its Gravatar or its initials) and
+/// `/store/photos/{uuid}.{ext}` (a stored photo). Both answer an API token, a web session, or a signed
+/// link with no credentials at all; the image itself, never a redirect or a page.
+struct PicturesController: RouteCollection {
+    /// How long a client may keep a picture whose URL names its version: the URL changes with the picture.
+    static let versionedMaxAge = 7 * 86_400
+    static let initialsSizes = 16...512
+    static let defaultInitialsSize = 200
+
+    func boot(routes: any RoutesBuilder) throws {
+        let store = routes.grouped("store")
+        store.get("avatars", ":contactID", use: avatar)
+        store.get("photos", ":file", use: photo)
+    }
+
+    func avatar(request: Request) async throws -> Response {
+        guard let contactID = request.parameters.get("contactID").flatMap(Int.init) else { throw AppError.notFound }
+        let askedVersion = request.query[String.self, at: "v"] ?? ""
+        let access = try await request.pictureAccess(
+            subject: PictureLinks.avatarSubject(contactID: contactID, version: askedVersion))
+        guard let contact = try await StoredPictures.contact(contactID, on: request.db),
+            access.mayOpen(ownedBy: contact.ownerID)
+        else { throw AppError.notFound }
+        let version = contact.avatarVersion
+        // A link to an older picture still shows the contact, but only until the client asks again.
+        let cacheControl = askedVersion == version ? "private, max-age=\(Self.versionedMaxAge)" : "private, no-cache"
+        switch (contact.avatar.source, contact.avatar.imageDigest) {
+        case (.photo, let digest?), (.gravatar, let digest?):
+            return try await StoredPictures.response(
+                ownerID: contact.ownerID, digest: digest, etag: version, cacheControl: cacheControl, for: request)
+        default:
+            let size =
+                request.query[Int.self, at: "size"].map {
+                    min(max($0, Self.initialsSizes.lowerBound), Self.initialsSizes.upperBound)
+                } ?? Self.defaultInitialsSize
+            let etag = "\(version)-\(size)"
+            if let unchanged = StoredPictures.notModified(etag: etag, cacheControl: cacheControl, for: request) {
+                return unchanged
+            }
+            let key = "initials:\(contact.displayInitials):\(contact.defaultAvatarColor):\(size)"
+            let cache = request.application.pictureCache
+            let entry =
+                cache.entry(key)
+                ?? {
+                    let svg = Avatar.initialsSVG(
+                        name: contact.completeName, background: contact.defaultAvatarColor, size: size)
+                    let made = PictureCache.Entry(body: ByteBuffer(string: svg), contentType: "image/svg+xml")
+                    cache.keep(made, for: key)
+                    return made
+                }()
+            return StoredPictures.imageResponse(entry, etag: etag, cacheControl: cacheControl)
+        }
+    }
+
+    func photo(request: Request) async throws -> Response {
+        guard let file = request.parameters.get("file"), let dot = file.firstIndex(of: "."),
+            let uuid = UUID(uuidString: String(file[..<dot]))
+        else { throw AppError.notFound }
+        let access = try await request.pictureAccess(subject: PictureLinks.photoSubject("photos/" + file))
+        guard let photo = try await StoredPictures.photo(uuid, on: request.db),
+            photo.storedFilename == "photos/" + file,
+            access.mayOpen(ownedBy: photo.ownerID)
+        else { throw AppError.notFound }
+        // A photo's bytes never change under its name.
+        return try await StoredPictures.response(
+            ownerID: photo.ownerID, digest: photo.digest, etag: String(photo.digest.prefix(16)),
+            cacheControl: "private, max-age=\(Self.versionedMaxAge), immutable", for: request)
+    }
+}
+
+/// Who may open a picture: anyone holding a valid signed link, or the account a token or session is for.
+enum PictureAccess: Equatable {
+    case signedLink
+    case account(Int)
+
+    func mayOpen(ownedBy ownerID: Int) -> Bool {
+        switch self {
+        case .signedLink: true
+        case .account(let id): id == ownerID
+        }
+    }
+}
+
+/// Why a picture link without credentials was refused.
+enum PictureLinkError: AppFailure, Equatable {
+    case missing
+    case forged
+    case expired
+
+    var kind: FailureKind { .linkRefused }
+
+    var messages: [String] {
+        switch self {
+        case .missing:
+            ["This picture needs an API token, a signed-in session, or a signed link (the URL the API gives)."]
+        case .forged: ["This picture link's signature is not valid."]
+        case .expired: ["This picture link has expired; fetch the contact or photo again for a new one."]
+        }
+    }
+}
+
+extension Request {
+    /// A valid signature for `subject` opens the picture; otherwise a token or session says whose pictures
+    /// may be opened. Without either, the refusal says what was wrong with the link.
+    func pictureAccess(subject: String) async throws -> PictureAccess {
+        let signer = try await application.pictureLinks.load(on: db, newSecret: dependencies.newSecret)
+        var refusal = PictureLinkError.missing
+        let signature = query[String.self, at: "signature"]
+        let expires = query[String.self, at: "expires"]
+        if signature != nil || expires != nil {
+            refusal = .forged
+            if let signature, let expiry = expires.flatMap({ Int($0) }) {
+                switch signer.verify(signature, of: subject, expires: expiry, now: now) {
+                case .valid: return .signedLink
+                case .expired: refusal = .expired
+                case .forged: refusal = .forged
+                }
+            }
+        }
+        if let token = headers.bearerAuthorization?.token {
+            guard let user = try await accounts.user(forToken: token) else { throw AppError.unauthenticated }
+            auth.login(user)
+        } else {
+            try await authenticateFromSessionCookie()
+        }
+        guard let user = auth.get(AuthenticatedUser.self) else { throw refusal }
+        return .account(user.id)
+    }
+}
+
+/// Reads pictures for the store routes: by id or UUID alone, since a signed link names no account; the
+/// caller checks access against the owner.
+enum StoredPictures {
+    static func contact(_ id: Int, on database: any Database) async throws -> Contact? {
+        let rows = try await database.plainRows(
+            #"SELECT \#(ContactRows.columnList) FROM "contacts" WHERE "id" = \#(literal: id)"#,
+            columns: ContactRows.columns)
+        return try rows.first.map(ContactRows.contact(from:))
+    }
+
+    static func photo(_ uuid: UUID, on database: any Database) async throws -> Photo? {
+        let rows = try await database.plainRows(
+            #"SELECT \#(PhotoRows.columnList) FROM "photos" WHERE "uuid" = \#(bind: uuid)"#, columns: PhotoRows.columns)
+        return try rows.first.map(PhotoRows.photo(from:))
+    }
+
+    /// The stored image `digest` of `ownerID`: from memory when it is small and was sent before, else from
+    /// the database, in parts when it is large.
+    static func response(
+        ownerID: Int, digest: String, etag: String, cacheControl: String, for request: Request
+    ) async throws -> Response {
+        if let unchanged = notModified(etag: etag, cacheControl: cacheControl, for: request) { return unchanged }
+        let cache = request.application.pictureCache
+        let key = PictureCache.storedKey(ownerID: ownerID, digest: digest)
+        if let entry = cache.entry(key) { return imageResponse(entry, etag: etag, cacheControl: cacheControl) }
+        let blobs = PhotoBlobs(database: request.db, ownerID: ownerID)
+        guard let size = try await blobs.byteCount(digest: digest) else { throw AppError.notFound }
+        let partSize = PictureCache.largestEntry
+        let first = try await blobs.part(digest: digest, offset: 0, length: min(size, partSize))
+        // The stored bytes were checked when they arrived; their header names the type once more.
+        let contentType = ImageInfo(first)?.format.mimeType ?? "application/octet-stream"
+        guard size > partSize else {
+            let entry = PictureCache.Entry(body: ByteBuffer(bytes: first), contentType: contentType)
+            cache.keep(entry, for: key)
+            return imageResponse(entry, etag: etag, cacheControl: cacheControl)
+        }
+        let response = Response(status: .ok)
+        addHeaders(to: response, contentType: contentType, etag: etag, cacheControl: cacheControl)
+        let database = request.db
+        response.body = Response.Body(
+            asyncStream: { writer in
+                do {
+                    try await writer.writeBuffer(ByteBuffer(bytes: first))
+                    var offset = first.count
+                    while offset < size {
+                        let part = try await blobs.part(
+                            digest: digest, offset: offset, length: min(partSize, size - offset))
+                        guard !part.isEmpty else { break }
+                        try await writer.writeBuffer(ByteBuffer(bytes: part))
+                        offset += part.count
+                    }
+                    try await writer.write(.end)
+                } catch {
+                    database.logger.warning("A stored picture could not be sent whole: \(error)")
+                    try? await writer.write(.error(error))
+                }
+            }, count: size)
+        return response
+    }
+
+    static func imageResponse(_ entry: PictureCache.Entry, etag: String, cacheControl: String) -> Response {
+        let response = Response(status: .ok, body: .init(buffer: entry.body))
+        addHeaders(to: response, contentType: entry.contentType, etag: etag, cacheControl: cacheControl)
+        return response
+    }
+
+    /// A 304 when the client's `If-None-Match` names this picture's ETag.
+    static func notModified(etag: String, cacheControl: String, for request: Request) -> Response? {
+        guard let header = request.headers.first(name: .ifNoneMatch) else { return nil }
+        let quoted = "\"\(etag)\""
+        let matches = header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == quoted || tag == "W/" + quoted
+        }
+        guard matches else { return nil }
+        let response = Response(status: .notModified)
+        response.headers.replaceOrAdd(name: .eTag, value: quoted)
+        response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl)
+        return response
+    }
+
+    private static func addHeaders(to response: Response, contentType: String, etag: String, cacheControl: String) {
+        response.headers.replaceOrAdd(name: .contentType, value: contentType)
+        response.headers.replaceOrAdd(name: .eTag, value: "\"\(etag)\"")
+        response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl)
+        // SVG initials carry no script, but a picture never runs anything: no scripts, no plug-ins.
+        response.headers.replaceOrAdd(
+            name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+    }
+}
