@@ -21,7 +21,7 @@ start_bench_server() {
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
   token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
-  LOCIFY_LOG_LEVEL=warning "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
+  LOCIFY_LOG_LEVEL=warning LOCIFY_GRAVATAR_URL=off "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
   server=$!
   trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done

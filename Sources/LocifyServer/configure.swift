@@ -139,4 +139,5 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: NotificationsWebController())
     try signedIn.register(collection: RemindersWebController())
     try signedIn.register(collection: ContactInterchangeWebController())
+    try signedIn.register(collection: ContactPicturesWebController())
 }

@@ -36,9 +36,14 @@ TILE_PNG = bytes.fromhex(
     "00050001ff89993d1d0000000049454e44ae426082")
 
 
+# The one demo contact whose e-mail has a Gravatar at the stand-in.
+GRAVATAR_EMAIL = "amelie.laurent@example.com"
+
+
 class TileStandIn:
-    """Plays the tile server on loopback (tests never reach the internet): tiles with an even x exist,
-    the others answer 404, so a map shows both its tiles and the basemap's stand-ins for missing ones."""
+    """Plays the tile server and Gravatar on loopback (tests never reach the internet): tiles with an even x
+    exist, the others answer 404, so a map shows both its tiles and the basemap's stand-ins for missing
+    ones; /avatar/<md5> has a picture for GRAVATAR_EMAIL only."""
 
     def __init__(self):
         import http.server
@@ -49,6 +54,18 @@ class TileStandIn:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 requests.append(self.path)
+                if self.path.startswith("/avatar/"):
+                    import hashlib
+                    known = hashlib.md5(GRAVATAR_EMAIL.encode()).hexdigest()
+                    found = self.path.split("?")[0] == f"/avatar/{known}"
+                    self.send_response(200 if found else 404)
+                    if found:
+                        self.send_header("Content-Type", "image/png")
+                        self.send_header("Content-Length", str(len(TILE_PNG)))
+                    self.end_headers()
+                    if found:
+                        self.wfile.write(TILE_PNG)
+                    return
                 parts = self.path.strip("/").split("/")
                 if len(parts) == 3 and parts[1].isdigit() and int(parts[1]) % 2 == 0:
                     self.send_response(200)
@@ -64,7 +81,8 @@ class TileStandIn:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.template = f"http://127.0.0.1:{self.httpd.server_address[1]}/{{z}}/{{x}}/{{y}}.png"
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.template = self.base + "/{z}/{x}/{y}.png"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def stop(self):
@@ -72,12 +90,13 @@ class TileStandIn:
 
 
 class Server:
-    def __init__(self, binary: Path, data_dir: Path, port: int, tile_template: str, database_url: str | None):
+    def __init__(self, binary: Path, data_dir: Path, port: int, tiles: "TileStandIn", database_url: str | None):
         self.binary = binary
         self.data_dir = data_dir
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = data_dir.parent / "server.log"
-        env = dict(os.environ, LOCIFY_PORT=str(port), LOCIFY_DATA_DIR=str(data_dir), LOCIFY_TILE_URL=tile_template)
+        env = dict(os.environ, LOCIFY_PORT=str(port), LOCIFY_DATA_DIR=str(data_dir), LOCIFY_TILE_URL=tiles.template,
+                   LOCIFY_GRAVATAR_URL=tiles.base)
         env.pop("DATABASE_URL", None)
         if database_url:
             env["DATABASE_URL"] = database_url
@@ -142,7 +161,7 @@ def server(request):
     database_url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
     workspace = Path(tempfile.mkdtemp(prefix="locify-e2e-"))
     tiles = TileStandIn()
-    running = Server(binary, workspace / "data", free_port(), tiles.template, database_url)
+    running = Server(binary, workspace / "data", free_port(), tiles, database_url)
     running.tiles = tiles
     yield running
     tiles.stop()

@@ -10,6 +10,7 @@ struct SettingsWebController: RouteCollection {
         settings.post("password", use: changePassword)
         settings.post("tokens", use: createToken)
         settings.post("tokens", ":tokenID", "revoke", use: revokeToken)
+        settings.post("gravatar", use: updateGravatar)
     }
 
     struct ProfileForm: Content {
@@ -94,6 +95,26 @@ struct SettingsWebController: RouteCollection {
         return request.redirect(to: .settings, flash: "The token was revoked.")
     }
 
+    struct GravatarForm: Content {
+        var lookUp: String?
+
+        enum CodingKeys: String, CodingKey {
+            case lookUp = "look_up"
+        }
+    }
+
+    /// Turning look-ups off deletes the Gravatars kept for the account at once.
+    func updateGravatar(request: Request) async throws -> Response {
+        let form = try request.content.decode(GravatarForm.self)
+        let enabled = form.lookUp != nil
+        try await request.avatars().setLooksUpGravatar(enabled)
+        return request.redirect(
+            to: SiteURL.settings.path + "#pictures-heading",
+            flash: enabled
+                ? "Gravatar pictures will be looked up for your contacts' e-mail addresses."
+                : "Gravatar look-ups are off, and the Gravatar pictures kept for you were deleted.")
+    }
+
     private func render(
         _ request: Request, profile: ProfileForm? = nil, profileErrors: FieldMessages = [:],
         passwordErrors: FieldMessages = [:], tokenErrors: FieldMessages = [:], tokenLabel: String? = nil,
@@ -146,8 +167,15 @@ enum SettingsPage {
         let importURL: String
         let exportURL: String
         let notificationsURL: String
+        let gravatarURL: String
+        let looksUpGravatar: Bool
+        /// `LOCIFY_GRAVATAR_URL=off`: the administrator turned look-ups off for everyone.
+        let gravatarOffForServer: Bool
 
-        init(profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession) {
+        init(
+            profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession,
+            looksUpGravatar: Bool = true, gravatarOffForServer: Bool = false
+        ) {
             let form = state.profile
             let timezone = form?.timezone ?? stored.timezone
             let mapsApp = form?.mapsApp ?? stored.mapsApp.rawValue
@@ -200,12 +228,19 @@ enum SettingsPage {
             importURL = SiteURL.settingsImport.path
             exportURL = SiteURL.settingsExport.path
             notificationsURL = SiteURL.settingsNotifications.path
+            gravatarURL = SiteURL.settingsGravatar.path
+            self.looksUpGravatar = looksUpGravatar
+            self.gravatarOffForServer = gravatarOffForServer
         }
     }
 
     static func load(_ request: Request, state: State) async throws -> Context {
         let user = try request.requireUser()
         let tokens = try await request.accounts.tokens(of: user.id)
-        return Context(profile: user.profile, tokens: tokens, state: state, session: request.pageSession)
+        let avatars = try request.avatars()
+        return Context(
+            profile: user.profile, tokens: tokens, state: state, session: request.pageSession,
+            looksUpGravatar: try await avatars.accountLooksUpGravatar(),
+            gravatarOffForServer: !request.dependencies.gravatar.isEnabled)
     }
 }

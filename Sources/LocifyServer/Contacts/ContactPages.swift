@@ -11,20 +11,17 @@ struct ContactCard: Encodable {
     let name: String
     let nickname: String?
     let email: String?
-    let initials: String
-    /// One of eight classes (`avatar-color-0`…), one per default colour: the stylesheet holds the
-    /// colours, so pages need no inline style and the Content-Security-Policy can forbid it.
-    let avatarClass: String
+    let avatar: AvatarView
     let isStarred: Bool
     let url: String
 
-    init(_ contact: Contact) {
+    /// `pictureURL` is the contact's photo or Gravatar (`Request.pictureURL`), nil for initials.
+    init(_ contact: Contact, pictureURL: String? = nil, size: AvatarView.Size = .list) {
         id = contact.id
         name = contact.completeName
         nickname = contact.fields.nickname
         email = contact.fields.email
-        initials = contact.displayInitials
-        avatarClass = "avatar-color-\(Avatar.defaultColors.firstIndex(of: contact.defaultAvatarColor) ?? 0)"
+        avatar = AvatarView(contact, imageURL: pictureURL, size: size)
         isStarred = contact.fields.isStarred
         url = SiteURL.contact(contact.id).path
     }
@@ -50,7 +47,10 @@ enum ContactListPage {
         let toggleArchivedURL: String
         let toggleArchivedLabel: String
 
-        init(contacts: [Contact], window: PageWindow, search: String, archived: Bool, session: PageSession) {
+        init(
+            contacts: [Contact], window: PageWindow, search: String, archived: Bool, session: PageSession,
+            pictureURL: (Contact) -> String? = { _ in nil }
+        ) {
             func pageURL(_ number: Int?) -> String? {
                 number.map {
                     SiteURL.contacts.path(query: [
@@ -61,7 +61,7 @@ enum ContactListPage {
             let noun = window.total == 1 ? "contact" : "contacts"
             layout = LayoutContext(
                 title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
-            self.contacts = contacts.map(ContactCard.init)
+            self.contacts = contacts.map { ContactCard($0, pictureURL: pictureURL($0)) }
             self.search = search
             showingArchived = archived
             total = window.total
@@ -87,7 +87,8 @@ enum ContactListPage {
         let (contacts, window) = try await request.contacts().page(
             matching: search, order: .listing, page: page, archived: archived)
         return Context(
-            contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession)
+            contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession,
+            pictureURL: request.pictureURL)
     }
 }
 
@@ -112,11 +113,13 @@ enum ContactPage {
         let vcardURL: String
         let reminders: [ReminderLine]
         let newReminderURL: String
+        let pictures: ContactPicturesSection?
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], today: CalendarDate, preferredApp: MapsApp,
-            tilesEnabled: Bool = true, session: PageSession
+            tilesEnabled: Bool = true, session: PageSession, pictureURL: String? = nil,
+            pictures: ContactPicturesSection? = nil
         ) {
             let contact = aggregate.contact
             let fields = contact.fields
@@ -129,7 +132,8 @@ enum ContactPage {
             if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.displayName)) }
             facts.append(.init(label: "Added", value: String(Timestamp.string(contact.createdAt).prefix(10))))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
-            card = ContactCard(contact)
+            card = ContactCard(contact, pictureURL: pictureURL, size: .page)
+            self.pictures = pictures
             self.facts = facts
             description = fields.description
             isArchived = fields.isArchived
@@ -172,12 +176,20 @@ enum ContactPage {
         }
     }
 
-    static func load(_ request: Request, id: Int) async throws -> Context {
+    /// `pictureError` is shown beside the photo upload when it was refused.
+    static func load(_ request: Request, id: Int, pictureError: String? = nil) async throws -> Context {
         let aggregate = try await request.contacts().aggregate(id)
         let reminders = try await request.reminders().reminders(ofContact: id)
+        let photos = try await request.photos().photos(ofContact: id)
+        let contact = aggregate.contact
+        let pictures = ContactPicturesSection(
+            contact: contact, photos: photos, hasGravatar: try await request.avatars().hasGravatar(contact),
+            maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
+        ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: reminders, today: request.today, preferredApp: request.preferredMapsApp,
-            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession)
+            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession,
+            pictureURL: request.pictureURL(contact), pictures: pictures)
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

@@ -12,6 +12,8 @@ struct MapView: Encodable {
         let detail: String?
         let url: String?
         let linkText: String?
+        /// The contact's avatar in the popup: initials on their colour, and the picture when there is one.
+        var avatar: AvatarView?
     }
 
     let id: String
@@ -49,17 +51,22 @@ enum MapPage {
         let placedCount: Int
         let unplacedCount: Int
 
-        init(addresses: [ContactAddress], contacts: [Int: Contact], tilesEnabled: Bool, session: PageSession) {
+        init(
+            addresses: [ContactAddress], contacts: [Int: Contact], tilesEnabled: Bool, session: PageSession,
+            pictureURL: (Contact) -> String? = { _ in nil }
+        ) {
             layout = LayoutContext(title: "Map", section: .map, session: session)
             let placed = addresses.filter { $0.address.coordinate != nil }
             let markers = placed.compactMap { stored -> MapView.Marker? in
                 guard let coordinate = stored.address.coordinate else { return nil }
-                let name = contacts[stored.contactID]?.completeName ?? "Contact"
+                let contact = contacts[stored.contactID]
+                let name = contact?.completeName ?? "Contact"
                 return MapView.Marker(
                     lat: coordinate.latitude, lon: coordinate.longitude,
                     label: [name, stored.address.label].compactMap { $0 }.joined(separator: " · "),
                     detail: stored.address.lines().first, url: SiteURL.contact(stored.contactID).path,
-                    linkText: "Open \(name)")
+                    linkText: "Open \(name)",
+                    avatar: contact.map { AvatarView($0, imageURL: pictureURL($0), size: .line) })
             }
             map = MapView(
                 id: "contacts-map", label: "Map of your contacts' addresses", markers: markers,
@@ -75,6 +82,6 @@ enum MapPage {
         return Context(
             addresses: addresses, contacts: contacts,
             tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil,
-            session: request.pageSession)
+            session: request.pageSession, pictureURL: request.pictureURL)
     }
 }

@@ -51,7 +51,7 @@ struct AvatarService {
 
     /// Works out again what the `affected` contacts show, and stores it where it changed. The contacts'
     /// `updated_at` stays: a Gravatar arriving is not an edit.
-    func refresh(_ affected: Affected) async throws {
+    func refresh(_ affected: Affected, lookingUpAnew: Bool = false) async throws {
         let query = ContactModel.owned(by: ownerID, on: database)
         switch affected {
         case .showingPhoto(let id): query.filter(\.$avatarPhotoID == id)
@@ -60,7 +60,7 @@ struct AvatarService {
         }
         let models = try await query.all()
         let before = models.map(\.avatar)
-        try await resolve(models)
+        try await resolve(models, lookingUpAnew: lookingUpAnew)
         let sql = try database.sqlDatabase()
         for (model, old) in zip(models, before) where model.avatar != old {
             try await sql.raw(
@@ -76,7 +76,7 @@ struct AvatarService {
 
     /// Sets each model's served avatar from its choice, its photo and its Gravatar answer (not saved), and
     /// queues a look-up for every e-mail without a fresh answer.
-    func resolve(_ models: [ContactModel]) async throws {
+    func resolve(_ models: [ContactModel], lookingUpAnew: Bool = false) async throws {
         guard !models.isEmpty else { return }
         let photoIDs = models.compactMap { $0.avatarChoice == AvatarChoice.photo.rawValue ? $0.avatarPhotoID : nil }
         let photoDigests = try await digests(ofPhotos: photoIDs)
@@ -99,12 +99,24 @@ struct AvatarService {
                 photoDigest: model.avatarPhotoID.flatMap { photoDigests[$0] }, gravatarDigest: gravatarDigest)
             model.avatar = resolved
         }
-        try await queueLookUps(stale, now: now)
+        try await queueLookUps(stale, now: now, anew: lookingUpAnew)
     }
 
     /// Whether Gravatar is asked for this account: the server allows it and the person has not turned it off.
     func looksUpGravatar() async throws -> Bool {
         guard dependencies.gravatar.isEnabled else { return false }
+        return try await accountLooksUpGravatar()
+    }
+
+    /// Whether a picture was found for `contact`'s e-mail at the last look-up (and look-ups are on).
+    func hasGravatar(_ contact: Contact) async throws -> Bool {
+        guard let email = contact.fields.email, try await looksUpGravatar() else { return false }
+        let answers = try await gravatarAnswers(for: [Avatar.gravatarHash(email: email)])
+        return answers.values.contains { $0.digest != nil }
+    }
+
+    /// The person's own choice, whatever the server allows.
+    func accountLooksUpGravatar() async throws -> Bool {
         let rows = try await database.plainRows(
             #"SELECT "looks_up_gravatar" FROM "users" WHERE "id" = \#(literal: ownerID)"#,
             columns: ["looks_up_gravatar"])
@@ -124,7 +136,7 @@ struct AvatarService {
                 try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
             }
         }
-        try await refresh(.withAnyEmail)
+        try await refresh(.withAnyEmail, lookingUpAnew: enabled)
     }
 
     /// Stores Gravatar's answer for `hash` (a picture, or nil for none) and updates the contacts it is for.
@@ -194,9 +206,9 @@ struct AvatarService {
         return answers
     }
 
-    private func queueLookUps(_ hashes: Set<String>, now: Date) async throws {
+    private func queueLookUps(_ hashes: Set<String>, now: Date, anew: Bool) async throws {
         for hash in hashes.sorted() {
-            try await GravatarLookUpJob.enqueue(ownerID: ownerID, hash: hash, now: now, on: database)
+            try await GravatarLookUpJob.enqueue(ownerID: ownerID, hash: hash, now: now, anew: anew, on: database)
         }
     }
 }

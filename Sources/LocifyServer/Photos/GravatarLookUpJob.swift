@@ -33,11 +33,14 @@ struct GravatarLookUpJob: JobHandler {
 
     /// Queues a look-up, one per account, e-mail and day: a contact saved again, or a sweep, adds
     /// nothing while one waits, and a look-up that failed every attempt is tried again the next day.
-    static func enqueue(ownerID: Int, hash: String, now: Date, on database: any Database) async throws {
+    /// `anew` asks even when one ran today (look-ups just turned back on).
+    static func enqueue(ownerID: Int, hash: String, now: Date, anew: Bool = false, on database: any Database)
+        async throws
+    {
         let day = Int(now.timeIntervalSince1970) / 86_400
+        let key = "gravatar:\(ownerID):\(hash):\(day)" + (anew ? ":\(Int(now.timeIntervalSince1970 * 1000))" : "")
         try await JobQueue.enqueue(
-            Self.self, Payload(ownerID: ownerID, hash: hash), dedupeKey: "gravatar:\(ownerID):\(hash):\(day)",
-            runAt: now, on: database)
+            Self.self, Payload(ownerID: ownerID, hash: hash), dedupeKey: key, runAt: now, on: database)
     }
 }
 

@@ -158,6 +158,7 @@ struct ReminderActions: Encodable {
 enum RemindersPage {
     struct Item: Encodable {
         let title: String
+        let avatar: AvatarView?
         let contactName: String
         let contactURL: String
         let when: String
@@ -189,7 +190,7 @@ enum RemindersPage {
 
         init(
             timeline: Timeline<Int>, reminders: [ReminderOutline], contacts: [Int: Contact], today: CalendarDate,
-            showsAll: Bool, session: PageSession
+            showsAll: Bool, session: PageSession, pictureURL: (Contact) -> String? = { _ in nil }
         ) {
             layout = LayoutContext(title: "Reminders", section: .reminders, session: session)
             let back = SiteURL.reminders.path(query: [("all", showsAll ? "1" : nil)])
@@ -204,8 +205,10 @@ enum RemindersPage {
                     case ..<0: "\(-days) days ago"
                     default: "in \(days) days"
                     }
+                let contact = contacts[reminder.contactID]
                 return Item(
                     title: reminder.title,
+                    avatar: contact.map { AvatarView($0, imageURL: pictureURL($0), size: .line) },
                     contactName: contacts[reminder.contactID]?.completeName ?? "A contact",
                     contactURL: SiteURL.contact(reminder.contactID).path,
                     when: "\(entry.date.longDescription) (\(relative))",

@@ -25,7 +25,8 @@ struct RemindersWebController: RouteCollection {
             "reminders/index",
             RemindersPage.Context(
                 timeline: timeline, reminders: reminders, contacts: contacts, today: request.today,
-                showsAll: request.query[String.self, at: "all"] == "1", session: request.pageSession))
+                showsAll: request.query[String.self, at: "all"] == "1", session: request.pageSession,
+                pictureURL: request.pictureURL))
     }
 
     func new(request: Request) async throws -> View {

@@ -49,6 +49,7 @@ enum SiteURL {
     /// A stored photo's file, by its `new_filename` (`photos/<uuid>.<ext>`).
     case storedFile(String)
     case contactPhotos(Int)
+    case settingsGravatar
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
 
@@ -119,6 +120,7 @@ enum SiteURL {
         case .avatar(let contact): "/store/avatars/\(contact)"
         case .storedFile(let name): "/store/\(name)"
         case .contactPhotos(let id): "/contacts/\(id)/photos"
+        case .settingsGravatar: "/settings/gravatar"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }

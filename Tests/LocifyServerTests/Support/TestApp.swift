@@ -238,6 +238,13 @@ final class WebClient {
     func send(
         _ method: HTTPMethod, _ path: String, body: String? = nil, contentType: String? = nil
     ) async throws -> XCTHTTPResponse {
+        try await send(method, path, bytes: body.map { ByteBuffer(string: $0) }, contentType: contentType)
+    }
+
+    /// Sends any bytes (a multipart upload of an image) with the client's cookies.
+    func send(
+        _ method: HTTPMethod, _ path: String, bytes body: ByteBuffer?, contentType: String?
+    ) async throws -> XCTHTTPResponse {
         var headers = extraHeaders
         if !cookies.isEmpty {
             headers.replaceOrAdd(name: .cookie, value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
@@ -246,7 +253,7 @@ final class WebClient {
             headers.replaceOrAdd(name: .contentType, value: contentType ?? "application/x-www-form-urlencoded")
         }
         var captured: XCTHTTPResponse?
-        try await app.test(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
+        try await app.test(method, path, headers: headers, body: body) {
             response async in captured = response
         }
         guard let response = captured else { throw PostgresCluster.Failure(description: "no response for \(path)") }

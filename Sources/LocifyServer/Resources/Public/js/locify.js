@@ -123,6 +123,66 @@ document.addEventListener("DOMContentLoaded", () => {
   if (token) { token.focus(); token.select(); }
 });
 
+// Avatars show their initials under the picture: a picture that does not load is taken away, so the
+// initials show rather than a broken image. Error events do not bubble, so they are caught on the way down.
+const LocifyAvatars = (() => {
+  const drop = (image) => image.remove();
+  document.addEventListener("error", (event) => {
+    if (event.target instanceof HTMLImageElement && event.target.parentElement?.classList.contains("avatar")) {
+      drop(event.target);
+    }
+  }, true);
+  // Pictures that failed before this script ran.
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const image of document.querySelectorAll(".avatar img")) {
+      if (image.complete && image.naturalWidth === 0 && image.getAttribute("loading") !== "lazy") drop(image);
+    }
+  });
+  // The same markup as the avatar partial, for pictures drawn by scripts (map popups).
+  function make(avatar) {
+    const span = document.createElement("span");
+    span.className = `avatar avatar-${avatar.size} ${avatar.colorClass}`;
+    span.setAttribute("aria-hidden", "true");
+    const initials = document.createElement("span");
+    initials.className = "avatar-initials";
+    initials.textContent = avatar.initials;
+    span.append(initials);
+    if (avatar.imageURL) {
+      const image = document.createElement("img");
+      image.alt = "";
+      image.width = avatar.size;
+      image.height = avatar.size;
+      image.src = avatar.imageURL;
+      span.append(image);
+    }
+    return span;
+  }
+  return { make };
+})();
+
+// A photo chosen for upload is shown before it is sent. Read as a data URL: the page's
+// Content-Security-Policy allows data: images and no blob: ones.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const input of document.querySelectorAll("[data-photo-preview]")) {
+    const preview = document.getElementById(input.dataset.photoPreview);
+    if (!preview || !window.FileReader) continue;
+    input.addEventListener("change", () => {
+      const file = input.files && input.files[0];
+      if (!file || !file.type.startsWith("image/")) {
+        preview.hidden = true;
+        preview.removeAttribute("src");
+        return;
+      }
+      const reader = new FileReader();
+      reader.addEventListener("load", () => {
+        preview.src = reader.result;
+        preview.hidden = false;
+      });
+      reader.readAsDataURL(file);
+    });
+  }
+});
+
 // The map widget: tiles from the server's proxy, falling back tile by tile to the server's basemap, so a
 // map always shows. Drag or touch to pan; wheel, pinch or the +/− buttons to zoom; arrow keys and +/− when
 // the map has focus. Markers are buttons that open a popup. No outside script: it is all here.
@@ -238,7 +298,9 @@ const LocifyMap = (() => {
     });
 
     function open(marker, pin) {
-      popup.replaceChildren(element("strong", "", marker.label));
+      popup.replaceChildren();
+      if (marker.avatar) popup.append(LocifyAvatars.make(marker.avatar));
+      popup.append(element("strong", "", marker.label));
       if (marker.detail) popup.append(element("span", "", marker.detail));
       if (marker.url) {
         const link = element("a", "", marker.linkText || "Open");

@@ -1,0 +1,153 @@
+import LocifyCore
+import Vapor
+
+/// The contact page's pictures: upload a photo (a preview is shown before sending, where scripts run),
+/// make one the avatar, use the Gravatar or go back to initials, delete a photo.
+struct ContactPicturesWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
+        contact.post("photos", use: upload)
+        contact.post("avatar", use: chooseAvatar)
+        contact.post("photos", ":photoID", "delete", use: delete)
+    }
+
+    struct UploadForm: Content {
+        var makeAvatar: String?
+
+        enum CodingKeys: String, CodingKey {
+            case makeAvatar = "make_avatar"
+        }
+    }
+
+    func upload(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let contact = try await request.contacts().contact(contactID)
+        do {
+            let received = try await request.photoUpload()
+            let photo = try await request.photos().create(
+                contactID: contactID, upload: try received.checked(), originalFilename: received.filename)
+            let form = try? request.content.decode(UploadForm.self)
+            if form?.makeAvatar != nil {
+                _ = try await request.avatars().choose(contactID: contactID, choice: .photo, photoID: photo.id)
+                return request.redirect(
+                    to: SiteURL.contact(contactID).path + "#pictures",
+                    flash: "The photo was added and is now \(contact.completeName)'s picture.")
+            }
+            return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was added.")
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID: contactID, error: failure.plainMessage, status: .unprocessableEntity)
+        } catch let failure as PhotoUploadFailure {
+            return try await redraw(
+                request, contactID: contactID, error: failure.plainMessage, status: failure.kind.status)
+        }
+    }
+
+    struct AvatarForm: Content {
+        var source: String?
+        var photoID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case source
+            case photoID = "photo_id"
+        }
+    }
+
+    func chooseAvatar(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        let form = try request.content.decode(AvatarForm.self)
+        guard let choice = form.source.flatMap(AvatarChoice.init(rawValue:)) else {
+            return try await redraw(
+                request, contactID: contactID, error: "Choose a photo, the Gravatar or the initials.",
+                status: .unprocessableEntity)
+        }
+        do {
+            let contact = try await request.avatars().choose(
+                contactID: contactID, choice: choice, photoID: form.photoID.flatMap { Int($0) })
+            let shown =
+                switch contact.avatar.source {
+                case .photo: "the chosen photo"
+                case .gravatar: "the Gravatar"
+                case .initials:
+                    choice == .gravatar ? "the initials until a Gravatar is found" : "the initials"
+                }
+            return request.redirect(
+                to: SiteURL.contact(contactID).path + "#pictures", flash: "\(contact.completeName) now shows \(shown).")
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID: contactID, error: failure.plainMessage, status: .unprocessableEntity)
+        }
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let photos = try request.photos()
+        let photo = try await photos.photo(try request.pathID("photoID"))
+        guard photo.contactID == contactID else { throw AppError.notFound }
+        try await photos.delete(photo.id)
+        return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was deleted.")
+    }
+
+    /// The contact page again, with the problem beside the upload form and nothing changed.
+    private func redraw(
+        _ request: Request, contactID: Int, error: String, status: HTTPResponseStatus
+    ) async throws -> Response {
+        let context = try await ContactPage.load(request, id: contactID, pictureError: error)
+        return try await request.view.render("contacts/show", context).encodeResponse(status: status, for: request)
+    }
+}
+
+/// The pictures section of the contact page.
+struct ContactPicturesSection: Encodable {
+    struct PhotoCard: Encodable {
+        let id: Int
+        let url: String
+        /// Shown at most 160 pixels wide or high, in the photo's proportions, so nothing moves as it loads.
+        let width: Int
+        let height: Int
+        let name: String
+        let isAvatar: Bool
+        let deleteURL: String
+    }
+
+    let photos: [PhotoCard]
+    let uploadURL: String
+    let chooseURL: String
+    let shown: String
+    let showsInitials: Bool
+    let showsGravatar: Bool
+    let offersGravatar: Bool
+    let maximumMB: Int
+    let error: String?
+    let settingsURL: String
+
+    /// `hasGravatar` says whether a Gravatar was found for the contact; `photoURL` makes each photo's link.
+    init(
+        contact: Contact, photos: [Photo], hasGravatar: Bool, maximumBytes: Int, error: String?,
+        photoURL: (Photo) -> String
+    ) {
+        self.photos = photos.map { photo in
+            let scale = min(1, 160 / Double(max(photo.width, photo.height)))
+            return PhotoCard(
+                id: photo.id, url: photoURL(photo), width: max(1, Int((Double(photo.width) * scale).rounded())),
+                height: max(1, Int((Double(photo.height) * scale).rounded())), name: photo.originalFilename,
+                isAvatar: contact.avatar.source == .photo && contact.avatar.photoID == photo.id,
+                deleteURL: SiteURL.deletePhoto(contact: contact.id, photo: photo.id).path)
+        }
+        uploadURL = SiteURL.contactPhotos(contact.id).path
+        chooseURL = SiteURL.contactAvatar(contact.id).path
+        showsInitials = contact.avatar.source == .initials
+        showsGravatar = contact.avatar.source == .gravatar
+        shown =
+            switch contact.avatar.source {
+            case .photo: "a photo"
+            case .gravatar: "the picture Gravatar has for \(contact.fields.email ?? "the e-mail")"
+            case .initials: "the initials"
+            }
+        offersGravatar = hasGravatar && contact.avatar.source != .gravatar
+        maximumMB = maximumBytes / (1024 * 1024)
+        self.error = error
+        settingsURL = SiteURL.settings.path + "#pictures-heading"
+    }
+}
