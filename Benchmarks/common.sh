@@ -29,10 +29,11 @@ start_bench_server() {
 
 # One wrk run of `path` with `header` in round `round`, its output listed in $results for wrk_results.py.
 # Uses $connections, $duration and $port; two wrk threads at most (the server needs the other cores).
+# A fifth argument names a wrk Lua script that chooses each request's path (many URLs in one run).
 wrk_round() {
-  local round=$1 label=$2 path=$3 header=$4 output
+  local round=$1 label=$2 path=$3 header=$4 script=${5:-} output
   output=$(mktemp)
   wrk -t"$((connections < 2 ? connections : 2))" -c"$connections" -d"${duration}s" --latency -H "$header" \
-    "http://127.0.0.1:$port$path" >"$output"
+    ${script:+-s "$script"} "http://127.0.0.1:$port$path" >"$output"
   printf '%s\t%s\t%s\n' "$round" "$label" "$output" >>"$results"
 }

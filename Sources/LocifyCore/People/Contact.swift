@@ -31,7 +31,7 @@ public struct Contact: Hashable, Sendable {
     public var displayInitials: String { Avatar.displayInitials(of: completeName) }
 
     /// Names the picture the contact shows now; see `ContactAvatar.version`.
-    public var avatarVersion: String { avatar.version(initials: displayInitials, color: defaultAvatarColor) }
+    public var avatarVersion: String { avatar.version(name: completeName, color: defaultAvatarColor) }
 }
 
 /// The fields a person edits, already validated and trimmed.

@@ -59,10 +59,11 @@ public struct ContactAvatar: Hashable, Sendable {
     }
 
     /// Names this picture in URLs and ETags: it changes whenever the picture does, so a cached copy is
-    /// never shown for a new one. Initials change with the letters and the colour.
-    public func version(initials: String, color: String) -> String {
+    /// never shown for a new one. Initials change with the name (their letters and the drawing's label)
+    /// and the colour.
+    public func version(name: String, color: String) -> String {
         if let imageDigest, source != .initials { return String(imageDigest.prefix(16)) }
-        return "i" + String(Self.fnv1a(initials + color), radix: 16)
+        return "i" + String(Self.fnv1a(name + "|" + color), radix: 16)
     }
 
     /// FNV-1a, 64 bits: a stable hash of a few bytes, cheap enough for every contact of a list.

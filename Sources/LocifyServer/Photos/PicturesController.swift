@@ -21,7 +21,7 @@ struct PicturesController: RouteCollection {
 
     func avatar(request: Request) async throws -> Response {
         guard let contactID = request.parameters.get("contactID").flatMap(Int.init) else { throw AppError.notFound }
-        let askedVersion = request.query[String.self, at: "v"] ?? ""
+        let askedVersion = request.queryParameters["v"] ?? ""
         let access = try await request.pictureAccess(
             subject: PictureLinks.avatarSubject(contactID: contactID, version: askedVersion))
         guard let contact = try await StoredPictures.contact(contactID, on: request.db),
@@ -36,14 +36,15 @@ struct PicturesController: RouteCollection {
                 ownerID: contact.ownerID, digest: digest, etag: version, cacheControl: cacheControl, for: request)
         default:
             let size =
-                request.query[Int.self, at: "size"].map {
+                request.queryParameters["size"].flatMap { Int($0) }.map {
                     min(max($0, Self.initialsSizes.lowerBound), Self.initialsSizes.upperBound)
                 } ?? Self.defaultInitialsSize
             let etag = "\(version)-\(size)"
             if let unchanged = StoredPictures.notModified(etag: etag, cacheControl: cacheControl, for: request) {
                 return unchanged
             }
-            let key = "initials:\(contact.displayInitials):\(contact.defaultAvatarColor):\(size)"
+            // The drawing names the contact (its accessible label), so it is kept per name, not per initials.
+            let key = "initials:\(size):\(contact.defaultAvatarColor):\(contact.completeName)"
             let cache = request.application.pictureCache
             let entry =
                 cache.entry(key)
@@ -111,8 +112,8 @@ extension Request {
     func pictureAccess(subject: String) async throws -> PictureAccess {
         let signer = try await application.pictureLinks.load(on: db, newSecret: dependencies.newSecret)
         var refusal = PictureLinkError.missing
-        let signature = query[String.self, at: "signature"]
-        let expires = query[String.self, at: "expires"]
+        let signature = queryParameters["signature"]
+        let expires = queryParameters["expires"]
         if signature != nil || expires != nil {
             refusal = .forged
             if let signature, let expiry = expires.flatMap({ Int($0) }) {

@@ -38,15 +38,19 @@ final class ContactAvatarTests: XCTestCase {
     func testTheVersionChangesWithThePicture() {
         let initials = ContactAvatar.automatic
         XCTAssertEqual(
-            initials.version(initials: "AL", color: "#fdb660"), initials.version(initials: "AL", color: "#fdb660"))
+            initials.version(name: "Ada Lovelace", color: "#fdb660"),
+            initials.version(name: "Ada Lovelace", color: "#fdb660"))
         XCTAssertNotEqual(
-            initials.version(initials: "AL", color: "#fdb660"), initials.version(initials: "AB", color: "#fdb660"))
+            initials.version(name: "Ada Lovelace", color: "#fdb660"),
+            initials.version(name: "Ada Byron", color: "#fdb660"))
         XCTAssertNotEqual(
-            initials.version(initials: "AL", color: "#fdb660"), initials.version(initials: "AL", color: "#93521e"))
+            initials.version(name: "Ada Lovelace", color: "#fdb660"),
+            initials.version(name: "Ada Lovelace", color: "#93521e"))
         let photo = ContactAvatar(choice: .photo, photoID: 1, source: .photo, imageDigest: photoDigest)
-        XCTAssertEqual(photo.version(initials: "AL", color: "#fdb660"), String(photoDigest.prefix(16)))
+        XCTAssertEqual(photo.version(name: "Ada Lovelace", color: "#fdb660"), String(photoDigest.prefix(16)))
         XCTAssertEqual(
-            photo.version(initials: "XY", color: "#93521e"), String(photoDigest.prefix(16)), "a photo ignores the name")
+            photo.version(name: "Xavier Yu", color: "#93521e"), String(photoDigest.prefix(16)),
+            "a photo ignores the name")
     }
 }
 

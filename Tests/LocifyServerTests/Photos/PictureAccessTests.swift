@@ -141,6 +141,32 @@ final class PictureAccessTests: XCTestCase {
         }
     }
 
+    func testInitialsAreDrawnInEveryScript() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let names: [(ContactDraft, String)] = [
+                (ContactDraft(firstName: "Ada", lastName: "Lovelace"), "AL"),
+                (ContactDraft(firstName: "Дмитрий", lastName: "Иванов"), "ДИ"),
+                (ContactDraft(firstName: "王", lastName: "芳"), "王芳"),
+                (ContactDraft(firstName: "محمد", lastName: "علي"), "مع"),
+                (ContactDraft(firstName: "👩‍🚀", lastName: "Sally"), "👩‍🚀S"),
+                (ContactDraft(firstName: "<script>", lastName: "&amp;"), "<&"),
+            ]
+            for (draft, initials) in names {
+                let contact = try await app.makeContact(for: account, draft)
+                let svg = try await app.send(.GET, "/store/avatars/\(contact.id)", headers: account.bearer)
+                XCTAssertEqual(svg.headers.contentType?.description, "image/svg+xml")
+                let escaped = initials.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+                    of: "<", with: "&lt;")
+                XCTAssertTrue(svg.text.contains(">\(escaped)</text>"), "\(database) \(initials): \(svg.text)")
+                XCTAssertFalse(svg.text.contains("<script"), "names are escaped")
+                // The letters' colour meets WCAG AA on the contact's colour.
+                XCTAssertTrue(svg.text.contains(#"fill="\#(Avatar.textColor(on: contact.defaultAvatarColor))""#))
+                XCTAssertEqual(svg.headers.first(name: "X-Content-Type-Options"), "nosniff")
+            }
+        }
+    }
+
     func testALargePhotoIsSentWholeInParts() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()

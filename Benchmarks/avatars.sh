@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Avatars at scale, on loopback: one user with 1,000 contacts, half of them with a photo as their picture
+# and half showing initials, and their avatar URLs fetched as an image loader does (the signed URL from
+# the API, no credentials), each run going round all 500 of its kind. Prints requests per second, the
+# share of /health's in the same round, and p50/p99 latency (medians over the rounds).
+# Target: p50 under 2 ms, and at least half of /health's requests per second.
+# Usage: bash Benchmarks/avatars.sh [seconds per route and round] [connections] [rounds]
+# Builds a release binary unless LOCIFY_BIN names one; sends traffic only to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration="${1:-5}"
+connections="${2:-64}"
+rounds="${3:-3}"
+source Benchmarks/common.sh
+ensure_wrk
+release_binary
+start_bench_server
+
+lists=$(mktemp -d)
+python3 - "$port" "$token" "$lists" <<'PY'
+import base64, json, struct, sys, urllib.request, zlib
+port, token, lists = sys.argv[1], sys.argv[2], sys.argv[3]
+base = f"http://127.0.0.1:{port}"
+
+def call(method, path, body):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method=method,
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request).read())["data"]
+
+def png(seed):
+    # A real 64×64 picture, different for every contact (about 12 kB: a small phone photo's thumbnail).
+    raw = b"".join(b"\x00" + bytes(((x * 7 + y * 3 + seed) % 256 for x in range(64 * 3))) for y in range(64))
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 0)) + chunk(b"IEND", b""))
+
+photos, initials = [], []
+for n in range(1000):
+    contact = call("POST", "/api/contacts", {"first_name": f"Person {n:04d}", "last_name": "Łukasiewicz"})
+    if n % 2 == 0:
+        data = "data:image/png;base64," + base64.b64encode(png(n)).decode()
+        photo = call("POST", "/api/photos", {"contact_id": contact["id"], "data": data})
+        contact = call("PUT", f"/api/contacts/{contact['id']}/avatar", {"source": "photo", "photo_id": photo["id"]})
+        photos.append(contact["information"]["avatar"]["url"])
+    else:
+        initials.append(contact["information"]["avatar"]["url"])
+for name, urls in (("photos", photos), ("initials", initials)):
+    with open(f"{lists}/{name}.txt", "w") as listing:
+        listing.write("\n".join(url.replace(base, "") for url in urls) + "\n")
+PY
+
+# Each wrk thread goes round the list from its own place.
+cat >"$lists/rotate.lua" <<'LUA'
+local paths = {}
+for line in io.lines(os.getenv("AVATAR_LIST")) do paths[#paths + 1] = line end
+local next = 0
+setup = function(thread) thread:set("offset", math.random(#paths)) end
+init = function() next = tonumber(offset) or 0 end
+request = function()
+  next = next % #paths + 1
+  return wrk.format("GET", paths[next])
+end
+LUA
+
+results=$(mktemp)
+for round in $(seq "$rounds"); do
+  wrk_round "$round" "GET /health" /health "Accept: */*"
+  AVATAR_LIST="$lists/photos.txt" wrk_round "$round" "avatar: photo (500 contacts)" / "Accept: */*" "$lists/rotate.lua"
+  AVATAR_LIST="$lists/initials.txt" wrk_round "$round" "avatar: initials (500)" / "Accept: */*" "$lists/rotate.lua"
+done
+rm -rf "$lists"
+
+PYTHONPATH=Benchmarks python3 - "$results" "$connections" "$rounds" "$duration" <<'PY'
+import statistics, sys
+from wrk_results import rounds
+labels, by_round = rounds(sys.argv[1])
+median = statistics.median
+print(f"{sys.argv[2]} connections, SQLite, 1,000 contacts, release build, "
+      f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians; ratio range over the rounds)")
+print(f"{'request':<32} {'req/s':>9} {'of /health':>10} {'range':>11} {'p50 ms':>8} {'p99 ms':>8}")
+for label in labels:
+    runs = [measured[label] for measured in by_round.values()]
+    ratios = [measured[label][0] / measured["GET /health"][0] for measured in by_round.values()]
+    errors = sum(run[3] for run in runs)
+    note = f"  ({errors} errors)" if errors else ""
+    spread = f"{min(ratios):.0%}-{max(ratios):.0%}"
+    print(f"{label:<32} {median(r[0] for r in runs):>9.0f} {median(ratios):>9.0%} {spread:>11} "
+          f"{median(r[1] for r in runs):>8.2f} {median(r[2] for r in runs):>8.2f}{note}")
+PY
