@@ -64,7 +64,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "LocifyCoreTests", dependencies: ["LocifyCore", "LocifyBenchmarks"]),
+        .testTarget(
+            name: "LocifyCoreTests",
+            dependencies: ["LocifyCore", "LocifyBenchmarks", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LocifyAPITests", dependencies: ["LocifyCore", "LocifyAPI"]),
         .testTarget(
             name: "LocifyServerTests",

@@ -19,8 +19,11 @@ struct ContactsAPIController: RouteCollection {
             matching: query.search, order: .sorted(query.sort), page: query.page)
         let currentYear = request.today.year
         let baseURL = request.baseURL
+        let expires = request.pictureLinkExpiry
         return PageResource(
-            items: aggregates.map { request.contactResource($0, currentYear: currentYear, baseURL: baseURL) },
+            items: aggregates.map {
+                request.contactResource($0, currentYear: currentYear, baseURL: baseURL, linksExpire: expires)
+            },
             window: window,
             path: request.absoluteURL(.apiContacts), pageURL: query.pageURLs(of: .apiContacts, on: request))
     }
@@ -68,15 +71,16 @@ extension Request {
         return try content.decode(ContactInput.self)
     }
 
-    /// `currentYear` places a birthday with no year. A list passes the current year and the base URL it
-    /// worked out once, instead of one look-up per item.
+    /// `currentYear` places a birthday with no year. A list passes the current year, the base URL and the
+    /// picture links' expiry it worked out once, instead of one look-up per item.
     func contactResource(
-        _ aggregate: ContactAggregate, currentYear: Int? = nil, baseURL: String? = nil
+        _ aggregate: ContactAggregate, currentYear: Int? = nil, baseURL: String? = nil, linksExpire: Int? = nil
     ) -> ContactResource {
         let base = baseURL ?? self.baseURL
         let contact = aggregate.contact
         return ContactResource(
-            contact, url: base + SiteURL.apiContact(contact.id).path, avatar: avatarResource(contact, base: base),
+            contact, url: base + SiteURL.apiContact(contact.id).path,
+            avatar: avatarResource(contact, base: base, expires: linksExpire),
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
