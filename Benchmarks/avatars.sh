@@ -70,20 +70,5 @@ for round in $(seq "$rounds"); do
 done
 rm -rf "$lists"
 
-PYTHONPATH=Benchmarks python3 - "$results" "$connections" "$rounds" "$duration" <<'PY'
-import statistics, sys
-from wrk_results import rounds
-labels, by_round = rounds(sys.argv[1])
-median = statistics.median
-print(f"{sys.argv[2]} connections, SQLite, 1,000 contacts, release build, "
-      f"{sys.argv[3]} rounds of {sys.argv[4]} s per route (medians; ratio range over the rounds)")
-print(f"{'request':<32} {'req/s':>9} {'of /health':>10} {'range':>11} {'p50 ms':>8} {'p99 ms':>8}")
-for label in labels:
-    runs = [measured[label] for measured in by_round.values()]
-    ratios = [measured[label][0] / measured["GET /health"][0] for measured in by_round.values()]
-    errors = sum(run[3] for run in runs)
-    note = f"  ({errors} errors)" if errors else ""
-    spread = f"{min(ratios):.0%}-{max(ratios):.0%}"
-    print(f"{label:<32} {median(r[0] for r in runs):>9.0f} {median(ratios):>9.0%} {spread:>11} "
-          f"{median(r[1] for r in runs):>8.2f} {median(r[2] for r in runs):>8.2f}{note}")
-PY
+python3 Benchmarks/wrk_results.py "$results" \
+  "$connections connections, SQLite, 1,000 contacts, release build, $rounds rounds of $duration s per route (medians; ratio range over the rounds)"
