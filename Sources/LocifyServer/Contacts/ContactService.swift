@@ -207,9 +207,11 @@ struct ContactService {
         let fields = try draft.validated(today: today, typeErrors: typeErrors)
         let model = ContactModel(
             ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
+        let lookUps = try await avatars(on: database).resolve([model])
         return try await database.transaction { transaction in
-            try await avatars(on: transaction).resolve([model])
+            // Writes first (see `AvatarService.resolve`).
             try await model.create(on: transaction)
+            try await avatars(on: transaction).queueLookUps(lookUps)
             let contact = try model.value()
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
@@ -227,10 +229,11 @@ struct ContactService {
         let draft = change(ContactDraft(model.fields))
         let hashBefore = model.gravatarHash
         model.apply(try draft.validated(today: today, typeErrors: typeErrors), now: dependencies.now())
+        // A new e-mail has its own Gravatar, or none.
+        let lookUps = model.gravatarHash != hashBefore ? try await avatars(on: database).resolve([model]) : []
         return try await database.transaction { transaction in
-            // A new e-mail has its own Gravatar, or none.
-            if model.gravatarHash != hashBefore { try await avatars(on: transaction).resolve([model]) }
             try await model.save(on: transaction)
+            try await avatars(on: transaction).queueLookUps(lookUps)
             let contact = try model.value()
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact

@@ -32,10 +32,11 @@ struct AvatarService {
         }
         model.avatarChoice = choice.rawValue
         model.avatarPhotoID = choice == .photo ? photoID : nil
-        try await resolve([model])
+        let lookUps = try await resolve([model])
         // Choosing a picture changes the contact, as an edit of its fields does.
         model.updatedAt = dependencies.now()
         try await model.save(on: database)
+        try await queueLookUps(lookUps)
         return try model.value()
     }
 
@@ -60,7 +61,7 @@ struct AvatarService {
         }
         let models = try await query.all()
         let before = models.map(\.avatar)
-        try await resolve(models, lookingUpAnew: lookingUpAnew)
+        let lookUps = try await resolve(models)
         let sql = try database.sqlDatabase()
         for (model, old) in zip(models, before) where model.avatar != old {
             try await sql.raw(
@@ -72,12 +73,17 @@ struct AvatarService {
                 """
             ).run()
         }
+        try await queueLookUps(lookUps, anew: lookingUpAnew)
     }
 
-    /// Sets each model's served avatar from its choice, its photo and its Gravatar answer (not saved), and
-    /// queues a look-up for every e-mail without a fresh answer.
-    func resolve(_ models: [ContactModel], lookingUpAnew: Bool = false) async throws {
-        guard !models.isEmpty else { return }
+    /// Sets each model's served avatar from its choice, its photo and its Gravatar answer (not saved).
+    /// Returns the e-mail hashes without a fresh answer, for `queueLookUps` once the models are saved.
+    ///
+    /// Only reads, so a caller runs it before its write transaction: on SQLite a transaction that reads
+    /// first and writes later fails at once (SQLITE_BUSY_SNAPSHOT) when another process wrote in between,
+    /// where one that writes first waits its turn.
+    func resolve(_ models: [ContactModel]) async throws -> Set<String> {
+        guard !models.isEmpty else { return [] }
         let photoIDs = models.compactMap { $0.avatarChoice == AvatarChoice.photo.rawValue ? $0.avatarPhotoID : nil }
         let photoDigests = try await digests(ofPhotos: photoIDs)
         let hashes = Set(models.compactMap(\.gravatarHash))
@@ -99,7 +105,7 @@ struct AvatarService {
                 photoDigest: model.avatarPhotoID.flatMap { photoDigests[$0] }, gravatarDigest: gravatarDigest)
             model.avatar = resolved
         }
-        try await queueLookUps(stale, now: now, anew: lookingUpAnew)
+        return stale
     }
 
     /// Whether Gravatar is asked for this account: the server allows it and the person has not turned it off.
@@ -206,7 +212,10 @@ struct AvatarService {
         return answers
     }
 
-    private func queueLookUps(_ hashes: Set<String>, now: Date, anew: Bool) async throws {
+    /// Queues a Gravatar look-up for each hash (see `GravatarLookUpJob.enqueue`); `anew` even when one
+    /// ran today.
+    func queueLookUps(_ hashes: Set<String>, anew: Bool = false) async throws {
+        let now = dependencies.now()
         for hash in hashes.sorted() {
             try await GravatarLookUpJob.enqueue(ownerID: ownerID, hash: hash, now: now, anew: anew, on: database)
         }
