@@ -83,6 +83,8 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(AddContactAvatars())
     app.migrations.add(CreateGravatarCache())
     app.migrations.add(CreateServerSecrets())
+    app.migrations.add(CreatePlaceCategories())
+    app.migrations.add(CreatePlaces())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -123,6 +125,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())
     try api.register(collection: PhotosAPIController())
+    try api.register(collection: PlacesAPIController())
 
     let web = app.grouped(
         PictureLinksMiddleware(), FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(),

@@ -25,6 +25,17 @@ public enum Geo {
         /// True when the box wraps: longitudes ≥ minLongitude or ≤ maxLongitude.
         public let crossesAntimeridian: Bool
 
+        public init(
+            minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double,
+            crossesAntimeridian: Bool
+        ) {
+            self.minLatitude = minLatitude
+            self.maxLatitude = maxLatitude
+            self.minLongitude = minLongitude
+            self.maxLongitude = maxLongitude
+            self.crossesAntimeridian = crossesAntimeridian
+        }
+
         public func contains(_ point: Coordinate) -> Bool {
             guard (minLatitude...maxLatitude).contains(point.latitude) else { return false }
             if crossesAntimeridian { return point.longitude >= minLongitude || point.longitude <= maxLongitude }

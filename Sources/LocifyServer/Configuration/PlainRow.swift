@@ -76,6 +76,7 @@ struct PlainRow {
     func requiredText(_ index: Int) throws -> String { try required(text(index), index) }
     func requiredInteger(_ index: Int) throws -> Int { try required(integer(index), index) }
     func requiredBool(_ index: Int) throws -> Bool { try required(bool(index), index) }
+    func requiredDouble(_ index: Int) throws -> Double { try required(double(index), index) }
     func requiredDate(_ index: Int) throws -> Date { try required(date(index), index) }
     func requiredUUID(_ index: Int) throws -> UUID { try required(uuid(index), index) }
     func requiredBytes(_ index: Int) throws -> [UInt8] { try required(bytes(index), index) }

@@ -9,6 +9,7 @@ extension DataEnvelope: Content {}
 extension PageResource: Content {}
 extension DeletedResource: Content {}
 extension HealthResource: Content {}
+extension PlaceCategoryListResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {

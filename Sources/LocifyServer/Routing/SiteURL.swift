@@ -50,6 +50,9 @@ enum SiteURL {
     case storedFile(String)
     case contactPhotos(Int)
     case settingsGravatar
+    case apiCategories
+    case apiCategory(Int)
+    case apiPlace(Int)
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
 
@@ -121,6 +124,9 @@ enum SiteURL {
         case .storedFile(let name): "/store/\(name)"
         case .contactPhotos(let id): "/contacts/\(id)/photos"
         case .settingsGravatar: "/settings/gravatar"
+        case .apiCategories: "/api/categories"
+        case .apiCategory(let id): "/api/categories/\(id)"
+        case .apiPlace(let id): "/api/places/\(id)"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }

@@ -128,6 +128,32 @@ final class OpenAPIResourcesTests: XCTestCase {
                     .object(["$ref": .string("#/components/schemas/Reminder")])
                 ),
                 (
+                    "Place",
+                    try encoded(
+                        PlaceResource(
+                            Place(
+                                id: 3, uuid: UUID(), ownerID: 1, categoryID: 2,
+                                fields: PlaceFields(
+                                    name: "Louvre", address: nil,
+                                    coordinate: Coordinate(latitude: 48.86, longitude: 2.34),
+                                    notes: "Art", isFavorite: true), createdAt: TestClock.start,
+                                updatedAt: TestClock.start),
+                            categoryName: "Museums", url: "http://x/api/places/3", distanceKm: 1.234)),
+                    .object(["$ref": .string("#/components/schemas/Place")])
+                ),
+                (
+                    "categories",
+                    try encoded(
+                        PlaceCategoryListResource(
+                            data: [
+                                PlaceCategoryResource(
+                                    PlaceCategory(
+                                        id: 2, ownerID: 1, name: "Museums", createdAt: TestClock.start,
+                                        updatedAt: TestClock.start), placesCount: 1)
+                            ], favoritesCount: 1)),
+                    try responseSchema(document, "get", "/api/categories", "200")
+                ),
+                (
                     "Photo",
                     try encoded(
                         PhotoResource(

@@ -1,0 +1,180 @@
+import Foundation
+import LocifyCore
+
+/// A category in a list: `{id, object, name, places_count, created_at, updated_at}`.
+public struct PlaceCategoryResource: Codable, Sendable, Equatable {
+    public var id: Int
+    public var object = "category"
+    public var name: String
+    public var placesCount: Int
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, name
+        case placesCount = "places_count"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public init(_ category: PlaceCategory, placesCount: Int) {
+        id = category.id
+        name = category.name
+        self.placesCount = placesCount
+        createdAt = Timestamp.string(category.createdAt)
+        updatedAt = Timestamp.string(category.updatedAt)
+    }
+}
+
+/// `GET /api/categories`: every category, and how many places are favorites (a view, not a category).
+public struct PlaceCategoryListResource: Codable, Sendable, Equatable {
+    public var data: [PlaceCategoryResource]
+    public var favoritesCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case data
+        case favoritesCount = "favorites_count"
+    }
+
+    public init(data: [PlaceCategoryResource], favoritesCount: Int) {
+        self.data = data
+        self.favoritesCount = favoritesCount
+    }
+}
+
+/// A place: its fields, its category, links to open it in each maps app, a text to share it, and its
+/// distance when the list was asked `near` a point.
+public struct PlaceResource: Codable, Sendable, Equatable {
+    public struct CategoryReference: Codable, Sendable, Equatable {
+        public var id: Int
+        public var name: String
+
+        public init(id: Int, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    public var id: Int
+    public var uuid: String
+    public var object = "place"
+    public var name: String
+    @Nullable public var address: String?
+    public var latitude: Double
+    public var longitude: Double
+    @Nullable public var notes: String?
+    public var categoryID: Int
+    public var category: CategoryReference
+    public var isFavorite: Bool
+    @Nullable public var source: String?
+    @Nullable public var externalID: String?
+    public var mapLinks: MapLinksResource
+    public var shareText: String
+    @Nullable public var distanceKm: Double?
+    public var url: String
+    public var account: AccountReference
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, object, name, address, latitude, longitude, notes
+        case categoryID = "category_id"
+        case category
+        case isFavorite = "is_favorite"
+        case source
+        case externalID = "external_id"
+        case mapLinks = "map_links"
+        case shareText = "share_text"
+        case distanceKm = "distance_km"
+        case url, account
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// `distanceKm` is given for lists asked `near` a point, rounded to metres.
+    public init(_ place: Place, categoryName: String, url: String, distanceKm: Double? = nil) {
+        let fields = place.fields
+        id = place.id
+        uuid = place.uuid.uuidString.lowercased()
+        name = fields.name
+        address = fields.address
+        latitude = fields.coordinate.latitude
+        longitude = fields.coordinate.longitude
+        notes = fields.notes
+        categoryID = place.categoryID
+        category = CategoryReference(id: place.categoryID, name: categoryName)
+        isFavorite = fields.isFavorite
+        source = fields.source
+        externalID = fields.externalID
+        mapLinks = MapLinksResource(destination: .coordinate(fields.coordinate, label: fields.name))
+        shareText = ShareText.place(
+            name: fields.name, address: fields.address, coordinate: fields.coordinate, notes: fields.notes)
+        self.distanceKm = distanceKm.map { ($0 * 1000).rounded() / 1000 }
+        self.url = url
+        account = AccountReference(id: place.ownerID)
+        createdAt = Timestamp.string(place.createdAt)
+        updatedAt = Timestamp.string(place.updatedAt)
+    }
+}
+
+/// The body of the place routes, read loosely like the contact's (numbers in strings, booleans as 1/"yes").
+public struct PlaceInput: Decodable, Sendable {
+    public private(set) var draft = PlaceDraft()
+    public private(set) var presentKeys: Set<String> = []
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init(draft: PlaceDraft, presentKeys: Set<String>) {
+        self.draft = draft
+        self.presentKeys = presentKeys
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container, labels: PlaceDraft.fieldLabels)
+        draft.name = reader.string("name")
+        draft.address = reader.string("address")
+        draft.latitude = reader.number("latitude")
+        draft.longitude = reader.number("longitude")
+        draft.notes = reader.string("notes")
+        draft.categoryID = reader.integer("category_id")
+        draft.isFavorite = reader.boolean("is_favorite")
+        draft.source = reader.string("source")
+        draft.externalID = reader.string("external_id")
+        presentKeys = Set(container.allKeys.map(\.stringValue))
+        typeErrors = reader.errors
+    }
+
+    /// `existing` with the sent keys applied: what an update stores.
+    public func merged(into existing: PlaceDraft) -> PlaceDraft {
+        var result = existing
+        func take<Value>(_ key: String, _ path: WritableKeyPath<PlaceDraft, Value>) {
+            if presentKeys.contains(key) { result[keyPath: path] = draft[keyPath: path] }
+        }
+        take("name", \.name)
+        take("address", \.address)
+        take("latitude", \.latitude)
+        take("longitude", \.longitude)
+        take("notes", \.notes)
+        take("category_id", \.categoryID)
+        take("is_favorite", \.isFavorite)
+        take("source", \.source)
+        take("external_id", \.externalID)
+        return result
+    }
+}
+
+/// The body of the category routes: `name`.
+public struct PlaceCategoryInput: Decodable, Sendable {
+    public private(set) var name: String?
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init(name: String?) {
+        self.name = name
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var reader = LenientReader(container: try decoder.container(keyedBy: LenientKey.self), labels: ["name": "Name"])
+        name = reader.string("name")
+        typeErrors = reader.errors
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A place someone saved: a point with a name, in one of their categories.
+public struct Place: Hashable, Sendable {
+    public var id: Int
+    public var uuid: UUID
+    public var ownerID: Int
+    public var categoryID: Int
+    public var fields: PlaceFields
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int, uuid: UUID, ownerID: Int, categoryID: Int, fields: PlaceFields, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.ownerID = ownerID
+        self.categoryID = categoryID
+        self.fields = fields
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The fields a person edits, already validated and trimmed.
+public struct PlaceFields: Hashable, Sendable {
+    public var name: String
+    public var address: String?
+    public var coordinate: Coordinate
+    public var notes: String?
+    public var isFavorite: Bool
+    /// Where an imported place came from ("gpx", "takeout"…), and its id there, for merging repeats.
+    public var source: String?
+    public var externalID: String?
+
+    public init(
+        name: String, address: String? = nil, coordinate: Coordinate, notes: String? = nil, isFavorite: Bool = false,
+        source: String? = nil, externalID: String? = nil
+    ) {
+        self.name = name
+        self.address = address
+        self.coordinate = coordinate
+        self.notes = notes
+        self.isFavorite = isFavorite
+        self.source = source
+        self.externalID = externalID
+    }
+
+    /// What `q` searches: name, notes and address, folded (see `TextFolding.searchKey`).
+    public var searchKey: String { TextFolding.searchKey([name, notes, address]) }
+}
+
+/// A place as typed: every value optional and unchecked.
+public struct PlaceDraft: Sendable, Equatable {
+    public var name: String?
+    public var address: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var notes: String?
+    public var categoryID: Int?
+    public var isFavorite: Bool?
+    public var source: String?
+    public var externalID: String?
+
+    public static let maximumNameLength = 200
+    public static let maximumNotesLength = 10_000
+
+    public static let fieldLabels: [String: String] = [
+        "name": "Name", "address": "Address", "latitude": "Latitude", "longitude": "Longitude", "notes": "Notes",
+        "category_id": "Category", "is_favorite": "Favorite", "source": "Source", "external_id": "External id",
+    ]
+
+    public init(
+        name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        notes: String? = nil, categoryID: Int? = nil, isFavorite: Bool? = nil, source: String? = nil,
+        externalID: String? = nil
+    ) {
+        self.name = name
+        self.address = address
+        self.latitude = latitude
+        self.longitude = longitude
+        self.notes = notes
+        self.categoryID = categoryID
+        self.isFavorite = isFavorite
+        self.source = source
+        self.externalID = externalID
+    }
+
+    /// The stored place as a draft, for updates that change some fields.
+    public init(_ place: Place) {
+        let fields = place.fields
+        self.init(
+            name: fields.name, address: fields.address, latitude: fields.coordinate.latitude,
+            longitude: fields.coordinate.longitude, notes: fields.notes, categoryID: place.categoryID,
+            isFavorite: fields.isFavorite, source: fields.source, externalID: fields.externalID)
+    }
+
+    /// The fields and the category, or every problem at once (with `typeErrors`, values that could not
+    /// even be read).
+    public func validated(typeErrors: [FieldError] = []) throws(ValidationFailure) -> (PlaceFields, categoryID: Int) {
+        var check = FieldChecker()
+        for error in typeErrors { check.fail(error.field, error.message) }
+        let failed = Set(typeErrors.map(\.field))
+        let name = check.text(name, field: "name", label: "Name", limit: Self.maximumNameLength)
+        if name == nil, !failed.contains("name") { check.fail("name", "Name is required.") }
+        let address = check.text(address, field: "address", label: "Address", limit: 500)
+        let notes = check.text(notes, field: "notes", label: "Notes", limit: Self.maximumNotesLength)
+        let source = check.text(source, field: "source", label: "Source", limit: 50)
+        let externalID = check.text(externalID, field: "external_id", label: "External id", limit: 2_000)
+        if let latitude, !(-90...90).contains(latitude) || !latitude.isFinite {
+            check.fail("latitude", "Latitude must be between -90 and 90.")
+        } else if latitude == nil, !failed.contains("latitude") {
+            check.fail("latitude", "Latitude is required.")
+        }
+        if let longitude, !(-180...180).contains(longitude) || !longitude.isFinite {
+            check.fail("longitude", "Longitude must be between -180 and 180.")
+        } else if longitude == nil, !failed.contains("longitude") {
+            check.fail("longitude", "Longitude is required.")
+        }
+        if categoryID == nil, !failed.contains("category_id") {
+            check.fail("category_id", "Choose the category this place belongs to.")
+        }
+        guard let name, let latitude, let longitude, let categoryID, check.errors.isEmpty else {
+            throw ValidationFailure(check.errors)
+        }
+        let fields = PlaceFields(
+            name: name, address: address, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            notes: notes, isFavorite: isFavorite ?? false, source: source, externalID: externalID)
+        return (fields, categoryID)
+    }
+}
+
+/// A person's category of places ("Restaurant"). Names are unique per person, ignoring case.
+public struct PlaceCategory: Hashable, Sendable {
+    public var id: Int
+    public var ownerID: Int
+    public var name: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: Int, ownerID: Int, name: String, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.ownerID = ownerID
+        self.name = name
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// What a new person starts with.
+    public static let defaults = ["Restaurant", "Cafe", "Tourist Attraction", "Other"]
+    public static let maximumNameLength = 100
+
+    /// The name as compared for uniqueness: "cafe", "Cafe" and "CAFE" are one category.
+    public static func uniquenessKey(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// A checked name: present, at most 100 characters, and not the name of another of `existing`.
+    public static func validatedName(_ text: String?, existing: [String]) throws(ValidationFailure) -> String {
+        var check = FieldChecker()
+        let name = check.text(text, field: "name", label: "Name", limit: maximumNameLength)
+        guard let name else {
+            check.fail("name", "Name is required.")
+            throw ValidationFailure(check.errors)
+        }
+        let key = uniquenessKey(name)
+        if existing.contains(where: { uniquenessKey($0) == key }) {
+            check.fail("name", "You already have a category named “\(name)”.")
+        }
+        return try check.finish(name)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The fields a place list sorts by: `name`, `distance` (needs `near`) and `created_at`, `-` for descending.
+public enum PlaceSortField: String, CaseIterable, Sendable {
+    case name
+    case distance
+    case createdAt = "created_at"
+}
+
+/// Which places a list shows: by category, favorites, text, distance from a point, or a map's box.
+public struct PlaceFilter: Equatable, Sendable {
+    public var categoryID: Int?
+    public var favorite: Bool?
+    /// Folded like `PlaceFields.searchKey`, so the match ignores case and accents.
+    public var text: String?
+    public var near: Coordinate?
+    public var withinKilometers: Double?
+    public var box: Geo.BoundingBox?
+
+    public init(
+        categoryID: Int? = nil, favorite: Bool? = nil, text: String? = nil, near: Coordinate? = nil,
+        withinKilometers: Double? = nil, box: Geo.BoundingBox? = nil
+    ) {
+        self.categoryID = categoryID
+        self.favorite = favorite
+        self.text = text.map { TextFolding.searchKey([$0]) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.near = near
+        self.withinKilometers = withinKilometers
+        self.box = box
+    }
+
+    /// The filter in a list's query parameters (`category_id`, `favorite`, `q`, `near=lat,lon`,
+    /// `within_km`, `bbox=west,south,east,north`), every problem reported at once. A `bbox` whose west
+    /// edge is east of its east edge crosses the antimeridian.
+    public init(parameters: [String: String]) throws(ValidationFailure) {
+        var check = FieldChecker()
+        var categoryID: Int?
+        if let text = parameters["category_id"], !text.isEmpty {
+            categoryID = LooseValue.integer(text)
+            if categoryID == nil { check.fail("category_id", "category_id must be a category's id.") }
+        }
+        var favorite: Bool?
+        if let text = parameters["favorite"], !text.isEmpty {
+            favorite = LooseValue.boolean(text)
+            if favorite == nil { check.fail("favorite", "favorite must be true or false.") }
+        }
+        var near: Coordinate?
+        if let text = parameters["near"], !text.isEmpty {
+            near = Self.coordinate(text)
+            if near == nil {
+                check.fail("near", "near must be latitude,longitude (from -90 to 90 and -180 to 180), e.g. 48.85,2.35.")
+            }
+        }
+        var within: Double?
+        if let text = parameters["within_km"], !text.isEmpty {
+            within = LooseValue.number(text)
+            if let value = within, value > 0, value <= 20_040 {
+                if near == nil, parameters["near"] == nil { check.fail("within_km", "within_km needs near.") }
+            } else {
+                within = nil
+                check.fail("within_km", "within_km must be a distance in kilometres, above 0 and at most 20040.")
+            }
+        }
+        var box: Geo.BoundingBox?
+        if let text = parameters["bbox"], !text.isEmpty {
+            box = Self.box(text)
+            if box == nil {
+                check.fail("bbox", "bbox must be west,south,east,north in degrees, south below north.")
+            }
+        }
+        guard check.errors.isEmpty else { throw ValidationFailure(check.errors) }
+        self.init(
+            categoryID: categoryID, favorite: favorite, text: parameters["q"], near: near, withinKilometers: within,
+            box: box)
+    }
+
+    /// Whether `place` passes every part of the filter (the database narrows first; this is exact).
+    public func matches(_ place: Place) -> Bool {
+        if let categoryID, place.categoryID != categoryID { return false }
+        if let favorite, place.fields.isFavorite != favorite { return false }
+        if let text, !place.fields.searchKey.contains(text) { return false }
+        if let box, !box.contains(place.fields.coordinate) { return false }
+        if let near, let withinKilometers, Geo.distance(near, place.fields.coordinate) > withinKilometers * 1000 {
+            return false
+        }
+        return true
+    }
+
+    /// The box every place the filter passes lies in, for the database's index: the `bbox` itself, or the
+    /// box around `near` for `within_km`.
+    public var boxes: [Geo.BoundingBox] {
+        var result: [Geo.BoundingBox] = []
+        if let box { result.append(box) }
+        if let near, let withinKilometers {
+            result.append(Geo.boundingBox(around: near, radius: withinKilometers * 1000))
+        }
+        return result
+    }
+
+    static func coordinate(_ text: String) -> Coordinate? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let latitude = LooseValue.number(String(parts[0]).trimmingCharacters(in: .whitespaces)),
+            let longitude = LooseValue.number(String(parts[1]).trimmingCharacters(in: .whitespaces)),
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    static func box(_ text: String) -> Geo.BoundingBox? {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            LooseValue.number(String($0).trimmingCharacters(in: .whitespaces))
+        }
+        guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2],
+            let north = numbers[3], (-180...180).contains(west), (-180...180).contains(east),
+            (-90...90).contains(south), (-90...90).contains(north), south <= north
+        else { return nil }
+        return Geo.BoundingBox(
+            minLatitude: south, maxLatitude: north, minLongitude: west, maxLongitude: east,
+            crossesAntimeridian: west > east)
+    }
+}

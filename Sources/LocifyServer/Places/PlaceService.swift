@@ -1,0 +1,337 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// Places and categories of one owner (the shape of `ContactService`): owner-scoped queries, Core values
+/// in and out, no HTTP. A person's first use makes the default categories.
+struct PlaceService {
+    let database: any Database
+    let ownerID: Int
+    let dependencies: LocifyDependencies
+
+    static let defaultSort = ListSort(PlaceSortField.createdAt)
+
+    // MARK: Categories
+
+    /// Every category, by name, with how many places each holds; and how many places are favorites.
+    func categories() async throws -> (categories: [(PlaceCategory, Int)], favorites: Int) {
+        try await ensureDefaultCategories()
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.categoryColumnList), \
+            (SELECT COUNT(*) FROM "places" WHERE "places"."category_id" = "place_categories"."id") AS "places_count" \
+            FROM "place_categories" WHERE "user_id" = \(literal: ownerID) ORDER BY "name_key", "id"
+            """, columns: PlaceRows.categoryColumns + ["places_count"])
+        let categories = try rows.map { (try PlaceRows.category(from: $0), try $0.requiredInteger(5)) }
+        let favorites = try await database.plainRows(
+            """
+            SELECT COUNT(*) AS "n" FROM "places" WHERE "user_id" = \(literal: ownerID) AND "is_favorite" = \(bind: true)
+            """, columns: ["n"])
+        return (categories, try favorites.first?.requiredInteger(0) ?? 0)
+    }
+
+    func category(_ id: Int) async throws -> PlaceCategory {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.categoryColumnList) FROM "place_categories" \
+            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: PlaceRows.categoryColumns)
+        guard let row = rows.first else { throw AppError.notFound }
+        return try PlaceRows.category(from: row)
+    }
+
+    func createCategory(named text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
+        guard typeErrors.isEmpty else { throw ValidationFailure(typeErrors) }
+        try await ensureDefaultCategories()
+        let name = try PlaceCategory.validatedName(text, existing: try await categoryNames())
+        let now = dependencies.now()
+        let rows = try await database.plainRows(
+            """
+            INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
+            VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
+            \(bind: now)) RETURNING "id"
+            """, columns: ["id"])
+        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
+        return try await category(id)
+    }
+
+    func renameCategory(_ id: Int, to text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
+        let current = try await category(id)
+        guard typeErrors.isEmpty else { throw ValidationFailure(typeErrors) }
+        let others = try await categoryNames().filter {
+            PlaceCategory.uniquenessKey($0) != PlaceCategory.uniquenessKey(current.name)
+        }
+        let name = try PlaceCategory.validatedName(text, existing: others)
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "place_categories" SET "name" = \(bind: name), "name_key" = \(bind: PlaceCategory.uniquenessKey(name)), \
+            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
+            """
+        ).run()
+        return try await category(id)
+    }
+
+    /// Deletes a category. Its places, if any, move to `moveTo` in the same transaction; without it a
+    /// category that holds places stays, and so does the last category.
+    func deleteCategory(_ id: Int, moveTo: Int?) async throws {
+        _ = try await category(id)
+        let (all, _) = try await categories()
+        guard all.count > 1 else {
+            throw ValidationFailure(field: "id", "The last category cannot be deleted: every place needs one.")
+        }
+        let count = all.first { $0.0.id == id }?.1 ?? 0
+        if count > 0 {
+            guard let moveTo else {
+                throw ValidationFailure(
+                    field: "move_to",
+                    "This category holds \(count) place\(count == 1 ? "" : "s"): say which category receives them (move_to)."
+                )
+            }
+            guard moveTo != id, all.contains(where: { $0.0.id == moveTo }) else {
+                throw ValidationFailure(field: "move_to", "move_to must be another of your categories.")
+            }
+        }
+        let now = dependencies.now()
+        try await database.transaction { transaction in
+            let sql = try transaction.sqlDatabase()
+            if let moveTo, count > 0 {
+                try await sql.raw(
+                    """
+                    UPDATE "places" SET "category_id" = \(literal: moveTo), "updated_at" = \(bind: now) \
+                    WHERE "category_id" = \(literal: id) AND "user_id" = \(literal: ownerID)
+                    """
+                ).run()
+            }
+            try await sql.raw(
+                #"DELETE FROM "place_categories" WHERE "id" = \#(literal: id) AND "user_id" = \#(literal: ownerID)"#
+            ).run()
+        }
+    }
+
+    private func categoryNames() async throws -> [String] {
+        try await database.plainRows(
+            #"SELECT "name" FROM "place_categories" WHERE "user_id" = \#(literal: ownerID)"#, columns: ["name"]
+        ).map { try $0.requiredText(0) }
+    }
+
+    /// Restaurant, Cafe, Tourist Attraction and Other for a person who has no category yet. Since the last
+    /// category cannot be deleted, this happens once; two first requests at once insert each name once.
+    private func ensureDefaultCategories() async throws {
+        let existing = try await database.plainRows(
+            #"SELECT "id" FROM "place_categories" WHERE "user_id" = \#(literal: ownerID) LIMIT 1"#, columns: ["id"])
+        guard existing.isEmpty else { return }
+        let now = dependencies.now()
+        let sql = try database.sqlDatabase()
+        for name in PlaceCategory.defaults {
+            try await sql.raw(
+                """
+                INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
+                VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
+                \(bind: now)) ON CONFLICT ("user_id", "name_key") DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    // MARK: Places
+
+    /// A place found by a list, with its distance from the list's `near` point.
+    struct Found {
+        let place: Place
+        let distanceKilometers: Double?
+    }
+
+    /// One page of the places `filter` passes, in `sort` order. Without `near` the database pages; with it
+    /// the places in the filter's box are read, measured exactly, sorted and paged here.
+    func page(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
+        -> ([Found], PageWindow)
+    {
+        if sort.field == .distance, filter.near == nil {
+            throw ValidationFailure(field: "sort", "Sorting by distance needs near=latitude,longitude.")
+        }
+        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
+        if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
+        if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
+        if let text = filter.text {
+            conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
+        }
+        for box in filter.boxes {
+            conditions += #" AND "latitude" BETWEEN \#(bind: box.minLatitude) AND \#(bind: box.maxLatitude)"#
+            if box.crossesAntimeridian {
+                conditions +=
+                    #" AND ("longitude" >= \#(bind: box.minLongitude) OR "longitude" <= \#(bind: box.maxLongitude))"#
+            } else if box.minLongitude > -180 || box.maxLongitude < 180 {
+                conditions += #" AND "longitude" BETWEEN \#(bind: box.minLongitude) AND \#(bind: box.maxLongitude)"#
+            }
+        }
+        guard let near = filter.near else {
+            let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+            let column: SQLQueryString = sort.field == .name ? #""name_key""# : #""created_at""#
+            let offset = (page.page - 1) * page.limit
+            let rows = try await database.plainRows(
+                """
+                SELECT \(PlaceRows.placeColumnList), (SELECT COUNT(*) FROM "places" WHERE \(conditions)) AS "total" \
+                FROM "places" WHERE \(conditions) ORDER BY \(column) \(direction), "id" \(direction) \
+                LIMIT \(literal: page.limit) OFFSET \(literal: offset)
+                """, columns: PlaceRows.placeColumns + ["total"])
+            var total = try rows.first?.requiredInteger(PlaceRows.placeColumns.count) ?? 0
+            if rows.isEmpty, page.page > 1 {
+                let counted = try await database.plainRows(
+                    #"SELECT COUNT(*) AS "total" FROM "places" WHERE \#(conditions)"#, columns: ["total"])
+                total = try counted.first?.requiredInteger(0) ?? 0
+            }
+            let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+            return (found, page.window(total: total))
+        }
+        let rows = try await database.plainRows(
+            #"SELECT \#(PlaceRows.placeColumnList) FROM "places" WHERE \#(conditions)"#,
+            columns: PlaceRows.placeColumns,
+            bulk: true)
+        var found = try rows.map(PlaceRows.place(from:)).filter(filter.matches).map {
+            Found(place: $0, distanceKilometers: Geo.distance(near, $0.fields.coordinate) / 1000)
+        }
+        found.sort { a, b in
+            let ordered: Bool
+            switch sort.field {
+            case .distance:
+                ordered = (a.distanceKilometers ?? 0, a.place.id) < (b.distanceKilometers ?? 0, b.place.id)
+            case .name:
+                ordered =
+                    (PlaceRows.nameKey(a.place.fields.name), a.place.id) < (
+                        PlaceRows.nameKey(b.place.fields.name), b.place.id
+                    )
+            case .createdAt:
+                ordered = (a.place.createdAt, a.place.id) < (b.place.createdAt, b.place.id)
+            }
+            return sort.isDescending ? !ordered : ordered
+        }
+        let window = page.window(total: found.count)
+        let start = min((page.page - 1) * page.limit, found.count)
+        return (Array(found[start..<min(start + page.limit, found.count)]), window)
+    }
+
+    func place(_ id: Int) async throws -> Place {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: PlaceRows.placeColumns)
+        guard let row = rows.first else { throw AppError.notFound }
+        return try PlaceRows.place(from: row)
+    }
+
+    func create(_ draft: PlaceDraft, typeErrors: [FieldError] = []) async throws -> Place {
+        try await ensureDefaultCategories()
+        let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
+        try await requireCategory(categoryID)
+        let now = dependencies.now()
+        let rows = try await database.plainRows(
+            """
+            INSERT INTO "places" ("uuid", "user_id", "category_id", "name", "name_key", "address", "latitude", \
+            "longitude", "notes", "is_favorite", "source", "external_id", "search_key", "created_at", "updated_at") \
+            VALUES (\(bind: dependencies.newUUID()), \(literal: ownerID), \(literal: categoryID), \(bind: fields.name), \
+            \(bind: PlaceRows.nameKey(fields.name)), \(bind: fields.address), \(bind: fields.coordinate.latitude), \
+            \(bind: fields.coordinate.longitude), \(bind: fields.notes), \(bind: fields.isFavorite), \
+            \(bind: fields.source), \(bind: fields.externalID), \(bind: fields.searchKey), \(bind: now), \(bind: now)) \
+            RETURNING "id"
+            """, columns: ["id"])
+        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
+        return try await place(id)
+    }
+
+    /// Changes a stored place: `change` gets it as a draft and returns the new one.
+    func update(_ id: Int, typeErrors: [FieldError] = [], _ change: (PlaceDraft) -> PlaceDraft) async throws -> Place {
+        let stored = try await place(id)
+        let (fields, categoryID) = try change(PlaceDraft(stored)).validated(typeErrors: typeErrors)
+        if categoryID != stored.categoryID { try await requireCategory(categoryID) }
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "places" SET "category_id" = \(literal: categoryID), "name" = \(bind: fields.name), \
+            "name_key" = \(bind: PlaceRows.nameKey(fields.name)), "address" = \(bind: fields.address), \
+            "latitude" = \(bind: fields.coordinate.latitude), "longitude" = \(bind: fields.coordinate.longitude), \
+            "notes" = \(bind: fields.notes), "is_favorite" = \(bind: fields.isFavorite), "source" = \(bind: fields.source), \
+            "external_id" = \(bind: fields.externalID), "search_key" = \(bind: fields.searchKey), \
+            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
+            """
+        ).run()
+        return try await place(id)
+    }
+
+    func setFavorite(_ id: Int, _ favorite: Bool) async throws -> Place {
+        try await update(id) { draft in
+            var changed = draft
+            changed.isFavorite = favorite
+            return changed
+        }
+    }
+
+    func delete(_ id: Int) async throws {
+        _ = try await place(id)
+        try await database.sqlDatabase().raw(
+            #"DELETE FROM "places" WHERE "id" = \#(literal: id) AND "user_id" = \#(literal: ownerID)"#
+        ).run()
+    }
+
+    /// The names of categories by id, for places' resources.
+    func categoryNames(of ids: [Int]) async throws -> [Int: String] {
+        guard !ids.isEmpty else { return [:] }
+        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
+        let rows = try await database.plainRows(
+            """
+            SELECT "id", "name" FROM "place_categories" WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
+            """, columns: ["id", "name"])
+        var names: [Int: String] = [:]
+        for row in rows { names[try row.requiredInteger(0)] = try row.requiredText(1) }
+        return names
+    }
+
+    /// Another account's category is as absent as a missing one, but for a place's input it is a problem
+    /// with the input rather than a missing page: 422, naming the field.
+    private func requireCategory(_ id: Int) async throws {
+        let rows = try await database.plainRows(
+            """
+            SELECT "id" FROM "place_categories" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: ["id"])
+        guard !rows.isEmpty else {
+            throw ValidationFailure(field: "category_id", "category_id must be one of your categories.")
+        }
+    }
+
+    /// `text` with LIKE's wildcards taken literally.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}
+
+/// The read path of places and categories: plain SQL, rows read by position.
+enum PlaceRows {
+    static let categoryColumns = ["id", "user_id", "name", "created_at", "updated_at"]
+    static let categoryColumnList = SQLQueryString.columnList(categoryColumns)
+    static let placeColumns = [
+        "id", "uuid", "user_id", "category_id", "name", "address", "latitude", "longitude", "notes", "is_favorite",
+        "source", "external_id", "created_at", "updated_at",
+    ]
+    static let placeColumnList = SQLQueryString.columnList(placeColumns)
+
+    /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
+    static func nameKey(_ name: String) -> String { TextFolding.searchKey([name]) }
+
+    static func category(from row: PlainRow) throws -> PlaceCategory {
+        PlaceCategory(
+            id: try row.requiredInteger(0), ownerID: try row.requiredInteger(1), name: try row.requiredText(2),
+            createdAt: try row.requiredDate(3), updatedAt: try row.requiredDate(4))
+    }
+
+    static func place(from row: PlainRow) throws -> Place {
+        let fields = PlaceFields(
+            name: try row.requiredText(4), address: try row.text(5),
+            coordinate: Coordinate(latitude: try row.requiredDouble(6), longitude: try row.requiredDouble(7)),
+            notes: try row.text(8), isFavorite: try row.requiredBool(9), source: try row.text(10),
+            externalID: try row.text(11))
+        return Place(
+            id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
+            categoryID: try row.requiredInteger(3), fields: fields, createdAt: try row.requiredDate(12),
+            updatedAt: try row.requiredDate(13))
+    }
+}

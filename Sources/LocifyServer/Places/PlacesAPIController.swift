@@ -1,0 +1,143 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/categories` and `/api/places`: Locify's own routes, in Monica's envelope, pages and errors.
+struct PlacesAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let categories = routes.grouped(SiteURL.apiCategories.pathComponents)
+        categories.get(use: listCategories)
+        categories.post(use: createCategory)
+        categories.put(":categoryID", use: renameCategory)
+        categories.delete(":categoryID", use: deleteCategory)
+        let places = routes.grouped(SiteURL.apiPlaces.pathComponents)
+        places.get(use: index)
+        places.post(use: create)
+        places.get(":placeID", use: show)
+        places.put(":placeID", use: update)
+        places.delete(":placeID", use: delete)
+        places.put(":placeID", "favorite", use: favorite)
+        places.delete(":placeID", "favorite", use: unfavorite)
+    }
+
+    func listCategories(request: Request) async throws -> PlaceCategoryListResource {
+        let (categories, favorites) = try await request.places().categories()
+        return PlaceCategoryListResource(
+            data: categories.map { PlaceCategoryResource($0.0, placesCount: $0.1) }, favoritesCount: favorites)
+    }
+
+    func createCategory(request: Request) async throws -> Response {
+        let input = try request.jsonInput(PlaceCategoryInput.self) ?? PlaceCategoryInput(name: nil)
+        let places = try request.places()
+        let category = try await places.createCategory(named: input.name, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: PlaceCategoryResource(category, placesCount: 0)).encodeResponse(
+            status: .created, for: request)
+    }
+
+    func renameCategory(request: Request) async throws -> DataEnvelope<PlaceCategoryResource> {
+        let id = try request.pathID("categoryID")
+        let places = try request.places()
+        _ = try await places.category(id)
+        let input = try request.jsonInput(PlaceCategoryInput.self) ?? PlaceCategoryInput(name: nil)
+        let category = try await places.renameCategory(id, to: input.name, typeErrors: input.typeErrors)
+        let count = try await places.categories().categories.first { $0.0.id == id }?.1 ?? 0
+        return DataEnvelope(data: PlaceCategoryResource(category, placesCount: count))
+    }
+
+    /// `?move_to={id}` says where the category's places go.
+    func deleteCategory(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("categoryID")
+        var moveTo: Int?
+        if let text = request.queryParameters["move_to"], !text.isEmpty {
+            guard let target = LooseValue.integer(text) else {
+                throw ValidationFailure(field: "move_to", "move_to must be another of your categories.")
+            }
+            moveTo = target
+        }
+        try await request.places().deleteCategory(id, moveTo: moveTo)
+        return DeletedResource(id: id)
+    }
+
+    func index(request: Request) async throws -> PageResource<PlaceResource> {
+        let page = try request.pageSelection()
+        let parameters = request.queryParameters
+        let sort = try ListSort.parse(parameters["sort"], default: PlaceService.defaultSort)
+        let filter = try PlaceFilter(parameters: parameters)
+        let (found, window) = try await request.places().page(filter: filter, sort: sort, page: page)
+        let kept = ["category_id", "favorite", "q", "near", "within_km", "bbox", "sort"].compactMap { name in
+            parameters[name].map { (name, Optional($0)) }
+        }
+        let limit = page.limit == PageWindow.defaultLimit ? nil : String(page.limit)
+        let prefix = request.absoluteURL(.apiPlaces, query: kept + [("limit", limit)])
+        let separator = prefix.contains("?") ? "&page=" : "?page="
+        return PageResource(
+            items: try await request.placeResources(found), window: window, path: request.absoluteURL(.apiPlaces),
+            pageURL: { prefix + separator + String($0) })
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<PlaceResource> {
+        let place = try await request.places().place(try request.pathID("placeID"))
+        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.jsonInput(PlaceInput.self) ?? PlaceInput(draft: PlaceDraft(), presentKeys: [])
+        let place = try await request.places().create(input.draft, typeErrors: input.typeErrors)
+        return try await DataEnvelope(
+            data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0]
+        ).encodeResponse(status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<PlaceResource> {
+        let id = try request.pathID("placeID")
+        let places = try request.places()
+        _ = try await places.place(id)
+        let input = try request.jsonInput(PlaceInput.self) ?? PlaceInput(draft: PlaceDraft(), presentKeys: [])
+        let place = try await places.update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
+        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("placeID")
+        try await request.places().delete(id)
+        return DeletedResource(id: id)
+    }
+
+    func favorite(request: Request) async throws -> DataEnvelope<PlaceResource> {
+        try await setFavorite(request, true)
+    }
+
+    func unfavorite(request: Request) async throws -> DataEnvelope<PlaceResource> {
+        try await setFavorite(request, false)
+    }
+
+    private func setFavorite(_ request: Request, _ favorite: Bool) async throws -> DataEnvelope<PlaceResource> {
+        let place = try await request.places().setFavorite(try request.pathID("placeID"), favorite)
+        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+    }
+}
+
+extension Request {
+    func places() throws -> PlaceService {
+        PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The JSON body as `Input`; nil for an empty body. Only JSON is read.
+    func jsonInput<Input: Decodable>(_ type: Input.Type) throws -> Input? {
+        guard let body = body.data, body.readableBytes > 0 else { return nil }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        return try content.decode(Input.self)
+    }
+
+    /// Each place with its category's name, the names read in one query.
+    func placeResources(_ found: [PlaceService.Found]) async throws -> [PlaceResource] {
+        let names = try await places().categoryNames(of: found.map(\.place.categoryID))
+        let base = baseURL
+        return found.map {
+            PlaceResource(
+                $0.place, categoryName: names[$0.place.categoryID] ?? "",
+                url: base + SiteURL.apiPlace($0.place.id).path,
+                distanceKm: $0.distanceKilometers)
+        }
+    }
+}

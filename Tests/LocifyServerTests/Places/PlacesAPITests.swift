@@ -1,0 +1,247 @@
+import Foundation
+import LocifyAPI
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+final class PlacesAPITests: XCTestCase {
+    private func categories(_ app: Application, _ account: TestAccount) async throws -> PlaceCategoryListResource {
+        try await app.send(.GET, "/api/categories", headers: account.bearer).decoded(PlaceCategoryListResource.self)
+    }
+
+    private func create(
+        _ app: Application, _ account: TestAccount, _ json: String, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> PlaceResource {
+        let response = try await app.send(.POST, "/api/places", headers: account.bearer, json: json)
+        XCTAssertEqual(response.status, .created, response.text, file: file, line: line)
+        return try response.decoded(DataEnvelope<PlaceResource>.self, file: file, line: line).data
+    }
+
+    private func list(_ app: Application, _ account: TestAccount, _ query: String) async throws -> PageResource<
+        PlaceResource
+    > {
+        let response = try await app.send(.GET, "/api/places?" + query, headers: account.bearer)
+        XCTAssertEqual(response.status, .ok, "\(query): \(response.text)")
+        return try response.decoded(PageResource<PlaceResource>.self)
+    }
+
+    func testCategoriesStartWithTheDefaultsAndFollowTheRules() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let start = try await categories(app, account)
+            XCTAssertEqual(
+                start.data.map(\.name), ["Cafe", "Other", "Restaurant", "Tourist Attraction"], "\(database)")
+            XCTAssertEqual(start.favoritesCount, 0)
+            let created = try await app.send(
+                .POST, "/api/categories", headers: account.bearer, json: #"{"name": " Bakeries "}"#)
+            XCTAssertEqual(created.status, .created)
+            let bakeries = try created.decoded(DataEnvelope<PlaceCategoryResource>.self).data
+            XCTAssertEqual(bakeries.name, "Bakeries")
+            for json in [
+                #"{"name": "CAFE"}"#, #"{"name": ""}"#, "{}", #"{"name": "\#(String(repeating: "x", count: 101))"}"#,
+            ] {
+                let refused = try await app.send(.POST, "/api/categories", headers: account.bearer, json: json)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(json): \(refused.text)")
+            }
+            let renamed = try await app.send(
+                .PUT, "/api/categories/\(bakeries.id)", headers: account.bearer, json: #"{"name": "bakeries"}"#)
+            XCTAssertEqual(renamed.status, .ok, "its own name in another case is fine: \(renamed.text)")
+            let clash = try await app.send(
+                .PUT, "/api/categories/\(bakeries.id)", headers: account.bearer, json: #"{"name": "other"}"#)
+            XCTAssertEqual(clash.status, .unprocessableEntity)
+            // Another account has its own defaults and cannot touch these.
+            let other = try await app.makeAccount(email: "eve@example.com")
+            let theirs = try await categories(app, other)
+            XCTAssertEqual(theirs.data.count, 4)
+            let foreign = try await app.send(
+                .PUT, "/api/categories/\(bakeries.id)", headers: other.bearer, json: #"{"name": "Mine"}"#)
+            XCTAssertEqual(foreign.status, .notFound)
+            let foreignDelete = try await app.send(.DELETE, "/api/categories/\(bakeries.id)", headers: other.bearer)
+            XCTAssertEqual(foreignDelete.status, .notFound)
+        }
+    }
+
+    func testDeletingACategoryMovesItsPlacesOrSaysWhy() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let all = try await categories(app, account).data
+            let cafe = try XCTUnwrap(all.first { $0.name == "Cafe" })
+            let other = try XCTUnwrap(all.first { $0.name == "Other" })
+            let place = try await create(
+                app, account,
+                #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(cafe.id)}"#)
+            let refused = try await app.send(.DELETE, "/api/categories/\(cafe.id)", headers: account.bearer)
+            XCTAssertEqual(refused.status, .unprocessableEntity, "\(database)")
+            XCTAssertTrue(refused.text.contains("move_to"), refused.text)
+            let toItself = try await app.send(
+                .DELETE, "/api/categories/\(cafe.id)?move_to=\(cafe.id)", headers: account.bearer)
+            XCTAssertEqual(toItself.status, .unprocessableEntity)
+            let moved = try await app.send(
+                .DELETE, "/api/categories/\(cafe.id)?move_to=\(other.id)", headers: account.bearer)
+            XCTAssertEqual(moved.status, .ok, moved.text)
+            let after = try await app.send(.GET, "/api/places/\(place.id)", headers: account.bearer)
+                .decoded(DataEnvelope<PlaceResource>.self).data
+            XCTAssertEqual(after.categoryID, other.id)
+            XCTAssertEqual(after.category.name, "Other")
+            let counts = try await categories(app, account).data
+            XCTAssertEqual(counts.first { $0.id == other.id }?.placesCount, 1)
+            // Empty categories go without move_to; the last one stays.
+            for category in counts where category.id != other.id {
+                let deleted = try await app.send(.DELETE, "/api/categories/\(category.id)", headers: account.bearer)
+                XCTAssertEqual(deleted.status, .ok)
+            }
+            let last = try await app.send(.DELETE, "/api/categories/\(other.id)", headers: account.bearer)
+            XCTAssertEqual(last.status, .unprocessableEntity)
+            XCTAssertTrue(last.text.contains("last category"), last.text)
+        }
+    }
+
+    func testAPlaceIsCheckedAndCarriesLinksAndShareText() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let start = try await categories(app, account)
+            let cafe = try XCTUnwrap(start.data.first { $0.name == "Cafe" })
+            let place = try await create(
+                app, account,
+                #"{"name": "Café de Flore", "address": "172 Bd Saint-Germain, Paris", "latitude": "48.854", "longitude": 2.3325, "notes": "Terrace", "category_id": "\#(cafe.id)", "is_favorite": "yes"}"#
+            )
+            XCTAssertEqual(place.category, .init(id: cafe.id, name: "Cafe"))
+            XCTAssertTrue(place.isFavorite)
+            XCTAssertEqual(place.latitude, 48.854)
+            XCTAssertTrue(place.mapLinks.geo.hasPrefix("geo:"), place.mapLinks.geo)
+            XCTAssertTrue(place.shareText.contains("Café de Flore"))
+            XCTAssertNil(place.distanceKm)
+            let shown = try await app.send(.GET, "/api/places/\(place.id)", headers: account.bearer)
+            XCTAssertEqual(
+                JSONKeyOrder.keys(of: shown.text, at: ["data"]),
+                [
+                    "id", "uuid", "object", "name", "address", "latitude", "longitude", "notes", "category_id",
+                    "category",
+                    "is_favorite", "source", "external_id", "map_links", "share_text", "distance_km", "url", "account",
+                    "created_at", "updated_at",
+                ])
+            let refusals = [
+                "{}", #"{"name": "x", "latitude": 91, "longitude": 0, "category_id": \#(cafe.id)}"#,
+                #"{"name": "x", "latitude": 0, "longitude": -181, "category_id": \#(cafe.id)}"#,
+                #"{"name": "x", "latitude": "north", "longitude": 0, "category_id": \#(cafe.id)}"#,
+                #"{"name": "\#(String(repeating: "n", count: 201))", "latitude": 0, "longitude": 0, "category_id": \#(cafe.id)}"#,
+                #"{"name": "x", "latitude": 0, "longitude": 0, "category_id": 999999}"#,
+            ]
+            for json in refusals {
+                let refused = try await app.send(.POST, "/api/places", headers: account.bearer, json: json)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(database) \(json): \(refused.text)")
+            }
+            let everything = try await app.send(.POST, "/api/places", headers: account.bearer, json: "{}")
+            XCTAssertEqual(
+                try everything.json()["error"].flatMap { ($0 as? [String: Any])?["message"] as? [String] }?.count, 4)
+            // Updates change only what they send; favorites toggle.
+            let updated = try await app.send(
+                .PUT, "/api/places/\(place.id)", headers: account.bearer, json: #"{"notes": null}"#)
+            let changed = try updated.decoded(DataEnvelope<PlaceResource>.self).data
+            XCTAssertNil(changed.notes)
+            XCTAssertEqual(changed.name, "Café de Flore")
+            let unfavorite = try await app.send(.DELETE, "/api/places/\(place.id)/favorite", headers: account.bearer)
+            XCTAssertFalse(try unfavorite.decoded(DataEnvelope<PlaceResource>.self).data.isFavorite)
+            let favorite = try await app.send(.PUT, "/api/places/\(place.id)/favorite", headers: account.bearer)
+            XCTAssertTrue(try favorite.decoded(DataEnvelope<PlaceResource>.self).data.isFavorite)
+            let favoritesCount = try await categories(app, account).favoritesCount
+            XCTAssertEqual(favoritesCount, 1)
+            // Another account sees nothing of it.
+            let other = try await app.makeAccount(email: "eve@example.com")
+            for (method, path) in [
+                (HTTPMethod.GET, "/api/places/\(place.id)"), (.PUT, "/api/places/\(place.id)"),
+                (.DELETE, "/api/places/\(place.id)"), (.PUT, "/api/places/\(place.id)/favorite"),
+                (.DELETE, "/api/places/\(place.id)/favorite"),
+            ] {
+                let response = try await app.send(method, path, headers: other.bearer, json: "{}")
+                XCTAssertEqual(response.status, .notFound, "\(method) \(path)")
+            }
+            let theirs = try await list(app, other, "")
+            XCTAssertEqual(theirs.meta.total, 0)
+            let stolen = try await app.send(
+                .POST, "/api/places", headers: other.bearer,
+                json: #"{"name": "x", "latitude": 0, "longitude": 0, "category_id": \#(cafe.id)}"#)
+            XCTAssertEqual(stolen.status, .unprocessableEntity, "another account's category is not one of yours")
+            let deleted = try await app.send(.DELETE, "/api/places/\(place.id)", headers: account.bearer)
+            XCTAssertEqual(deleted.status, .ok)
+        }
+    }
+
+    func testFiltersAndSortsAgreeWithDistancesWorkedOutHere() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let all = try await categories(app, account).data
+            let cafe = try XCTUnwrap(all.first { $0.name == "Cafe" })
+            let sights = try XCTUnwrap(all.first { $0.name == "Tourist Attraction" })
+            let points: [(String, Double, Double, Int, Bool, String?)] = [
+                ("Louvre", 48.8606, 2.3376, sights.id, true, "Mona Lisa"),
+                ("Tour Eiffel", 48.8584, 2.2945, sights.id, false, nil),
+                ("Café Procope", 48.8530, 2.3388, cafe.id, false, "Oldest café"),
+                ("Versailles", 48.8049, 2.1204, sights.id, false, nil),
+                ("Big Ben", 51.5007, -0.1246, sights.id, true, nil),
+                ("Fiji café", -17.7134, 178.0650, cafe.id, false, nil),
+                ("Samoa market", -13.8333, -171.7667, cafe.id, false, nil),
+            ]
+            for (name, latitude, longitude, category, favorite, notes) in points {
+                let notesJSON = notes.map { #""\#($0)""# } ?? "null"
+                _ = try await create(
+                    app, account,
+                    #"{"name": "\#(name)", "latitude": \#(latitude), "longitude": \#(longitude), "category_id": \#(category), "is_favorite": \#(favorite), "notes": \#(notesJSON)}"#
+                )
+            }
+            let notreDame = Coordinate(latitude: 48.8530, longitude: 2.3499)
+            func expectedNear(within km: Double) -> [String] {
+                points.map { ($0.0, Geo.distance(notreDame, Coordinate(latitude: $0.1, longitude: $0.2)) / 1000) }
+                    .filter { $0.1 <= km }.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+            let near = try await list(app, account, "near=48.8530,2.3499&within_km=10&sort=distance")
+            XCTAssertEqual(near.data.map(\.name), expectedNear(within: 10), "\(database)")
+            XCTAssertEqual(near.meta.total, 3)
+            for place in near.data {
+                let exact =
+                    Geo.distance(notreDame, Coordinate(latitude: place.latitude, longitude: place.longitude)) / 1000
+                XCTAssertEqual(try XCTUnwrap(place.distanceKm), exact, accuracy: 0.001)
+            }
+            let wide = try await list(app, account, "near=48.8530,2.3499&within_km=30&sort=-distance&limit=2")
+            XCTAssertEqual(wide.data.map(\.name), Array(expectedNear(within: 30).reversed().prefix(2)))
+            XCTAssertEqual(wide.meta.total, 4)
+            XCTAssertTrue(wide.links.next?.contains("within_km=30") ?? false, "\(String(describing: wide.links.next))")
+            let byName = try await list(app, account, "sort=name")
+            XCTAssertEqual(
+                byName.data.map(\.name),
+                points.map(\.0).sorted { TextFolding.searchKey([$0]) < TextFolding.searchKey([$1]) })
+            let newest = try await list(app, account, "sort=-created_at&limit=1")
+            XCTAssertEqual(newest.data.map(\.name), ["Samoa market"])
+            let cafes = try await list(app, account, "category_id=\(cafe.id)&sort=name")
+            XCTAssertEqual(cafes.data.map(\.name), ["Café Procope", "Fiji café", "Samoa market"])
+            let favorites = try await list(app, account, "favorite=true&sort=name")
+            XCTAssertEqual(favorites.data.map(\.name), ["Big Ben", "Louvre"])
+            // Text ignores case and accents, in names and notes.
+            let cafeText = try await list(app, account, "q=CAFE&sort=name")
+            XCTAssertEqual(cafeText.data.map(\.name), ["Café Procope", "Fiji café"])
+            let lisa = try await list(app, account, "q=mona%20lisa")
+            XCTAssertEqual(lisa.data.map(\.name), ["Louvre"])
+            let wildcard = try await list(app, account, "q=%25")
+            XCTAssertEqual(wildcard.data.count, 0, "% is a character, not a wildcard")
+            // A map box, and one across the antimeridian (west edge east of the east edge).
+            let paris = try await list(app, account, "bbox=2.2,48.8,2.4,48.9&sort=name")
+            XCTAssertEqual(paris.data.map(\.name), ["Café Procope", "Louvre", "Tour Eiffel"])
+            let pacific = try await list(app, account, "bbox=170,-20,-170,-10&sort=name")
+            XCTAssertEqual(pacific.data.map(\.name), ["Fiji café", "Samoa market"])
+            let nearDateLine = try await list(app, account, "near=-15,179.9&within_km=1000&sort=distance")
+            XCTAssertEqual(nearDateLine.data.map(\.name), ["Fiji café", "Samoa market"])
+            // Bad parameters are named.
+            for query in [
+                "near=abc", "near=91,0", "within_km=5", "near=1,1&within_km=-1", "bbox=1,2,3", "bbox=0,10,1,5",
+                "sort=distance", "favorite=maybe", "category_id=x",
+            ] {
+                let refused = try await app.send(.GET, "/api/places?" + query, headers: account.bearer)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(query): \(refused.text)")
+            }
+            let unknownSort = try await app.send(.GET, "/api/places?sort=popularity", headers: account.bearer)
+            XCTAssertEqual(unknownSort.status, .badRequest)
+            XCTAssertEqual(unknownSort.errorCode, 39)
+        }
+    }
+}
