@@ -178,3 +178,42 @@ public struct PlaceCategoryInput: Decodable, Sendable {
         typeErrors = reader.errors
     }
 }
+
+/// One answer of `GET /api/search`: `{type, name, detail, latitude, longitude, distance_km, place_id,
+/// contact_id, address_id, precision, source}`, the ids of what it is where it is something of the person's.
+public struct PlaceSearchResultResource: Codable, Sendable, Equatable {
+    public var type: String
+    public var name: String
+    @Nullable public var detail: String?
+    public var latitude: Double
+    public var longitude: Double
+    @Nullable public var distanceKm: Double?
+    @Nullable public var placeID: Int?
+    @Nullable public var contactID: Int?
+    @Nullable public var addressID: Int?
+    @Nullable public var precision: String?
+    @Nullable public var source: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, name, detail, latitude, longitude
+        case distanceKm = "distance_km"
+        case placeID = "place_id"
+        case contactID = "contact_id"
+        case addressID = "address_id"
+        case precision, source
+    }
+
+    public init(_ hit: PlaceSearchHit, meters: Double?) {
+        type = hit.kind.rawValue
+        name = hit.name
+        detail = hit.detail
+        latitude = hit.coordinate.latitude
+        longitude = hit.coordinate.longitude
+        distanceKm = meters.map { ($0).rounded() / 1000 }
+        placeID = hit.placeID
+        contactID = hit.contactID
+        addressID = hit.addressID
+        precision = hit.precision?.rawValue
+        source = hit.source
+    }
+}

@@ -126,6 +126,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: RemindersAPIController())
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
+    try api.register(collection: SearchAPIController())
 
     let web = app.grouped(
         PictureLinksMiddleware(), FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(),

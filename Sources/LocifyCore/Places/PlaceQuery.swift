@@ -31,17 +31,19 @@ public struct PlaceFilter: Equatable, Sendable {
 
     /// The filter in a list's query parameters (`category_id`, `favorite`, `q`, `near=lat,lon`,
     /// `within_km`, `bbox=west,south,east,north`), every problem reported at once. A `bbox` whose west
-    /// edge is east of its east edge crosses the antimeridian.
+    /// edge is east of its east edge crosses the antimeridian. An empty `near`, `bbox` or `q` is no
+    /// filter; an empty number or boolean is a problem, as any other value that is not one.
     public init(parameters: [String: String]) throws(ValidationFailure) {
         var check = FieldChecker()
         var categoryID: Int?
-        if let text = parameters["category_id"], !text.isEmpty {
+        if let text = parameters["category_id"] {
             categoryID = LooseValue.integer(text)
             if categoryID == nil { check.fail("category_id", "category_id must be a category's id.") }
         }
         var favorite: Bool?
-        if let text = parameters["favorite"], !text.isEmpty {
-            favorite = LooseValue.boolean(text)
+        if let text = parameters["favorite"] {
+            // Empty is "no" for a form's checkbox, but a filter left empty says nothing.
+            favorite = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : LooseValue.boolean(text)
             if favorite == nil { check.fail("favorite", "favorite must be true or false.") }
         }
         var near: Coordinate?
@@ -52,7 +54,7 @@ public struct PlaceFilter: Equatable, Sendable {
             }
         }
         var within: Double?
-        if let text = parameters["within_km"], !text.isEmpty {
+        if let text = parameters["within_km"] {
             within = LooseValue.number(text)
             if let value = within, value > 0, value <= 20_040 {
                 if near == nil, parameters["near"] == nil { check.fail("within_km", "within_km needs near.") }
@@ -97,7 +99,8 @@ public struct PlaceFilter: Equatable, Sendable {
         return result
     }
 
-    static func coordinate(_ text: String) -> Coordinate? {
+    /// `latitude,longitude` in degrees, range-checked; nil when it is not that.
+    public static func coordinate(_ text: String) -> Coordinate? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
             let latitude = LooseValue.number(String(parts[0]).trimmingCharacters(in: .whitespaces)),

@@ -53,6 +53,7 @@ enum SiteURL {
     case apiCategories
     case apiCategory(Int)
     case apiPlace(Int)
+    case apiSearch
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
 
@@ -127,6 +128,7 @@ enum SiteURL {
         case .apiCategories: "/api/categories"
         case .apiCategory(let id): "/api/categories/\(id)"
         case .apiPlace(let id): "/api/places/\(id)"
+        case .apiSearch: "/api/search"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }

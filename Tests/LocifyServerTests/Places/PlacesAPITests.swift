@@ -234,7 +234,7 @@ final class PlacesAPITests: XCTestCase {
             // Bad parameters are named.
             for query in [
                 "near=abc", "near=91,0", "within_km=5", "near=1,1&within_km=-1", "bbox=1,2,3", "bbox=0,10,1,5",
-                "sort=distance", "favorite=maybe", "category_id=x",
+                "sort=distance", "favorite=maybe", "category_id=x", "favorite=", "within_km=&near=1,1",
             ] {
                 let refused = try await app.send(.GET, "/api/places?" + query, headers: account.bearer)
                 XCTAssertEqual(refused.status, .unprocessableEntity, "\(query): \(refused.text)")
