@@ -10,7 +10,8 @@ public enum KML {
         "lime", "yellow", "orange", "deeporange", "brown", "gray", "bluegray",
     ]
 
-    /// One document for one category (Organic Maps keeps one file per list).
+    /// One document, each category's places in a folder of its name (Organic Maps keeps one file per
+    /// list; a file of one category is then one folder in the document).
     public static func write(_ places: [PlaceRecord], documentName: String) -> String {
         let used = Set(places.map { style(for: $0) }).sorted()
         var xml = """
@@ -24,34 +25,52 @@ public enum KML {
             xml +=
                 "  <Style id=\"placemark-\(color)\"><IconStyle><Icon><href>https://omaps.app/placemarks/placemark-\(color).png</href></Icon></IconStyle></Style>\n"
         }
+        // Each category in a <Folder> of its name, which readers (this one included) take as the category;
+        // places without one sit in the document itself.
+        var groups: [(String?, [PlaceRecord])] = []
         for place in places {
-            guard let point = place.coordinate else { continue }
-            xml += "  <Placemark>\n    <name>\(XMLText.escape(place.name))</name>\n"
-            if let notes = place.notes {
-                // CDATA keeps markup readable where the text has it, as Organic Maps writes it.
-                let body =
-                    notes.contains("<") || notes.contains("&")
-                    ? "<![CDATA[" + notes.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>"
-                    : XMLText.escape(notes)
-                xml += "    <description>\(body)</description>\n"
+            if let index = groups.firstIndex(where: { $0.0 == place.category }) {
+                groups[index].1.append(place)
+            } else {
+                groups.append((place.category, [place]))
             }
-            if let created = place.createdAt {
-                xml += "    <TimeStamp><when>\(Timestamp.string(created))</when></TimeStamp>\n"
-            }
-            xml += "    <styleUrl>#placemark-\(style(for: place))</styleUrl>\n"
-            var extended: [(String, String)] = []
-            if let address = place.address { extended.append(("address", address)) }
-            if place.isFavorite { extended.append(("favorite", "true")) }
-            if !extended.isEmpty {
-                xml +=
-                    "    <ExtendedData>\n"
-                    + extended.map { "      <Data name=\"\($0.0)\"><value>\(XMLText.escape($0.1))</value></Data>\n" }
-                    .joined() + "    </ExtendedData>\n"
-            }
-            xml +=
-                "    <Point><coordinates>\(MapLinks.number(point.longitude)),\(MapLinks.number(point.latitude))</coordinates></Point>\n  </Placemark>\n"
+        }
+        for (category, members) in groups {
+            if let category { xml += "  <Folder>\n  <name>\(XMLText.escape(category))</name>\n" }
+            for place in members { xml += placemark(place) }
+            if category != nil { xml += "  </Folder>\n" }
         }
         return xml + "</Document>\n</kml>\n"
+    }
+
+    private static func placemark(_ place: PlaceRecord) -> String {
+        guard let point = place.coordinate else { return "" }
+        var xml = ""
+        xml += "  <Placemark>\n    <name>\(XMLText.escape(place.name))</name>\n"
+        if let notes = place.notes {
+            // CDATA keeps markup readable where the text has it, as Organic Maps writes it.
+            let body =
+                notes.contains("<") || notes.contains("&")
+                ? "<![CDATA[" + notes.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>"
+                : XMLText.escape(notes)
+            xml += "    <description>\(body)</description>\n"
+        }
+        if let created = place.createdAt {
+            xml += "    <TimeStamp><when>\(Timestamp.string(created))</when></TimeStamp>\n"
+        }
+        xml += "    <styleUrl>#placemark-\(style(for: place))</styleUrl>\n"
+        var extended: [(String, String)] = []
+        if let address = place.address { extended.append(("address", address)) }
+        if place.isFavorite { extended.append(("favorite", "true")) }
+        if !extended.isEmpty {
+            xml +=
+                "    <ExtendedData>\n"
+                + extended.map { "      <Data name=\"\($0.0)\"><value>\(XMLText.escape($0.1))</value></Data>\n" }
+                .joined() + "    </ExtendedData>\n"
+        }
+        xml +=
+            "    <Point><coordinates>\(MapLinks.number(point.longitude)),\(MapLinks.number(point.latitude))</coordinates></Point>\n  </Placemark>\n"
+        return xml
     }
 
     /// Placemarks with a point. The category is the nearest `<Folder>` or `<Document>` name; a

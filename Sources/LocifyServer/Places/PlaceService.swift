@@ -150,21 +150,7 @@ struct PlaceService {
         if sort.field == .distance, filter.near == nil {
             throw ValidationFailure(field: "sort", "Sorting by distance needs near=latitude,longitude.")
         }
-        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
-        if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
-        if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
-        if let text = filter.text {
-            conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
-        }
-        for box in filter.boxes {
-            conditions += #" AND "latitude" BETWEEN \#(bind: box.minLatitude) AND \#(bind: box.maxLatitude)"#
-            if box.crossesAntimeridian {
-                conditions +=
-                    #" AND ("longitude" >= \#(bind: box.minLongitude) OR "longitude" <= \#(bind: box.maxLongitude))"#
-            } else if box.minLongitude > -180 || box.maxLongitude < 180 {
-                conditions += #" AND "longitude" BETWEEN \#(bind: box.minLongitude) AND \#(bind: box.maxLongitude)"#
-            }
-        }
+        let conditions = self.conditions(filter)
         guard let near = filter.near else {
             let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
             let column: SQLQueryString = sort.field == .name ? #""name_key""# : #""created_at""#
@@ -209,6 +195,36 @@ struct PlaceService {
         let window = page.window(total: found.count)
         let start = min((page.page - 1) * page.limit, found.count)
         return (Array(found[start..<min(start + page.limit, found.count)]), window)
+    }
+
+    /// The SQL conditions that narrow to `filter`: exact for category, favorite and text, the boxes for
+    /// positions (a `near` distance is then checked exactly by `PlaceFilter.matches`).
+    private func conditions(_ filter: PlaceFilter) -> SQLQueryString {
+        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
+        if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
+        if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
+        if let text = filter.text {
+            conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
+        }
+        for box in filter.boxes {
+            conditions += #" AND "latitude" BETWEEN \#(bind: box.minLatitude) AND \#(bind: box.maxLatitude)"#
+            if box.crossesAntimeridian {
+                conditions +=
+                    #" AND ("longitude" >= \#(bind: box.minLongitude) OR "longitude" <= \#(bind: box.maxLongitude))"#
+            } else if box.minLongitude > -180 || box.maxLongitude < 180 {
+                conditions += #" AND "longitude" BETWEEN \#(bind: box.minLongitude) AND \#(bind: box.maxLongitude)"#
+            }
+        }
+        return conditions
+    }
+
+    /// Every place `filter` passes, by name: for exports.
+    func all(filter: PlaceFilter) async throws -> [Place] {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) ORDER BY "name_key", "id"
+            """, columns: PlaceRows.placeColumns, bulk: true)
+        return try rows.map(PlaceRows.place(from:)).filter(filter.matches)
     }
 
     func place(_ id: Int) async throws -> Place {

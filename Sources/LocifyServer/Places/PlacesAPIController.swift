@@ -13,6 +13,7 @@ struct PlacesAPIController: RouteCollection {
         let places = routes.grouped(SiteURL.apiPlaces.pathComponents)
         places.get(use: index)
         places.post(use: create)
+        places.get("export", use: export)
         places.get(":placeID", use: show)
         places.put(":placeID", use: update)
         places.delete(":placeID", use: delete)
@@ -73,6 +74,30 @@ struct PlacesAPIController: RouteCollection {
         return PageResource(
             items: try await request.placeResources(found), window: window, path: request.absoluteURL(.apiPlaces),
             pageURL: { prefix + separator + String($0) })
+    }
+
+    /// `?format=gpx|kml|kmz|geojson|csv`, optionally `category_id` and `favorite`: a download with a dated
+    /// file name.
+    func export(request: Request) async throws -> Response {
+        let parameters = request.queryParameters
+        guard let format = parameters["format"].flatMap({ PlaceExportFormat(rawValue: $0.lowercased()) }) else {
+            throw ValidationFailure(
+                field: "format",
+                "format must be one of \(PlaceExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        var filterParameters: [String: String] = [:]
+        for name in ["category_id", "favorite"] { filterParameters[name] = parameters[name] }
+        let filter = try PlaceFilter(parameters: filterParameters)
+        let places = try request.places()
+        let found = try await places.all(filter: filter)
+        let names = try await places.categoryNames(of: found.map(\.categoryID))
+        let records = found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) }
+        let file = try await request.application.threadPool.offloaded { try format.file(records) }
+        let response = Response(status: .ok, body: .init(data: file))
+        response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"\(format.fileName(on: request.today))\"")
+        return response
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {

@@ -40,9 +40,10 @@ final class PlacesFormatsTests: XCTestCase {
         XCTAssertTrue(text.contains("<styleUrl>#placemark-blue</styleUrl>"))
         XCTAssertTrue(text.contains("<Point><coordinates>8.539288,47.369758</coordinates></Point>"))
         XCTAssertTrue(text.contains("<TimeStamp><when>2024-05-04T10:06:05Z</when></TimeStamp>"))
+        // Each place keeps its category (its folder); one without takes the document's name.
         let expected = places.map {
             var place = $0
-            place.category = "Saved"
+            place.category = place.category ?? "Saved"
             return place
         }
         XCTAssertEqual(KML.read(Data(text.utf8)).places, expected)
