@@ -217,3 +217,65 @@ public struct PlaceSearchResultResource: Codable, Sendable, Equatable {
         source = hit.source
     }
 }
+
+/// The answer of `POST /api/places/import`: the counts, each usable record's outcome, and the records
+/// that could not be read at all.
+public struct PlaceImportReportResource: Codable, Sendable, Equatable {
+    public struct Row: Codable, Sendable, Equatable {
+        /// The record's position among the file's usable records, from 1.
+        public var row: Int
+        public var name: String
+        public var outcome: String
+        @Nullable public var placeID: Int?
+        @Nullable public var reason: String?
+
+        enum CodingKeys: String, CodingKey {
+            case row, name, outcome
+            case placeID = "place_id"
+            case reason
+        }
+
+        public init(row: Int, name: String, outcome: String, placeID: Int?, reason: String?) {
+            self.row = row
+            self.name = name
+            self.outcome = outcome
+            self.placeID = placeID
+            self.reason = reason
+        }
+    }
+
+    public struct Unreadable: Codable, Sendable, Equatable {
+        /// The record's position in the file (row, placemark, feature), from 1.
+        public var record: Int
+        public var reason: String
+
+        public init(record: Int, reason: String) {
+            self.record = record
+            self.reason = reason
+        }
+    }
+
+    public var format: String
+    public var dryRun: Bool
+    public var created: Int
+    public var merged: Int
+    public var skipped: Int
+    public var rows: [Row]
+    public var unreadable: [Unreadable]
+
+    enum CodingKeys: String, CodingKey {
+        case format
+        case dryRun = "dry_run"
+        case created, merged, skipped, rows, unreadable
+    }
+
+    public init(format: String, dryRun: Bool, rows: [Row], unreadable: [Unreadable]) {
+        self.format = format
+        self.dryRun = dryRun
+        self.rows = rows
+        self.unreadable = unreadable
+        created = rows.filter { $0.outcome == "created" }.count
+        merged = rows.filter { $0.outcome == "merged" }.count
+        skipped = rows.filter { $0.outcome == "skipped" }.count + unreadable.count
+    }
+}

@@ -10,6 +10,7 @@ extension PageResource: Content {}
 extension DeletedResource: Content {}
 extension HealthResource: Content {}
 extension PlaceCategoryListResource: Content {}
+extension PlaceImportReportResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {

@@ -45,15 +45,7 @@ struct PlaceService {
         guard typeErrors.isEmpty else { throw ValidationFailure(typeErrors) }
         try await ensureDefaultCategories()
         let name = try PlaceCategory.validatedName(text, existing: try await categoryNames())
-        let now = dependencies.now()
-        let rows = try await database.plainRows(
-            """
-            INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
-            VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
-            \(bind: now)) RETURNING "id"
-            """, columns: ["id"])
-        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
-        return try await category(id)
+        return try await category(try await insertCategory(named: name))
     }
 
     func renameCategory(_ id: Int, to text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
@@ -240,6 +232,11 @@ struct PlaceService {
         try await ensureDefaultCategories()
         let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
         try await requireCategory(categoryID)
+        return try await place(try await insert(fields, categoryID: categoryID))
+    }
+
+    /// Stores checked fields in one of the owner's categories; the new place's id.
+    func insert(_ fields: PlaceFields, categoryID: Int) async throws -> Int {
         let now = dependencies.now()
         let rows = try await database.plainRows(
             """
@@ -252,7 +249,34 @@ struct PlaceService {
             RETURNING "id"
             """, columns: ["id"])
         guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
-        return try await place(id)
+        return id
+    }
+
+    /// A place imported again adds what the stored one lacks (notes, address, being a favorite) and
+    /// changes nothing it has. One statement, so an import's transaction starts with a write.
+    func fillGaps(of id: Int, with fields: PlaceFields) async throws {
+        try await database.sqlDatabase().raw(
+            """
+            UPDATE "places" SET "notes" = COALESCE("notes", \(bind: fields.notes)), \
+            "address" = COALESCE("address", \(bind: fields.address)), \
+            "is_favorite" = ("is_favorite" OR \(bind: fields.isFavorite)), \
+            "external_id" = COALESCE("external_id", \(bind: fields.externalID)), \
+            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
+            """
+        ).run()
+    }
+
+    /// A new category named `name` (already checked); its id.
+    func insertCategory(named name: String) async throws -> Int {
+        let now = dependencies.now()
+        let rows = try await database.plainRows(
+            """
+            INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
+            VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
+            \(bind: now)) RETURNING "id"
+            """, columns: ["id"])
+        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
+        return id
     }
 
     /// Changes a stored place: `change` gets it as a draft and returns the new one.

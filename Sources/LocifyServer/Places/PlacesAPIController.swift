@@ -14,6 +14,7 @@ struct PlacesAPIController: RouteCollection {
         places.get(use: index)
         places.post(use: create)
         places.get("export", use: export)
+        places.on(.POST, "import", body: .collect(maxSize: "32mb"), use: importPlaces)
         places.get(":placeID", use: show)
         places.put(":placeID", use: update)
         places.delete(":placeID", use: delete)
@@ -98,6 +99,48 @@ struct PlacesAPIController: RouteCollection {
         response.headers.replaceOrAdd(
             name: .contentDisposition, value: "attachment; filename=\"\(format.fileName(on: request.today))\"")
         return response
+    }
+
+    struct ImportForm: Content {
+        var file: File?
+        var categoryID: String?
+        var dryRun: String?
+
+        enum CodingKeys: String, CodingKey {
+            case file
+            case categoryID = "category_id"
+            case dryRun = "dry_run"
+        }
+    }
+
+    /// A multipart `file` (GPX, KML, KMZ, GeoJSON, CSV or Google Takeout, told apart by content), an
+    /// optional `category_id` that receives every place, and `dry_run=true` to see the report first.
+    func importPlaces(request: Request) async throws -> PlaceImportReportResource {
+        guard request.headers.contentType?.type == "multipart" else {
+            throw ValidationFailure(field: "file", "Send the file as multipart/form-data, in the field file.")
+        }
+        let form: ImportForm
+        do {
+            form = try request.content.decode(ImportForm.self)
+        } catch {
+            throw PhotoUploadFailure.unreadableForm
+        }
+        guard let file = form.file, file.data.readableBytes > 0 else {
+            throw ValidationFailure(field: "file", "Choose the file to import.")
+        }
+        var problems: [FieldError] = []
+        let target = LooseValue.integer(form.categoryID, field: "category_id", label: "Category", problems: &problems)
+        let dryRunText = form.dryRun ?? request.queryParameters["dry_run"]
+        let dryRun = dryRunText.flatMap(LooseValue.boolean) ?? false
+        if let dryRunText, LooseValue.boolean(dryRunText) == nil {
+            problems.append(FieldError(field: "dry_run", message: "dry_run must be true or false."))
+        }
+        guard problems.isEmpty else { throw ValidationFailure(problems) }
+        let listName = file.filename.split(separator: ".").first.map(String.init)
+        let importer = PlaceImporter(
+            places: try request.places(), geocoderEnabled: request.application.locifyConfig.geocoder != .off)
+        return try await importer.run(
+            Data(file.data.readableBytesView), targetCategoryID: target, dryRun: dryRun, listName: listName)
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {

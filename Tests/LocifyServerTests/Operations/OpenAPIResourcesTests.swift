@@ -142,6 +142,19 @@ final class OpenAPIResourcesTests: XCTestCase {
                     .object(["$ref": .string("#/components/schemas/Place")])
                 ),
                 (
+                    "import report",
+                    try encoded(
+                        PlaceImportReportResource(
+                            format: "gpx", dryRun: false,
+                            rows: [
+                                .init(row: 1, name: "Louvre", outcome: "created", placeID: 3, reason: nil),
+                                .init(
+                                    row: 2, name: "x", outcome: "skipped", placeID: nil, reason: "Latitude is required."
+                                ),
+                            ], unreadable: [.init(record: 4, reason: "no coordinates")])),
+                    try responseSchema(document, "post", "/api/places/import", "200")
+                ),
+                (
                     "categories",
                     try encoded(
                         PlaceCategoryListResource(

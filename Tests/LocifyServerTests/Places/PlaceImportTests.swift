@@ -1,0 +1,179 @@
+import Foundation
+import LocifyAPI
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+/// Imports through the API: each export read back into another account, dry runs, merges and the report.
+final class PlaceImportTests: XCTestCase {
+    private func importFile(
+        _ app: Application, _ account: TestAccount, _ bytes: [UInt8], filename: String = "places",
+        fields: [String: String] = [:]
+    ) async throws -> XCTHTTPResponse {
+        let boundary = "locify-import-boundary"
+        var body = ByteBuffer()
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        body.writeString(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        body.writeBytes(bytes)
+        body.writeString("\r\n--\(boundary)--\r\n")
+        var headers = account.bearer
+        headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
+        return try await app.send(.POST, "/api/places/import", headers: headers, body: body)
+    }
+
+    private func placesOf(_ app: Application, _ account: TestAccount) async throws -> [PlaceResource] {
+        try await app.send(.GET, "/api/places?sort=name&limit=100", headers: account.bearer)
+            .decoded(PageResource<PlaceResource>.self).data
+    }
+
+    func testEveryExportImportsBackIntoAnotherAccount() async throws {
+        try await forEachDatabase { app, _, database in
+            let ada = try await app.makeAccount()
+            let categories = try await app.send(.GET, "/api/categories", headers: ada.bearer)
+                .decoded(PlaceCategoryListResource.self).data
+            let bakeries = try await app.send(
+                .POST, "/api/categories", headers: ada.bearer, json: #"{"name": "Bakeries"}"#
+            )
+            .decoded(DataEnvelope<PlaceCategoryResource>.self).data
+            let sights = try XCTUnwrap(categories.first { $0.name == "Tourist Attraction" })
+            for (name, latitude, longitude, category, favorite, notes) in [
+                ("Du Pain et des Idées", 48.871_234_5, 2.363_456_7, bakeries.id, true, "Escargot pistache"),
+                ("Sagrada Família", 41.403_629, 2.174_356, sights.id, false, "Book ahead\n<tickets & times>"),
+            ] {
+                let body: [String: Any] = [
+                    "name": name, "latitude": latitude, "longitude": longitude, "category_id": category,
+                    "is_favorite": favorite, "notes": notes,
+                ]
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+                let created = try await app.send(.POST, "/api/places", headers: ada.bearer, json: json)
+                XCTAssertEqual(created.status, .created)
+            }
+            for format in PlaceExportFormat.allCases {
+                let file = try await app.send(.GET, "/api/places/export?format=\(format.rawValue)", headers: ada.bearer)
+                let grace = try await app.makeAccount(email: "grace-\(format.rawValue)@example.com")
+                // A dry run reports and saves nothing.
+                let preview = try await importFile(
+                    app, grace, Array(file.body.readableBytesView), fields: ["dry_run": "true"])
+                XCTAssertEqual(preview.status, .ok, "\(database) \(format): \(preview.text)")
+                let report = try preview.decoded(PlaceImportReportResource.self)
+                XCTAssertEqual([report.created, report.merged, report.skipped], [2, 0, 0], "\(format)")
+                XCTAssertEqual(report.format, format.rawValue)
+                XCTAssertTrue(report.dryRun)
+                let none = try await placesOf(app, grace)
+                XCTAssertEqual(none.count, 0)
+                // For real: the same places, categories (Bakeries made on the way) and favorites.
+                let done = try await importFile(app, grace, Array(file.body.readableBytesView))
+                    .decoded(PlaceImportReportResource.self)
+                XCTAssertEqual(done.created, 2, "\(format)")
+                let imported = try await placesOf(app, grace)
+                XCTAssertEqual(imported.map(\.name), ["Du Pain et des Idées", "Sagrada Família"], "\(format)")
+                XCTAssertEqual(imported.map(\.category.name), ["Bakeries", "Tourist Attraction"], "\(format)")
+                XCTAssertEqual(imported.map(\.isFavorite), [true, false], "\(format)")
+                XCTAssertEqual(imported[0].latitude, 48.871_234_5, accuracy: 1e-6)
+                XCTAssertEqual(imported[1].longitude, 2.174_356, accuracy: 1e-6)
+                XCTAssertEqual(imported[1].notes, "Book ahead\n<tickets & times>", "\(format)")
+                // Importing it again merges into what is there: nothing twice.
+                let again = try await importFile(app, grace, Array(file.body.readableBytesView))
+                    .decoded(PlaceImportReportResource.self)
+                XCTAssertEqual([again.created, again.merged], [0, 2], "\(format)")
+                let still = try await placesOf(app, grace)
+                XCTAssertEqual(still.count, 2)
+            }
+        }
+    }
+
+    func testTakeoutFilesAListAndBadRowsAreReported() async throws {
+        try await forEachDatabase { app, _, database in
+            app.dependencies.geocoder = StubGeocoder { query in
+                query.text.contains("Rue de Rivoli")
+                    ? [
+                        GeocodingResult(
+                            coordinate: Coordinate(latitude: 48.8606, longitude: 2.3376), displayName: "Louvre",
+                            countryCode: "FR", precision: .street, source: "stub")
+                    ] : []
+            }
+            let account = try await app.makeAccount()
+            let newer = """
+                {"type": "FeatureCollection", "features": [
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [2.2945, 48.8584]},
+                   "properties": {"date": "2023-04-01T10:00:00Z", "google_maps_url": "http://maps.google.com/?cid=1",
+                     "location": {"name": "Tour Eiffel", "address": "Champ de Mars, Paris", "country_code": "FR"}}},
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [0, 0]},
+                   "properties": {"google_maps_url": "http://maps.google.com/?cid=2",
+                     "location": {"name": "Louvre", "address": "Rue de Rivoli, Paris"}}},
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [0, 0]},
+                   "properties": {"google_maps_url": "http://maps.google.com/?cid=3",
+                     "location": {"name": "Nowhere", "address": "Nowhere street 1"}}}
+                ]}
+                """
+            let first = try await importFile(app, account, Array(newer.utf8), filename: "Saved Places.json")
+            XCTAssertEqual(first.status, .ok, "\(database): \(first.text)")
+            let report = try first.decoded(PlaceImportReportResource.self)
+            XCTAssertEqual(report.format, "takeout")
+            XCTAssertEqual([report.created, report.merged, report.skipped], [2, 0, 1])
+            XCTAssertEqual(report.rows.first { $0.outcome == "skipped" }?.name, "Nowhere")
+            XCTAssertTrue(report.rows.first { $0.outcome == "skipped" }?.reason?.contains("no position") ?? false)
+            let older = """
+                {"type": "FeatureCollection", "features": [
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [2.2947, 48.8584]},
+                   "properties": {"Title": "Tour Eiffel", "Published": "2019-05-04T10:06:05Z",
+                     "Google Maps URL": "http://maps.google.com/?cid=9",
+                     "Location": {"Business Name": "Tour Eiffel", "Address": "Champ de Mars",
+                       "Geo Coordinates": {"Latitude": "48.8584", "Longitude": "2.2947"}}}}
+                ]}
+                """
+            let merged = try await importFile(app, account, Array(older.utf8)).decoded(PlaceImportReportResource.self)
+            XCTAssertEqual([merged.created, merged.merged], [0, 1], "the same name within 25 m is one place")
+            let list = """
+                Title,Note,URL
+                Café Procope,Oldest café,"https://www.google.com/maps/search/48.8530,2.3388"
+                No position,,https://www.google.com/maps/place/somewhere
+                """
+            let fromList = try await importFile(app, account, Array(list.utf8), filename: "Paris trip.csv")
+                .decoded(PlaceImportReportResource.self)
+            XCTAssertEqual(fromList.format, "takeout-list")
+            XCTAssertEqual(fromList.created, 1)
+            XCTAssertEqual(fromList.skipped, 1)
+            let procope = try await app.send(.GET, "/api/places?q=procope", headers: account.bearer)
+                .decoded(PageResource<PlaceResource>.self).data
+            XCTAssertEqual(procope.first?.category.name, "Paris trip", "a list's name is its category")
+            // A hand-written CSV with a bad row; and a target category for all.
+            let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
+                .decoded(PlaceCategoryListResource.self).data
+            let cafe = try XCTUnwrap(categories.first { $0.name == "Cafe" })
+            let csv = """
+                name,latitude,longitude,notes
+                Le Select,48.8427,2.3285,Montparnasse
+                ,48.8,2.3,no name
+                Off the map,95,2.3,
+                """
+            let rows = try await importFile(app, account, Array(csv.utf8), fields: ["category_id": String(cafe.id)])
+                .decoded(PlaceImportReportResource.self)
+            XCTAssertEqual(rows.created, 1)
+            XCTAssertEqual(rows.skipped, 2, "\(rows)")
+            let select = try await app.send(.GET, "/api/places?q=select", headers: account.bearer)
+                .decoded(PageResource<PlaceResource>.self).data
+            XCTAssertEqual(select.first?.categoryID, cafe.id)
+            // What cannot be imported at all changes nothing.
+            let before = try await placesOf(app, account).count
+            for (bytes, field) in [
+                (Array("just some words".utf8), "file"), (Array("<html></html>".utf8), "file"), ([UInt8](), "file"),
+            ] {
+                let refused = try await importFile(app, account, bytes)
+                XCTAssertEqual(refused.status, .unprocessableEntity, refused.text)
+                XCTAssertTrue(refused.text.contains(field == "file" ? "file" : field))
+            }
+            let foreign = try await importFile(app, account, Array(csv.utf8), fields: ["category_id": "999999"])
+            XCTAssertEqual(foreign.status, .notFound)
+            let badFlag = try await importFile(app, account, Array(csv.utf8), fields: ["dry_run": "maybe"])
+            XCTAssertEqual(badFlag.status, .unprocessableEntity)
+            let after = try await placesOf(app, account).count
+            XCTAssertEqual(after, before)
+        }
+    }
+}
