@@ -95,13 +95,9 @@ extension Request {
             geocoderEnabled: application.locifyConfig.geocoder != .off, jobsQueued: { workers?.nudge() })
     }
 
-    /// The body as an address input; an empty body is an input with nothing in it. Only JSON is read.
+    /// The body as an address input (see `jsonInput`).
     func addressInput() throws -> AddressInput {
-        guard let body = body.data, body.readableBytes > 0 else {
-            return AddressInput(draft: PostalAddressDraft(), presentKeys: [])
-        }
-        guard headers.contentType == .json else { throw AppError.malformedBody }
-        return try content.decode(AddressInput.self)
+        try jsonInput(AddressInput.self, empty: AddressInput(draft: PostalAddressDraft(), presentKeys: []))
     }
 
     func addressResource(_ address: ContactAddress) async throws -> AddressResource {

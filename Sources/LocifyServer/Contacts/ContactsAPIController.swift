@@ -60,15 +60,9 @@ struct ContactsAPIController: RouteCollection {
 }
 
 extension Request {
-    /// The body as a contact input; an empty body is an input with nothing in it, so the client hears
-    /// which fields are missing rather than that it sent no JSON. Only JSON is read: form bodies cannot
-    /// tell null from the text "null".
+    /// The body as a contact input (see `jsonInput`).
     func contactInput() throws -> ContactInput {
-        guard let body = body.data, body.readableBytes > 0 else {
-            return ContactInput(draft: ContactDraft(), presentKeys: [])
-        }
-        guard headers.contentType == .json else { throw AppError.malformedBody }
-        return try content.decode(ContactInput.self)
+        try jsonInput(ContactInput.self, empty: ContactInput(draft: ContactDraft(), presentKeys: []))
     }
 
     /// `currentYear` places a birthday with no year. A list passes the current year, the base URL and the

@@ -19,12 +19,14 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
         search = parameters["query"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The URLs of this list's pages: `limit`, `sort` and `query` are kept (Monica drops them). The
-    /// kept part is encoded once; a pager asks for a dozen pages, and `page` comes last and is a number.
-    func pageURLs(of list: SiteURL, on request: Request) -> @Sendable (Int) -> String {
+    /// The URLs of this list's pages: `limit`, `sort` and `query` are kept (Monica drops them), and the
+    /// list's own filters named in `filters`. The kept part is encoded once; a pager asks for a dozen
+    /// pages, and `page` comes last and is a number.
+    func pageURLs(of list: SiteURL, on request: Request, keeping filters: [String] = []) -> @Sendable (Int) -> String {
+        let parameters = request.queryParameters
         let kept = request.absoluteURL(
             list,
-            query: [
+            query: filters.map { ($0, parameters[$0]) } + [
                 ("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit)), ("sort", sortText),
                 ("query", search),
             ])

@@ -87,7 +87,9 @@ struct AvatarService {
         let photoIDs = models.compactMap { $0.avatarChoice == AvatarChoice.photo.rawValue ? $0.avatarPhotoID : nil }
         let photoDigests = try await digests(ofPhotos: photoIDs)
         let hashes = Set(models.compactMap(\.gravatarHash))
-        let answers = try await looksUpGravatar() ? try await gravatarAnswers(for: hashes) : nil
+        // Contacts without an e-mail (most imports) need not ask whether the account looks up Gravatars.
+        var answers: [String: GravatarAnswer]?
+        if !hashes.isEmpty, try await looksUpGravatar() { answers = try await gravatarAnswers(for: hashes) }
         let now = dependencies.now()
         var stale: Set<String> = []
         for model in models {

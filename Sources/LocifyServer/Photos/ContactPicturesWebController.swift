@@ -34,10 +34,8 @@ struct ContactPicturesWebController: RouteCollection {
                     flash: "The photo was added and is now \(contact.completeName)'s picture.")
             }
             return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was added.")
-        } catch let failure as ValidationFailure {
-            return try await redraw(
-                request, contactID: contactID, error: failure.plainMessage, status: .unprocessableEntity)
-        } catch let failure as PhotoUploadFailure {
+        } catch let failure as any AppFailure where failure.kind != .notFound {
+            // Not an image, too large, or not a readable form: said beside the upload, with its status.
             return try await redraw(
                 request, contactID: contactID, error: failure.plainMessage, status: failure.kind.status)
         }
@@ -116,11 +114,9 @@ struct ContactPicturesSection: Encodable {
     let chooseURL: String
     let shown: String
     let showsInitials: Bool
-    let showsGravatar: Bool
     let offersGravatar: Bool
     let maximumMB: Int
     let error: String?
-    let settingsURL: String
 
     /// `hasGravatar` says whether a Gravatar was found for the contact; `photoURL` makes each photo's link.
     init(
@@ -138,7 +134,6 @@ struct ContactPicturesSection: Encodable {
         uploadURL = SiteURL.contactPhotos(contact.id).path
         chooseURL = SiteURL.contactAvatar(contact.id).path
         showsInitials = contact.avatar.source == .initials
-        showsGravatar = contact.avatar.source == .gravatar
         shown =
             switch contact.avatar.source {
             case .photo: "a photo"
@@ -148,6 +143,5 @@ struct ContactPicturesSection: Encodable {
         offersGravatar = hasGravatar && contact.avatar.source != .gravatar
         maximumMB = maximumBytes / (1024 * 1024)
         self.error = error
-        settingsURL = SiteURL.settings.path + "#pictures-heading"
     }
 }

@@ -68,10 +68,7 @@ struct PhotosAPIController: RouteCollection {
     func chooseAvatar(request: Request) async throws -> DataEnvelope<ContactResource> {
         let contactID = try request.pathID("contactID")
         _ = try await request.contacts().contact(contactID)
-        guard let body = request.body.data, body.readableBytes > 0, request.headers.contentType == .json else {
-            throw ValidationFailure(field: "source", "Choose the avatar: default, adorable, gravatar or photo.")
-        }
-        let input = try request.content.decode(AvatarInput.self)
+        let input = try request.jsonInput(AvatarInput.self, empty: AvatarInput(source: nil, photoID: nil))
         guard input.typeErrors.isEmpty else { throw ValidationFailure(input.typeErrors) }
         guard let choice = input.source.flatMap({ AvatarChoice(rawValue: $0.lowercased()) }) else {
             throw ValidationFailure(field: "source", "The avatar must be default, adorable, gravatar or photo.")
@@ -106,7 +103,7 @@ struct ReceivedPhoto {
             case .nothing: problems.append(FieldError(field: "photo", message: "Send the photo as `photo` or `data`."))
             }
         } catch .tooLarge(let maximum) {
-            throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+            throw PhotoTooLarge(maximumBytes: maximum)
         } catch {
             problems.append(FieldError(field: "photo", message: error.description))
         }
@@ -115,25 +112,17 @@ struct ReceivedPhoto {
     }
 }
 
-/// An upload that cannot be taken as it came.
-enum PhotoUploadFailure: AppFailure, Equatable {
-    /// Over `LOCIFY_MAX_PHOTO_MB`: 413, before the rest of the body is read when its length is known.
-    case tooLarge(maximumBytes: Int)
-    case unreadableForm
+/// A photo over `LOCIFY_MAX_PHOTO_MB`: 413, before the rest of the body is read when its length is known.
+struct PhotoTooLarge: AppFailure, Equatable {
+    let maximumBytes: Int
+    var kind: FailureKind { .tooLarge }
+    var messages: [String] { [PhotoUpload.Problem.tooLarge(maximumBytes: maximumBytes).description] }
+}
 
-    var kind: FailureKind {
-        switch self {
-        case .tooLarge: .tooLarge
-        case .unreadableForm: .malformedBody
-        }
-    }
-
-    var messages: [String] {
-        switch self {
-        case .tooLarge(let maximum): [PhotoUpload.Problem.tooLarge(maximumBytes: maximum).description]
-        case .unreadableForm: ["The upload could not be read as a multipart form."]
-        }
-    }
+/// A multipart body (a photo, a places file) that cannot be read as a form.
+struct UnreadableUpload: AppFailure, Equatable {
+    var kind: FailureKind { .malformedBody }
+    var messages: [String] { ["The upload could not be read as a multipart form."] }
 }
 
 extension Request {
@@ -170,13 +159,13 @@ extension Request {
         // Room for the form's other parts, or for base64's third.
         let limit = isMultipart ? maximum + 64 * 1024 : maximum / 3 * 4 + 64 * 1024
         if let length = headers.first(name: .contentLength).flatMap(Int.init), length > limit {
-            throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+            throw PhotoTooLarge(maximumBytes: maximum)
         }
         if body.data == nil {
             do {
                 _ = try await body.collect(max: limit).get()
             } catch {
-                throw PhotoUploadFailure.tooLarge(maximumBytes: maximum)
+                throw PhotoTooLarge(maximumBytes: maximum)
             }
         }
         guard let data = body.data, data.readableBytes > 0 else {
@@ -188,7 +177,7 @@ extension Request {
             do {
                 form = try content.decode(PhotoForm.self)
             } catch {
-                throw PhotoUploadFailure.unreadableForm
+                throw UnreadableUpload()
             }
             var problems: [FieldError] = []
             let contactID = LooseValue.integer(

@@ -29,7 +29,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func createCategory(request: Request) async throws -> Response {
-        let input = try request.jsonInput(PlaceCategoryInput.self) ?? PlaceCategoryInput(name: nil)
+        let input = try request.jsonInput(PlaceCategoryInput.self, empty: PlaceCategoryInput(name: nil))
         let places = try request.places()
         let category = try await places.createCategory(named: input.name, typeErrors: input.typeErrors)
         return try await DataEnvelope(data: PlaceCategoryResource(category, placesCount: 0)).encodeResponse(
@@ -40,7 +40,7 @@ struct PlacesAPIController: RouteCollection {
         let id = try request.pathID("categoryID")
         let places = try request.places()
         _ = try await places.category(id)
-        let input = try request.jsonInput(PlaceCategoryInput.self) ?? PlaceCategoryInput(name: nil)
+        let input = try request.jsonInput(PlaceCategoryInput.self, empty: PlaceCategoryInput(name: nil))
         let category = try await places.renameCategory(id, to: input.name, typeErrors: input.typeErrors)
         let count = try await places.categories().categories.first { $0.0.id == id }?.1 ?? 0
         return DataEnvelope(data: PlaceCategoryResource(category, placesCount: count))
@@ -61,20 +61,13 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func index(request: Request) async throws -> PageResource<PlaceResource> {
-        let page = try request.pageSelection()
-        let parameters = request.queryParameters
-        let sort = try ListSort.parse(parameters["sort"], default: PlaceService.defaultSort)
-        let filter = try PlaceFilter(parameters: parameters)
-        let (found, window) = try await request.places().page(filter: filter, sort: sort, page: page)
-        let kept = ["category_id", "favorite", "q", "near", "within_km", "bbox", "sort"].compactMap { name in
-            parameters[name].map { (name, Optional($0)) }
-        }
-        let limit = page.limit == PageWindow.defaultLimit ? nil : String(page.limit)
-        let prefix = request.absoluteURL(.apiPlaces, query: kept + [("limit", limit)])
-        let separator = prefix.contains("?") ? "&page=" : "?page="
+        let query = try ListQuery(from: request, defaultSort: PlaceService.defaultSort)
+        let filter = try PlaceFilter(parameters: request.queryParameters)
+        let (found, window) = try await request.places().page(filter: filter, sort: query.sort, page: query.page)
         return PageResource(
             items: try await request.placeResources(found), window: window, path: request.absoluteURL(.apiPlaces),
-            pageURL: { prefix + separator + String($0) })
+            pageURL: query.pageURLs(
+                of: .apiPlaces, on: request, keeping: ["category_id", "favorite", "q", "near", "within_km", "bbox"]))
     }
 
     /// `?format=gpx|kml|kmz|geojson|csv`, optionally `category_id` and `favorite`: a download with a dated
@@ -123,7 +116,7 @@ struct PlacesAPIController: RouteCollection {
         do {
             form = try request.content.decode(ImportForm.self)
         } catch {
-            throw PhotoUploadFailure.unreadableForm
+            throw UnreadableUpload()
         }
         guard let file = form.file, file.data.readableBytes > 0 else {
             throw ValidationFailure(field: "file", "Choose the file to import.")
@@ -149,7 +142,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func create(request: Request) async throws -> Response {
-        let input = try request.jsonInput(PlaceInput.self) ?? PlaceInput(draft: PlaceDraft(), presentKeys: [])
+        let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
         let place = try await request.places().create(input.draft, typeErrors: input.typeErrors)
         return try await DataEnvelope(
             data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0]
@@ -160,7 +153,7 @@ struct PlacesAPIController: RouteCollection {
         let id = try request.pathID("placeID")
         let places = try request.places()
         _ = try await places.place(id)
-        let input = try request.jsonInput(PlaceInput.self) ?? PlaceInput(draft: PlaceDraft(), presentKeys: [])
+        let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
         let place = try await places.update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
     }
@@ -188,13 +181,6 @@ struct PlacesAPIController: RouteCollection {
 extension Request {
     func places() throws -> PlaceService {
         PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
-    }
-
-    /// The JSON body as `Input`; nil for an empty body. Only JSON is read.
-    func jsonInput<Input: Decodable>(_ type: Input.Type) throws -> Input? {
-        guard let body = body.data, body.readableBytes > 0 else { return nil }
-        guard headers.contentType == .json else { throw AppError.malformedBody }
-        return try content.decode(Input.self)
     }
 
     /// Each place with its category's name, the names read in one query.

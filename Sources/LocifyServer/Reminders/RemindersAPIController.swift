@@ -139,13 +139,9 @@ extension Request {
         ReminderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
-    /// The body as a reminder input; an empty body is an input with nothing in it. Only JSON is read.
+    /// The body as a reminder input (see `jsonInput`).
     func reminderInput() throws -> ReminderInput {
-        guard let body = body.data, body.readableBytes > 0 else {
-            return ReminderInput(draft: ReminderDraft(), presentKeys: [])
-        }
-        guard headers.contentType == .json else { throw AppError.malformedBody }
-        return try content.decode(ReminderInput.self)
+        try jsonInput(ReminderInput.self, empty: ReminderInput(draft: ReminderDraft(), presentKeys: []))
     }
 
     func reminderResource(_ reminder: Reminder) async throws -> ReminderResource {

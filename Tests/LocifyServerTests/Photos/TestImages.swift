@@ -37,9 +37,10 @@ enum TestImages {
     static let svg = Array(
         #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>"#.utf8)
 
-    /// A multipart body with the file as `photo` and the other fields as given.
+    /// A multipart body with the file as `field` (`photo` unless said) and the other fields as given.
     static func multipart(
-        _ bytes: [UInt8], filename: String = "me.png", type: String = "image/png", fields: [String: String] = [:]
+        _ bytes: [UInt8], field: String = "photo", filename: String = "me.png", type: String = "image/png",
+        fields: [String: String] = [:]
     ) -> (body: ByteBuffer, contentType: String) {
         let boundary = "locify-photo-boundary"
         var body = ByteBuffer()
@@ -47,7 +48,7 @@ enum TestImages {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         body.writeString(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\n"
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\n"
         )
         body.writeBytes(bytes)
         body.writeString("\r\n--\(boundary)--\r\n")
@@ -56,16 +57,6 @@ enum TestImages {
 }
 
 extension Application {
-    /// Sends any body with any headers and returns the response.
-    func send(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders, body: ByteBuffer?) async throws
-        -> XCTHTTPResponse
-    {
-        var captured: XCTHTTPResponse?
-        try await test(method, path, headers: headers, body: body) { response async in captured = response }
-        guard let captured else { throw PostgresCluster.Failure(description: "no response for \(method) \(path)") }
-        return captured
-    }
-
     /// Uploads `bytes` as a multipart photo of `contactID` through the API.
     func uploadPhoto(
         _ bytes: [UInt8], contactID: Int, account: TestAccount, filename: String = "me.png"

@@ -11,18 +11,10 @@ final class PlaceImportTests: XCTestCase {
         _ app: Application, _ account: TestAccount, _ bytes: [UInt8], filename: String = "places",
         fields: [String: String] = [:]
     ) async throws -> XCTHTTPResponse {
-        let boundary = "locify-import-boundary"
-        var body = ByteBuffer()
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
-        }
-        body.writeString(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-        )
-        body.writeBytes(bytes)
-        body.writeString("\r\n--\(boundary)--\r\n")
+        let (body, type) = TestImages.multipart(
+            bytes, field: "file", filename: filename, type: "application/octet-stream", fields: fields)
         var headers = account.bearer
-        headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
+        headers.replaceOrAdd(name: .contentType, value: type)
         return try await app.send(.POST, "/api/places/import", headers: headers, body: body)
     }
 

@@ -146,6 +146,13 @@ extension Application {
             headers.contentType = .json
             body = ByteBuffer(string: json)
         }
+        return try await send(method, path, headers: headers, body: body)
+    }
+
+    /// Sends any body with any headers and returns the response.
+    func send(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders, body: ByteBuffer?) async throws
+        -> XCTHTTPResponse
+    {
         var captured: XCTHTTPResponse?
         try await test(method, path, headers: headers, body: body) { response async in captured = response }
         guard let captured else { throw PostgresCluster.Failure(description: "no response for \(method) \(path)") }

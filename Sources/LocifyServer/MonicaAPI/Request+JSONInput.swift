@@ -1,0 +1,12 @@
+import Vapor
+
+extension Request {
+    /// The body decoded as `Input`; an empty body is `empty` (an input with nothing in it), so the client
+    /// hears which fields are missing rather than that it sent no JSON. Only JSON is read: form bodies
+    /// cannot tell null from the text "null".
+    func jsonInput<Input: Decodable>(_ type: Input.Type, empty: @autoclosure () -> Input) throws -> Input {
+        guard let body = body.data, body.readableBytes > 0 else { return empty() }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        return try content.decode(Input.self)
+    }
+}
