@@ -104,6 +104,8 @@ private func registerViews(_ app: Application) throws {
 private func registerMiddleware(_ app: Application) {
     // Monica clients rely on keys in Monica's order, which Foundation's encoder does not keep.
     ContentConfiguration.global.use(encoder: OrderedJSONEncoder(), for: .json)
+    // MultipartKit's parser crashes on some bodies; every multipart body is checked first.
+    ContentConfiguration.global.use(decoder: CheckedFormDataDecoder(), for: .formData)
     // Every request passes through these, so they are future-based: an AsyncMiddleware costs a task each.
     app.middleware = Middlewares()
     app.middleware.use(ResponseHeadersMiddleware())
