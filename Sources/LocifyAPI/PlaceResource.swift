@@ -279,3 +279,47 @@ public struct PlaceImportReportResource: Codable, Sendable, Equatable {
         skipped = rows.filter { $0.outcome == "skipped" }.count + unreadable.count
     }
 }
+
+/// `GET /api/imports/{id}`: a places import running in the background, or previewed on the web and
+/// waiting to be confirmed. `report` is there once it is done (or, for a preview, what it would do).
+public struct PlaceImportJobResource: Codable, Sendable, Equatable {
+    public var id: Int
+    public var object = "import"
+    /// `previewed`, `queued`, `running`, `done` or `failed`.
+    public var status: String
+    public var fileName: String
+    /// `checking` (records read, placed, compared) or `saving`; null until it starts.
+    @Nullable public var stage: String?
+    public var processed: Int
+    public var total: Int
+    @Nullable public var report: PlaceImportReportResource?
+    @Nullable public var error: String?
+    public var url: String
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, status
+        case fileName = "file_name"
+        case stage, processed, total, report, error, url
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public init(
+        id: Int, status: String, fileName: String, stage: String?, processed: Int, total: Int,
+        report: PlaceImportReportResource?, error: String?, url: String, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.status = status
+        self.fileName = fileName
+        self.stage = stage
+        self.processed = processed
+        self.total = total
+        self.report = report
+        self.error = error
+        self.url = url
+        self.createdAt = Timestamp.string(createdAt)
+        self.updatedAt = Timestamp.string(updatedAt)
+    }
+}

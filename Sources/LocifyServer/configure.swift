@@ -36,6 +36,7 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.gravatarRefresher = GravatarRefresher()
     app.jobHandlers = [
         RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob()), RegisteredJob(GravatarLookUpJob()),
+        RegisteredJob(PlaceImportJob()),
     ]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
@@ -85,6 +86,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateServerSecrets())
     app.migrations.add(CreatePlaceCategories())
     app.migrations.add(CreatePlaces())
+    app.migrations.add(CreatePlaceImports())
 }
 
 private func registerViews(_ app: Application) throws {

@@ -12,14 +12,49 @@ struct PlaceImporter {
     let places: PlaceService
     let geocoderEnabled: Bool
 
-    func run(_ data: Data, targetCategoryID: Int?, dryRun: Bool, listName: String?) async throws
-        -> PlaceImportReportResource
-    {
+    /// Where an import has got to, for a progress bar or `GET /api/imports/{id}`.
+    struct Progress: Sendable, Equatable {
+        enum Stage: String, Sendable {
+            /// Each record checked, and placed through the geocoder when it has only an address.
+            case checking
+            /// The checked records written.
+            case saving
+        }
+
+        let stage: Stage
+        let done: Int
+        let total: Int
+    }
+
+    typealias ProgressReport = @Sendable (Progress) async throws -> Void
+
+    /// The file's format and records, or the error a person is shown for a file that holds no places.
+    static func read(_ data: Data, listName: String?) throws -> (PlaceImportFormat, PlaceImport) {
         guard let format = PlaceImportFormat.detect(data) else {
             throw ValidationFailure(
                 field: "file", "The file is not GPX, KML, KMZ, GeoJSON, CSV or a Google Takeout saved-places file.")
         }
-        let read = format.read(data, listName: listName)
+        return (format, format.read(data, listName: listName))
+    }
+
+    /// Imports `data`. Without `batchSize` every record is written in one transaction (all or nothing);
+    /// with it, each batch is a transaction of its own and `progress` is told after each, so a long
+    /// import shows how far it got and a retried one merges what was already written.
+    func run(
+        _ data: Data, targetCategoryID: Int?, dryRun: Bool, listName: String?, batchSize: Int? = nil,
+        progress: ProgressReport? = nil
+    ) async throws -> PlaceImportReportResource {
+        let (format, read) = try Self.read(data, listName: listName)
+        return try await run(
+            read, format: format, targetCategoryID: targetCategoryID, dryRun: dryRun, batchSize: batchSize,
+            progress: progress)
+    }
+
+    /// Imports records already read from a file of `format`.
+    func run(
+        _ read: PlaceImport, format: PlaceImportFormat, targetCategoryID: Int?, dryRun: Bool, batchSize: Int? = nil,
+        progress: ProgressReport? = nil
+    ) async throws -> PlaceImportReportResource {
         if let targetCategoryID { _ = try await places.category(targetCategoryID) }
         let (categories, _) = try await places.categories()
         let categoryIDs = Dictionary(
@@ -29,7 +64,11 @@ struct PlaceImporter {
         var known = try await places.all(filter: PlaceFilter())
 
         var plans: [(name: String, plan: Plan)] = []
-        for record in read.places {
+        let total = read.places.count
+        for (index, record) in read.places.enumerated() {
+            if let progress, index % 100 == 0 {
+                try await progress(Progress(stage: .checking, done: index, total: total))
+            }
             var coordinate = record.coordinate
             if coordinate == nil, let address = record.address, geocoderEnabled {
                 coordinate = try? await places.dependencies.geocoder.search(GeocodingQuery(text: address, limit: 1))
@@ -63,19 +102,27 @@ struct PlaceImporter {
                     id: 0, uuid: UUID(), ownerID: places.ownerID, categoryID: 0, fields: fields,
                     createdAt: Date(), updatedAt: Date()))
         }
-        let rows: [PlaceImportReportResource.Row]
-        let plan = plans
-        let startingCategories = categoryIDs
-        if dryRun {
-            rows = try await apply(
-                plan, on: places.database, categoryIDs: startingCategories, target: targetCategoryID,
-                fallback: fallbackCategory, dryRun: true)
-        } else {
-            rows = try await places.database.transaction { transaction in
-                try await apply(
-                    plan, on: transaction, categoryIDs: startingCategories, target: targetCategoryID,
-                    fallback: fallbackCategory, dryRun: false)
+        var rows: [PlaceImportReportResource.Row] = []
+        var knownCategories = categoryIDs
+        let batch = max(1, batchSize ?? plans.count)
+        for start in stride(from: 0, to: plans.count, by: batch) {
+            let part = Array(plans[start..<min(start + batch, plans.count)])
+            let categories = knownCategories
+            let applied: Applied
+            if dryRun {
+                applied = try await apply(
+                    part, from: start, on: places.database, categoryIDs: categories, target: targetCategoryID,
+                    fallback: fallbackCategory, dryRun: true)
+            } else {
+                applied = try await places.database.transaction { transaction in
+                    try await apply(
+                        part, from: start, on: transaction, categoryIDs: categories, target: targetCategoryID,
+                        fallback: fallbackCategory, dryRun: false)
+                }
             }
+            rows += applied.rows
+            knownCategories = applied.categoryIDs
+            if let progress { try await progress(Progress(stage: .saving, done: rows.count, total: total)) }
         }
         return PlaceImportReportResource(
             format: format.rawValue, dryRun: dryRun, rows: rows,
@@ -88,15 +135,23 @@ struct PlaceImporter {
         case skip(String)
     }
 
-    /// Carries out the plan on `database` (a transaction unless a dry run) and says what became of each record.
+    private struct Applied: Sendable {
+        let rows: [PlaceImportReportResource.Row]
+        /// The categories known afterwards: those the batch made are added.
+        let categoryIDs: [String: Int]
+    }
+
+    /// Carries out the plans, the first of which is record `offset + 1`, on `database` (a transaction
+    /// unless a dry run) and says what became of each record.
     private func apply(
-        _ plans: [(name: String, plan: Plan)], on database: any Database, categoryIDs known: [String: Int],
-        target: Int?, fallback: Int, dryRun: Bool
-    ) async throws -> [PlaceImportReportResource.Row] {
+        _ plans: [(name: String, plan: Plan)], from offset: Int, on database: any Database,
+        categoryIDs known: [String: Int], target: Int?, fallback: Int, dryRun: Bool
+    ) async throws -> Applied {
         let writer = PlaceService(database: database, ownerID: places.ownerID, dependencies: places.dependencies)
         var categoryIDs = known
         var rows: [PlaceImportReportResource.Row] = []
-        for (index, (name, plan)) in plans.enumerated() {
+        for (position, (name, plan)) in plans.enumerated() {
+            let index = offset + position
             switch plan {
             case .skip(let reason):
                 rows.append(.init(row: index + 1, name: name, outcome: "skipped", placeID: nil, reason: reason))
@@ -120,6 +175,6 @@ struct PlaceImporter {
                 rows.append(.init(row: index + 1, name: name, outcome: "created", placeID: id, reason: nil))
             }
         }
-        return rows
+        return Applied(rows: rows, categoryIDs: categoryIDs)
     }
 }

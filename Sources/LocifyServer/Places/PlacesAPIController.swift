@@ -16,6 +16,7 @@ struct PlacesAPIController: RouteCollection {
         places.get("export", use: export)
         places.on(.POST, "import", body: .collect(maxSize: "32mb"), use: importPlaces)
         places.get(":placeID", use: show)
+        routes.get(SiteURL.apiImports.pathComponents + [":importID"], use: showImport)
         places.put(":placeID", use: update)
         places.delete(":placeID", use: delete)
         places.put(":placeID", "favorite", use: favorite)
@@ -108,7 +109,10 @@ struct PlacesAPIController: RouteCollection {
 
     /// A multipart `file` (GPX, KML, KMZ, GeoJSON, CSV or Google Takeout, told apart by content), an
     /// optional `category_id` that receives every place, and `dry_run=true` to see the report first.
-    func importPlaces(request: Request) async throws -> PlaceImportReportResource {
+    ///
+    /// A file of more than `PlaceImportStore.backgroundThreshold` records is imported by a background job:
+    /// the answer is then 202 with the import, whose `url` tells its progress and, at the end, its report.
+    func importPlaces(request: Request) async throws -> Response {
         guard request.headers.contentType?.type == "multipart" else {
             throw ValidationFailure(field: "file", "Send the file as multipart/form-data, in the field file.")
         }
@@ -129,11 +133,37 @@ struct PlacesAPIController: RouteCollection {
             problems.append(FieldError(field: "dry_run", message: "dry_run must be true or false."))
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
-        let listName = file.filename.split(separator: ".").first.map(String.init)
+        let data = Data(file.data.readableBytesView)
+        let listName = PlaceImportStore.listName(of: file.filename)
+        let (format, read) = try await request.application.threadPool.offloaded {
+            try PlaceImporter.read(data, listName: listName)
+        }
+        let places = try request.places()
+        if let target { _ = try await places.category(target) }
+        if !dryRun, read.places.count > PlaceImportStore.backgroundThreshold {
+            let imports = try request.placeImports()
+            let id = try await imports.create(
+                fileName: file.filename, file: data, targetCategoryID: target, status: .queued,
+                total: read.places.count)
+            try await PlaceImportJob.enqueue(
+                importID: id, ownerID: places.ownerID, now: request.dependencies.now(), on: request.db)
+            request.application.jobWorkers?.nudge()
+            let stored = try await imports.record(id)
+            let response = try await DataEnvelope(data: stored.resource(baseURL: request.baseURL)).encodeResponse(
+                status: .accepted, for: request)
+            response.headers.replaceOrAdd(name: .location, value: request.absoluteURL(.apiImport(id)))
+            return response
+        }
         let importer = PlaceImporter(
-            places: try request.places(), geocoderEnabled: request.application.locifyConfig.geocoder != .off)
-        return try await importer.run(
-            Data(file.data.readableBytesView), targetCategoryID: target, dryRun: dryRun, listName: listName)
+            places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off)
+        return try await importer.run(read, format: format, targetCategoryID: target, dryRun: dryRun)
+            .encodeResponse(for: request)
+    }
+
+    /// `GET /api/imports/{id}`: a background import's progress, and its report once done.
+    func showImport(request: Request) async throws -> DataEnvelope<PlaceImportJobResource> {
+        let stored = try await request.placeImports().record(try request.pathID("importID"))
+        return DataEnvelope(data: stored.resource(baseURL: request.baseURL))
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {
@@ -181,6 +211,10 @@ struct PlacesAPIController: RouteCollection {
 extension Request {
     func places() throws -> PlaceService {
         PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    func placeImports() throws -> PlaceImportStore {
+        PlaceImportStore(database: db, ownerID: try requireUser().id, now: dependencies.now)
     }
 
     /// Each place with its category's name, the names read in one query.

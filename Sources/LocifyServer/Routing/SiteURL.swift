@@ -54,6 +54,8 @@ enum SiteURL {
     case apiCategory(Int)
     case apiPlace(Int)
     case apiSearch
+    case apiImports
+    case apiImport(Int)
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
 
@@ -129,6 +131,8 @@ enum SiteURL {
         case .apiCategory(let id): "/api/categories/\(id)"
         case .apiPlace(let id): "/api/places/\(id)"
         case .apiSearch: "/api/search"
+        case .apiImports: "/api/imports"
+        case .apiImport(let id): "/api/imports/\(id)"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }

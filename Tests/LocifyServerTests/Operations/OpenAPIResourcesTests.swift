@@ -155,6 +155,30 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "post", "/api/places/import", "200")
                 ),
                 (
+                    "background import",
+                    try encoded(
+                        DataEnvelope(
+                            data: PlaceImportJobResource(
+                                id: 4, status: "done", fileName: "stops.csv", stage: nil, processed: 2, total: 2,
+                                report: PlaceImportReportResource(
+                                    format: "csv", dryRun: false,
+                                    rows: [.init(row: 1, name: "A", outcome: "created", placeID: 1, reason: nil)],
+                                    unreadable: []),
+                                error: nil, url: "http://x/api/imports/4", createdAt: TestClock.start,
+                                updatedAt: TestClock.start))),
+                    try responseSchema(document, "get", "/api/imports/{id}", "200")
+                ),
+                (
+                    "queued import",
+                    try encoded(
+                        DataEnvelope(
+                            data: PlaceImportJobResource(
+                                id: 4, status: "running", fileName: "stops.csv", stage: "saving", processed: 1,
+                                total: 2, report: nil, error: nil, url: "http://x/api/imports/4",
+                                createdAt: TestClock.start, updatedAt: TestClock.start))),
+                    try responseSchema(document, "post", "/api/places/import", "202")
+                ),
+                (
                     "categories",
                     try encoded(
                         PlaceCategoryListResource(

@@ -1,6 +1,7 @@
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOConcurrencyHelpers
 import XCTVapor
 
 @testable import LocifyServer
@@ -166,6 +167,145 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertEqual(badFlag.status, .unprocessableEntity)
             let after = try await placesOf(app, account).count
             XCTAssertEqual(after, before)
+        }
+    }
+
+    /// A CSV of `count` places around Lyon, named "Stop 1"… plus one row with no position.
+    private func largeCSV(count: Int) -> String {
+        var lines = ["name,latitude,longitude,category,notes"]
+        for index in 1...count {
+            let latitude = 45.7 + Double(index) * 0.001
+            lines.append("Stop \(index),\(latitude),4.85,Stops,note \(index)")
+        }
+        lines.append("Lost,,,Stops,")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func testALargeFileImportsInTheBackgroundWithProgress() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let other = try await app.makeAccount(email: "grace@example.com")
+            let count = PlaceImportStore.backgroundThreshold + 60
+            let accepted = try await importFile(app, account, Array(largeCSV(count: count).utf8), filename: "stops.csv")
+            XCTAssertEqual(accepted.status, .accepted, "\(database): \(accepted.text)")
+            let queued = try accepted.decoded(DataEnvelope<PlaceImportJobResource>.self).data
+            XCTAssertEqual(queued.status, "queued")
+            XCTAssertEqual(queued.total, count + 1)
+            XCTAssertEqual(queued.processed, 0)
+            XCTAssertNil(queued.report)
+            XCTAssertEqual(queued.url, "http://127.0.0.1:8080/api/imports/\(queued.id)")
+            XCTAssertEqual(accepted.headers.first(name: .location), queued.url)
+            let before = try await placesOf(app, account)
+            XCTAssertEqual(before.count, 0, "nothing is written before the job runs")
+            // Another account cannot see it.
+            let hidden = try await app.send(.GET, "/api/imports/\(queued.id)", headers: other.bearer)
+            XCTAssertEqual(hidden.status, .notFound)
+
+            let ran = try await app.jobRunner.runDue(now: clock.now)
+            XCTAssertEqual(ran, 1)
+            let done = try await app.send(.GET, "/api/imports/\(queued.id)", headers: account.bearer)
+                .decoded(DataEnvelope<PlaceImportJobResource>.self).data
+            XCTAssertEqual(done.status, "done")
+            XCTAssertEqual(done.processed, count + 1)
+            XCTAssertNil(done.stage)
+            let report = try XCTUnwrap(done.report)
+            XCTAssertEqual([report.created, report.merged, report.skipped], [count, 0, 1])
+            XCTAssertEqual(report.rows.last?.name, "Lost")
+            let total = try await app.send(.GET, "/api/places?limit=1", headers: account.bearer)
+                .decoded(PageResource<PlaceResource>.self).meta.total
+            XCTAssertEqual(total, count)
+            let ranAgain = try await app.jobRunner.runDue(now: clock.now)
+            XCTAssertEqual(ranAgain, 0, "the job ran once")
+            let stopped = try await app.db.plainRows(
+                #"SELECT length("file") AS "n" FROM "place_imports" WHERE "id" = \#(literal: queued.id)"#,
+                columns: ["n"])
+            XCTAssertEqual(try stopped.first?.integer(0), 0, "the file is dropped once imported")
+
+            // A dry run of a large file is answered at once; nothing is queued.
+            let preview = try await importFile(
+                app, account, Array(largeCSV(count: count).utf8), fields: ["dry_run": "true"])
+            XCTAssertEqual(preview.status, .ok)
+            XCTAssertEqual(try preview.decoded(PlaceImportReportResource.self).merged, count)
+            let missing = try await app.send(.GET, "/api/imports/999999", headers: account.bearer)
+            XCTAssertEqual(missing.status, .notFound)
+        }
+    }
+
+    func testTheBackgroundJobRecordsProgressAfterEachBatch() async throws {
+        try await forEachDatabase { app, _, _ in
+            let account = try await app.makeAccount()
+            let places = PlaceService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
+            let steps = NIOLockedValueBox<[PlaceImporter.Progress]>([])
+            let count = PlaceImportStore.batchSize * 2 + 10
+            let report = try await PlaceImporter(places: places, geocoderEnabled: false).run(
+                Data(largeCSV(count: count).utf8), targetCategoryID: nil, dryRun: false, listName: nil,
+                batchSize: PlaceImportStore.batchSize
+            ) { step in steps.withLockedValue { $0.append(step) } }
+            XCTAssertEqual(report.created, count)
+            let saving = steps.withLockedValue { $0 }.filter { $0.stage == .saving }.map(\.done)
+            XCTAssertEqual(saving, [250, 500, count + 1])
+            let checking = steps.withLockedValue { $0 }.filter { $0.stage == .checking }.map(\.done)
+            XCTAssertEqual(checking, [0, 100, 200, 300, 400, 500])
+        }
+    }
+
+    func testTheCommandLineImportsAndExportsPlaces() async throws {
+        try await forEachDatabase { app, _, _ in
+            let ada = try await app.makeAccount()
+            let grace = try await app.makeAccount(email: "grace@example.com")
+            let lines = try await LocifyApp.importPlaces(
+                in: app, email: ada.email, file: Data(largeCSV(count: 3).utf8), fileName: "stops.csv",
+                categoryName: "Day trips", dryRun: false)
+            XCTAssertEqual(
+                lines,
+                [
+                    "3 places created, 0 merged into places already saved, 1 skipped (CSV).",
+                    "Record 4 “Lost” was left out: It has no position, and its address could not be placed.",
+                ])
+            let saved = try await placesOf(app, ada)
+            XCTAssertEqual(saved.map(\.category.name), ["Day trips", "Day trips", "Day trips"], "--category wins")
+            let again = try await LocifyApp.importPlaces(
+                in: app, email: ada.email, file: Data(largeCSV(count: 3).utf8), fileName: "stops.csv",
+                categoryName: "day TRIPS", dryRun: true)
+            XCTAssertEqual(
+                again.first, "0 places would be created, 3 would be merged into places already saved, 1 skipped (CSV).")
+
+            for format in PlaceExportFormat.allCases {
+                let exported = try await LocifyApp.exportPlaces(
+                    in: app, email: ada.email, format: format.rawValue.uppercased(), categoryName: "Day Trips",
+                    favoritesOnly: false)
+                XCTAssertEqual(exported.count, 3)
+                XCTAssertTrue(exported.fileName.hasSuffix(".\(format.fileExtension)"), exported.fileName)
+                let back = try await LocifyApp.importPlaces(
+                    in: app, email: grace.email, file: exported.file, fileName: exported.fileName, categoryName: nil,
+                    dryRun: true)
+                XCTAssertEqual(back.first?.hasPrefix("3 places would be created"), true, "\(format): \(back)")
+            }
+            let favorites = try await LocifyApp.exportPlaces(
+                in: app, email: ada.email, format: "csv", categoryName: nil, favoritesOnly: true)
+            XCTAssertEqual(favorites.count, 0)
+            do {
+                _ = try await LocifyApp.exportPlaces(
+                    in: app, email: ada.email, format: "shapefile", categoryName: nil, favoritesOnly: false)
+                XCTFail("an unknown format is refused")
+            } catch let failure as CommandFailure {
+                XCTAssertTrue(failure.description.contains("gpx, kml, kmz, geojson, csv"), failure.description)
+            }
+            do {
+                _ = try await LocifyApp.exportPlaces(
+                    in: app, email: ada.email, format: "gpx", categoryName: "Nope", favoritesOnly: false)
+                XCTFail("an unknown category is refused")
+            } catch let failure as CommandFailure {
+                XCTAssertEqual(failure.description, "The account has no category named “Nope”.")
+            }
+            do {
+                _ = try await LocifyApp.importPlaces(
+                    in: app, email: ada.email, file: Data("hello".utf8), fileName: "x.txt", categoryName: nil,
+                    dryRun: false)
+                XCTFail("a file without places is refused")
+            } catch let failure as CommandFailure {
+                XCTAssertTrue(failure.description.hasPrefix("The file is not GPX"), failure.description)
+            }
         }
     }
 }
