@@ -290,7 +290,7 @@ def log_in(driver, server, account):
     fill(driver, "email", account.email)
     fill(driver, "password", account.password)
     submit(driver)
-    wait(driver).until(EC.url_contains("/contacts"))
+    wait(driver).until(EC.url_contains("/map"))
 
 
 @pytest.fixture

@@ -27,7 +27,8 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     shot(browser, screens, "02-register-error")
     fill(browser, "password", PASSWORD)
     submit(browser)
-    wait(browser).until(EC.url_contains("/contacts"))
+    # Signed in, the map is the home page.
+    wait(browser).until(EC.url_contains("/map"))
     assert "Welcome to Locify!" in browser.page_source
 
     # A lived-in account: the demo seed adds a dozen people.
@@ -43,7 +44,8 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     fill(browser, "password", PASSWORD)
     shot(browser, screens, "03-login")
     submit(browser)
-    wait(browser).until(EC.url_contains("/contacts"))
+    wait(browser).until(EC.url_contains("/map"))
+    browser.get(server.url + "/contacts")
     assert "12 contacts" in browser.find_element(By.ID, "contacts-summary").text
     shot(browser, screens, "04-contacts-seeded")
 

@@ -95,7 +95,7 @@ public enum MapLinks {
     }
 
     /// Up to six decimals (about 10 cm), trailing zeros dropped.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         var text = String(format: "%.6f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }

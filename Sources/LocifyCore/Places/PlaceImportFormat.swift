@@ -70,3 +70,30 @@ public enum PlaceImportOutcome: Equatable, Sendable {
         return Geo.distance(coordinate, place.fields.coordinate) <= mergeDistanceMeters
     }
 }
+
+/// Finds the saved place an imported record is (`PlaceImportOutcome.isSame`) without comparing it with
+/// every place: candidates come from the external id and the folded name, so importing a large file
+/// into a large collection stays linear.
+public struct PlaceMatcher: Sendable {
+    private var places: [Place] = []
+    private var byExternalID: [String: [Int]] = [:]
+    private var byName: [String: [Int]] = [:]
+
+    public init(_ places: [Place] = []) {
+        for place in places { add(place) }
+    }
+
+    public mutating func add(_ place: Place) {
+        let index = places.count
+        places.append(place)
+        if let id = place.fields.externalID { byExternalID[id, default: []].append(index) }
+        byName[TextFolding.searchKey([place.fields.name]), default: []].append(index)
+    }
+
+    /// The first place added that `record` is, as `places.first { isSame(record, as: $0) }` would find.
+    public func match(_ record: PlaceRecord) -> Place? {
+        var candidates = record.externalID.flatMap { byExternalID[$0] } ?? []
+        candidates += byName[TextFolding.searchKey([record.name])] ?? []
+        return candidates.sorted().lazy.map { places[$0] }.first { PlaceImportOutcome.isSame(record, as: $0) }
+    }
+}

@@ -60,7 +60,7 @@ struct AuthWebController: RouteCollection {
                 policy: request.application.locifyConfig.registration)
             return .page(
                 try await signIn(
-                    user, request: request, destination: SiteURL.contacts.path, flash: "Welcome to Locify!"))
+                    user, request: request, destination: SiteURL.map.path, flash: "Welcome to Locify!"))
         } redraw: { errors in
             try await registerPage(request, form: form, errors: errors)
         }
@@ -111,7 +111,7 @@ struct AuthWebController: RouteCollection {
 
     /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
     static func safeDestination(_ next: String?) -> String {
-        SiteURL.localPath(next) ?? SiteURL.contacts.path
+        SiteURL.localPath(next) ?? SiteURL.map.path
     }
 }
 

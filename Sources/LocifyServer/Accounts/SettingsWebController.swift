@@ -167,6 +167,9 @@ enum SettingsPage {
         let importURL: String
         let exportURL: String
         let notificationsURL: String
+        let placesURL: String
+        let feedbackURL: String
+        let aboutURL: String
         let gravatarURL: String
         let looksUpGravatar: Bool
         /// `LOCIFY_GRAVATAR_URL=off`: the administrator turned look-ups off for everyone.
@@ -228,6 +231,9 @@ enum SettingsPage {
             importURL = SiteURL.settingsImport.path
             exportURL = SiteURL.settingsExport.path
             notificationsURL = SiteURL.settingsNotifications.path
+            placesURL = SiteURL.settingsPlaces.path
+            feedbackURL = SiteURL.settingsFeedback.path
+            aboutURL = SiteURL.about.path
             gravatarURL = SiteURL.settingsGravatar.path
             self.looksUpGravatar = looksUpGravatar
             self.gravatarOffForServer = gravatarOffForServer

@@ -157,21 +157,12 @@ enum AddressFormPage {
 
 /// One address on the contact page: its label, lines, and what can be done with it.
 struct AddressCard: Encodable {
-    struct AppLink: Encodable {
-        let label: String
-        let url: String
-    }
-
     let id: Int
     let label: String
     let lines: [String]
     /// Why there is no map: still being looked up, or not found.
     let positionNote: String?
-    let directionsURL: String
-    let directionsLabel: String
-    let otherApps: [AppLink]
-    let shareText: String
-    let geoURL: String
+    let actions: MapActions
     let vcardURL: String
     let editURL: String
     let deleteURL: String
@@ -192,16 +183,9 @@ struct AddressCard: Encodable {
         case (nil, .notFound): positionNote = "This address could not be found on the map."
         default: positionNote = nil
         }
-        let destination = address.mapDestination(lines: written)
-        directionsURL = MapLinks.directions(to: destination, in: preferredApp) ?? ""
-        directionsLabel = "Directions in \(preferredApp == .geoLink ? "your maps app" : preferredApp.displayName)"
-        otherApps = MapsApp.allCases.filter { $0 != preferredApp }.compactMap { app in
-            MapLinks.directions(to: destination, in: app).map {
-                AppLink(label: app == .geoLink ? "Your device's maps app (geo: link)" : app.displayName, url: $0)
-            }
-        }
-        shareText = ShareText.address(name: address.label, lines: written, coordinate: address.coordinate)
-        geoURL = MapLinks.show(destination, in: .geoLink) ?? ""
+        actions = MapActions(
+            address.mapDestination(lines: written), preferredApp: preferredApp,
+            shareText: ShareText.address(name: address.label, lines: written, coordinate: address.coordinate))
         vcardURL = SiteURL.addressVCard(contact: stored.contactID, address: stored.id).path
         editURL = SiteURL.editAddress(contact: stored.contactID, address: stored.id).path
         deleteURL = SiteURL.deleteAddress(contact: stored.contactID, address: stored.id).path

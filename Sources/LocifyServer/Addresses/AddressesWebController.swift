@@ -14,11 +14,6 @@ struct AddressesWebController: RouteCollection {
         addresses.get(":addressID", "delete", use: confirmDelete)
         addresses.post(":addressID", "delete", use: delete)
         addresses.get(":addressID", "vcard", use: VCardDownloads.address)
-        routes.get(SiteURL.map.pathComponents, use: map)
-    }
-
-    func map(request: Request) async throws -> View {
-        try await request.view.render("map", MapPage.load(request))
     }
 
     func new(request: Request) async throws -> View {

@@ -34,6 +34,9 @@ public struct LocifyConfig: Sendable {
         public var userAgent: String
         /// The From of notification e-mails (`LOCIFY_MAIL_FROM`; the admin's address, or locify@ the host).
         public var mailFrom: String
+        /// Where Settings → Send feedback goes (`LOCIFY_FEEDBACK_EMAIL`): sent through `mailCommand` when
+        /// there is one, else written in the person's own mail app.
+        public var feedbackEmail: String?
 
         public init(
             tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String? = gravatar,
@@ -210,6 +213,12 @@ public struct LocifyConfig: Sendable {
             outside.nominatimURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         outside.mailCommand = nonEmpty(environment["LOCIFY_SENDMAIL"])
+        if let address = nonEmpty(environment["LOCIFY_FEEDBACK_EMAIL"]) {
+            guard address.contains("@"), !address.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" }) else {
+                throw Problem.invalid(variable: "LOCIFY_FEEDBACK_EMAIL", value: address, expected: "an e-mail address")
+            }
+            outside.feedbackEmail = address
+        }
         let baseHost = publicBaseURL.flatMap { URLComponents(string: $0)?.host }
         if let from = nonEmpty(environment["LOCIFY_MAIL_FROM"]) {
             outside.mailFrom = from

@@ -14,6 +14,24 @@ struct MapView: Encodable {
         let linkText: String?
         /// The contact's avatar in the popup: initials on their colour, and the picture when there is one.
         var avatar: AvatarView?
+        /// The layer a switch beside the map can hide (`places`, `contacts`), also the marker's colour.
+        var layer: String?
+    }
+
+    /// What the map does beyond showing markers (see the widget in locify.js).
+    struct Behaviour: Encodable {
+        /// The ids of the latitude and longitude inputs a movable pin keeps.
+        var pick: String?
+        /// The page a tap on the map opens for that point.
+        var explore: String?
+        /// Where "Save as a place" goes for a tapped point.
+        var saveURL: String?
+        /// Centre on the person's position when the browser may tell it.
+        var locates = false
+        /// Open centred on the first marker (the page's subject) rather than showing every marker.
+        var centresOnFirst = false
+
+        static let none = Behaviour()
     }
 
     let id: String
@@ -26,9 +44,14 @@ struct MapView: Encodable {
     let isTall: Bool
     /// Where the map opens in a browser without JavaScript.
     let fallbackURL: String
+    let behaviour: Behaviour
 
-    init(id: String, label: String, markers: [Marker], zoom: Int = 14, isTall: Bool = false, tilesEnabled: Bool) {
+    init(
+        id: String, label: String, markers: [Marker], zoom: Int = 14, isTall: Bool = false, tilesEnabled: Bool,
+        behaviour: Behaviour = .none
+    ) {
         self.isTall = isTall
+        self.behaviour = behaviour
         self.id = id
         self.label = label
         let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
@@ -40,48 +63,5 @@ struct MapView: Encodable {
         fallbackURL =
             first.flatMap { MapLinks.show(.coordinate($0, label: markers.first?.label), in: .openStreetMap) }
             ?? "https://www.openstreetmap.org/"
-    }
-}
-
-/// `GET /map`: every contact's addresses that have a position.
-enum MapPage {
-    struct Context: Encodable {
-        let layout: LayoutContext
-        let map: MapView
-        let placedCount: Int
-        let unplacedCount: Int
-
-        init(
-            addresses: [ContactAddress], contacts: [Int: Contact], tilesEnabled: Bool, session: PageSession,
-            pictureURL: (Contact) -> String? = { _ in nil }
-        ) {
-            layout = LayoutContext(title: "Map", section: .map, session: session)
-            let placed = addresses.filter { $0.address.coordinate != nil }
-            let markers = placed.compactMap { stored -> MapView.Marker? in
-                guard let coordinate = stored.address.coordinate else { return nil }
-                let contact = contacts[stored.contactID]
-                let name = contact?.completeName ?? "Contact"
-                return MapView.Marker(
-                    lat: coordinate.latitude, lon: coordinate.longitude,
-                    label: [name, stored.address.label].compactMap { $0 }.joined(separator: " · "),
-                    detail: stored.address.lines().first, url: SiteURL.contact(stored.contactID).path,
-                    linkText: "Open \(name)",
-                    avatar: contact.map { AvatarView($0, imageURL: pictureURL($0), size: .line) })
-            }
-            map = MapView(
-                id: "contacts-map", label: "Map of your contacts' addresses", markers: markers,
-                tilesEnabled: tilesEnabled)
-            placedCount = placed.count
-            unplacedCount = addresses.count - placed.count
-        }
-    }
-
-    static func load(_ request: Request) async throws -> Context {
-        let addresses = try await request.addresses().all()
-        let contacts = try await request.contacts().contacts(addresses.map(\.contactID))
-        return Context(
-            addresses: addresses, contacts: contacts,
-            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil,
-            session: request.pageSession, pictureURL: request.pictureURL)
     }
 }

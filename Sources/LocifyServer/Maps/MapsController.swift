@@ -10,6 +10,28 @@ struct MapsController: RouteCollection {
         let maps = routes.grouped(MapAccess()).grouped("maps")
         maps.get("basemap", ":z", ":x", ":file", use: basemap)
         maps.get("tiles", ":z", ":x", ":file", use: rasterTile)
+        maps.get("static.svg", use: staticMap)
+    }
+
+    /// `GET /maps/static.svg?lat=&lon=[&zoom=]`: a 480 × 240 picture of the basemap with a pin at the
+    /// point, for previews that show without JavaScript (`<img>` of it scales to the page).
+    func staticMap(request: Request) async throws -> Response {
+        let parameters = request.queryParameters
+        guard let latitude = parameters["lat"].flatMap(Double.init),
+            let longitude = parameters["lon"].flatMap(Double.init),
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { throw ValidationFailure(field: "lat", "lat and lon must be a position (−90…90, −180…180).") }
+        let zoom = min(max(parameters["zoom"].flatMap(Int.init) ?? StaticMapLink.defaultZoom, 1), 17)
+        let isDark = parameters["palette"] == "dark"
+        let svg = try await request.application.threadPool.offloaded {
+            Basemap.bundled.staticMap(
+                center: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, width: 480, height: 240,
+                palette: isDark ? .dark : .light)
+        }
+        let response = Response(status: .ok, body: .init(string: svg))
+        response.headers.contentType = HTTPMediaType(type: "image", subType: "svg+xml")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
+        return response
     }
 
     /// The tile in the path; `ext` is the file extension the route serves.
@@ -63,6 +85,18 @@ struct MapsController: RouteCollection {
         let seconds = max(0, Int(entry.expiresAt.timeIntervalSince(now)))
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=\(seconds)")
         return response
+    }
+}
+
+/// The address of a static map of one point, for an `<img>`.
+enum StaticMapLink {
+    static let defaultZoom = 14
+
+    static func path(_ coordinate: Coordinate, zoom: Int = defaultZoom) -> String {
+        SiteURL.staticMap.path(query: [
+            ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
+            ("zoom", String(zoom)),
+        ])
     }
 }
 

@@ -1,6 +1,6 @@
 import Vapor
 
-/// The home redirect and the About page.
+/// The home redirect (the map, once signed in) and the About page.
 struct PagesController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(use: home)
@@ -8,7 +8,7 @@ struct PagesController: RouteCollection {
     }
 
     func home(request: Request) async throws -> Response {
-        request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SiteURL.contacts.path : SiteURL.login.path)
+        request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SiteURL.map.path : SiteURL.login.path)
     }
 
     func about(request: Request) async throws -> View {

@@ -69,10 +69,8 @@ extension LocifyApp {
             filter.categoryID = category.0.id
         }
         if favoritesOnly { filter.favorite = true }
-        let found = try await places.all(filter: filter)
-        let names = try await places.categoryNames(of: found.map(\.categoryID))
-        let file = try format.file(found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) })
-        return (file, format.fileName(on: owner.today(now: app.dependencies.now())), found.count)
+        let records = try await places.records(filter: filter)
+        return (try format.file(records), format.fileName(on: owner.today(now: app.dependencies.now())), records.count)
     }
 }
 

@@ -61,7 +61,7 @@ struct PlaceImporter {
             categories.map { (PlaceCategory.uniquenessKey($0.0.name), $0.0.id) },
             uniquingKeysWith: { first, _ in first })
         let fallbackCategory = categoryIDs[PlaceCategory.uniquenessKey("Other")] ?? categories.first?.0.id ?? 0
-        var known = try await places.all(filter: PlaceFilter())
+        var known = PlaceMatcher(try await places.all(filter: PlaceFilter()))
 
         var plans: [(name: String, plan: Plan)] = []
         let total = read.places.count
@@ -91,13 +91,13 @@ struct PlaceImporter {
             }
             var checked = record
             checked.coordinate = coordinate
-            if let same = known.first(where: { PlaceImportOutcome.isSame(checked, as: $0) }) {
+            if let same = known.match(checked) {
                 plans.append((record.name, .merge(same.id, fields)))
                 continue
             }
             plans.append((record.name, .create(fields, category: record.category)))
             // Later records of the same file merge into this one.
-            known.append(
+            known.add(
                 Place(
                     id: 0, uuid: UUID(), ownerID: places.ownerID, categoryID: 0, fields: fields,
                     createdAt: Date(), updatedAt: Date()))

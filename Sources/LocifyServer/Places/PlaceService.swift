@@ -219,6 +219,13 @@ struct PlaceService {
         return try rows.map(PlaceRows.place(from:)).filter(filter.matches)
     }
 
+    /// The places that pass `filter`, each with its category's name, for an export.
+    func records(filter: PlaceFilter) async throws -> [PlaceRecord] {
+        let found = try await all(filter: filter)
+        let names = try await categoryNames(of: found.map(\.categoryID))
+        return found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) }
+    }
+
     func place(_ id: Int) async throws -> Place {
         let rows = try await database.plainRows(
             """
@@ -233,6 +240,49 @@ struct PlaceService {
         let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
         try await requireCategory(categoryID)
         return try await place(try await insert(fields, categoryID: categoryID))
+    }
+
+    /// Saves a new place (`placeID` nil) or changes one, in a category made for it when `newCategory`
+    /// names one (the web form's "new category" field): both checked first, every problem reported at
+    /// once (the category's under `new_category`), then both written in one transaction, so a refused
+    /// place leaves no category behind.
+    func save(
+        _ draft: PlaceDraft, placeID: Int?, newCategory: String?, typeErrors: [FieldError] = []
+    ) async throws -> Place {
+        let wanted = newCategory?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !wanted.isEmpty else {
+            if let placeID { return try await update(placeID, typeErrors: typeErrors) { _ in draft } }
+            return try await create(draft, typeErrors: typeErrors)
+        }
+        try await ensureDefaultCategories()
+        if let placeID { _ = try await place(placeID) }
+        var problems: [FieldError] = []
+        var categoryName: String?
+        let existing = try await categoryNames()
+        do {
+            categoryName = try PlaceCategory.validatedName(wanted, existing: existing)
+        } catch {
+            problems += error.errors.map { FieldError(field: "new_category", message: $0.message) }
+        }
+        var placeholder = draft
+        placeholder.categoryID = 0
+        var fields: PlaceFields?
+        do {
+            fields = try placeholder.validated(typeErrors: typeErrors).0
+        } catch {
+            problems += error.errors
+        }
+        guard let categoryName, let fields, problems.isEmpty else { throw ValidationFailure(problems) }
+        let id = try await database.transaction { transaction in
+            let writer = PlaceService(database: transaction, ownerID: ownerID, dependencies: dependencies)
+            let categoryID = try await writer.insertCategory(named: categoryName)
+            if let placeID {
+                try await writer.write(fields, categoryID: categoryID, to: placeID)
+                return placeID
+            }
+            return try await writer.insert(fields, categoryID: categoryID)
+        }
+        return try await place(id)
     }
 
     /// Stores checked fields in one of the owner's categories; the new place's id.
@@ -284,6 +334,11 @@ struct PlaceService {
         let stored = try await place(id)
         let (fields, categoryID) = try change(PlaceDraft(stored)).validated(typeErrors: typeErrors)
         if categoryID != stored.categoryID { try await requireCategory(categoryID) }
+        try await write(fields, categoryID: categoryID, to: id)
+        return try await place(id)
+    }
+
+    private func write(_ fields: PlaceFields, categoryID: Int, to id: Int) async throws {
         try await database.sqlDatabase().raw(
             """
             UPDATE "places" SET "category_id" = \(literal: categoryID), "name" = \(bind: fields.name), \
@@ -294,7 +349,6 @@ struct PlaceService {
             "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
             """
         ).run()
-        return try await place(id)
     }
 
     func setFavorite(_ id: Int, _ favorite: Bool) async throws -> Place {

@@ -82,17 +82,7 @@ struct PlacesAPIController: RouteCollection {
         }
         var filterParameters: [String: String] = [:]
         for name in ["category_id", "favorite"] { filterParameters[name] = parameters[name] }
-        let filter = try PlaceFilter(parameters: filterParameters)
-        let places = try request.places()
-        let found = try await places.all(filter: filter)
-        let names = try await places.categoryNames(of: found.map(\.categoryID))
-        let records = found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) }
-        let file = try await request.application.threadPool.offloaded { try format.file(records) }
-        let response = Response(status: .ok, body: .init(data: file))
-        response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
-        response.headers.replaceOrAdd(
-            name: .contentDisposition, value: "attachment; filename=\"\(format.fileName(on: request.today))\"")
-        return response
+        return try await request.placesDownload(format, filter: try PlaceFilter(parameters: filterParameters))
     }
 
     struct ImportForm: Content {
@@ -211,6 +201,17 @@ struct PlacesAPIController: RouteCollection {
 extension Request {
     func places() throws -> PlaceService {
         PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
+    func placesDownload(_ format: PlaceExportFormat, filter: PlaceFilter) async throws -> Response {
+        let records = try await places().records(filter: filter)
+        let file = try await application.threadPool.offloaded { try format.file(records) }
+        let response = Response(status: .ok, body: .init(data: file))
+        response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"\(format.fileName(on: today))\"")
+        return response
     }
 
     func placeImports() throws -> PlaceImportStore {

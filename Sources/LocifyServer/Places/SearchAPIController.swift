@@ -13,8 +13,9 @@ struct SearchAPIController: RouteCollection {
         let parameters = request.queryParameters
         var problems: [FieldError] = []
         let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let folded = TextFolding.searchKey([text])
-        if folded.isEmpty { problems.append(FieldError(field: "q", message: "Say what to search for (q).")) }
+        if TextFolding.searchKey([text]).isEmpty {
+            problems.append(FieldError(field: "q", message: "Say what to search for (q)."))
+        }
         var near: Coordinate?
         if let value = parameters["near"], !value.isEmpty {
             near = PlaceFilter.coordinate(value)
@@ -33,8 +34,23 @@ struct SearchAPIController: RouteCollection {
             }
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
+        return DataEnvelope(
+            data: try await request.searchEverywhere(text, near: near, limit: limit).map {
+                PlaceSearchResultResource($0.hit, meters: $0.meters)
+            })
+    }
+}
+
+extension Request {
+    /// The one search of the API and the map page: the person's places, their contacts' placed addresses
+    /// and the geocoder, ranked by `PlaceSearch.ranked`. The geocoder failing leaves the other answers.
+    func searchEverywhere(_ text: String, near: Coordinate?, limit: Int) async throws
+        -> [(hit: PlaceSearchHit, meters: Double?)]
+    {
+        let folded = TextFolding.searchKey([text])
+        guard !folded.isEmpty else { return [] }
         var hits: [PlaceSearchHit] = []
-        let (places, _) = try await request.places().page(
+        let (places, _) = try await places().page(
             filter: PlaceFilter(text: text), sort: ListSort(.name),
             page: PageSelection(page: 1, limit: PlaceSearch.maximumLimit))
         hits += places.map { found in
@@ -43,18 +59,15 @@ struct SearchAPIController: RouteCollection {
                 kind: .place, name: fields.name, detail: fields.address, coordinate: fields.coordinate,
                 placeID: found.place.id)
         }
-        hits += try await addressHits(request, matching: folded)
-        hits += await geocoderHits(request, text: text, near: near)
-        return DataEnvelope(
-            data: PlaceSearch.ranked(hits, near: near, limit: limit).map {
-                PlaceSearchResultResource($0.hit, meters: $0.meters)
-            })
+        hits += try await addressHits(matching: folded)
+        hits += await geocoderHits(text: text, near: near)
+        return PlaceSearch.ranked(hits, near: near, limit: limit)
     }
 
     /// The contacts' placed addresses whose text or contact's name matches.
-    private func addressHits(_ request: Request, matching folded: String) async throws -> [PlaceSearchHit] {
-        let addresses = try await request.addresses().all().filter { $0.address.coordinate != nil }
-        let contacts = try await request.contacts().contacts(addresses.map(\.contactID))
+    private func addressHits(matching folded: String) async throws -> [PlaceSearchHit] {
+        let addresses = try await addresses().all().filter { $0.address.coordinate != nil }
+        let contacts = try await contacts().contacts(addresses.map(\.contactID))
         return addresses.compactMap { stored in
             let address = stored.address
             guard let coordinate = address.coordinate, let contact = contacts[stored.contactID] else { return nil }
@@ -67,17 +80,17 @@ struct SearchAPIController: RouteCollection {
         }
     }
 
-    private func geocoderHits(_ request: Request, text: String, near: Coordinate?) async -> [PlaceSearchHit] {
-        guard request.application.locifyConfig.geocoder != .off else { return [] }
+    /// The geocoder's answers; none when it is off or fails.
+    func geocoderHits(text: String, near: Coordinate?, limit: Int = 5) async -> [PlaceSearchHit] {
+        guard application.locifyConfig.geocoder != .off else { return [] }
         do {
-            return try await request.dependencies.geocoder.search(GeocodingQuery(text: text, near: near, limit: 5)).map
-            {
+            return try await dependencies.geocoder.search(GeocodingQuery(text: text, near: near, limit: limit)).map {
                 PlaceSearchHit(
                     kind: .geocoder, name: $0.displayName, coordinate: $0.coordinate, precision: $0.precision,
                     source: $0.source)
             }
         } catch {
-            request.logger.warning("The geocoder could not be asked: \(error)")
+            logger.warning("The geocoder could not be asked: \(error)")
             return []
         }
     }

@@ -55,6 +55,18 @@ enum SiteURL {
     case apiPlace(Int)
     case apiSearch
     case apiImports
+    case staticMap
+    case places, placesFavorites, newPlace, placeCategories
+    case placeCategory(Int)
+    case renamePlaceCategory(Int)
+    case deletePlaceCategory(Int)
+    case place(Int)
+    case editPlace(Int)
+    case deletePlace(Int)
+    case placeFavorite(Int)
+    case mapPoint
+    case settingsPlaces, settingsPlacesImport, settingsPlacesExport, settingsFeedback
+    case settingsPlacesImportStatus(Int)
     case apiImport(Int)
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
@@ -132,6 +144,24 @@ enum SiteURL {
         case .apiPlace(let id): "/api/places/\(id)"
         case .apiSearch: "/api/search"
         case .apiImports: "/api/imports"
+        case .staticMap: "/maps/static.svg"
+        case .places: "/places"
+        case .placesFavorites: "/places/favorites"
+        case .newPlace: "/places/new"
+        case .placeCategories: "/places/categories"
+        case .placeCategory(let id): "/places/categories/\(id)"
+        case .renamePlaceCategory(let id): "/places/categories/\(id)/rename"
+        case .deletePlaceCategory(let id): "/places/categories/\(id)/delete"
+        case .place(let id): "/places/\(id)"
+        case .editPlace(let id): "/places/\(id)/edit"
+        case .deletePlace(let id): "/places/\(id)/delete"
+        case .placeFavorite(let id): "/places/\(id)/favorite"
+        case .mapPoint: "/map/point"
+        case .settingsPlaces: "/settings/places"
+        case .settingsPlacesImport: "/settings/places/import"
+        case .settingsPlacesExport: "/settings/places/export"
+        case .settingsFeedback: "/settings/feedback"
+        case .settingsPlacesImportStatus(let id): "/settings/places/imports/\(id)"
         case .apiImport(let id): "/api/imports/\(id)"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"

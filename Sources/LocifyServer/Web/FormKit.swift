@@ -12,6 +12,8 @@ struct FormField: Encodable, Equatable {
     }
 
     let name: String
+    /// The element's id: the name, unless a page shows the field in several forms.
+    private(set) var id: String
     let label: String
     let control: Control
     let value: String
@@ -27,11 +29,11 @@ struct FormField: Encodable, Equatable {
     let isChecked: Bool
     /// Values offered as the person types (a `datalist`); any other text is allowed too.
     let suggestions: [String]
-    let suggestionsID: String
+    private(set) var suggestionsID: String
     /// The ids of the hint and the error, for `aria-describedby`.
-    let describedBy: String?
-    let hintID: String
-    let errorID: String
+    private(set) var describedBy: String?
+    private(set) var hintID: String
+    private(set) var errorID: String
 
     init(
         _ name: String, label: String, control: Control = .text, value: String? = nil, errors: FieldMessages = [:],
@@ -40,6 +42,7 @@ struct FormField: Encodable, Equatable {
         isChecked: Bool = false, suggestions: [String] = []
     ) {
         self.name = name
+        id = name
         self.label = label
         self.control = control
         self.value = value ?? ""
@@ -54,9 +57,24 @@ struct FormField: Encodable, Equatable {
         self.options = options
         self.isChecked = isChecked
         self.suggestions = suggestions
-        suggestionsID = name + "-suggestions"
-        hintID = name + "-hint"
-        errorID = name + "-error"
+        suggestionsID = ""
+        hintID = ""
+        errorID = ""
+        identify(as: name)
+    }
+
+    /// The same field under another element id, for pages that show several forms with one field name.
+    func identified(as id: String) -> FormField {
+        var copy = self
+        copy.identify(as: id)
+        return copy
+    }
+
+    private mutating func identify(as id: String) {
+        self.id = id
+        suggestionsID = id + "-suggestions"
+        hintID = id + "-hint"
+        errorID = id + "-error"
         let described = [hint == nil ? nil : hintID, error == nil ? nil : errorID].compactMap { $0 }
         describedBy = described.isEmpty ? nil : described.joined(separator: " ")
     }

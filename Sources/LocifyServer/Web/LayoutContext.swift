@@ -36,7 +36,7 @@ struct LayoutContext: Encodable {
     }
 
     enum Section {
-        case contacts, map, reminders, notifications, settings, about, none
+        case contacts, map, places, reminders, notifications, settings, about, none
     }
 
     let title: String
@@ -50,6 +50,8 @@ struct LayoutContext: Encodable {
     let stylesheetURL: String
     let scriptURL: String
     let faviconURL: String
+    /// Seconds after which the page reloads itself (a page following work in progress); nil for none.
+    var refreshSeconds: Int?
 
     init(title: String, section: Section = .none, session: PageSession) {
         self.title = title
@@ -61,6 +63,8 @@ struct LayoutContext: Encodable {
             links.append(
                 .init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
             links.append(.init(label: "Map", url: SiteURL.map.path, icon: "map", isCurrent: section == .map))
+            links.append(
+                .init(label: "Places", url: SiteURL.places.path, icon: "places", isCurrent: section == .places))
             let today = session.counts.remindersToday
             links.append(
                 .init(

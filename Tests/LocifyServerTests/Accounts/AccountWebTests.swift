@@ -10,7 +10,7 @@ final class AccountWebTests: XCTestCase {
             let browser = WebClient(app: app)
             let response = try await browser.register()
             XCTAssertEqual(response.status, .seeOther)
-            XCTAssertEqual(response.headers.first(name: .location), "/contacts")
+            XCTAssertEqual(response.headers.first(name: .location), "/map")
             let cookie = try XCTUnwrap(response.headers[.setCookie].first { $0.hasPrefix("locify_session=") })
             XCTAssertTrue(cookie.contains("HttpOnly"))
             XCTAssertTrue(cookie.contains("SameSite=Lax"))
@@ -87,9 +87,9 @@ final class AccountWebTests: XCTestCase {
     }
 
     func testLogInNeverRedirectsOffSite() {
-        XCTAssertEqual(AuthWebController.safeDestination("//evil.example/x"), "/contacts")
-        XCTAssertEqual(AuthWebController.safeDestination("https://evil.example"), "/contacts")
-        XCTAssertEqual(AuthWebController.safeDestination("/\\evil.example"), "/contacts")
+        XCTAssertEqual(AuthWebController.safeDestination("//evil.example/x"), "/map")
+        XCTAssertEqual(AuthWebController.safeDestination("https://evil.example"), "/map")
+        XCTAssertEqual(AuthWebController.safeDestination("/\\evil.example"), "/map")
         XCTAssertEqual(AuthWebController.safeDestination("/contacts/4"), "/contacts/4")
     }
 

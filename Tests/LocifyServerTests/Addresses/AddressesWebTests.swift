@@ -91,7 +91,7 @@ final class AddressesWebTests: XCTestCase {
             XCTAssertTrue(afterEdit.text.contains(#"data-tiles="/maps/tiles/{z}/{x}/{y}.png""#))
             let map = try await browser.get("/map")
             XCTAssertEqual(map.status, .ok, map.text)
-            XCTAssertTrue(map.text.contains("1 address on the map."), map.text)
+            XCTAssertTrue(map.text.contains("0 places and 1 contact address."), map.text)
             XCTAssertTrue(map.text.contains("&quot;label&quot;:&quot;Ada Lovelace · Work&quot;"), map.text)
             XCTAssertTrue(map.text.contains(#"aria-current="page""#))
 

@@ -1,0 +1,114 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+/// `GET /map`, the home page once signed in: the person's places and, as a layer that can be switched
+/// off, their contacts' addresses; a search over the geocoder, the places and the addresses; a tap on
+/// the map opens that point.
+enum MapPage {
+    /// Beyond this many places the map shows the newest ones, and says so.
+    static let markerLimit = 5_000
+
+    struct SearchResult: Encodable {
+        let id: String
+        let name: String
+        let kind: String
+        let detail: String?
+        let coordinates: String
+        let distance: String?
+        /// The saved place or the contact, when it is one.
+        let openURL: String?
+        let openLabel: String?
+        /// "Save as a place", for a geocoder's answer or a contact's address.
+        let saveURL: String?
+        let actions: MapActions
+    }
+
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let map: MapView
+        let placesCount: Int
+        let shownPlaces: Int
+        let addressesCount: Int
+        let unplacedCount: Int
+        let showsContacts: Bool
+        let contactsToggleURL: String
+        let searchText: String
+        let searched: Bool
+        let results: [SearchResult]
+        let newPlaceURL: String
+        let placesURL: String
+    }
+
+    static func load(_ request: Request) async throws -> Context {
+        let parameters = request.queryParameters
+        let showsContacts = parameters["contacts"] != "off"
+        let service = try request.places()
+        let (newest, window) = try await service.page(
+            filter: PlaceFilter(), sort: ListSort(.createdAt, descending: true),
+            page: PageSelection(page: 1, limit: markerLimit))
+        let names = try await service.categoryNames(of: newest.map(\.place.categoryID))
+        var markers = newest.map { MapView.Marker(place: $0.place, categoryName: names[$0.place.categoryID]) }
+        let addresses = try await request.addresses().all()
+        let placed = addresses.filter { $0.address.coordinate != nil }
+        let contacts = try await request.contacts().contacts(placed.map(\.contactID))
+        markers += placed.compactMap { stored -> MapView.Marker? in
+            guard let coordinate = stored.address.coordinate else { return nil }
+            let contact = contacts[stored.contactID]
+            let name = contact?.completeName ?? "Contact"
+            return MapView.Marker(
+                lat: coordinate.latitude, lon: coordinate.longitude,
+                label: [name, stored.address.label].compactMap { $0 }.joined(separator: " · "),
+                detail: stored.address.lines().first, url: SiteURL.contact(stored.contactID).path,
+                linkText: "Open \(name)",
+                avatar: contact.map { AvatarView($0, imageURL: request.pictureURL($0), size: .line) },
+                layer: "contacts")
+        }
+        if !showsContacts { markers.removeAll { $0.layer == "contacts" } }
+
+        let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let near = parameters["near"].flatMap(PlaceFilter.coordinate)
+        let preferredApp = request.preferredMapsApp
+        let found = text.isEmpty ? [] : try await request.searchEverywhere(text, near: near, limit: 20)
+        let results = found.enumerated().map { index, entry in
+            result(entry.hit, meters: entry.meters, index: index, preferredApp: preferredApp)
+        }
+        return Context(
+            layout: LayoutContext(title: "Map", section: .map, session: request.pageSession),
+            map: MapView(
+                id: "home-map", label: "Map of your places and your contacts' addresses", markers: markers,
+                isTall: true, tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil,
+                behaviour: .init(explore: SiteURL.mapPoint.path, saveURL: SiteURL.newPlace.path, locates: true)),
+            placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
+            unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,
+            contactsToggleURL: SiteURL.map.path(query: [("contacts", showsContacts ? "off" : nil), ("q", text)]),
+            searchText: text, searched: !text.isEmpty, results: results, newPlaceURL: SiteURL.newPlace.path,
+            placesURL: SiteURL.places.path)
+    }
+
+    private static func result(_ hit: PlaceSearchHit, meters: Double?, index: Int, preferredApp: MapsApp)
+        -> SearchResult
+    {
+        let coordinate = hit.coordinate
+        let saveURL = SiteURL.newPlace.path(query: [
+            ("name", hit.kind == .geocoder ? hit.name.split(separator: ",").first.map(String.init) : hit.name),
+            ("address", hit.kind == .geocoder ? hit.name : hit.detail),
+            ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
+        ])
+        let (kind, openURL, openLabel): (String, String?, String?) =
+            switch hit.kind {
+            case .place: ("Your place", hit.placeID.map { SiteURL.place($0).path }, "Open the place")
+            case .address: ("Contact's address", hit.contactID.map { SiteURL.contact($0).path }, "Open the contact")
+            case .geocoder: ("Found on the map", nil, nil)
+            }
+        return SearchResult(
+            id: "result-\(index + 1)", name: hit.name, kind: kind, detail: hit.detail,
+            coordinates: MapLinks.text(coordinate).replacingOccurrences(of: ",", with: ", "),
+            distance: meters.map { DistanceText.kilometres($0 / 1000) }, openURL: openURL, openLabel: openLabel,
+            saveURL: hit.kind == .place ? nil : saveURL,
+            actions: MapActions(
+                .coordinate(coordinate, label: hit.name), preferredApp: preferredApp,
+                shareText: ShareText.place(name: hit.name, address: hit.detail, coordinate: coordinate),
+                id: "result-\(index + 1)", title: hit.name))
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// Settings → Places: downloads per format and category, and an import that shows its report before
+/// anything is saved. A previewed file waits in `place_imports`; "Import" saves it at once, or in the
+/// background with a progress page when it is large.
+struct PlaceInterchangeWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SiteURL.settingsPlaces.pathComponents, use: page)
+        routes.get(SiteURL.settingsPlacesExport.pathComponents, use: export)
+        routes.on(
+            .POST, SiteURL.settingsPlacesImport.pathComponents, body: .collect(maxSize: "32mb"), use: preview)
+        let imports = routes.grouped(SiteURL.settingsPlaces.pathComponents + ["imports", ":importID"])
+        imports.get(use: status)
+        imports.post(use: confirm)
+    }
+
+    func page(request: Request) async throws -> View {
+        try await render(request, errors: [:], chosenCategory: request.queryParameters["category_id"])
+    }
+
+    private func render(_ request: Request, errors: FieldMessages, chosenCategory: String?) async throws -> View {
+        let (categories, _) = try await request.places().categories()
+        return try await request.view.render(
+            "settings/places",
+            PlaceInterchangePage.Context(
+                categories: categories.map(\.0), chosenCategory: chosenCategory, errors: errors,
+                session: request.pageSession))
+    }
+
+    func export(request: Request) async throws -> Response {
+        let parameters = request.queryParameters
+        guard let format = parameters["format"].flatMap({ PlaceExportFormat(rawValue: $0) }) else {
+            return try await render(request, errors: ["format": "Choose a format."], chosenCategory: nil)
+                .encodeResponse(status: .unprocessableEntity, for: request)
+        }
+        var filter = PlaceFilter()
+        if let text = parameters["category_id"], !text.isEmpty {
+            filter.categoryID = try await request.places().category(LooseValue.integer(text) ?? 0).id
+        }
+        if parameters["favorite"] != nil { filter.favorite = true }
+        return try await request.placesDownload(format, filter: filter)
+    }
+
+    struct ImportForm: Content {
+        var file: File?
+        var categoryID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case file
+            case categoryID = "category_id"
+        }
+    }
+
+    /// Reads the file and keeps it with the report of a dry run; nothing is saved until "Import".
+    func preview(request: Request) async throws -> Response {
+        let form = try request.content.decode(ImportForm.self)
+        let chosen = form.categoryID.flatMap { $0.isEmpty ? nil : $0 }
+        func refuse(_ message: String) async throws -> Response {
+            try await render(request, errors: ["file": message], chosenCategory: chosen)
+                .encodeResponse(status: .unprocessableEntity, for: request)
+        }
+        guard let file = form.file, file.data.readableBytes > 0 else {
+            return try await refuse("Choose the file to import.")
+        }
+        let places = try request.places()
+        var target: Int?
+        if let chosen { target = try await places.category(LooseValue.integer(chosen) ?? 0).id }
+        let data = Data(file.data.readableBytesView)
+        let read: (PlaceImportFormat, PlaceImport)
+        do {
+            read = try await request.application.threadPool.offloaded {
+                try PlaceImporter.read(data, listName: PlaceImportStore.listName(of: file.filename))
+            }
+        } catch let failure as ValidationFailure {
+            return try await refuse(failure.messages.joined(separator: " "))
+        }
+        let report = try await PlaceImporter(
+            places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off
+        ).run(read.1, format: read.0, targetCategoryID: target, dryRun: true)
+        let id = try await request.placeImports().create(
+            fileName: file.filename, file: data, targetCategoryID: target, status: .previewed,
+            total: read.1.places.count, report: report)
+        return request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path)
+    }
+
+    func status(request: Request) async throws -> View {
+        let stored = try await request.placeImports().record(try request.pathID("importID"))
+        let names = try await request.places().categories().categories.map(\.0)
+        return try await request.view.render(
+            "settings/place-import",
+            PlaceImportPage.Context(stored, categories: names, session: request.pageSession))
+    }
+
+    /// Saves a previewed import: in the request when small, else by a background job.
+    func confirm(request: Request) async throws -> Response {
+        let imports = try request.placeImports()
+        let stored = try await imports.record(try request.pathID("importID"))
+        let back = SiteURL.settingsPlacesImportStatus(stored.id).path
+        guard stored.status == .previewed else { return request.redirect(to: back) }
+        let places = try request.places()
+        if stored.total > PlaceImportStore.backgroundThreshold {
+            guard try await imports.claimPreview(stored.id, as: .queued) else { return request.redirect(to: back) }
+            try await PlaceImportJob.enqueue(
+                importID: stored.id, ownerID: places.ownerID, now: request.dependencies.now(), on: request.db)
+            request.application.jobWorkers?.nudge()
+            return request.redirect(to: back)
+        }
+        guard try await imports.claimPreview(stored.id, as: .running) else { return request.redirect(to: back) }
+        let data = try await imports.file(of: stored.id)
+        do {
+            let report = try await PlaceImporter(
+                places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off
+            ).run(
+                data, targetCategoryID: stored.targetCategoryID, dryRun: false,
+                listName: PlaceImportStore.listName(of: stored.fileName))
+            try await imports.finish(stored.id, report: report)
+            return request.redirect(to: back, flash: report.summary)
+        } catch let failure as ValidationFailure {
+            try await imports.fail(stored.id, reason: failure.messages.joined(separator: " "))
+            return request.redirect(to: back)
+        } catch AppError.notFound {
+            try await imports.fail(stored.id, reason: "The category chosen for the places no longer exists.")
+            return request.redirect(to: back)
+        }
+    }
+}
+
+/// `GET /settings/places`: the export and import forms.
+enum PlaceInterchangePage {
+    struct Format: Encodable {
+        let value: String
+        let label: String
+    }
+
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let exportURL: String
+        let importURL: String
+        let formats: [Format]
+        let exportCategory: FormField
+        let importCategory: FormField
+        let formatError: String?
+        let fileError: String?
+        let settingsURL: String
+
+        init(categories: [PlaceCategory], chosenCategory: String?, errors: FieldMessages, session: PageSession) {
+            layout = LayoutContext(title: "Import and export places", section: .settings, session: session)
+            exportURL = SiteURL.settingsPlacesExport.path
+            importURL = SiteURL.settingsPlacesImport.path
+            formats = [
+                Format(value: "gpx", label: "GPX (most GPS and map apps)"),
+                Format(value: "kml", label: "KML (Google Earth, My Maps)"),
+                Format(value: "kmz", label: "KMZ (Organic Maps, Maps.me)"),
+                Format(value: "geojson", label: "GeoJSON"),
+                Format(value: "csv", label: "CSV (spreadsheets)"),
+            ]
+            func categoryField(_ name: String, id: String, label: String, all: String) -> FormField {
+                FormField(
+                    name, label: label, control: .select,
+                    options: [SelectOption(value: "", label: all, isSelected: (chosenCategory ?? "").isEmpty)]
+                        + categories.map {
+                            SelectOption(
+                                value: String($0.id), label: $0.name, isSelected: String($0.id) == chosenCategory)
+                        }
+                ).identified(as: id)
+            }
+            exportCategory = categoryField(
+                "category_id", id: "export-category", label: "Places", all: "All categories")
+            importCategory = categoryField(
+                "category_id", id: "import-category", label: "Put them in",
+                all: "The categories the file names (made when missing)")
+            formatError = errors["format"]
+            fileError = errors["file"]
+            settingsURL = SiteURL.settings.path
+        }
+    }
+}
+
+/// `GET /settings/places/imports/{id}`: a previewed import waiting for "Import", one in progress (the
+/// page reloads itself), or the report of one done.
+enum PlaceImportPage {
+    struct Line: Encodable {
+        let row: Int
+        let name: String
+        let reason: String?
+        let url: String?
+    }
+
+    struct Context: Encodable {
+        var layout: LayoutContext
+        let fileName: String
+        let status: String
+        let isPreview: Bool
+        let isWorking: Bool
+        let isDone: Bool
+        let error: String?
+        let processed: Int
+        let total: Int
+        let stage: String
+        let summary: String?
+        let targetName: String?
+        let created: [Line]
+        let merged: [Line]
+        let skipped: [Line]
+        let confirmURL: String
+        let placesURL: String
+        let settingsURL: String
+
+        init(_ stored: PlaceImportRecord, categories: [PlaceCategory], session: PageSession) {
+            layout = LayoutContext(
+                title: stored.status == .previewed ? "Import preview" : "Import", section: .settings, session: session)
+            fileName = stored.fileName
+            status = stored.status.rawValue
+            isPreview = stored.status == .previewed
+            isWorking = stored.status == .queued || stored.status == .running
+            isDone = stored.status == .done
+            if isWorking { layout.refreshSeconds = 2 }
+            error = stored.error
+            processed = stored.processed
+            total = stored.total
+            stage =
+                switch stored.stage {
+                case "checking": "Checking the records"
+                case "saving": "Saving the places"
+                default: "Waiting to start"
+                }
+            summary = stored.report?.summary
+            targetName = stored.targetCategoryID.flatMap { id in categories.first { $0.id == id }?.name }
+            let rows = stored.report?.rows ?? []
+            func lines(_ outcome: String) -> [Line] {
+                rows.filter { $0.outcome == outcome }.map {
+                    Line(row: $0.row, name: $0.name, reason: $0.reason, url: $0.placeID.map { SiteURL.place($0).path })
+                }
+            }
+            created = lines("created")
+            merged = lines("merged")
+            skipped =
+                lines("skipped")
+                + (stored.report?.unreadable ?? []).map {
+                    Line(row: $0.record, name: "Record \($0.record)", reason: $0.reason, url: nil)
+                }
+            confirmURL = SiteURL.settingsPlacesImportStatus(stored.id).path
+            placesURL = SiteURL.places.path
+            settingsURL = SiteURL.settingsPlaces.path
+        }
+    }
+}

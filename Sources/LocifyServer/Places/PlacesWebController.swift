@@ -1,0 +1,320 @@
+import LocifyCore
+import Vapor
+
+/// The places pages of the web app: the map (the home page), the categories, a category's places, a
+/// place, and the add and edit forms.
+struct PlacesWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SiteURL.map.pathComponents, use: map)
+        routes.get(SiteURL.mapPoint.pathComponents, use: mapPoint)
+        let places = routes.grouped(SiteURL.places.pathComponents)
+        places.get(use: categories)
+        places.post(use: create)
+        places.get("new", use: new)
+        places.get("favorites", use: favorites)
+        places.post("categories", use: createCategory)
+        places.get("categories", ":categoryID", use: category)
+        places.post("categories", ":categoryID", "rename", use: renameCategory)
+        places.get("categories", ":categoryID", "delete", use: confirmDeleteCategory)
+        places.post("categories", ":categoryID", "delete", use: deleteCategory)
+        places.get(":placeID", use: show)
+        places.get(":placeID", "edit", use: edit)
+        places.post(":placeID", "edit", use: update)
+        places.post(":placeID", "favorite", use: favorite)
+        places.get(":placeID", "delete", use: confirmDelete)
+        places.post(":placeID", "delete", use: delete)
+    }
+
+    private func tilesEnabled(_ request: Request) -> Bool {
+        request.application.locifyConfig.outside.tileURLTemplate != nil
+    }
+
+    // MARK: The map
+
+    func map(request: Request) async throws -> View {
+        try await request.view.render("map", MapPage.load(request))
+    }
+
+    func mapPoint(request: Request) async throws -> View {
+        let parameters = request.queryParameters
+        guard let latitude = parameters["lat"].flatMap(Double.init),
+            let longitude = parameters["lon"].flatMap(Double.init),
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { throw AppError.notFound }
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        var found: GeocodingResult?
+        if request.application.locifyConfig.geocoder != .off {
+            found = try? await request.dependencies.geocoder.reverse(coordinate)
+        }
+        return try await request.view.render(
+            "places/point",
+            MapPointPage.Context(
+                coordinate: coordinate, found: found, preferredApp: request.preferredMapsApp,
+                session: request.pageSession))
+    }
+
+    // MARK: Categories
+
+    func categories(request: Request) async throws -> View {
+        let (categories, favorites) = try await request.places().categories()
+        return try await request.view.render(
+            "places/categories",
+            PlaceCategoriesPage.Context(categories: categories, favorites: favorites, session: request.pageSession))
+    }
+
+    struct CategoryForm: Content {
+        var name: String?
+    }
+
+    func createCategory(request: Request) async throws -> Response {
+        let form = try request.content.decode(CategoryForm.self)
+        return try await request.handleForm {
+            let category = try await request.places().createCategory(named: form.name)
+            return .redirect(to: SiteURL.places.path, flash: "The category “\(category.name)” was added.")
+        } redraw: { errors in
+            let (categories, favorites) = try await request.places().categories()
+            return try await request.view.render(
+                "places/categories",
+                PlaceCategoriesPage.Context(
+                    categories: categories, favorites: favorites, errors: errors, typedName: form.name,
+                    session: request.pageSession))
+        }
+    }
+
+    func renameCategory(request: Request) async throws -> Response {
+        let id = try request.pathID("categoryID")
+        let places = try request.places()
+        let before = try await places.category(id)
+        let form = try request.content.decode(CategoryForm.self)
+        return try await request.handleForm {
+            let category = try await places.renameCategory(id, to: form.name)
+            let flash =
+                category.name == before.name
+                ? "The category is still called “\(category.name)”."
+                : "“\(before.name)” is now called “\(category.name)”."
+            return .redirect(to: SiteURL.places.path, flash: flash)
+        } redraw: { errors in
+            let (categories, favorites) = try await places.categories()
+            return try await request.view.render(
+                "places/categories",
+                PlaceCategoriesPage.Context(
+                    categories: categories, favorites: favorites, renaming: (id, form.name ?? "", errors),
+                    session: request.pageSession))
+        }
+    }
+
+    func confirmDeleteCategory(request: Request) async throws -> View {
+        try await deleteCategoryPage(request, errors: [:])
+    }
+
+    private func deleteCategoryPage(_ request: Request, errors: FieldMessages) async throws -> View {
+        let id = try request.pathID("categoryID")
+        let (categories, _) = try await request.places().categories()
+        guard let (category, count) = categories.first(where: { $0.0.id == id }) else { throw AppError.notFound }
+        return try await request.view.render(
+            "places/delete-category",
+            DeletePlaceCategoryPage.Context(
+                category: category, count: count, others: categories.map(\.0).filter { $0.id != id }, errors: errors,
+                session: request.pageSession))
+    }
+
+    struct DeleteCategoryForm: Content {
+        var moveTo: String?
+
+        enum CodingKeys: String, CodingKey {
+            case moveTo = "move_to"
+        }
+    }
+
+    func deleteCategory(request: Request) async throws -> Response {
+        let id = try request.pathID("categoryID")
+        let places = try request.places()
+        let category = try await places.category(id)
+        let form = try request.content.decode(DeleteCategoryForm.self)
+        let moveTo = form.moveTo.flatMap { LooseValue.integer($0) }
+        do {
+            try await places.deleteCategory(id, moveTo: moveTo)
+        } catch let failure as ValidationFailure {
+            // The last category, or no target chosen: said on the page that asked.
+            let message =
+                moveTo == nil && failure.errors.contains(where: { $0.field == "move_to" })
+                ? "Choose the category that receives its places." : failure.messages.joined(separator: " ")
+            let errors = ["move_to": message]
+            return try await deleteCategoryPage(request, errors: errors).encodeResponse(
+                status: .unprocessableEntity, for: request)
+        } catch AppError.notFound where moveTo != nil {
+            return try await deleteCategoryPage(request, errors: ["move_to": "Choose one of your other categories."])
+                .encodeResponse(status: .unprocessableEntity, for: request)
+        }
+        var flash = "The category “\(category.name)” was deleted."
+        if let moveTo, let target = try? await places.category(moveTo) {
+            flash += " Its places are now in “\(target.name)”."
+        }
+        return request.redirect(to: SiteURL.places.path, flash: flash)
+    }
+
+    // MARK: Lists
+
+    func category(request: Request) async throws -> View {
+        let category = try await request.places().category(try request.pathID("categoryID"))
+        return try await list(
+            request, heading: category.name, site: .placeCategory(category.id),
+            filter: PlaceFilter(categoryID: category.id),
+            newPlaceURL: SiteURL.newPlace.path(query: [("category_id", String(category.id))]),
+            exportURL: SiteURL.settingsPlaces.path(query: [("category_id", String(category.id))]))
+    }
+
+    func favorites(request: Request) async throws -> View {
+        try await list(
+            request, heading: "Favorites", site: .placesFavorites, filter: PlaceFilter(favorite: true),
+            newPlaceURL: SiteURL.newPlace.path, exportURL: SiteURL.settingsPlaces.path)
+    }
+
+    private func list(
+        _ request: Request, heading: String, site: SiteURL, filter base: PlaceFilter, newPlaceURL: String,
+        exportURL: String
+    ) async throws -> View {
+        let query = PlaceListPage.Query(request)
+        var filter = base
+        filter.text = PlaceFilter(text: query.text).text
+        var errors: FieldMessages = [:]
+        var nearLabel: String?
+        if !query.near.isEmpty {
+            if let point = PlaceFilter.coordinate(query.near) {
+                filter.near = point
+                nearLabel = MapLinks.text(point)
+            } else if let found = await request.geocoderHits(text: query.near, near: nil, limit: 1).first {
+                filter.near = found.coordinate
+                nearLabel = found.name.split(separator: ",").first.map(String.init) ?? found.name
+            } else {
+                errors["near"] = "“\(query.near)” could not be found on the map; try a town or latitude,longitude."
+            }
+            if filter.near != nil, let within = Double(query.within) { filter.withinKilometers = within }
+        }
+        if query.sort == "distance", filter.near == nil, errors["near"] == nil {
+            errors["sort"] = "Sorting by distance needs a point: fill in “Near” or use your location."
+        }
+        let sort: ListSort<PlaceSortField> =
+            switch query.sort {
+            case "distance" where filter.near != nil: ListSort(.distance)
+            case "newest": ListSort(.createdAt, descending: true)
+            default: ListSort(.name)
+            }
+        let places = try request.places()
+        let (found, window) = try await places.page(
+            filter: filter, sort: sort, page: PageSelection(page: query.page, limit: PlaceListPage.pageSize))
+        let names = try await places.categoryNames(of: found.map(\.place.categoryID))
+        return try await request.view.render(
+            "places/list",
+            PlaceListPage.Context(
+                heading: heading, list: site, query: query, found: found, window: window, categoryNames: names,
+                errors: errors, nearLabel: nearLabel, newPlaceURL: newPlaceURL, exportURL: exportURL,
+                tilesEnabled: tilesEnabled(request), session: request.pageSession))
+    }
+
+    // MARK: A place
+
+    func show(request: Request) async throws -> View {
+        let places = try request.places()
+        let place = try await places.place(try request.pathID("placeID"))
+        let category = try await places.category(place.categoryID)
+        let neighbours = try await places.page(
+            filter: PlaceFilter(categoryID: place.categoryID), sort: ListSort(.name),
+            page: PageSelection(page: 1, limit: 500)
+        ).0.map(\.place)
+        return try await request.view.render(
+            "places/show",
+            PlacePage.Context(
+                place: place, categoryName: category.name, neighbours: neighbours,
+                preferredApp: request.preferredMapsApp, tilesEnabled: tilesEnabled(request),
+                session: request.pageSession))
+    }
+
+    func new(request: Request) async throws -> View {
+        let parameters = request.queryParameters
+        var form = PlaceForm(
+            name: parameters["name"], address: parameters["address"], categoryID: parameters["category_id"],
+            latitude: parameters["lat"], longitude: parameters["lon"])
+        var search: (String, [PlaceSearchHit])?
+        if let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            search = (text, await request.geocoderHits(text: text, near: nil, limit: 8))
+        }
+        return try await render(request, form: form, search: search)
+    }
+
+    func create(request: Request) async throws -> Response {
+        let form = try request.content.decode(PlaceForm.self)
+        return try await request.handleForm {
+            let (draft, typeErrors) = form.draft()
+            let place = try await request.places().save(
+                draft, placeID: nil, newCategory: form.newCategory, typeErrors: typeErrors)
+            return .redirect(to: SiteURL.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
+        } redraw: { errors in
+            try await render(request, form: form, errors: errors)
+        }
+    }
+
+    func edit(request: Request) async throws -> View {
+        let place = try await request.places().place(try request.pathID("placeID"))
+        return try await render(request, form: PlaceForm(place), editing: place)
+    }
+
+    func update(request: Request) async throws -> Response {
+        let places = try request.places()
+        let stored = try await places.place(try request.pathID("placeID"))
+        let form = try request.content.decode(PlaceForm.self)
+        return try await request.handleForm {
+            var (draft, typeErrors) = form.draft()
+            // Favorite is the page's own button; the form keeps what the place has.
+            draft.isFavorite = stored.fields.isFavorite
+            draft.source = stored.fields.source
+            draft.externalID = stored.fields.externalID
+            let place = try await places.save(
+                draft, placeID: stored.id, newCategory: form.newCategory, typeErrors: typeErrors)
+            return .redirect(to: SiteURL.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
+        } redraw: { errors in
+            try await render(request, form: form, errors: errors, editing: stored)
+        }
+    }
+
+    struct FavoriteForm: Content {
+        var favorite: String?
+    }
+
+    func favorite(request: Request) async throws -> Response {
+        let id = try request.pathID("placeID")
+        let wanted = try request.content.decode(FavoriteForm.self).favorite.flatMap(LooseValue.boolean) ?? true
+        let place = try await request.places().setFavorite(id, wanted)
+        return request.redirect(
+            to: SiteURL.place(id).path,
+            flash: wanted
+                ? "“\(place.fields.name)” is one of your favorites."
+                : "“\(place.fields.name)” is no longer a favorite.")
+    }
+
+    func confirmDelete(request: Request) async throws -> View {
+        let place = try await request.places().place(try request.pathID("placeID"))
+        return try await request.view.render(
+            "places/delete", DeletePlacePage.Context(place: place, session: request.pageSession))
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let places = try request.places()
+        let place = try await places.place(try request.pathID("placeID"))
+        try await places.delete(place.id)
+        return request.redirect(
+            to: SiteURL.placeCategory(place.categoryID).path, flash: "“\(place.fields.name)” was deleted.")
+    }
+
+    private func render(
+        _ request: Request, form: PlaceForm, errors: FieldMessages = [:], editing: Place? = nil,
+        search: (text: String, hits: [PlaceSearchHit])? = nil
+    ) async throws -> View {
+        let (categories, _) = try await request.places().categories()
+        return try await request.view.render(
+            "places/form",
+            PlaceFormPage.Context(
+                form: form, errors: errors, categories: categories.map(\.0), editing: editing, search: search,
+                tilesEnabled: tilesEnabled(request), session: request.pageSession))
+    }
+}
