@@ -36,6 +36,9 @@ TILE_PNG = bytes.fromhex(
     "00050001ff89993d1d0000000049454e44ae426082")
 
 
+# Where the browser says it is.
+PARIS = (48.8566, 2.3522)
+
 # The one demo contact whose e-mail has a Gravatar at the stand-in.
 GRAVATAR_EMAIL = "amelie.laurent@example.com"
 
@@ -179,7 +182,11 @@ def make_driver(width: int, height: int):
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    # Headless Chromium lets pages read the position and would ask Google's network location service for
+    # it; the browser is told one instead (central Paris), so no test reaches the internet.
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": PARIS[0], "longitude": PARIS[1], "accuracy": 30})
+    return driver
 
 
 @pytest.fixture(scope="session")

@@ -136,6 +136,13 @@ extension Application {
         return TestAccount(id: try user.requireID(), email: email, password: "", token: "")
     }
 
+    /// The account a web client registered, with an API token of its own, for checking pages through the API.
+    func apiAccount(email: String) async throws -> TestAccount {
+        let account = try await account(email: email)
+        let (_, token) = try await accounts.createToken(for: account.id, label: "tests")
+        return TestAccount(id: account.id, email: email, password: "", token: token)
+    }
+
     /// Sends JSON and returns the response.
     func send(
         _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], json: String? = nil

@@ -300,7 +300,10 @@ const LocifyMap = (() => {
         button.setAttribute("aria-label", `${members.length} places here; zoom in to see them`);
         button.addEventListener("click", (event) => {
           event.stopPropagation();
+          // In to show its places together, and at least one step in: clusters within it come apart in turn.
+          const before = zoom;
           fitPoints(members.map(({ marker }) => marker));
+          if (zoom <= before) { zoom = Math.min(before + 1, MAX_ZOOM); center = project(lat, lon, zoom); }
           popup.hidden = true;
           draw();
         });
@@ -323,13 +326,16 @@ const LocifyMap = (() => {
           wanted.add(key);
           let img = shown.get(key);
           if (!img) {
-            img = element("img", "map-tile");
-            img.alt = "";
-            img.decoding = "async";
-            img.addEventListener("error", () => {
-              if (!img.dataset.fallback) { img.dataset.fallback = "1"; img.src = fallbackURL(zoom, x, ty); }
+            // The tile's own zoom: by the time a tile fails, the map may show another.
+            const z = zoom;
+            const tile = element("img", "map-tile");
+            img = tile;
+            tile.alt = "";
+            tile.decoding = "async";
+            tile.addEventListener("error", () => {
+              if (!tile.dataset.fallback) { tile.dataset.fallback = "1"; tile.src = fallbackURL(z, x, ty); }
             });
-            img.src = tiles ? tileURL(tiles, zoom, x, ty) : fallbackURL(zoom, x, ty);
+            img.src = tiles ? tileURL(tiles, z, x, ty) : fallbackURL(z, x, ty);
             if (!tiles) img.dataset.fallback = "1";
             shown.set(key, img);
             layer.append(img);
@@ -535,7 +541,8 @@ const LocifyMap = (() => {
       if (!here) { here = { dot: element("span", "map-here") }; here.dot.setAttribute("aria-hidden", "true"); pins.append(here.dot); }
       here.lat = position.lat;
       here.lon = position.lon;
-      if (recentre) { zoom = Math.max(zoom, 12); center = project(position.lat, position.lon, zoom); }
+      // The neighbourhood: a few kilometres around, where the nearest places are.
+      if (recentre) { zoom = 13; center = project(position.lat, position.lon, zoom); }
       container.dispatchEvent(new CustomEvent("locify:located", { detail: position, bubbles: true }));
       draw();
     }
