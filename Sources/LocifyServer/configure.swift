@@ -87,6 +87,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreatePlaceCategories())
     app.migrations.add(CreatePlaces())
     app.migrations.add(CreatePlaceImports())
+    app.migrations.add(AddPlaceSearchIndex())
 }
 
 private func registerViews(_ app: Application) throws {

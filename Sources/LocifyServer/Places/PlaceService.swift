@@ -196,6 +196,12 @@ struct PlaceService {
         if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
         if let text = filter.text {
+            // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
+            if isSQLite, text.unicodeScalars.count >= 3 {
+                let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                conditions +=
+                    #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: phrase))"#
+            }
             conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
         }
         for box in filter.boxes {
@@ -209,6 +215,8 @@ struct PlaceService {
         }
         return conditions
     }
+
+    private var isSQLite: Bool { (try? database.sqlDatabase().dialect.name) == "sqlite" }
 
     /// Every place `filter` passes, by name: for exports.
     func all(filter: PlaceFilter) async throws -> [Place] {

@@ -244,4 +244,44 @@ final class PlacesAPITests: XCTestCase {
             XCTAssertEqual(unknownSort.errorCode, 39)
         }
     }
+
+    /// The text search reads a trigram index on both databases (AddPlaceSearchIndex): it must follow every
+    /// change to a place, and find pieces of words as LIKE did, long and short.
+    func testTheTextSearchFollowsEveryChange() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let other = try await app.makeAccount(email: "grace@example.com")
+            let mine = try await categories(app, account).data
+            let theirCategories = try await categories(app, other).data
+            let cafe = try XCTUnwrap(mine.first { $0.name == "Cafe" })
+            let otherCafe = try XCTUnwrap(theirCategories.first { $0.name == "Cafe" })
+            let flore = try await create(
+                app, account,
+                #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(cafe.id), "notes": "Sartre \"et\" Beauvoir"}"#
+            )
+            _ = try await create(
+                app, other,
+                #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(otherCafe.id)}"#)
+            func names(_ query: String) async throws -> [String] {
+                try await list(app, account, query).data.map(\.name)
+            }
+            for query in ["q=de%20flo", "q=FLORE", "q=beauvoir", "q=%22et%22", "q=fl", "q=e"] {
+                let found = try await names(query)
+                XCTAssertEqual(found, ["Café de Flore"], "\(database) \(query): only the person's own")
+            }
+            _ = try await app.send(
+                .PUT, "/api/places/\(flore.id)", headers: account.bearer, json: #"{"name": "Les Deux Magots"}"#)
+            let old = try await names("q=flore")
+            XCTAssertEqual(old, [], "\(database): the old name is forgotten")
+            let renamed = try await names("q=magots")
+            XCTAssertEqual(renamed, ["Les Deux Magots"])
+            let notes = try await names("q=sartre")
+            XCTAssertEqual(notes, ["Les Deux Magots"], "the notes are kept with the new name")
+            _ = try await app.send(.DELETE, "/api/places/\(flore.id)", headers: account.bearer)
+            let gone = try await names("q=magots")
+            XCTAssertEqual(gone, [])
+            let theirs = try await list(app, other, "q=flore").data.map(\.name)
+            XCTAssertEqual(theirs, ["Café de Flore"])
+        }
+    }
 }
