@@ -74,6 +74,50 @@ def delete_its_category_moving_it(driver, server, target):
     assert "Weekend trips" not in names
 
 
+def export_and_import_back(driver, server, downloads, place_url, category, screens, prefix):
+    """Exports GPX (a real download), deletes the place, and imports the file back through the preview."""
+    driver.get(server.url + "/settings/places")
+    driver.find_element(By.ID, "format-gpx").click()
+    button = driver.find_element(By.CSS_SELECTOR, ".export-form button[type=submit]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    deadline = time.time() + 10
+    while time.time() < deadline and not list(downloads.glob("*.gpx")):
+        time.sleep(0.2)
+    files = list(downloads.glob("locify-places-*.gpx"))
+    assert len(files) == 1, list(downloads.iterdir())
+    gpx = files[0].read_text()
+    assert "<name>Lyon</name>" in gpx and f"<type>{category}</type>" in gpx, gpx
+
+    # Delete the place, then import the file back: the preview first, then the import.
+    driver.get(place_url)
+    delete = driver.find_element(By.LINK_TEXT, "Delete")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", delete)
+    delete.click()
+    dialog = driver.find_element(By.ID, "delete-dialog")
+    wait(driver).until(lambda _: dialog.get_attribute("open") is not None)
+    click_and_wait_for_page(driver, dialog.find_element(By.ID, "confirm-delete"))
+    assert "“Lyon” was deleted." in driver.find_element(By.CSS_SELECTOR, ".flash").text
+    driver.get(server.url + "/settings/places")
+    driver.find_element(By.ID, "places-file").send_keys(str(files[0]))
+    submit(driver, "form[enctype] button.primary")
+    assert driver.find_element(By.TAG_NAME, "h1").text.startswith("Import preview")
+    summary = driver.find_element(By.CSS_SELECTOR, ".summary").text
+    assert summary == "1 place would be created, 0 would be merged into places already saved, 0 skipped (GPX).", summary
+    assert_fits(driver)
+    shot(driver, screens, f"{prefix}-import-preview")
+    driver.get(server.url + "/places/favorites")
+    assert "0 places." in driver.find_element(By.ID, "places-summary").text, "a preview saves nothing"
+    driver.back()
+    submit(driver, "main form.actions button.primary")
+    assert driver.find_element(By.CSS_SELECTOR, ".summary").text.startswith("Done: 1 place created")
+    # Back as it was: a favorite in its category, found by searching its notes without accents.
+    driver.get(server.url + "/places/favorites?q=TRABOULES")
+    rows = driver.find_elements(By.CSS_SELECTOR, ".place-list li")
+    assert [r.find_element(By.TAG_NAME, "strong").text for r in rows] == ["Lyon"]
+    assert category in rows[0].text
+
+
 def test_a_place_is_found_saved_favorited_moved_exported_and_imported_back(server, browser, signed_in, screens):
     downloads = Path(tempfile.mkdtemp(prefix="locify-downloads-"))
     browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
@@ -94,42 +138,7 @@ def test_a_place_is_found_saved_favorited_moved_exported_and_imported_back(serve
     browser.get(place_url)
     assert "Tourist Attraction" in browser.find_element(By.CSS_SELECTOR, ".facts").text
 
-    # Export GPX: a real download.
-    browser.get(server.url + "/settings/places")
-    browser.find_element(By.ID, "format-gpx").click()
-    browser.find_element(By.CSS_SELECTOR, ".export-form button[type=submit]").click()
-    deadline = time.time() + 10
-    while time.time() < deadline and not list(downloads.glob("*.gpx")):
-        time.sleep(0.2)
-    files = list(downloads.glob("locify-places-*.gpx"))
-    assert len(files) == 1, list(downloads.iterdir())
-    gpx = files[0].read_text()
-    assert "<name>Lyon</name>" in gpx and "<type>Tourist Attraction</type>" in gpx, gpx
-
-    # Delete the place, then import the file back: the preview first, then the import.
-    browser.get(place_url)
-    browser.find_element(By.LINK_TEXT, "Delete").click()
-    dialog = browser.find_element(By.ID, "delete-dialog")
-    wait(browser).until(lambda _: dialog.get_attribute("open") is not None)
-    click_and_wait_for_page(browser, dialog.find_element(By.ID, "confirm-delete"))
-    assert "“Lyon” was deleted." in browser.find_element(By.CSS_SELECTOR, ".flash").text
-    browser.get(server.url + "/settings/places")
-    browser.find_element(By.ID, "places-file").send_keys(str(files[0]))
-    submit(browser, "form[enctype] button.primary")
-    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Import preview")
-    summary = browser.find_element(By.CSS_SELECTOR, ".summary").text
-    assert summary == "1 place would be created, 0 would be merged into places already saved, 0 skipped (GPX).", summary
-    shot(browser, screens, "43-import-preview")
-    browser.get(server.url + "/places/favorites")
-    assert "0 places." in browser.find_element(By.ID, "places-summary").text, "a preview saves nothing"
-    browser.back()
-    submit(browser, "main form.actions button.primary")
-    assert browser.find_element(By.CSS_SELECTOR, ".summary").text.startswith("Done: 1 place created")
-    # Back as it was: a favorite in Tourist Attraction, found by searching its notes without accents.
-    browser.get(server.url + "/places/favorites?q=TRABOULES")
-    rows = browser.find_elements(By.CSS_SELECTOR, ".place-list li")
-    assert [r.find_element(By.TAG_NAME, "strong").text for r in rows] == ["Lyon"]
-    assert "Tourist Attraction" in rows[0].text
+    export_and_import_back(browser, server, downloads, place_url, "Tourist Attraction", screens, "43")
     assert_no_console_errors(browser)
 
 
@@ -220,6 +229,8 @@ def test_the_map_home_shows_places_and_contacts_in_layers(server, browser, signe
 
 
 def test_places_on_a_phone(server, phone, signed_in_phone, screens):
+    downloads = Path(tempfile.mkdtemp(prefix="locify-downloads-"))
+    phone.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     place_url = add_place_by_searching_a_city(phone, server, screens, "phone")
     assert_fits(phone)
     shot(phone, screens, "phone-place")
@@ -232,4 +243,5 @@ def test_places_on_a_phone(server, phone, signed_in_phone, screens):
     phone.get(server.url + "/places/favorites?near=Lyon&within_km=10&sort=distance")
     assert phone.find_element(By.ID, "places-summary").text == "1 place within 10 km of Lyon."
     assert_fits(phone)
+    export_and_import_back(phone, server, downloads, place_url, "Other", screens, "phone")
     assert_no_console_errors(phone)
