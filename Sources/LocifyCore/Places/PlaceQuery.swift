@@ -81,10 +81,13 @@ public struct PlaceFilter: Equatable, Sendable {
         if let categoryID, place.categoryID != categoryID { return false }
         if let favorite, place.fields.isFavorite != favorite { return false }
         if let text, !place.fields.searchKey.contains(text) { return false }
-        if let box, !box.contains(place.fields.coordinate) { return false }
-        if let near, let withinKilometers, Geo.distance(near, place.fields.coordinate) > withinKilometers * 1000 {
-            return false
-        }
+        return contains(place.fields.coordinate)
+    }
+
+    /// Whether a place at `coordinate` passes the position parts of the filter (the box, the distance).
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        if let box, !box.contains(coordinate) { return false }
+        if let near, let withinKilometers, Geo.distance(near, coordinate) > withinKilometers * 1000 { return false }
         return true
     }
 

@@ -7,6 +7,9 @@ public struct PageSelection: Equatable, Sendable {
     public let page: Int
     public let limit: Int
 
+    /// The rows before this page.
+    public var offset: Int { (page - 1) * limit }
+
     public init(page: Int = 1, limit: Int = PageWindow.defaultLimit) {
         self.page = page
         self.limit = limit

@@ -135,69 +135,132 @@ struct PlaceService {
     }
 
     /// One page of the places `filter` passes, in `sort` order. Without `near` the database pages; with it
-    /// the places in the filter's box are read, measured exactly, sorted and paged here.
+    /// the positions in the filter's box are read, measured exactly, sorted and paged here, and only the
+    /// page's places are read whole.
     func page(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
         -> ([Found], PageWindow)
     {
         if sort.field == .distance, filter.near == nil {
             throw ValidationFailure(field: "sort", "Sorting by distance needs near=latitude,longitude.")
         }
+        if let near = filter.near { return try await self.page(near: near, filter: filter, sort: sort, page: page) }
+        if usesSearchTable(filter) { return try await searchPage(filter: filter, sort: sort, page: page) }
         let conditions = self.conditions(filter)
-        guard let near = filter.near else {
-            let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
-            let column: SQLQueryString = sort.field == .name ? #""name_key""# : #""created_at""#
-            let offset = (page.page - 1) * page.limit
-            let rows = try await database.plainRows(
-                """
-                SELECT \(PlaceRows.placeColumnList), (SELECT COUNT(*) FROM "places" WHERE \(conditions)) AS "total" \
-                FROM "places" WHERE \(conditions) ORDER BY \(column) \(direction), "id" \(direction) \
-                LIMIT \(literal: page.limit) OFFSET \(literal: offset)
-                """, columns: PlaceRows.placeColumns + ["total"])
-            var total = try rows.first?.requiredInteger(PlaceRows.placeColumns.count) ?? 0
-            if rows.isEmpty, page.page > 1 {
-                let counted = try await database.plainRows(
-                    #"SELECT COUNT(*) AS "total" FROM "places" WHERE \#(conditions)"#, columns: ["total"])
-                total = try counted.first?.requiredInteger(0) ?? 0
-            }
-            let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
-            return (found, page.window(total: total))
-        }
         let rows = try await database.plainRows(
-            #"SELECT \#(PlaceRows.placeColumnList) FROM "places" WHERE \#(conditions)"#,
-            columns: PlaceRows.placeColumns,
-            bulk: true)
-        var found = try rows.map(PlaceRows.place(from:)).filter(filter.matches).map {
-            Found(place: $0, distanceKilometers: Geo.distance(near, $0.fields.coordinate) / 1000)
+            """
+            SELECT \(PlaceRows.placeColumnList), (SELECT COUNT(*) FROM "places" WHERE \(conditions)) AS "total" \
+            FROM "places" WHERE \(conditions) \(order(sort)) LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+            """, columns: PlaceRows.placeColumns + ["total"])
+        var total = try rows.first?.requiredInteger(PlaceRows.placeColumns.count) ?? 0
+        if rows.isEmpty, page.page > 1 { total = try await count(conditions) }
+        let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+        return (found, page.window(total: total))
+    }
+
+    /// Matches beyond which a text search's page walks the list's index (stopping at the page's end)
+    /// rather than sorting every match: a common word matches thousands, a name a handful.
+    static let searchWalkThreshold = 1_000
+
+    /// A text search on SQLite: counted from the trigram table's matches (the owner checked on each, not
+    /// looked up in the owner's index), then paged by whichever way reads fewer rows.
+    private func searchPage(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
+        -> ([Found], PageWindow)
+    {
+        let fromMatches = conditions(filter, ownerFromIndex: false)
+        let total = try await count(fromMatches)
+        guard total > page.offset else { return ([], page.window(total: total)) }
+        let conditions = total > Self.searchWalkThreshold ? conditions(filter) : fromMatches
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions) \(order(sort)) \
+            LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+            """, columns: PlaceRows.placeColumns)
+        let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+        return (found, page.window(total: total))
+    }
+
+    private func count(_ conditions: SQLQueryString) async throws -> Int {
+        let counted = try await database.plainRows(
+            #"SELECT COUNT(*) AS "total" FROM "places" WHERE \#(conditions)"#, columns: ["total"])
+        return try counted.first?.requiredInteger(0) ?? 0
+    }
+
+    private func order(_ sort: ListSort<PlaceSortField>) -> SQLQueryString {
+        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+        let column: SQLQueryString = sort.field == .name ? #""name_key""# : #""created_at""#
+        return #"ORDER BY \#(column) \#(direction), "id" \#(direction)"#
+    }
+
+    /// Near a point: the positions in the box are read (and the sort keys), measured and ordered; then the
+    /// page's places are read whole, by id.
+    private func page(
+        near: Coordinate, filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection
+    ) async throws -> ([Found], PageWindow) {
+        struct Candidate {
+            let id: Int
+            let meters: Double
+            let nameKey: String
+            let createdAt: Date
         }
-        found.sort { a, b in
+        let columns = ["id", "latitude", "longitude", "name_key", "created_at"]
+        let rows = try await database.plainRows(
+            #"SELECT \#(SQLQueryString.columnList(columns)) FROM "places" WHERE \#(conditions(filter))"#,
+            columns: columns, bulk: true)
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(rows.count)
+        for row in rows {
+            let coordinate = Coordinate(latitude: try row.requiredDouble(1), longitude: try row.requiredDouble(2))
+            guard filter.contains(coordinate) else { continue }
+            candidates.append(
+                Candidate(
+                    id: try row.requiredInteger(0), meters: Geo.distance(near, coordinate),
+                    nameKey: try row.requiredText(3), createdAt: try row.requiredDate(4)))
+        }
+        candidates.sort { a, b in
             let ordered: Bool
             switch sort.field {
-            case .distance:
-                ordered = (a.distanceKilometers ?? 0, a.place.id) < (b.distanceKilometers ?? 0, b.place.id)
-            case .name:
-                ordered =
-                    (PlaceRows.nameKey(a.place.fields.name), a.place.id) < (
-                        PlaceRows.nameKey(b.place.fields.name), b.place.id
-                    )
-            case .createdAt:
-                ordered = (a.place.createdAt, a.place.id) < (b.place.createdAt, b.place.id)
+            case .distance: ordered = (a.meters, a.id) < (b.meters, b.id)
+            case .name: ordered = (a.nameKey, a.id) < (b.nameKey, b.id)
+            case .createdAt: ordered = (a.createdAt, a.id) < (b.createdAt, b.id)
             }
             return sort.isDescending ? !ordered : ordered
         }
-        let window = page.window(total: found.count)
-        let start = min((page.page - 1) * page.limit, found.count)
-        return (Array(found[start..<min(start + page.limit, found.count)]), window)
+        let window = page.window(total: candidates.count)
+        let start = min(page.offset, candidates.count)
+        let chosen = candidates[start..<min(start + page.limit, candidates.count)]
+        guard !chosen.isEmpty else { return ([], window) }
+        let list = SQLQueryString(chosen.map { String($0.id) }.joined(separator: ", "))
+        let placeRows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
+            """, columns: PlaceRows.placeColumns)
+        let places = Dictionary(
+            try placeRows.map { row in let place = try PlaceRows.place(from: row); return (place.id, place) },
+            uniquingKeysWith: { first, _ in first })
+        let found = chosen.compactMap { candidate in
+            places[candidate.id].map { Found(place: $0, distanceKilometers: candidate.meters / 1000) }
+        }
+        return (found, window)
+    }
+
+    /// Whether a text search asks the trigram table (SQLite, three characters or more).
+    private func usesSearchTable(_ filter: PlaceFilter) -> Bool {
+        guard let text = filter.text else { return false }
+        return isSQLite && text.unicodeScalars.count >= 3
     }
 
     /// The SQL conditions that narrow to `filter`: exact for category, favorite and text, the boxes for
-    /// positions (a `near` distance is then checked exactly by `PlaceFilter.matches`).
-    private func conditions(_ filter: PlaceFilter) -> SQLQueryString {
-        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
+    /// positions (a `near` distance is then checked exactly by `PlaceFilter.contains`). `ownerFromIndex`
+    /// false keeps SQLite from answering "whose?" from an index of the owner's every place (SQLite's `+`
+    /// makes a column no index term), so a search starts from the trigram table's matches.
+    private func conditions(_ filter: PlaceFilter, ownerFromIndex: Bool = true) -> SQLQueryString {
+        var conditions: SQLQueryString =
+            ownerFromIndex ? #""user_id" = \#(literal: ownerID)"# : #"+"user_id" = \#(literal: ownerID)"#
         if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
         if let text = filter.text {
             // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
-            if isSQLite, text.unicodeScalars.count >= 3 {
+            if usesSearchTable(filter) {
                 let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 conditions +=
                     #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: phrase))"#
