@@ -42,3 +42,14 @@ extension SQLRow {
         try decodeNil(column: column) ? nil : decode(column: column, as: type)
     }
 }
+
+extension SQLQueryString {
+    /// `+"user_id" = owner AND "id" IN (…)`: one owner's rows picked by id. Without statistics SQLite
+    /// would answer "whose?" from an index over all the owner's rows and check each against the list (a
+    /// scan of a person's 100,000 places for 15 ids); the `+` makes `user_id` no index term, so each id is
+    /// looked up in the primary key. PostgreSQL plans it alike.
+    static func owned(by ownerID: Int, ids: some Collection<Int>) -> SQLQueryString {
+        let list = Set(ids).sorted().map(String.init).joined(separator: ", ")
+        return SQLQueryString(#"+"user_id" = "# + String(ownerID) + #" AND "id" IN ("# + list + ")")
+    }
+}

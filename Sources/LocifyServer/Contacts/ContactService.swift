@@ -151,11 +151,9 @@ struct ContactService {
     /// The owner's contacts among `ids`, by id; ids of other accounts' contacts are left out.
     func contacts(_ ids: [Int]) async throws -> [Int: Contact] {
         guard !ids.isEmpty else { return [:] }
-        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
         let rows = try await database.plainRows(
             """
-            SELECT \(ContactRows.columnList) FROM "contacts" \
-            WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
+            SELECT \(ContactRows.columnList) FROM "contacts" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
             """, columns: ContactRows.columns)
         return Dictionary(uniqueKeysWithValues: try rows.map(ContactRows.contact(from:)).map { ($0.id, $0) })
     }

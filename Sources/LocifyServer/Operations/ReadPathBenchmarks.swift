@@ -42,7 +42,7 @@ public enum ReadPathBenchmarks {
         let owner = try AuthenticatedUser(user)
         let service = ContactService(database: app.db, owner: owner, dependencies: dependencies)
         for number in 0..<count {
-            try await service.create(
+            _ = try await service.create(
                 ContactDraft(
                     firstName: "Person \(number)", lastName: "Ó'Brien-Łukasiewicz", nickname: "P\(number)",
                     description: "Met at the \"Lyon\" climbing gym.\nLoves bouldering.",
@@ -58,15 +58,15 @@ public enum ReadPathBenchmarks {
             for _ in 0..<repetitions { items += try await body() }
             results.append(Measurement(name: name, value: (clock() - start) / Double(max(items, 1)), unit: "µs each"))
         }
-        await try perItem("query and decode rows (Fluent models)") {
+        try await perItem("query and decode rows (Fluent models)") {
             try await ContactModel.owned(by: owner.id, on: app.db).all().map { try $0.value() }.count
         }
         let query: SQLQueryString = "SELECT \(ContactRows.columnList) FROM contacts WHERE user_id = \(bind: owner.id)"
-        await try perItem("query and decode rows (plain rows)") {
+        try await perItem("query and decode rows (plain rows)") {
             try await app.db.plainRows(query, columns: ContactRows.columns).map(ContactRows.contact(from:)).count
         }
         let rows = try await app.db.plainRows(query, columns: ContactRows.columns)
-        await try perItem("decode contact rows (plain rows)") {
+        try await perItem("decode contact rows (plain rows)") {
             try rows.map(ContactRows.contact(from:)).count
         }
         let contacts = try await ContactModel.owned(by: owner.id, on: app.db).all().map { try $0.value() }
@@ -84,7 +84,7 @@ public enum ReadPathBenchmarks {
         }
         await perItem("build full Monica contacts (resources)") { resources().count }
         let built = resources()
-        await try perItem("encode full Monica contacts (JSON)") {
+        try await perItem("encode full Monica contacts (JSON)") {
             try encoder.encodedBytes(built).isEmpty ? 0 : built.count
         }
         return results

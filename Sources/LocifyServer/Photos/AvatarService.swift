@@ -183,11 +183,9 @@ struct AvatarService {
 
     private func digests(ofPhotos ids: [Int]) async throws -> [Int: String] {
         guard !ids.isEmpty else { return [:] }
-        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
         let rows = try await database.plainRows(
-            """
-            SELECT "id", "digest" FROM "photos" WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
-            """, columns: ["id", "digest"])
+            #"SELECT "id", "digest" FROM "photos" WHERE \#(SQLQueryString.owned(by: ownerID, ids: ids))"#,
+            columns: ["id", "digest"])
         var found: [Int: String] = [:]
         for row in rows { found[try row.requiredInteger(0)] = try row.requiredText(1) }
         return found

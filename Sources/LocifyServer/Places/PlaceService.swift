@@ -229,13 +229,16 @@ struct PlaceService {
         let start = min(page.offset, candidates.count)
         let chosen = candidates[start..<min(start + page.limit, candidates.count)]
         guard !chosen.isEmpty else { return ([], window) }
-        let list = SQLQueryString(chosen.map { String($0.id) }.joined(separator: ", "))
         let placeRows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
+            SELECT \(PlaceRows.placeColumnList) FROM "places" \
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: chosen.map(\.id)))
             """, columns: PlaceRows.placeColumns)
         let places = Dictionary(
-            try placeRows.map { row in let place = try PlaceRows.place(from: row); return (place.id, place) },
+            try placeRows.map { row in
+                let place = try PlaceRows.place(from: row)
+                return (place.id, place)
+            },
             uniquingKeysWith: { first, _ in first })
         let found = chosen.compactMap { candidate in
             places[candidate.id].map { Found(place: $0, distanceKilometers: candidate.meters / 1000) }
@@ -440,11 +443,9 @@ struct PlaceService {
     /// The names of categories by id, for places' resources.
     func categoryNames(of ids: [Int]) async throws -> [Int: String] {
         guard !ids.isEmpty else { return [:] }
-        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
         let rows = try await database.plainRows(
-            """
-            SELECT "id", "name" FROM "place_categories" WHERE "user_id" = \(literal: ownerID) AND "id" IN (\(list))
-            """, columns: ["id", "name"])
+            #"SELECT "id", "name" FROM "place_categories" WHERE \#(SQLQueryString.owned(by: ownerID, ids: ids))"#,
+            columns: ["id", "name"])
         var names: [Int: String] = [:]
         for row in rows { names[try row.requiredInteger(0)] = try row.requiredText(1) }
         return names

@@ -232,7 +232,7 @@ struct PlacesWebController: RouteCollection {
 
     func new(request: Request) async throws -> View {
         let parameters = request.queryParameters
-        var form = PlaceForm(
+        let form = PlaceForm(
             name: parameters["name"], address: parameters["address"], categoryID: parameters["category_id"],
             latitude: parameters["lat"], longitude: parameters["lon"])
         var search: (String, [PlaceSearchHit])?
