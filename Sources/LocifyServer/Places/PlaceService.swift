@@ -157,26 +157,60 @@ struct PlaceService {
         return (found, page.window(total: total))
     }
 
-    /// Matches beyond which a text search's page walks the list's index (stopping at the page's end)
-    /// rather than sorting every match: a common word matches thousands, a name a handful.
-    static let searchWalkThreshold = 1_000
+    /// Matches a text search sorts itself; beyond this (a word most places have) it counts them and walks
+    /// the list's index instead, stopping at the page's end.
+    static let searchSortLimit = 2_000
 
-    /// A text search on SQLite: counted from the trigram table's matches (the owner checked on each, not
-    /// looked up in the owner's index), then paged by whichever way reads fewer rows.
+    /// A text search (three characters or more): the matches' sort keys are read in one question to the
+    /// trigram index (see AddPlaceSearchIndex; the owner checked on each match rather than asked of an
+    /// index over all the owner's places), sorted and paged here, and the page's places read by id.
     private func searchPage(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
         -> ([Found], PageWindow)
     {
         let fromMatches = conditions(filter, ownerFromIndex: false)
-        let total = try await count(fromMatches)
-        guard total > page.offset else { return ([], page.window(total: total)) }
-        let conditions = total > Self.searchWalkThreshold ? conditions(filter) : fromMatches
+        let columns = ["id", "name_key", "created_at"]
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions) \(order(sort)) \
-            LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+            SELECT \(SQLQueryString.columnList(columns)) FROM "places" WHERE \(fromMatches) \
+            LIMIT \(literal: Self.searchSortLimit + 1)
+            """, columns: columns, bulk: true)
+        guard rows.count <= Self.searchSortLimit else {
+            let total = try await count(fromMatches)
+            let walked = try await database.plainRows(
+                """
+                SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) \(order(sort)) \
+                LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+                """, columns: PlaceRows.placeColumns)
+            let found = try walked.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+            return (found, page.window(total: total))
+        }
+        var keys = try rows.map {
+            (id: try $0.requiredInteger(0), name: try $0.requiredText(1), created: try $0.requiredDate(2))
+        }
+        keys.sort { a, b in
+            let ordered = sort.field == .name ? (a.name, a.id) < (b.name, b.id) : (a.created, a.id) < (b.created, b.id)
+            return sort.isDescending ? !ordered : ordered
+        }
+        let start = min(page.offset, keys.count)
+        let chosen = keys[start..<min(start + page.limit, keys.count)].map(\.id)
+        let places = try await self.places(ids: chosen)
+        let found = chosen.compactMap { id in places[id].map { Found(place: $0, distanceKilometers: nil) } }
+        return (found, page.window(total: keys.count))
+    }
+
+    /// The owner's places among `ids`, by id.
+    private func places(ids: [Int]) async throws -> [Int: Place] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
             """, columns: PlaceRows.placeColumns)
-        let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
-        return (found, page.window(total: total))
+        return Dictionary(
+            try rows.map { row in
+                let place = try PlaceRows.place(from: row)
+                return (place.id, place)
+            },
+            uniquingKeysWith: { first, _ in first })
     }
 
     private func count(_ conditions: SQLQueryString) async throws -> Int {
@@ -228,28 +262,18 @@ struct PlaceService {
         let window = page.window(total: candidates.count)
         let start = min(page.offset, candidates.count)
         let chosen = candidates[start..<min(start + page.limit, candidates.count)]
-        guard !chosen.isEmpty else { return ([], window) }
-        let placeRows = try await database.plainRows(
-            """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" \
-            WHERE \(SQLQueryString.owned(by: ownerID, ids: chosen.map(\.id)))
-            """, columns: PlaceRows.placeColumns)
-        let places = Dictionary(
-            try placeRows.map { row in
-                let place = try PlaceRows.place(from: row)
-                return (place.id, place)
-            },
-            uniquingKeysWith: { first, _ in first })
+        let places = try await self.places(ids: chosen.map(\.id))
         let found = chosen.compactMap { candidate in
             places[candidate.id].map { Found(place: $0, distanceKilometers: candidate.meters / 1000) }
         }
         return (found, window)
     }
 
-    /// Whether a text search asks the trigram table (SQLite, three characters or more).
+    /// Whether a text search can ask the trigram index: three characters or more (on SQLite through its
+    /// FTS table, on PostgreSQL through the LIKE itself).
     private func usesSearchTable(_ filter: PlaceFilter) -> Bool {
         guard let text = filter.text else { return false }
-        return isSQLite && text.unicodeScalars.count >= 3
+        return text.unicodeScalars.count >= 3
     }
 
     /// The SQL conditions that narrow to `filter`: exact for category, favorite and text, the boxes for
@@ -263,7 +287,7 @@ struct PlaceService {
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
         if let text = filter.text {
             // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
-            if usesSearchTable(filter) {
+            if isSQLite, usesSearchTable(filter) {
                 let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 conditions +=
                     #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: phrase))"#

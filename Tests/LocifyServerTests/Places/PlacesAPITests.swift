@@ -291,7 +291,7 @@ final class PlacesAPITests: XCTestCase {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
             let places = PlaceService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
-            let count = PlaceService.searchWalkThreshold + 50
+            let count = PlaceService.searchSortLimit + 50
             var lines = ["name,latitude,longitude"]
             for index in 0..<count { lines.append("Stall \(String(format: "%04d", index)),45.0,4.0") }
             lines.append("Other place,45.0,4.0")
@@ -302,12 +302,12 @@ final class PlacesAPITests: XCTestCase {
             XCTAssertEqual(first.meta.total, count, "\(database)")
             XCTAssertEqual(first.data.first?.name, "Stall 0000")
             XCTAssertEqual(first.data.last?.name, "Stall 0099")
-            let last = try await list(app, account, "q=stall&sort=-name&limit=100&page=11")
+            let last = try await list(app, account, "q=stall&sort=-name&limit=100&page=21")
             XCTAssertEqual(last.data.map(\.name), (0..<50).map { "Stall \(String(format: "%04d", 49 - $0))" })
             let rare = try await list(app, account, "q=stall%200042")
             XCTAssertEqual(rare.data.map(\.name), ["Stall 0042"])
             XCTAssertEqual(rare.meta.total, 1)
-            let beyond = try await list(app, account, "q=stall&page=100")
+            let beyond = try await list(app, account, "q=stall&page=200")
             XCTAssertEqual(beyond.data.count, 0)
             XCTAssertEqual(beyond.meta.total, count)
         }
