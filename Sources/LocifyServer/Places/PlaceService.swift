@@ -132,6 +132,8 @@ struct PlaceService {
     struct Found {
         let place: Place
         let distanceKilometers: Double?
+        /// Its category's name, when the list read it with the place.
+        var categoryName: String? = nil
     }
 
     /// One page of the places `filter` passes, in `sort` order. Without `near` the database pages; with it
@@ -159,7 +161,7 @@ struct PlaceService {
 
     /// Matches a text search sorts itself; beyond this (a word most places have) it counts them and walks
     /// the list's index instead, stopping at the page's end.
-    static let searchSortLimit = 2_000
+    static let searchSortLimit = 300
 
     /// A text search (three characters or more): the matches' sort keys are read in one question to the
     /// trigram index (see AddPlaceSearchIndex; the owner checked on each match rather than asked of an
@@ -194,23 +196,28 @@ struct PlaceService {
         let start = min(page.offset, keys.count)
         let chosen = keys[start..<min(start + page.limit, keys.count)].map(\.id)
         let places = try await self.places(ids: chosen)
-        let found = chosen.compactMap { id in places[id].map { Found(place: $0, distanceKilometers: nil) } }
+        let found = chosen.compactMap { id in
+            places[id].map { Found(place: $0.place, distanceKilometers: nil, categoryName: $0.categoryName) }
+        }
         return (found, page.window(total: keys.count))
     }
 
-    /// The owner's places among `ids`, by id.
-    private func places(ids: [Int]) async throws -> [Int: Place] {
+    /// The owner's places among `ids`, by id, each with its category's name (read in the same question:
+    /// a list then needs no second one for the names).
+    private func places(ids: [Int]) async throws -> [Int: (place: Place, categoryName: String)] {
         guard !ids.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
-            """, columns: PlaceRows.placeColumns)
-        return Dictionary(
-            try rows.map { row in
-                let place = try PlaceRows.place(from: row)
-                return (place.id, place)
-            },
-            uniquingKeysWith: { first, _ in first })
+            SELECT \(PlaceRows.placeColumnList(of: "places")), "place_categories"."name" AS "category_name" \
+            FROM "places" JOIN "place_categories" ON "place_categories"."id" = "places"."category_id" \
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, of: "places"))
+            """, columns: PlaceRows.placeColumns + ["category_name"])
+        var found: [Int: (place: Place, categoryName: String)] = [:]
+        for row in rows {
+            let place = try PlaceRows.place(from: row)
+            found[place.id] = (place, try row.requiredText(PlaceRows.placeColumns.count))
+        }
+        return found
     }
 
     private func count(_ conditions: SQLQueryString) async throws -> Int {
@@ -264,7 +271,9 @@ struct PlaceService {
         let chosen = candidates[start..<min(start + page.limit, candidates.count)]
         let places = try await self.places(ids: chosen.map(\.id))
         let found = chosen.compactMap { candidate in
-            places[candidate.id].map { Found(place: $0, distanceKilometers: candidate.meters / 1000) }
+            places[candidate.id].map {
+                Found(place: $0.place, distanceKilometers: candidate.meters / 1000, categoryName: $0.categoryName)
+            }
         }
         return (found, window)
     }
@@ -503,6 +512,12 @@ enum PlaceRows {
         "source", "external_id", "created_at", "updated_at",
     ]
     static let placeColumnList = SQLQueryString.columnList(placeColumns)
+    private static let qualifiedPlaceColumnList = SQLQueryString.columnList(placeColumns, of: "places")
+
+    /// The place columns qualified with `table` (only "places" is kept ready), for a query joining another.
+    static func placeColumnList(of table: String) -> SQLQueryString {
+        table == "places" ? qualifiedPlaceColumnList : SQLQueryString.columnList(placeColumns, of: table)
+    }
 
     /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
     static func nameKey(_ name: String) -> String { TextFolding.searchKey([name]) }

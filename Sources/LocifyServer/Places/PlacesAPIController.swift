@@ -220,7 +220,11 @@ extension Request {
 
     /// Each place with its category's name, the names read in one query.
     func placeResources(_ found: [PlaceService.Found]) async throws -> [PlaceResource] {
-        let names = try await places().categoryNames(of: found.map(\.place.categoryID))
+        var names: [Int: String] = [:]
+        for item in found { if let name = item.categoryName { names[item.place.categoryID] = name } }
+        if found.contains(where: { names[$0.place.categoryID] == nil }) {
+            names = try await places().categoryNames(of: found.map(\.place.categoryID))
+        }
         let base = baseURL
         return found.map {
             PlaceResource(
