@@ -3,14 +3,15 @@
 # rest anywhere in Europe), asked through HTTP for the places within 10 km of a point (`near` +
 # `within_km`, nearest first) and for text (`q`: a place's whole name, and a word that some 5,000 of the
 # places have in their name), each run going round 200 different questions. Prints p50/p99 latency (medians over the rounds) on SQLite and on PostgreSQL.
-# Target: p50 under 5 ms through HTTP on both databases.
+# Target: p50 under 5 ms through HTTP on both databases. One connection by default: the latency of one
+# person's request; more connections (the second argument) measure it under load instead.
 # Usage: bash Benchmarks/places.sh [seconds per route and round] [connections] [rounds] [places] [sqlite|postgres|both]
 # Builds a release binary unless LOCIFY_BIN names one; sends traffic only to 127.0.0.1. PostgreSQL runs
 # in a throwaway cluster (as the postgres user when run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-5}"
-connections="${2:-4}"
+connections="${2:-1}"
 rounds="${3:-3}"
 count="${4:-100000}"
 databases="${5:-both}"

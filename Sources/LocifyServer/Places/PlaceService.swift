@@ -170,6 +170,16 @@ struct PlaceService {
         -> ([Found], PageWindow)
     {
         let fromMatches = conditions(filter, ownerFromIndex: false)
+        // On SQLite the trigram table alone counts a text-only search, reading no row of `places`.
+        if isSQLite, filter.categoryID == nil, filter.favorite == nil, let text = filter.text {
+            let counted = try await database.plainRows(
+                #"SELECT COUNT(*) AS "total" FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text))"#,
+                columns: ["total"])
+            let matches = try counted.first?.requiredInteger(0) ?? 0
+            if matches > Self.searchSortLimit {
+                return try await walkedPage(filter: filter, sort: sort, page: page, total: matches)
+            }
+        }
         let columns = ["id", "name_key", "created_at"]
         let rows = try await database.plainRows(
             """
@@ -177,14 +187,7 @@ struct PlaceService {
             LIMIT \(literal: Self.searchSortLimit + 1)
             """, columns: columns, bulk: true)
         guard rows.count <= Self.searchSortLimit else {
-            let total = try await count(fromMatches)
-            let walked = try await database.plainRows(
-                """
-                SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) \(order(sort)) \
-                LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
-                """, columns: PlaceRows.placeColumns)
-            let found = try walked.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
-            return (found, page.window(total: total))
+            return try await walkedPage(filter: filter, sort: sort, page: page, total: try await count(fromMatches))
         }
         var keys = try rows.map {
             (id: try $0.requiredInteger(0), name: try $0.requiredText(1), created: try $0.requiredDate(2))
@@ -200,6 +203,21 @@ struct PlaceService {
             places[id].map { Found(place: $0.place, distanceKilometers: nil, categoryName: $0.categoryName) }
         }
         return (found, page.window(total: keys.count))
+    }
+
+    /// A page of a search with many matches: the list's index walked in order, each place checked, until
+    /// the page is full (a word in one place of twenty fills it within three hundred).
+    private func walkedPage(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection, total: Int)
+        async throws -> ([Found], PageWindow)
+    {
+        guard total > page.offset else { return ([], page.window(total: total)) }
+        let walked = try await database.plainRows(
+            """
+            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) \(order(sort)) \
+            LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+            """, columns: PlaceRows.placeColumns)
+        let found = try walked.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+        return (found, page.window(total: total))
     }
 
     /// The owner's places among `ids`, by id, each with its category's name (read in the same question:
@@ -278,6 +296,12 @@ struct PlaceService {
         return (found, window)
     }
 
+    /// The trigram table's question for `text` among the owner's places (see AddPlaceSearchIndex).
+    private func searchQuery(_ text: String) -> String {
+        let phrase = text.filter { $0 != "\u{2}" && $0 != "\u{3}" }.replacingOccurrences(of: "\"", with: "\"\"")
+        return "\"\u{2}\(ownerID)\u{3}\" AND \"\(phrase)\""
+    }
+
     /// Whether a text search can ask the trigram index: three characters or more (on SQLite through its
     /// FTS table, on PostgreSQL through the LIKE itself).
     private func usesSearchTable(_ filter: PlaceFilter) -> Bool {
@@ -297,9 +321,8 @@ struct PlaceService {
         if let text = filter.text {
             // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
             if isSQLite, usesSearchTable(filter) {
-                let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 conditions +=
-                    #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: phrase))"#
+                    #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text)))"#
             }
             conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
         }

@@ -70,9 +70,12 @@ struct CreatePlaces: AsyncMigration {
 /// Makes the `q` filter (a piece of text anywhere in a place's folded name, notes and address) an index
 /// look-up instead of a scan of every place the person has: a LIKE '%…%' can use no B-tree.
 ///
-/// - SQLite: an FTS5 table with the trigram tokenizer over `places.search_key` (external content, kept in
-///   step by triggers). A search of three characters or more asks it for the candidates, then checks them
-///   with the same LIKE; shorter ones scan, as they match most places anyway.
+/// - SQLite: an FTS5 table with the trigram tokenizer, kept in step with `places` by triggers. Each
+///   document is the owner's mark (`\u{2}<user id>\u{3}`, characters no search holds) and the place's
+///   `search_key`, so one question finds one person's matches, and counts them, without reading a row
+///   of `places` (contentless: the text is not stored twice). A search of three characters or more asks
+///   it, and the rows it names are checked with the same LIKE; shorter ones scan, as they match most
+///   places anyway.
 /// - PostgreSQL: a GIN index with `pg_trgm`'s trigram operators, which the planner uses for the LIKE as it
 ///   is. `pg_trgm` ships with PostgreSQL and is a trusted extension (PostgreSQL 13+), so the database's
 ///   owner may create it; where it cannot be created the search still works, by scanning, and the server
@@ -93,12 +96,15 @@ struct AddPlaceSearchIndex: AsyncMigration {
             ).run()
             return
         }
+        let document = #"char(2) || "user_id" || char(3) || "search_key""#
+        let newDocument = document.replacingOccurrences(of: #""user_id""#, with: #"new."user_id""#)
+            .replacingOccurrences(of: #""search_key""#, with: #"new."search_key""#)
         for statement in [
-            #"CREATE VIRTUAL TABLE "places_search" USING fts5("search_key", content='places', content_rowid='id', tokenize='trigram')"#,
-            #"CREATE TRIGGER "places_search_insert" AFTER INSERT ON "places" BEGIN INSERT INTO "places_search" (rowid, "search_key") VALUES (new."id", new."search_key"); END"#,
-            #"CREATE TRIGGER "places_search_delete" AFTER DELETE ON "places" BEGIN INSERT INTO "places_search" ("places_search", rowid, "search_key") VALUES ('delete', old."id", old."search_key"); END"#,
-            #"CREATE TRIGGER "places_search_update" AFTER UPDATE OF "search_key" ON "places" BEGIN INSERT INTO "places_search" ("places_search", rowid, "search_key") VALUES ('delete', old."id", old."search_key"); INSERT INTO "places_search" (rowid, "search_key") VALUES (new."id", new."search_key"); END"#,
-            #"INSERT INTO "places_search" ("places_search") VALUES ('rebuild')"#,
+            #"CREATE VIRTUAL TABLE "places_search" USING fts5("document", tokenize='trigram', content='', contentless_delete=1)"#,
+            #"CREATE TRIGGER "places_search_insert" AFTER INSERT ON "places" BEGIN INSERT INTO "places_search" (rowid, "document") VALUES (new."id", \#(newDocument)); END"#,
+            #"CREATE TRIGGER "places_search_delete" AFTER DELETE ON "places" BEGIN DELETE FROM "places_search" WHERE rowid = old."id"; END"#,
+            #"CREATE TRIGGER "places_search_update" AFTER UPDATE OF "search_key", "user_id" ON "places" BEGIN DELETE FROM "places_search" WHERE rowid = old."id"; INSERT INTO "places_search" (rowid, "document") VALUES (new."id", \#(newDocument)); END"#,
+            #"INSERT INTO "places_search" (rowid, "document") SELECT "id", \#(document) FROM "places""#,
         ] {
             try await sql.raw(SQLQueryString(statement)).run()
         }
