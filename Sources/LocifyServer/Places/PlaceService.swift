@@ -170,24 +170,36 @@ struct PlaceService {
         -> ([Found], PageWindow)
     {
         let fromMatches = conditions(filter, ownerFromIndex: false)
-        // On SQLite the trigram table alone counts a text-only search, reading no row of `places`.
-        if isSQLite, filter.categoryID == nil, filter.favorite == nil, let text = filter.text {
-            let counted = try await database.plainRows(
-                #"SELECT COUNT(*) AS "total" FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text))"#,
-                columns: ["total"])
-            let matches = try counted.first?.requiredInteger(0) ?? 0
-            if matches > Self.searchSortLimit {
-                return try await walkedPage(filter: filter, sort: sort, page: page, total: matches)
-            }
-        }
         let columns = ["id", "name_key", "created_at"]
+        // On SQLite the trigram table's matches are joined as they come, so a common word stops at the
+        // limit instead of collecting all its matches first.
+        let source: SQLQueryString =
+            if isSQLite, let text = filter.text {
+                """
+                "places_search" JOIN "places" ON "places"."id" = "places_search"."rowid" \
+                WHERE "places_search" MATCH \(bind: searchQuery(text)) AND \
+                \(conditions(filter, ownerFromIndex: false, askingSearchTable: false))
+                """
+            } else {
+                #""places" WHERE \#(fromMatches)"#
+            }
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(columns)) FROM "places" WHERE \(fromMatches) \
+            SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source) \
             LIMIT \(literal: Self.searchSortLimit + 1)
             """, columns: columns, bulk: true)
         guard rows.count <= Self.searchSortLimit else {
-            return try await walkedPage(filter: filter, sort: sort, page: page, total: try await count(fromMatches))
+            // On SQLite the trigram table alone counts a text-only search, reading no row of `places`.
+            let total: Int
+            if isSQLite, filter.categoryID == nil, filter.favorite == nil, let text = filter.text {
+                let counted = try await database.plainRows(
+                    #"SELECT COUNT(*) AS "total" FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text))"#,
+                    columns: ["total"])
+                total = try counted.first?.requiredInteger(0) ?? 0
+            } else {
+                total = try await count(fromMatches)
+            }
+            return try await walkedPage(filter: filter, sort: sort, page: page, total: total)
         }
         var keys = try rows.map {
             (id: try $0.requiredInteger(0), name: try $0.requiredText(1), created: try $0.requiredDate(2))
@@ -313,14 +325,17 @@ struct PlaceService {
     /// positions (a `near` distance is then checked exactly by `PlaceFilter.contains`). `ownerFromIndex`
     /// false keeps SQLite from answering "whose?" from an index of the owner's every place (SQLite's `+`
     /// makes a column no index term), so a search starts from the trigram table's matches.
-    private func conditions(_ filter: PlaceFilter, ownerFromIndex: Bool = true) -> SQLQueryString {
+    /// `askingSearchTable` false leaves the trigram table out, for a query that joins it itself.
+    private func conditions(_ filter: PlaceFilter, ownerFromIndex: Bool = true, askingSearchTable: Bool = true)
+        -> SQLQueryString
+    {
         var conditions: SQLQueryString =
             ownerFromIndex ? #""user_id" = \#(literal: ownerID)"# : #"+"user_id" = \#(literal: ownerID)"#
         if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
         if let text = filter.text {
             // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
-            if isSQLite, usesSearchTable(filter) {
+            if askingSearchTable, isSQLite, usesSearchTable(filter) {
                 conditions +=
                     #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text)))"#
             }
