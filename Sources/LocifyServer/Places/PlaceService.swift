@@ -161,7 +161,7 @@ struct PlaceService {
 
     /// Matches a text search sorts itself; beyond this (a word most places have) it counts them and walks
     /// the list's index instead, stopping at the page's end.
-    static let searchSortLimit = 300
+    static let searchSortLimit = 100
 
     /// A text search (three characters or more): the matches' sort keys are read in one question to the
     /// trigram index (see AddPlaceSearchIndex; the owner checked on each match rather than asked of an
