@@ -193,7 +193,10 @@ struct PlaceService {
             let total: Int
             if isSQLite, filter.categoryID == nil, filter.favorite == nil, let text = filter.text {
                 let counted = try await database.plainRows(
-                    #"SELECT COUNT(*) AS "total" FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text))"#,
+                    """
+                    SELECT COUNT(*) AS "total" FROM "places_search" \
+                    WHERE "places_search" MATCH \(bind: searchQuery(text, ownedOnly: true))
+                    """,
                     columns: ["total"])
                 total = try counted.first?.requiredInteger(0) ?? 0
             } else {
@@ -308,10 +311,13 @@ struct PlaceService {
         return (found, window)
     }
 
-    /// The trigram table's question for `text` among the owner's places (see AddPlaceSearchIndex).
-    private func searchQuery(_ text: String) -> String {
-        let phrase = text.filter { $0 != "\u{2}" && $0 != "\u{3}" }.replacingOccurrences(of: "\"", with: "\"\"")
-        return "\"\u{2}\(ownerID)\u{3}\" AND \"\(phrase)\""
+    /// The trigram table's question for `text`. `ownedOnly` adds the owner's mark (see AddPlaceSearchIndex),
+    /// for a count the table answers alone; a question whose rows are joined to `places` leaves it out, as
+    /// the owner is checked there and the mark's long list of places would only slow the table down.
+    private func searchQuery(_ text: String, ownedOnly: Bool = false) -> String {
+        let phrase =
+            "\"" + text.filter { $0 != "\u{2}" && $0 != "\u{3}" }.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return ownedOnly ? "\"\u{2}\(ownerID)\u{3}\" AND " + phrase : phrase
     }
 
     /// Whether a text search can ask the trigram index: three characters or more (on SQLite through its
