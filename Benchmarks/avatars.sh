@@ -50,23 +50,13 @@ for name, urls in (("photos", photos), ("initials", initials)):
 PY
 
 # Each wrk thread goes round the list from its own place.
-cat >"$lists/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("AVATAR_LIST")) do paths[#paths + 1] = line end
-local next = 0
-setup = function(thread) thread:set("offset", math.random(#paths)) end
-init = function() next = tonumber(offset) or 0 end
-request = function()
-  next = next % #paths + 1
-  return wrk.format("GET", paths[next])
-end
-LUA
+write_rotating_script "$lists/rotate.lua"
 
 results=$(mktemp)
 for round in $(seq "$rounds"); do
   wrk_round "$round" "GET /health" /health "Accept: */*"
-  AVATAR_LIST="$lists/photos.txt" wrk_round "$round" "avatar: photo (500 contacts)" / "Accept: */*" "$lists/rotate.lua"
-  AVATAR_LIST="$lists/initials.txt" wrk_round "$round" "avatar: initials (500)" / "Accept: */*" "$lists/rotate.lua"
+  PATH_LIST="$lists/photos.txt" wrk_round "$round" "avatar: photo (500 contacts)" / "Accept: */*" "$lists/rotate.lua"
+  PATH_LIST="$lists/initials.txt" wrk_round "$round" "avatar: initials (500)" / "Accept: */*" "$lists/rotate.lua"
 done
 rm -rf "$lists"
 

@@ -37,3 +37,19 @@ wrk_round() {
     ${script:+-s "$script"} "http://127.0.0.1:$port$path" >"$output"
   printf '%s\t%s\t%s\n' "$round" "$label" "$output" >>"$results"
 }
+
+# A wrk Lua script, written to $1, whose requests go round the paths listed (one a line) in the file the
+# PATH_LIST variable names when wrk runs; each wrk thread starts at its own place in the list.
+write_rotating_script() {
+  cat >"$1" <<'LUA'
+local paths = {}
+for line in io.lines(os.getenv("PATH_LIST")) do paths[#paths + 1] = line end
+local next = 0
+setup = function(thread) thread:set("offset", math.random(#paths)) end
+init = function() next = tonumber(offset) or 0 end
+request = function()
+  next = next % #paths + 1
+  return wrk.format("GET", paths[next])
+end
+LUA
+}

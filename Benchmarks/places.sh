@@ -82,17 +82,7 @@ with open(f"{work}/search.txt", "w") as out:
         out.write(f"/api/places?q={random.choice(terms).replace(' ', '%20')}\n")
 PY
 
-cat >"$work/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("PATH_LIST")) do paths[#paths + 1] = line end
-local next = 0
-setup = function(thread) thread:set("offset", math.random(#paths)) end
-init = function() next = tonumber(offset) or 0 end
-request = function()
-  next = next % #paths + 1
-  return wrk.format("GET", paths[next])
-end
-LUA
+write_rotating_script "$work/rotate.lua"
 
 # Fills a data directory (and database) with the account and its places, then serves it.
 serve() {

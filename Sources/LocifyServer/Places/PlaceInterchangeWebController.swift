@@ -44,19 +44,10 @@ struct PlaceInterchangeWebController: RouteCollection {
         return try await request.placesDownload(format, filter: filter)
     }
 
-    struct ImportForm: Content {
-        var file: File?
-        var categoryID: String?
-
-        enum CodingKeys: String, CodingKey {
-            case file
-            case categoryID = "category_id"
-        }
-    }
-
     /// Reads the file and keeps it with the report of a dry run; nothing is saved until "Import".
     func preview(request: Request) async throws -> Response {
-        let form = try request.content.decode(ImportForm.self)
+        // The API's form: the page sends no dry_run, as a preview is always made first.
+        let form = try request.content.decode(PlacesAPIController.ImportForm.self)
         let chosen = form.categoryID.flatMap { $0.isEmpty ? nil : $0 }
         func refuse(_ message: String) async throws -> Response {
             try await render(request, errors: ["file": message], chosenCategory: chosen)
