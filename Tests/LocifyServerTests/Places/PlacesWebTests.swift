@@ -415,4 +415,56 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertTrue(failed.text.contains(">Again</textarea>"), "the message is kept")
         }
     }
+
+    /// Every place page of one person answers another with 404, and changes nothing.
+    func testAnotherPersonsPlacesAndCategoriesAreNotFound() async throws {
+        try await forEachDatabase { app, _, _ in
+            let owner = WebClient(app: app)
+            _ = try await owner.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            let categories = try await categories(app, account)
+            let cafe = try XCTUnwrap(categories.first { $0.name == "Cafe" })
+            let other = try XCTUnwrap(categories.first { $0.name == "Other" })
+            let created = try await app.send(
+                .POST, "/api/places", headers: account.bearer,
+                json: #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(cafe.id)}"#
+            )
+            let place = try created.decoded(DataEnvelope<PlaceResource>.self).data
+
+            let stranger = WebClient(app: app)
+            _ = try await stranger.register(email: "ada@example.com")
+            for path in [
+                "/places/\(place.id)", "/places/\(place.id)/edit", "/places/\(place.id)/delete",
+                "/places/categories/\(cafe.id)", "/places/categories/\(cafe.id)/delete",
+            ] {
+                let page = try await stranger.get(path)
+                XCTAssertEqual(page.status, .notFound, path)
+            }
+            _ = try await stranger.get("/places")
+            for (path, form) in [
+                (
+                    "/places/\(place.id)/edit",
+                    ["name": "Mine", "latitude": "1", "longitude": "1", "category_id": "\(cafe.id)"]
+                ),
+                ("/places/\(place.id)/favorite", ["favorite": "true"]), ("/places/\(place.id)/delete", [:]),
+                ("/places/categories/\(cafe.id)/rename", ["name": "Mine"]),
+                ("/places/categories/\(cafe.id)/delete", ["move_to": "\(other.id)"]),
+            ] {
+                let refused = try await stranger.post(path, form: form)
+                XCTAssertEqual(refused.status, .notFound, path)
+            }
+            // A stranger cannot put a place of theirs into the owner's category either.
+            let foreign = try await stranger.post(
+                "/places", form: ["name": "Sneaky", "latitude": "1", "longitude": "1", "category_id": "\(cafe.id)"])
+            XCTAssertEqual(foreign.status, .unprocessableEntity)
+            XCTAssertTrue(foreign.text.contains("category_id must be one of your categories."), foreign.text)
+            let after = try await app.send(.GET, "/api/places/\(place.id)", headers: account.bearer)
+                .decoded(DataEnvelope<PlaceResource>.self).data
+            XCTAssertEqual(after.name, "Café de Flore")
+            XCTAssertFalse(after.isFavorite)
+            XCTAssertEqual(after.category.name, "Cafe")
+            let names = try await self.categories(app, account).map(\.name)
+            XCTAssertEqual(names.sorted(), PlaceCategory.defaults.sorted())
+        }
+    }
 }
