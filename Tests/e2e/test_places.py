@@ -81,12 +81,14 @@ def export_and_import_back(driver, server, downloads, place_url, category, scree
     button = driver.find_element(By.CSS_SELECTOR, ".export-form button[type=submit]")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
+    # Chromium can show the file's name before the bytes are all in it: wait for the whole document.
     deadline = time.time() + 10
-    while time.time() < deadline and not list(downloads.glob("*.gpx")):
+    files, gpx = [], ""
+    while time.time() < deadline and not gpx.rstrip().endswith("</gpx>"):
         time.sleep(0.2)
-    files = list(downloads.glob("locify-places-*.gpx"))
+        files = list(downloads.glob("locify-places-*.gpx"))
+        gpx = files[0].read_text() if len(files) == 1 else ""
     assert len(files) == 1, list(downloads.iterdir())
-    gpx = files[0].read_text()
     assert "<name>Lyon</name>" in gpx and f"<type>{category}</type>" in gpx, gpx
 
     # Delete the place, then import the file back: the preview first, then the import.
