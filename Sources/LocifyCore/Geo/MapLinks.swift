@@ -18,28 +18,28 @@ public enum MapLinks {
         switch (app, destination) {
         case (.geoLink, .coordinate(let point, let label)):
             guard let label, !label.isEmpty else { return "geo:\(text(point))" }
-            return "geo:0,0?q=\(text(point))(\(encode(label)))"
+            return "geo:0,0?q=\(text(point))(\(URIComponent.encoded(label)))"
         case (.geoLink, .address(let address)):
-            return "geo:0,0?q=\(encode(address))"
+            return "geo:0,0?q=\(URIComponent.encoded(address))"
         case (.appleMaps, .coordinate(let point, let label)):
-            return "https://maps.apple.com/?ll=\(text(point))&q=\(encode(label ?? text(point)))"
+            return "https://maps.apple.com/?ll=\(text(point))&q=\(URIComponent.encoded(label ?? text(point)))"
         case (.appleMaps, .address(let address)):
-            return "https://maps.apple.com/?q=\(encode(address))"
+            return "https://maps.apple.com/?q=\(URIComponent.encoded(address))"
         case (.googleMaps, .coordinate(let point, _)):
             return
                 "https://www.google.com/maps/search/?api=1&query=\(number(point.latitude))%2C\(number(point.longitude))"
         case (.googleMaps, .address(let address)):
-            return "https://www.google.com/maps/search/?api=1&query=\(encode(address))"
+            return "https://www.google.com/maps/search/?api=1&query=\(URIComponent.encoded(address))"
         case (.openStreetMap, .coordinate(let point, _)):
             let lat = number(point.latitude)
             let lon = number(point.longitude)
             return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
         case (.openStreetMap, .address(let address)):
-            return "https://www.openstreetmap.org/search?query=\(encode(address))"
+            return "https://www.openstreetmap.org/search?query=\(URIComponent.encoded(address))"
         case (.organicMaps, .coordinate(let point, let label)):
-            return "om://map?v=1&ll=\(text(point))" + (label.map { "&n=\(encode($0))" } ?? "")
+            return "om://map?v=1&ll=\(text(point))" + (label.map { "&n=\(URIComponent.encoded($0))" } ?? "")
         case (.organicMaps, .address(let address)):
-            return "om://search?query=\(encode(address))"
+            return "om://search?query=\(URIComponent.encoded(address))"
         }
     }
 
@@ -85,7 +85,7 @@ public enum MapLinks {
     private static func target(_ destination: MapDestination, comma: String = ",") -> String {
         switch destination {
         case .coordinate(let point, _): "\(number(point.latitude))\(comma)\(number(point.longitude))"
-        case .address(let address): encode(address)
+        case .address(let address): URIComponent.encoded(address)
         }
     }
 
@@ -102,12 +102,6 @@ public enum MapLinks {
         return text == "-0" ? "0" : text
     }
 
-    /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
 }
 
 /// Plain text to share an address or a place: name, lines, and a link anyone can open.

@@ -188,7 +188,7 @@ enum ContactPage {
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: reminders, today: request.today, preferredApp: request.preferredMapsApp,
-            tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil, session: request.pageSession,
+            tilesEnabled: request.mapTilesEnabled, session: request.pageSession,
             pictureURL: request.pictureURL(contact), pictures: pictures)
     }
 

@@ -47,7 +47,7 @@ enum MapPage {
         let (newest, window) = try await service.page(
             filter: PlaceFilter(), sort: ListSort(.createdAt, descending: true),
             page: PageSelection(page: 1, limit: markerLimit))
-        let names = try await service.categoryNames(of: newest.map(\.place.categoryID))
+        let names = try await service.categoryNames(for: newest)
         var markers = newest.map { MapView.Marker(place: $0.place, categoryName: names[$0.place.categoryID]) }
         let addresses = try await request.addresses().all()
         let placed = addresses.filter { $0.address.coordinate != nil }
@@ -77,7 +77,7 @@ enum MapPage {
             layout: LayoutContext(title: "Map", section: .map, session: request.pageSession),
             map: MapView(
                 id: "home-map", label: "Map of your places and your contacts' addresses", markers: markers,
-                isTall: true, tilesEnabled: request.application.locifyConfig.outside.tileURLTemplate != nil,
+                isTall: true, tilesEnabled: request.mapTilesEnabled,
                 behaviour: .init(explore: SiteURL.mapPoint.path, saveURL: SiteURL.newPlace.path, locates: true)),
             placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
             unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,
@@ -90,11 +90,6 @@ enum MapPage {
         -> SearchResult
     {
         let coordinate = hit.coordinate
-        let saveURL = SiteURL.newPlace.path(query: [
-            ("name", hit.kind == .geocoder ? hit.name.split(separator: ",").first.map(String.init) : hit.name),
-            ("address", hit.kind == .geocoder ? hit.name : hit.detail),
-            ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
-        ])
         let (kind, openURL, openLabel): (String, String?, String?) =
             switch hit.kind {
             case .place: ("Your place", hit.placeID.map { SiteURL.place($0).path }, "Open the place")
@@ -103,9 +98,9 @@ enum MapPage {
             }
         return SearchResult(
             id: "result-\(index + 1)", name: hit.name, kind: kind, detail: hit.detail,
-            coordinates: MapLinks.text(coordinate).replacingOccurrences(of: ",", with: ", "),
+            coordinates: coordinate.displayText,
             distance: meters.map { DistanceText.kilometres($0 / 1000) }, openURL: openURL, openLabel: openLabel,
-            saveURL: hit.kind == .place ? nil : saveURL,
+            saveURL: hit.kind == .place ? nil : NewPlaceLink.path(for: hit),
             actions: MapActions(
                 .coordinate(coordinate, label: hit.name), preferredApp: preferredApp,
                 shareText: ShareText.place(name: hit.name, address: hit.detail, coordinate: coordinate),

@@ -16,16 +16,15 @@ struct MapsController: RouteCollection {
     /// `GET /maps/static.svg?lat=&lon=[&zoom=]`: a 480 × 240 picture of the basemap with a pin at the
     /// point, for previews that show without JavaScript (`<img>` of it scales to the page).
     func staticMap(request: Request) async throws -> Response {
+        guard let center = request.coordinateParameters else {
+            throw ValidationFailure(field: "lat", "lat and lon must be a position (−90…90, −180…180).")
+        }
         let parameters = request.queryParameters
-        guard let latitude = parameters["lat"].flatMap(Double.init),
-            let longitude = parameters["lon"].flatMap(Double.init),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { throw ValidationFailure(field: "lat", "lat and lon must be a position (−90…90, −180…180).") }
         let zoom = min(max(parameters["zoom"].flatMap(Int.init) ?? StaticMapLink.defaultZoom, 1), 17)
         let isDark = parameters["palette"] == "dark"
         let svg = try await request.application.threadPool.offloaded {
             Basemap.bundled.staticMap(
-                center: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom, width: 480, height: 240,
+                center: center, zoom: zoom, width: 480, height: 240,
                 palette: isDark ? .dark : .light)
         }
         let response = Response(status: .ok, body: .init(string: svg))
@@ -68,7 +67,7 @@ struct MapsController: RouteCollection {
 
     func rasterTile(request: Request) async throws -> Response {
         let tile = try tile(request, ext: "png")
-        guard request.application.locifyConfig.outside.tileURLTemplate != nil else { throw MapError.tilesOff }
+        guard request.mapTilesEnabled else { throw MapError.tilesOff }
         let fetcher = request.dependencies.tiles
         let now = request.now
         let (data, entry): (Data, TileCache.Entry)

@@ -114,9 +114,6 @@ enum FeedbackPage {
     }
 
     static func mailtoURL(to address: String, subject: String, body: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return "mailto:\(address)?subject=\(encode(subject))&body=\(encode(body))"
+        "mailto:\(address)?subject=\(URIComponent.encoded(subject))&body=\(URIComponent.encoded(body))"
     }
 }

@@ -24,17 +24,13 @@ extension LocifyApp {
         do {
             var targetID: Int?
             if let categoryName {
-                let key = PlaceCategory.uniquenessKey(categoryName)
-                let known = try await places.categories().categories.first {
-                    PlaceCategory.uniquenessKey($0.0.name) == key
-                }
-                if let known {
-                    targetID = known.0.id
+                if let known = try await places.category(named: categoryName) {
+                    targetID = known.id
                 } else if !dryRun {
                     targetID = try await places.createCategory(named: categoryName).id
                 }
             }
-            let importer = PlaceImporter(places: places, geocoderEnabled: app.locifyConfig.geocoder != .off)
+            let importer = PlaceImporter(places: places, config: app.locifyConfig)
             let report = try await importer.run(
                 file, targetCategoryID: targetID, dryRun: dryRun, listName: PlaceImportStore.listName(of: fileName),
                 batchSize: PlaceImportStore.batchSize
@@ -60,13 +56,10 @@ extension LocifyApp {
         let places = PlaceService(database: app.db, ownerID: owner.id, dependencies: app.dependencies)
         var filter = PlaceFilter()
         if let categoryName {
-            let key = PlaceCategory.uniquenessKey(categoryName)
-            guard
-                let category = try await places.categories().categories.first(where: {
-                    PlaceCategory.uniquenessKey($0.0.name) == key
-                })
-            else { throw CommandFailure("The account has no category named “\(categoryName)”.") }
-            filter.categoryID = category.0.id
+            guard let category = try await places.category(named: categoryName) else {
+                throw CommandFailure("The account has no category named “\(categoryName)”.")
+            }
+            filter.categoryID = category.id
         }
         if favoritesOnly { filter.favorite = true }
         let records = try await places.records(filter: filter)

@@ -12,6 +12,16 @@ struct PlaceImporter {
     let places: PlaceService
     let geocoderEnabled: Bool
 
+    init(places: PlaceService, geocoderEnabled: Bool) {
+        self.places = places
+        self.geocoderEnabled = geocoderEnabled
+    }
+
+    /// Records with only an address are placed through the geocoder unless `LOCIFY_GEOCODER=off`.
+    init(places: PlaceService, config: LocifyConfig) {
+        self.init(places: places, geocoderEnabled: config.geocoder != .off)
+    }
+
     /// Where an import has got to, for a progress bar or `GET /api/imports/{id}`.
     struct Progress: Sendable, Equatable {
         enum Stage: String, Sendable {

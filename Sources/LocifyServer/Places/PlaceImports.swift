@@ -189,24 +189,12 @@ struct PlaceImportJob: JobHandler {
             database: context.database, ownerID: payload.ownerID, now: context.dependencies.now)
         let stored = try await store.record(payload.importID)
         guard stored.status == .queued || stored.status == .running else { return }
-        let data = try await store.file(of: stored.id)
         let importer = PlaceImporter(
             places: PlaceService(
                 database: context.database, ownerID: payload.ownerID, dependencies: context.dependencies),
-            geocoderEnabled: context.config.geocoder != .off)
+            config: context.config)
         do {
-            let report = try await importer.run(
-                data, targetCategoryID: stored.targetCategoryID, dryRun: false,
-                listName: PlaceImportStore.listName(of: stored.fileName), batchSize: PlaceImportStore.batchSize
-            ) { progress in
-                try await store.recordProgress(stored.id, progress)
-            }
-            try await store.finish(stored.id, report: report)
-        } catch let failure as ValidationFailure {
-            // The file or its target category is wrong: trying again would not help.
-            try await store.fail(stored.id, reason: failure.messages.joined(separator: " "))
-        } catch AppError.notFound {
-            try await store.fail(stored.id, reason: "The category chosen for the places no longer exists.")
+            _ = try await store.importFile(of: stored, with: importer)
         } catch {
             if context.attempt >= Self.maximumAttempts {
                 try? await store.fail(stored.id, reason: "The import stopped: \(error)")
@@ -223,6 +211,30 @@ struct PlaceImportJob: JobHandler {
 }
 
 extension PlaceImportStore {
+    /// Imports the stored file of `stored` in batches, recording progress after each, and keeps the
+    /// report; a file or target category that is wrong fails the import for good (trying again would
+    /// not help) and answers nil. Other errors are thrown, for the caller to retry or report.
+    func importFile(of stored: PlaceImportRecord, with importer: PlaceImporter) async throws
+        -> PlaceImportReportResource?
+    {
+        let data = try await file(of: stored.id)
+        do {
+            let report = try await importer.run(
+                data, targetCategoryID: stored.targetCategoryID, dryRun: false,
+                listName: Self.listName(of: stored.fileName), batchSize: Self.batchSize
+            ) { progress in
+                try await recordProgress(stored.id, progress)
+            }
+            try await finish(stored.id, report: report)
+            return report
+        } catch let failure as ValidationFailure {
+            try await fail(stored.id, reason: failure.messages.joined(separator: " "))
+        } catch AppError.notFound {
+            try await fail(stored.id, reason: "The category chosen for the places no longer exists.")
+        }
+        return nil
+    }
+
     /// A Takeout list CSV is named after its list: "Want to go.csv" is the list "Want to go".
     static func listName(of fileName: String) -> String? {
         fileName.split(separator: ".").first.map(String.init)

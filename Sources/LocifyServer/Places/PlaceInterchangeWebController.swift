@@ -59,30 +59,27 @@ struct PlaceInterchangeWebController: RouteCollection {
         let places = try request.places()
         var target: Int?
         if let chosen { target = try await places.category(LooseValue.integer(chosen) ?? 0).id }
-        let data = Data(file.data.readableBytesView)
-        let read: (PlaceImportFormat, PlaceImport)
+        let upload: (data: Data, format: PlaceImportFormat, read: PlaceImport)
         do {
-            read = try await request.application.threadPool.offloaded {
-                try PlaceImporter.read(data, listName: PlaceImportStore.listName(of: file.filename))
-            }
+            upload = try await request.readPlacesFile(file)
         } catch let failure as ValidationFailure {
             return try await refuse(failure.messages.joined(separator: " "))
         }
-        let report = try await PlaceImporter(
-            places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off
-        ).run(read.1, format: read.0, targetCategoryID: target, dryRun: true)
+        let report = try await request.placeImporter().run(
+            upload.read, format: upload.format, targetCategoryID: target, dryRun: true)
         let id = try await request.placeImports().create(
-            fileName: file.filename, file: data, targetCategoryID: target, status: .previewed,
-            total: read.1.places.count, report: report)
+            fileName: file.filename, file: upload.data, targetCategoryID: target, status: .previewed,
+            total: upload.read.places.count, report: report)
         return request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path)
     }
 
     func status(request: Request) async throws -> View {
         let stored = try await request.placeImports().record(try request.pathID("importID"))
-        let names = try await request.places().categories().categories.map(\.0)
+        var targetName: String?
+        if let id = stored.targetCategoryID { targetName = try? await request.places().category(id).name }
         return try await request.view.render(
             "settings/place-import",
-            PlaceImportPage.Context(stored, categories: names, session: request.pageSession))
+            PlaceImportPage.Context(stored, targetName: targetName, session: request.pageSession))
     }
 
     /// Saves a previewed import: in the request when small, else by a background job.
@@ -91,31 +88,16 @@ struct PlaceInterchangeWebController: RouteCollection {
         let stored = try await imports.record(try request.pathID("importID"))
         let back = SiteURL.settingsPlacesImportStatus(stored.id).path
         guard stored.status == .previewed else { return request.redirect(to: back) }
-        let places = try request.places()
         if stored.total > PlaceImportStore.backgroundThreshold {
             guard try await imports.claimPreview(stored.id, as: .queued) else { return request.redirect(to: back) }
-            try await PlaceImportJob.enqueue(
-                importID: stored.id, ownerID: places.ownerID, now: request.dependencies.now(), on: request.db)
-            request.application.jobWorkers?.nudge()
+            try await request.queuePlaceImport(stored.id)
             return request.redirect(to: back)
         }
         guard try await imports.claimPreview(stored.id, as: .running) else { return request.redirect(to: back) }
-        let data = try await imports.file(of: stored.id)
-        do {
-            let report = try await PlaceImporter(
-                places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off
-            ).run(
-                data, targetCategoryID: stored.targetCategoryID, dryRun: false,
-                listName: PlaceImportStore.listName(of: stored.fileName))
-            try await imports.finish(stored.id, report: report)
-            return request.redirect(to: back, flash: report.summary)
-        } catch let failure as ValidationFailure {
-            try await imports.fail(stored.id, reason: failure.messages.joined(separator: " "))
-            return request.redirect(to: back)
-        } catch AppError.notFound {
-            try await imports.fail(stored.id, reason: "The category chosen for the places no longer exists.")
+        guard let report = try await imports.importFile(of: stored, with: try request.placeImporter()) else {
             return request.redirect(to: back)
         }
+        return request.redirect(to: back, flash: report.summary)
     }
 }
 
@@ -151,11 +133,7 @@ enum PlaceInterchangePage {
             func categoryField(_ name: String, id: String, label: String, all: String) -> FormField {
                 FormField(
                     name, label: label, control: .select,
-                    options: [SelectOption(value: "", label: all, isSelected: (chosenCategory ?? "").isEmpty)]
-                        + categories.map {
-                            SelectOption(
-                                value: String($0.id), label: $0.name, isSelected: String($0.id) == chosenCategory)
-                        }
+                    options: SelectOption.categories(categories, chosen: chosenCategory, none: all)
                 ).identified(as: id)
             }
             exportCategory = categoryField(
@@ -200,7 +178,7 @@ enum PlaceImportPage {
         let placesURL: String
         let settingsURL: String
 
-        init(_ stored: PlaceImportRecord, categories: [PlaceCategory], session: PageSession) {
+        init(_ stored: PlaceImportRecord, targetName: String?, session: PageSession) {
             layout = LayoutContext(
                 title: stored.status == .previewed ? "Import preview" : "Import", section: .settings, session: session)
             fileName = stored.fileName
@@ -219,7 +197,7 @@ enum PlaceImportPage {
                 default: "Waiting to start"
                 }
             summary = stored.report?.summary
-            targetName = stored.targetCategoryID.flatMap { id in categories.first { $0.id == id }?.name }
+            self.targetName = targetName
             let rows = stored.report?.rows ?? []
             func lines(_ outcome: String) -> [Line] {
                 rows.filter { $0.outcome == outcome }.map {

@@ -4,7 +4,6 @@ import Vapor
 
 /// A place as a line of a list or a search result.
 struct PlaceRow: Encodable {
-    let id: Int
     let name: String
     let url: String
     let categoryName: String
@@ -14,7 +13,6 @@ struct PlaceRow: Encodable {
 
     init(_ found: PlaceService.Found, categoryName: String) {
         let place = found.place
-        id = place.id
         name = place.fields.name
         url = SiteURL.place(place.id).path
         self.categoryName = categoryName
@@ -124,8 +122,7 @@ enum DeletePlaceCategoryPage {
                 : FormField(
                     "move_to", label: "Move its \(count) place\(count == 1 ? "" : "s") to", control: .select,
                     errors: errors, isRequired: true,
-                    options: [SelectOption(value: "", label: "Choose a category", isSelected: true)]
-                        + others.map { SelectOption(value: String($0.id), label: $0.name, isSelected: false) })
+                    options: SelectOption.categories(others, chosen: nil, none: "Choose a category"))
         }
     }
 }
@@ -216,10 +213,8 @@ enum PlaceListPage {
                     MapView.Marker(place: $0.place, categoryName: categoryNames[$0.place.categoryID])
                 },
                 tilesEnabled: tilesEnabled)
-            previousURL = window.page > 1 ? list.path(query: query.items + [("page", String(window.page - 1))]) : nil
-            nextURL =
-                window.page * window.limit < window.total
-                ? list.path(query: query.items + [("page", String(window.page + 1))]) : nil
+            previousURL = window.previousPage.map { list.path(query: query.items + [("page", String($0))]) }
+            nextURL = window.nextPage.map { list.path(query: query.items + [("page", String($0))]) }
             self.newPlaceURL = newPlaceURL
             categoriesURL = SiteURL.places.path
             self.exportURL = exportURL
@@ -244,7 +239,6 @@ enum PlacePage {
         let deleteURL: String
         let actions: MapActions
         let map: MapView
-        let staticMapURL: String
         let addedOn: String
 
         init(
@@ -256,7 +250,7 @@ enum PlacePage {
             id = place.id
             name = fields.name
             address = fields.address
-            coordinates = MapLinks.text(fields.coordinate).replacingOccurrences(of: ",", with: ", ")
+            coordinates = fields.coordinate.displayText
             notes = fields.notes
             self.categoryName = categoryName
             categoryURL = SiteURL.placeCategory(place.categoryID).path
@@ -278,7 +272,6 @@ enum PlacePage {
             map = MapView(
                 id: "place-map", label: "Map of \(fields.name) and the other places in \(categoryName)",
                 markers: markers, zoom: 15, tilesEnabled: tilesEnabled, behaviour: .init(centresOnFirst: true))
-            staticMapURL = StaticMapLink.path(fields.coordinate, zoom: 15)
             addedOn = CalendarDate(place.createdAt, in: .gmt).description
         }
     }
@@ -310,14 +303,12 @@ struct PlaceForm: Content {
     var notes: String?
     var latitude: String?
     var longitude: String?
-    var isFavorite: String?
 
     enum CodingKeys: String, CodingKey {
         case name, address
         case categoryID = "category_id"
         case newCategory = "new_category"
         case notes, latitude, longitude
-        case isFavorite = "is_favorite"
     }
 
     init(
@@ -338,10 +329,10 @@ struct PlaceForm: Content {
             name: fields.name, address: fields.address, categoryID: String(place.categoryID), notes: fields.notes,
             latitude: MapLinks.number(fields.coordinate.latitude),
             longitude: MapLinks.number(fields.coordinate.longitude))
-        isFavorite = fields.isFavorite ? "on" : nil
     }
 
-    /// The draft, and the problems of values that are not even numbers.
+    /// The draft, and the problems of values that are not even numbers. Being a favorite is the place
+    /// page's own button: the form leaves it to the caller.
     func draft() -> (PlaceDraft, typeErrors: [FieldError]) {
         var problems: [FieldError] = []
         func number(_ text: String?, field: String, label: String) -> Double? {
@@ -359,12 +350,14 @@ struct PlaceForm: Content {
             categoryID, field: "category_id", label: "Category", problems: &problems)
         let draft = PlaceDraft(
             name: name, address: address, latitude: latitude, longitude: longitude, notes: notes,
-            categoryID: wantsNewCategory ? nil : category, isFavorite: isFavorite != nil)
+            categoryID: wantsNewCategory ? nil : category)
         return (draft, problems)
     }
 
+    /// The position typed, read as `draft()` reads it, when it is one.
     var coordinate: Coordinate? {
-        guard let latitude = latitude.flatMap({ Double($0) }), let longitude = longitude.flatMap({ Double($0) }),
+        let (draft, _) = draft()
+        guard let latitude = draft.latitude, let longitude = draft.longitude,
             (-90...90).contains(latitude), (-180...180).contains(longitude)
         else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
@@ -413,17 +406,7 @@ enum PlaceFormPage {
             searchText = search?.text ?? ""
             searched = search != nil
             results = (search?.hits ?? []).map { hit in
-                let parts = hit.name.split(separator: ",", maxSplits: 1).map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
-                let name = parts.first ?? hit.name
-                return SearchResult(
-                    name: hit.name, detail: MapLinks.text(hit.coordinate),
-                    useURL: SiteURL.newPlace.path(query: [
-                        ("name", name), ("address", hit.detail ?? (parts.count > 1 ? hit.name : nil)),
-                        ("lat", MapLinks.number(hit.coordinate.latitude)),
-                        ("lon", MapLinks.number(hit.coordinate.longitude)),
-                    ]))
+                SearchResult(name: hit.name, detail: MapLinks.text(hit.coordinate), useURL: NewPlaceLink.path(for: hit))
             }
             fields = [
                 FormField(
@@ -431,13 +414,10 @@ enum PlaceFormPage {
                     maxLength: PlaceDraft.maximumNameLength),
                 FormField("address", label: "Address", value: form.address, errors: errors, hint: "Optional."),
             ]
-            let chosen = form.categoryID ?? ""
+            let chosen = form.categoryID
             categoryField = FormField(
                 "category_id", label: "Category", control: .select, errors: errors, isRequired: true,
-                options: [SelectOption(value: "", label: "Choose a category", isSelected: chosen.isEmpty)]
-                    + categories.map {
-                        SelectOption(value: String($0.id), label: $0.name, isSelected: String($0.id) == chosen)
-                    })
+                options: SelectOption.categories(categories, chosen: chosen, none: "Choose a category"))
             newCategoryField = FormField(
                 "new_category", label: "Or a new category", value: form.newCategory, errors: errors,
                 hint: "Made with the place; leave empty to use the category chosen above.",
@@ -475,23 +455,27 @@ enum MapPointPage {
         let mapURL: String
 
         init(coordinate: Coordinate, found: GeocodingResult?, preferredApp: MapsApp, session: PageSession) {
-            let name =
-                found.map { $0.displayName.split(separator: ",").first.map(String.init) ?? $0.displayName }
-                ?? "Dropped pin"
+            let name = found.map { NewPlaceLink.shortName(of: $0.displayName) } ?? "Dropped pin"
             layout = LayoutContext(title: name, section: .map, session: session)
             self.name = name
             address = found?.displayName
-            coordinates = MapLinks.text(coordinate).replacingOccurrences(of: ",", with: ", ")
+            coordinates = coordinate.displayText
             actions = MapActions(
                 .coordinate(coordinate, label: name), preferredApp: preferredApp,
                 shareText: ShareText.place(name: name, address: found?.displayName, coordinate: coordinate),
                 id: "point", title: name)
-            saveURL = SiteURL.newPlace.path(query: [
-                ("name", found == nil ? nil : name), ("address", found?.displayName),
-                ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
-            ])
+            saveURL = NewPlaceLink.path(name: found == nil ? nil : name, address: found?.displayName, at: coordinate)
             staticMapURL = StaticMapLink.path(coordinate, zoom: 15)
             mapURL = SiteURL.map.path
         }
+    }
+}
+
+extension SelectOption {
+    /// The person's categories as a select's options, after a first one with no value (`none`).
+    static func categories(_ categories: [PlaceCategory], chosen: String?, none: String) -> [SelectOption] {
+        let chosen = chosen ?? ""
+        return [SelectOption(value: "", label: none, isSelected: chosen.isEmpty)]
+            + categories.map { SelectOption(value: String($0.id), label: $0.name, isSelected: String($0.id) == chosen) }
     }
 }

@@ -16,13 +16,18 @@ struct PlaceService {
 
     /// Every category, by name, with how many places each holds; and how many places are favorites.
     func categories() async throws -> (categories: [(PlaceCategory, Int)], favorites: Int) {
-        try await ensureDefaultCategories()
-        let rows = try await database.plainRows(
-            """
+        let query: SQLQueryString = """
             SELECT \(PlaceRows.categoryColumnList), \
             (SELECT COUNT(*) FROM "places" WHERE "places"."category_id" = "place_categories"."id") AS "places_count" \
             FROM "place_categories" WHERE "user_id" = \(literal: ownerID) ORDER BY "name_key", "id"
-            """, columns: PlaceRows.categoryColumns + ["places_count"])
+            """
+        let columns = PlaceRows.categoryColumns + ["places_count"]
+        var rows = try await database.plainRows(query, columns: columns)
+        // The last category cannot be deleted, so none at all means a person's first look.
+        if rows.isEmpty {
+            try await ensureDefaultCategories()
+            rows = try await database.plainRows(query, columns: columns)
+        }
         let categories = try rows.map { (try PlaceRows.category(from: $0), try $0.requiredInteger(5)) }
         let favorites = try await database.plainRows(
             """
@@ -39,6 +44,12 @@ struct PlaceService {
             """, columns: PlaceRows.categoryColumns)
         guard let row = rows.first else { throw AppError.notFound }
         return try PlaceRows.category(from: row)
+    }
+
+    /// The category named `name`, ignoring case, if the person has one.
+    func category(named name: String) async throws -> PlaceCategory? {
+        let key = PlaceCategory.uniquenessKey(name)
+        return try await categories().categories.first { PlaceCategory.uniquenessKey($0.0.name) == key }?.0
     }
 
     func createCategory(named text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
@@ -67,12 +78,11 @@ struct PlaceService {
     /// Deletes a category. Its places, if any, move to `moveTo` in the same transaction; without it a
     /// category that holds places stays, and so does the last category.
     func deleteCategory(_ id: Int, moveTo: Int?) async throws {
-        _ = try await category(id)
         let (all, _) = try await categories()
+        guard let count = all.first(where: { $0.0.id == id })?.1 else { throw AppError.notFound }
         guard all.count > 1 else {
             throw ValidationFailure(field: "id", "The last category cannot be deleted: every place needs one.")
         }
-        let count = all.first { $0.0.id == id }?.1 ?? 0
         if count > 0 {
             guard let moveTo else {
                 throw ValidationFailure(
@@ -204,20 +214,43 @@ struct PlaceService {
             }
             return try await walkedPage(filter: filter, sort: sort, page: page, total: total)
         }
-        var keys = try rows.map {
-            (id: try $0.requiredInteger(0), name: try $0.requiredText(1), created: try $0.requiredDate(2))
+        let keys = try rows.map {
+            SortKeys(id: try $0.requiredInteger(0), nameKey: try $0.requiredText(1), createdAt: try $0.requiredDate(2))
         }
-        keys.sort { a, b in
-            let ordered = sort.field == .name ? (a.name, a.id) < (b.name, b.id) : (a.created, a.id) < (b.created, b.id)
+        return try await self.page(of: keys, sort: sort, page: page)
+    }
+
+    /// What a list sorted here needs of each place; `meters` only near a point.
+    private struct SortKeys {
+        let id: Int
+        let nameKey: String
+        let createdAt: Date
+        var meters: Double?
+    }
+
+    /// Sorts `keys`, takes the page, and reads its places whole, in that order.
+    private func page(of keys: [SortKeys], sort: ListSort<PlaceSortField>, page: PageSelection) async throws
+        -> ([Found], PageWindow)
+    {
+        let sorted = keys.sorted { a, b in
+            let ordered: Bool
+            switch sort.field {
+            case .distance: ordered = (a.meters ?? 0, a.id) < (b.meters ?? 0, b.id)
+            case .name: ordered = (a.nameKey, a.id) < (b.nameKey, b.id)
+            case .createdAt: ordered = (a.createdAt, a.id) < (b.createdAt, b.id)
+            }
             return sort.isDescending ? !ordered : ordered
         }
-        let start = min(page.offset, keys.count)
-        let chosen = keys[start..<min(start + page.limit, keys.count)].map(\.id)
-        let places = try await self.places(ids: chosen)
-        let found = chosen.compactMap { id in
-            places[id].map { Found(place: $0.place, distanceKilometers: nil, categoryName: $0.categoryName) }
+        let start = min(page.offset, sorted.count)
+        let chosen = sorted[start..<min(start + page.limit, sorted.count)]
+        let places = try await self.places(ids: chosen.map(\.id))
+        let found = chosen.compactMap { keys in
+            places[keys.id].map {
+                Found(
+                    place: $0.place, distanceKilometers: keys.meters.map { $0 / 1000 }, categoryName: $0.categoryName)
+            }
         }
-        return (found, page.window(total: keys.count))
+        return (found, page.window(total: sorted.count))
     }
 
     /// A page of a search with many matches: the list's index walked in order, each place checked, until
@@ -241,7 +274,7 @@ struct PlaceService {
         guard !ids.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList(of: "places")), "place_categories"."name" AS "category_name" \
+            SELECT \(PlaceRows.qualifiedPlaceColumnList), "place_categories"."name" AS "category_name" \
             FROM "places" JOIN "place_categories" ON "place_categories"."id" = "places"."category_id" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, of: "places"))
             """, columns: PlaceRows.placeColumns + ["category_name"])
@@ -270,45 +303,22 @@ struct PlaceService {
     private func page(
         near: Coordinate, filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection
     ) async throws -> ([Found], PageWindow) {
-        struct Candidate {
-            let id: Int
-            let meters: Double
-            let nameKey: String
-            let createdAt: Date
-        }
         let columns = ["id", "latitude", "longitude", "name_key", "created_at"]
         let rows = try await database.plainRows(
             #"SELECT \#(SQLQueryString.columnList(columns)) FROM "places" WHERE \#(conditions(filter))"#,
             columns: columns, bulk: true)
-        var candidates: [Candidate] = []
-        candidates.reserveCapacity(rows.count)
+        var keys: [SortKeys] = []
+        keys.reserveCapacity(rows.count)
         for row in rows {
             let coordinate = Coordinate(latitude: try row.requiredDouble(1), longitude: try row.requiredDouble(2))
             guard filter.contains(coordinate) else { continue }
-            candidates.append(
-                Candidate(
-                    id: try row.requiredInteger(0), meters: Geo.distance(near, coordinate),
-                    nameKey: try row.requiredText(3), createdAt: try row.requiredDate(4)))
+            keys.append(
+                SortKeys(
+                    id: try row.requiredInteger(0), nameKey: try row.requiredText(3),
+                    createdAt: try row.requiredDate(4),
+                    meters: Geo.distance(near, coordinate)))
         }
-        candidates.sort { a, b in
-            let ordered: Bool
-            switch sort.field {
-            case .distance: ordered = (a.meters, a.id) < (b.meters, b.id)
-            case .name: ordered = (a.nameKey, a.id) < (b.nameKey, b.id)
-            case .createdAt: ordered = (a.createdAt, a.id) < (b.createdAt, b.id)
-            }
-            return sort.isDescending ? !ordered : ordered
-        }
-        let window = page.window(total: candidates.count)
-        let start = min(page.offset, candidates.count)
-        let chosen = candidates[start..<min(start + page.limit, candidates.count)]
-        let places = try await self.places(ids: chosen.map(\.id))
-        let found = chosen.compactMap { candidate in
-            places[candidate.id].map {
-                Found(place: $0.place, distanceKilometers: candidate.meters / 1000, categoryName: $0.categoryName)
-            }
-        }
-        return (found, window)
+        return try await self.page(of: keys, sort: sort, page: page)
     }
 
     /// The trigram table's question for `text`. `ownedOnly` adds the owner's mark (see AddPlaceSearchIndex),
@@ -387,7 +397,6 @@ struct PlaceService {
     }
 
     func create(_ draft: PlaceDraft, typeErrors: [FieldError] = []) async throws -> Place {
-        try await ensureDefaultCategories()
         let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
         try await requireCategory(categoryID)
         return try await place(try await insert(fields, categoryID: categoryID))
@@ -517,6 +526,14 @@ struct PlaceService {
         ).run()
     }
 
+    /// The names of the categories of `found`: those a list read with its places, else asked for.
+    func categoryNames(for found: [Found]) async throws -> [Int: String] {
+        var names: [Int: String] = [:]
+        for item in found { if let name = item.categoryName { names[item.place.categoryID] = name } }
+        guard found.contains(where: { names[$0.place.categoryID] == nil }) else { return names }
+        return try await categoryNames(of: found.map(\.place.categoryID))
+    }
+
     /// The names of categories by id, for places' resources.
     func categoryNames(of ids: [Int]) async throws -> [Int: String] {
         guard !ids.isEmpty else { return [:] }
@@ -556,12 +573,8 @@ enum PlaceRows {
         "source", "external_id", "created_at", "updated_at",
     ]
     static let placeColumnList = SQLQueryString.columnList(placeColumns)
-    private static let qualifiedPlaceColumnList = SQLQueryString.columnList(placeColumns, of: "places")
-
-    /// The place columns qualified with `table` (only "places" is kept ready), for a query joining another.
-    static func placeColumnList(of table: String) -> SQLQueryString {
-        table == "places" ? qualifiedPlaceColumnList : SQLQueryString.columnList(placeColumns, of: table)
-    }
+    /// The place columns named with their table, for a query that joins another.
+    static let qualifiedPlaceColumnList = SQLQueryString.columnList(placeColumns, of: "places")
 
     /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
     static func nameKey(_ name: String) -> String { TextFolding.searchKey([name]) }

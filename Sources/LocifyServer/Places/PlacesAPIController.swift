@@ -123,30 +123,21 @@ struct PlacesAPIController: RouteCollection {
             problems.append(FieldError(field: "dry_run", message: "dry_run must be true or false."))
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
-        let data = Data(file.data.readableBytesView)
-        let listName = PlaceImportStore.listName(of: file.filename)
-        let (format, read) = try await request.application.threadPool.offloaded {
-            try PlaceImporter.read(data, listName: listName)
-        }
-        let places = try request.places()
-        if let target { _ = try await places.category(target) }
+        let (data, format, read) = try await request.readPlacesFile(file)
+        if let target { _ = try await request.places().category(target) }
         if !dryRun, read.places.count > PlaceImportStore.backgroundThreshold {
             let imports = try request.placeImports()
             let id = try await imports.create(
                 fileName: file.filename, file: data, targetCategoryID: target, status: .queued,
                 total: read.places.count)
-            try await PlaceImportJob.enqueue(
-                importID: id, ownerID: places.ownerID, now: request.dependencies.now(), on: request.db)
-            request.application.jobWorkers?.nudge()
+            try await request.queuePlaceImport(id)
             let stored = try await imports.record(id)
             let response = try await DataEnvelope(data: stored.resource(baseURL: request.baseURL)).encodeResponse(
                 status: .accepted, for: request)
             response.headers.replaceOrAdd(name: .location, value: request.absoluteURL(.apiImport(id)))
             return response
         }
-        let importer = PlaceImporter(
-            places: places, geocoderEnabled: request.application.locifyConfig.geocoder != .off)
-        return try await importer.run(read, format: format, targetCategoryID: target, dryRun: dryRun)
+        return try await request.placeImporter().run(read, format: format, targetCategoryID: target, dryRun: dryRun)
             .encodeResponse(for: request)
     }
 
@@ -214,17 +205,34 @@ extension Request {
         return response
     }
 
+    func placeImporter() throws -> PlaceImporter {
+        PlaceImporter(places: try places(), config: application.locifyConfig)
+    }
+
+    /// An uploaded places file read on the thread pool: its bytes, format and records, or the
+    /// ValidationFailure of a file that holds no places.
+    func readPlacesFile(_ file: File) async throws -> (data: Data, format: PlaceImportFormat, read: PlaceImport) {
+        let data = Data(file.data.readableBytesView)
+        let listName = PlaceImportStore.listName(of: file.filename)
+        let (format, read) = try await application.threadPool.offloaded {
+            try PlaceImporter.read(data, listName: listName)
+        }
+        return (data, format, read)
+    }
+
+    /// Hands a stored import to the background workers, waking one.
+    func queuePlaceImport(_ id: Int) async throws {
+        try await PlaceImportJob.enqueue(importID: id, ownerID: try requireUser().id, now: dependencies.now(), on: db)
+        application.jobWorkers?.nudge()
+    }
+
     func placeImports() throws -> PlaceImportStore {
         PlaceImportStore(database: db, ownerID: try requireUser().id, now: dependencies.now)
     }
 
     /// Each place with its category's name, the names read in one query.
     func placeResources(_ found: [PlaceService.Found]) async throws -> [PlaceResource] {
-        var names: [Int: String] = [:]
-        for item in found { if let name = item.categoryName { names[item.place.categoryID] = name } }
-        if found.contains(where: { names[$0.place.categoryID] == nil }) {
-            names = try await places().categoryNames(of: found.map(\.place.categoryID))
-        }
+        let names = try await places().categoryNames(for: found)
         let base = baseURL
         return found.map {
             PlaceResource(

@@ -25,10 +25,6 @@ struct PlacesWebController: RouteCollection {
         places.post(":placeID", "delete", use: delete)
     }
 
-    private func tilesEnabled(_ request: Request) -> Bool {
-        request.application.locifyConfig.outside.tileURLTemplate != nil
-    }
-
     // MARK: The map
 
     func map(request: Request) async throws -> View {
@@ -36,12 +32,7 @@ struct PlacesWebController: RouteCollection {
     }
 
     func mapPoint(request: Request) async throws -> View {
-        let parameters = request.queryParameters
-        guard let latitude = parameters["lat"].flatMap(Double.init),
-            let longitude = parameters["lon"].flatMap(Double.init),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { throw AppError.notFound }
-        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        guard let coordinate = request.coordinateParameters else { throw AppError.notFound }
         var found: GeocodingResult?
         if request.application.locifyConfig.geocoder != .off {
             found = try? await request.dependencies.geocoder.reverse(coordinate)
@@ -185,7 +176,7 @@ struct PlacesWebController: RouteCollection {
                 nearLabel = MapLinks.text(point)
             } else if let found = await request.geocoderHits(text: query.near, near: nil, limit: 1).first {
                 filter.near = found.coordinate
-                nearLabel = found.name.split(separator: ",").first.map(String.init) ?? found.name
+                nearLabel = NewPlaceLink.shortName(of: found.name)
             } else {
                 errors["near"] = "“\(query.near)” could not be found on the map; try a town or latitude,longitude."
             }
@@ -203,13 +194,13 @@ struct PlacesWebController: RouteCollection {
         let places = try request.places()
         let (found, window) = try await places.page(
             filter: filter, sort: sort, page: PageSelection(page: query.page, limit: PlaceListPage.pageSize))
-        let names = try await places.categoryNames(of: found.map(\.place.categoryID))
+        let names = try await places.categoryNames(for: found)
         return try await request.view.render(
             "places/list",
             PlaceListPage.Context(
                 heading: heading, list: site, query: query, found: found, window: window, categoryNames: names,
                 errors: errors, nearLabel: nearLabel, newPlaceURL: newPlaceURL, exportURL: exportURL,
-                tilesEnabled: tilesEnabled(request), session: request.pageSession))
+                tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
     }
 
     // MARK: A place
@@ -226,7 +217,7 @@ struct PlacesWebController: RouteCollection {
             "places/show",
             PlacePage.Context(
                 place: place, categoryName: category.name, neighbours: neighbours,
-                preferredApp: request.preferredMapsApp, tilesEnabled: tilesEnabled(request),
+                preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
                 session: request.pageSession))
     }
 
@@ -315,6 +306,6 @@ struct PlacesWebController: RouteCollection {
             "places/form",
             PlaceFormPage.Context(
                 form: form, errors: errors, categories: categories.map(\.0), editing: editing, search: search,
-                tilesEnabled: tilesEnabled(request), session: request.pageSession))
+                tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
     }
 }

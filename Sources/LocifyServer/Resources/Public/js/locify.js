@@ -183,6 +183,22 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 });
 
+// The person's position: asked of the browser, rounded to six decimals (about 10 cm), and remembered in
+// this browser as the last one known, for the next map that may not ask.
+const LocifyPosition = (() => {
+  const key = "locify-last-position";
+  const rounded = (value) => Math.round(value * 1e6) / 1e6;
+  function ask(found, failed) {
+    navigator.geolocation.getCurrentPosition((answer) => {
+      const position = { lat: rounded(answer.coords.latitude), lon: rounded(answer.coords.longitude) };
+      localStorage.setItem(key, JSON.stringify(position));
+      found(position);
+    }, () => { if (failed) failed(); }, { maximumAge: 300000, timeout: 10000 });
+  }
+  const remembered = () => JSON.parse(localStorage.getItem(key) || "null");
+  return { ask, remembered, rounded };
+})();
+
 // The map widget: tiles from the server's proxy, falling back tile by tile to the server's basemap, so a
 // map always shows. Drag or touch to pan; wheel, pinch or the +/− buttons to zoom; arrow keys and +/− when
 // the map has focus. Markers are buttons that open a popup; markers closer than a finger's width at the
@@ -214,8 +230,7 @@ const LocifyMap = (() => {
     if (text) node.textContent = text;
     return node;
   };
-  const rounded = (value) => Math.round(value * 1e6) / 1e6;
-  const lastKnownKey = "locify-last-position";
+  const rounded = LocifyPosition.rounded;
 
   function create(container) {
     const markers = JSON.parse(container.dataset.markers || "[]");
@@ -551,13 +566,9 @@ const LocifyMap = (() => {
       button.type = "button";
       button.setAttribute("aria-label", "Show my location");
       controls.append(button);
-      const ask = (recentre) => navigator.geolocation.getCurrentPosition((found) => {
-        const position = { lat: rounded(found.coords.latitude), lon: rounded(found.coords.longitude) };
-        localStorage.setItem(lastKnownKey, JSON.stringify(position));
-        locate(position, recentre);
-      }, () => {}, { maximumAge: 300000, timeout: 10000 });
+      const ask = (recentre) => LocifyPosition.ask((position) => locate(position, recentre));
       button.addEventListener("click", () => ask(true));
-      const remembered = JSON.parse(localStorage.getItem(lastKnownKey) || "null");
+      const remembered = LocifyPosition.remembered();
       // Asked only when already allowed: a page never opens with a permission prompt.
       if (navigator.permissions) {
         navigator.permissions.query({ name: "geolocation" }).then((state) => {
@@ -613,13 +624,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const status = document.getElementById(button.dataset.nearStatus || "");
     button.addEventListener("click", () => {
       if (status) status.textContent = "Asking your browser where you are…";
-      navigator.geolocation.getCurrentPosition((found) => {
-        const position = { lat: Math.round(found.coords.latitude * 1e6) / 1e6, lon: Math.round(found.coords.longitude * 1e6) / 1e6 };
-        localStorage.setItem("locify-last-position", JSON.stringify(position));
+      LocifyPosition.ask((position) => {
         input.value = `${position.lat},${position.lon}`;
         if (status) status.textContent = "Your position is filled in.";
-      }, () => { if (status) status.textContent = "Your position could not be found; type a place or coordinates instead."; },
-      { maximumAge: 300000, timeout: 10000 });
+      }, () => { if (status) status.textContent = "Your position could not be found; type a place or coordinates instead."; });
     });
   }
   // A search made from the map is ranked nearest first when the map knows where the person is.
