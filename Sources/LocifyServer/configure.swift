@@ -88,6 +88,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreatePlaces())
     app.migrations.add(CreatePlaceImports())
     app.migrations.add(AddPlaceSearchIndex())
+    app.migrations.add(AddPlaceSearchKeys())
 }
 
 private func registerViews(_ app: Application) throws {

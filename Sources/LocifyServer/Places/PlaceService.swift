@@ -169,20 +169,64 @@ struct PlaceService {
         return (found, page.window(total: total))
     }
 
-    /// Matches a text search sorts itself; beyond this (a word most places have) it counts them and walks
-    /// the list's index instead, stopping at the page's end.
-    static let searchSortLimit = 100
+    /// Matches a text search sorts itself; beyond this (a word many places have) it walks the list's index
+    /// instead, stopping at the page's end.
+    static let searchSortLimit = 1_000
+    /// On SQLite a search first reads this many matches, in no order: most searches (a name, a street) end
+    /// there without counting.
+    static let searchFirstReading = 100
 
-    /// A text search (three characters or more): the matches' sort keys are read in one question to the
-    /// trigram index (see AddPlaceSearchIndex; the owner checked on each match rather than asked of an
-    /// index over all the owner's places), sorted and paged here, and the page's places read by id.
+    /// A text search (three characters or more): the matches' sort keys are read from the trigram index
+    /// (see AddPlaceSearchIndex; the owner checked on each match rather than asked of an index over all the
+    /// owner's places), sorted and paged here, and the page's places read by id. Past `searchSortLimit`
+    /// matches the list's index is walked instead (see walkedPage).
     private func searchPage(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
         -> ([Found], PageWindow)
     {
-        let fromMatches = conditions(filter, ownerFromIndex: false)
+        let total: Int
+        if isSQLite, let text = filter.text {
+            // The trigram table's matches are joined as they come, so reading a few stops early for a
+            // common word; it is then counted by the table alone when nothing but the text narrows it.
+            let firstKeys = try await sortKeys(matching: filter, limit: Self.searchFirstReading + 1)
+            if firstKeys.count <= Self.searchFirstReading {
+                return try await self.page(of: firstKeys, sort: sort, page: page)
+            }
+            total = try await searchCount(filter)
+        } else {
+            // PostgreSQL's trigram index finds every match before it returns the first, so the count comes
+            // first: a common word asks it once, for the count, and is then walked.
+            total = try await searchCount(filter)
+        }
+        guard total > Self.searchSortLimit else {
+            return try await self.page(of: try await sortKeys(matching: filter), sort: sort, page: page)
+        }
+        return try await walkedPage(filter: filter, sort: sort, page: page, total: total)
+    }
+
+    /// How many places a text search matches. When nothing but the text narrows it, the search table
+    /// counts them alone, reading no row of `places`: SQLite's FTS table by the owner's mark, PostgreSQL's
+    /// narrow `place_search_keys` (see AddPlaceSearchKeys).
+    private func searchCount(_ filter: PlaceFilter) async throws -> Int {
+        guard filter.categoryID == nil, filter.favorite == nil, let text = filter.text else {
+            return try await count(conditions(filter, ownerFromIndex: false))
+        }
+        let counted = try await database.plainRows(
+            isSQLite
+                ? """
+                SELECT COUNT(*) AS "total" FROM "places_search" \
+                WHERE "places_search" MATCH \(bind: searchQuery(text, ownedOnly: true))
+                """
+                : """
+                SELECT COUNT(*) AS "total" FROM "place_search_keys" \
+                WHERE "user_id" = \(literal: ownerID) AND \(textCondition(text))
+                """,
+            columns: ["total"])
+        return try counted.first?.requiredInteger(0) ?? 0
+    }
+
+    /// The sort keys of the places a text search matches, in no order; `limit` stops early.
+    private func sortKeys(matching filter: PlaceFilter, limit: Int? = nil) async throws -> [SortKeys] {
         let columns = ["id", "name_key", "created_at"]
-        // On SQLite the trigram table's matches are joined as they come, so a common word stops at the
-        // limit instead of collecting all its matches first.
         let source: SQLQueryString =
             if isSQLite, let text = filter.text {
                 """
@@ -191,33 +235,15 @@ struct PlaceService {
                 \(conditions(filter, ownerFromIndex: false, askingSearchTable: false))
                 """
             } else {
-                #""places" WHERE \#(fromMatches)"#
+                #""places" WHERE \#(conditions(filter, ownerFromIndex: false))"#
             }
+        let limited: SQLQueryString = limit.map { " LIMIT \(literal: $0)" } ?? ""
         let rows = try await database.plainRows(
-            """
-            SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source) \
-            LIMIT \(literal: Self.searchSortLimit + 1)
-            """, columns: columns, bulk: true)
-        guard rows.count <= Self.searchSortLimit else {
-            // On SQLite the trigram table alone counts a text-only search, reading no row of `places`.
-            let total: Int
-            if isSQLite, filter.categoryID == nil, filter.favorite == nil, let text = filter.text {
-                let counted = try await database.plainRows(
-                    """
-                    SELECT COUNT(*) AS "total" FROM "places_search" \
-                    WHERE "places_search" MATCH \(bind: searchQuery(text, ownedOnly: true))
-                    """,
-                    columns: ["total"])
-                total = try counted.first?.requiredInteger(0) ?? 0
-            } else {
-                total = try await count(fromMatches)
-            }
-            return try await walkedPage(filter: filter, sort: sort, page: page, total: total)
-        }
-        let keys = try rows.map {
+            "SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source)\(limited)", columns: columns,
+            bulk: true)
+        return try rows.map {
             SortKeys(id: try $0.requiredInteger(0), nameKey: try $0.requiredText(1), createdAt: try $0.requiredDate(2))
         }
-        return try await self.page(of: keys, sort: sort, page: page)
     }
 
     /// What a list sorted here needs of each place; `meters` only near a point.
@@ -253,19 +279,62 @@ struct PlaceService {
         return (found, page.window(total: sorted.count))
     }
 
-    /// A page of a search with many matches: the list's index walked in order, each place checked, until
-    /// the page is full (a word in one place of twenty fills it within three hundred).
+    /// How many of a list's places, in its order, a walk looks at for each place of the page it fills
+    /// before it asks the trigram index instead: a word in one place of forty, or more.
+    static let walkedRowsPerMatch = 40
+    /// A walk looks at this many places at most; deeper pages ask the trigram index.
+    static let walkedRowsLimit = 4_000
+
+    /// A page of a search with many matches: the list's index walked in order, each place's text checked,
+    /// until the page is full (a word in one place of twenty fills the first page within three hundred).
+    /// As the total is known, a walk that looked at its share of places without filling the page is
+    /// known to have fallen short (the word is rare in that order: names starting with it, say), and the
+    /// page is walked again with the trigram index picking the places.
     private func walkedPage(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection, total: Int)
         async throws -> ([Found], PageWindow)
     {
-        guard total > page.offset else { return ([], page.window(total: total)) }
+        guard total > page.offset, let text = filter.text else { return ([], page.window(total: total)) }
+        let expected = min(page.limit, total - page.offset)
+        let rowsToLookAt = (page.offset + page.limit) * Self.walkedRowsPerMatch
+        if rowsToLookAt <= Self.walkedRowsLimit {
+            var others = filter
+            others.text = nil
+            let walked = try await database.plainRows(
+                """
+                SELECT \(PlaceRows.placeColumnList), \(Self.categoryName(of: "walked")) FROM (\
+                SELECT \(PlaceRows.placeColumnList), "name_key", "search_key" FROM "places" \
+                WHERE \(conditions(others)) \(order(sort)) LIMIT \(literal: rowsToLookAt)) AS "walked" \
+                WHERE \(textCondition(text)) \(order(sort)) LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
+                """, columns: PlaceRows.placeColumns + ["category_name"])
+            if walked.count == expected { return (try walked.map(Self.foundWithCategory), page.window(total: total)) }
+        }
+        // SQLite walks the list's index again, checking each place against the trigram table's matches;
+        // PostgreSQL would walk it checking each place's text, all the way through a word rare early in
+        // that order, so it sorts the matches its trigram index finds.
+        let source: SQLQueryString =
+            isSQLite
+            ? #""places" AS "matches" WHERE \#(conditions(filter))"#
+            : #"(SELECT * FROM "places" WHERE \#(conditions(filter, ownerFromIndex: false)) OFFSET 0) AS "matches""#
         let walked = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) \(order(sort)) \
+            SELECT \(PlaceRows.placeColumnList), \(Self.categoryName(of: "matches")) FROM \(source) \(order(sort)) \
             LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
-            """, columns: PlaceRows.placeColumns)
-        let found = try walked.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
-        return (found, page.window(total: total))
+            """, columns: PlaceRows.placeColumns + ["category_name"])
+        return (try walked.map(Self.foundWithCategory), page.window(total: total))
+    }
+
+    /// The name of the category of the place in `table`, read with a list's page so that the list needs
+    /// no second question for the names (see categoryNames(for:)).
+    private static func categoryName(of table: String) -> SQLQueryString {
+        SQLQueryString(
+            #"(SELECT "name" FROM "place_categories" WHERE "place_categories"."id" = "\#(table)"."category_id") AS "category_name""#
+        )
+    }
+
+    private static func foundWithCategory(_ row: PlainRow) throws -> Found {
+        Found(
+            place: try PlaceRows.place(from: row), distanceKilometers: nil,
+            categoryName: try row.text(PlaceRows.placeColumns.count))
     }
 
     /// The owner's places among `ids`, by id, each with its category's name (read in the same question:
@@ -321,6 +390,22 @@ struct PlaceService {
         return try await self.page(of: keys, sort: sort, page: page)
     }
 
+    /// PostgreSQL's trigram index queues new entries in a pending list until autovacuum files them, and
+    /// every search reads the whole list: after an import of thousands of places, searches took twice as
+    /// long until then. An import files them at once when it ends (filing each as it is inserted instead
+    /// made an import of 100,000 places take 43 s rather than 24 s).
+    func fileQueuedSearchEntries() async throws {
+        let sql = try database.sqlDatabase()
+        guard sql.dialect.name == "postgresql" else { return }
+        // The index is missing where pg_trgm could not be created (see AddPlaceSearchKeys).
+        try await sql.raw(
+            """
+            SELECT gin_clean_pending_list(c.oid) FROM pg_class c \
+            WHERE c.relname = 'place_search_keys_by_text' AND c.relkind = 'i' AND pg_table_is_visible(c.oid)
+            """
+        ).run()
+    }
+
     /// The trigram table's question for `text`. `ownedOnly` adds the owner's mark (see AddPlaceSearchIndex),
     /// for a count the table answers alone; a question whose rows are joined to `places` leaves it out, as
     /// the owner is checked there and the mark's long list of places would only slow the table down.
@@ -330,8 +415,8 @@ struct PlaceService {
         return ownedOnly ? "\"\u{2}\(ownerID)\u{3}\" AND " + phrase : phrase
     }
 
-    /// Whether a text search can ask the trigram index: three characters or more (on SQLite through its
-    /// FTS table, on PostgreSQL through the LIKE itself).
+    /// Whether a text search can ask the trigram index: three characters or more (SQLite's FTS table,
+    /// PostgreSQL's `place_search_keys`).
     private func usesSearchTable(_ filter: PlaceFilter) -> Bool {
         guard let text = filter.text else { return false }
         return text.unicodeScalars.count >= 3
@@ -350,12 +435,22 @@ struct PlaceService {
         if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
         if let text = filter.text {
-            // On SQLite the trigram table finds the candidates (see AddPlaceSearchIndex); the LIKE decides.
-            if askingSearchTable, isSQLite, usesSearchTable(filter) {
-                conditions +=
-                    #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text)))"#
+            // On SQLite the FTS table finds the candidates (see AddPlaceSearchIndex) and the LIKE on the
+            // place's own text decides. On PostgreSQL the narrow table's LIKE decides (see
+            // AddPlaceSearchKeys), and its matches are looked up by id: with a second LIKE on `places`, or
+            // with `IN`, the planner guessed a thousand matches would be cheaper to find by scanning it.
+            if askingSearchTable, usesSearchTable(filter), !isSQLite {
+                conditions += #"""
+                     AND "id" = ANY(ARRAY(SELECT "place_id" FROM "place_search_keys" \#
+                    WHERE "user_id" = \#(literal: ownerID) AND \#(textCondition(text))))
+                    """#
+            } else {
+                if askingSearchTable, usesSearchTable(filter) {
+                    conditions +=
+                        #" AND "id" IN (SELECT rowid FROM "places_search" WHERE "places_search" MATCH \#(bind: searchQuery(text)))"#
+                }
+                conditions += " AND " + textCondition(text)
             }
-            conditions += #" AND "search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
         }
         for box in filter.boxes {
             conditions += #" AND "latitude" BETWEEN \#(bind: box.minLatitude) AND \#(bind: box.maxLatitude)"#
@@ -367,6 +462,11 @@ struct PlaceService {
             }
         }
         return conditions
+    }
+
+    /// Whether a place's text holds `text` (the decision; an index only finds the candidates).
+    private func textCondition(_ text: String) -> SQLQueryString {
+        #""search_key" LIKE \#(bind: "%" + Self.likeEscaped(text) + "%") ESCAPE '\'"#
     }
 
     private var isSQLite: Bool { (try? database.sqlDatabase().dialect.name) == "sqlite" }

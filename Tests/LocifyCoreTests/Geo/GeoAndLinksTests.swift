@@ -107,6 +107,30 @@ final class GeoAndLinksTests: XCTestCase {
             MapLinks.osmAnd(Coordinate(latitude: 1.5, longitude: -0.25)),
             "https://osmand.net/map?pin=1.5,-0.25#16/1.5/-0.25")
         XCTAssertEqual(MapLinks.number(-0.0000001), "0")
+        let written = [-180, -33.8688, -0.000_001, 0, 0.05, 2.3522, 48.856_614_9, 179.999_999_6].map(MapLinks.number)
+        XCTAssertEqual(written, ["-180", "-33.8688", "-0.000001", "0", "0.05", "2.3522", "48.856615", "180"])
+        // Every millionth reads back as itself, as `%.6f` would write it.
+        for millionths in stride(from: -180_000_000, through: 180_000_000, by: 7_777_777) {
+            let value = Double(millionths) / 1_000_000
+            XCTAssertEqual(Double(MapLinks.number(value)), value, "\(value)")
+            XCTAssertEqual(MapLinks.number(value), Self.printfNumber(value))
+        }
+    }
+
+    func testURIComponentsEncodeAsFoundationDoes() {
+        var unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        unreserved.insert(charactersIn: "-._~")
+        for text in ["Louvre", "Café de Flore", "a&b=c/d?e#f%g+h", "Zoë 👋🏽 家族", "-._~", "", "line\nbreak\u{0}"] {
+            XCTAssertEqual(
+                URIComponent.encoded(text), text.addingPercentEncoding(withAllowedCharacters: unreserved), text)
+        }
+    }
+
+    private static func printfNumber(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 
     func testShareText() {

@@ -286,13 +286,15 @@ final class PlacesAPITests: XCTestCase {
     }
 
     /// A common word matches more places than a search sorts itself; its pages then come from walking the
-    /// list's index, and must be the same pages.
+    /// list's index (a short walk first, which places named "Anchor", first by name, make fall short), and
+    /// must be the same pages. A word of a few hundred places is counted and sorted.
     func testACommonWordPagesLikeARareOne() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
             let places = PlaceService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
             let count = PlaceService.searchSortLimit + 50
             var lines = ["name,latitude,longitude"]
+            for index in 0..<700 { lines.append("Anchor \(index),45.0,4.0") }
             for index in 0..<count { lines.append("Stall \(String(format: "%04d", index)),45.0,4.0") }
             lines.append("Other place,45.0,4.0")
             _ = try await PlaceImporter(places: places, geocoderEnabled: false).run(
@@ -304,6 +306,16 @@ final class PlacesAPITests: XCTestCase {
             XCTAssertEqual(first.data.last?.name, "Stall 0099")
             let last = try await list(app, account, "q=stall&sort=-name&limit=100&page=\(count / 100 + 1)")
             XCTAssertEqual(last.data.map(\.name), (0..<50).map { "Stall \(String(format: "%04d", 49 - $0))" })
+            let pastTheAnchors = try await list(app, account, "q=stall&sort=name")
+            XCTAssertEqual(pastTheAnchors.data.map(\.name), (0..<15).map { "Stall \(String(format: "%04d", $0))" })
+            XCTAssertEqual(pastTheAnchors.meta.total, count)
+            let newest = try await list(app, account, "q=stall&sort=-created_at&limit=5")
+            XCTAssertEqual(newest.data.map(\.name), (0..<5).map { "Stall \(String(format: "%04d", count - 1 - $0))" })
+            let oldest = try await list(app, account, "q=stall&sort=created_at&limit=5")
+            XCTAssertEqual(oldest.data.map(\.name), (0..<5).map { "Stall \(String(format: "%04d", $0))" })
+            let thousand = try await list(app, account, "q=stall%200&sort=-name&limit=100&page=2")
+            XCTAssertEqual(thousand.meta.total, 1_000)
+            XCTAssertEqual(thousand.data.map(\.name), (0..<100).map { "Stall \(String(format: "%04d", 899 - $0))" })
             let rare = try await list(app, account, "q=stall%200042")
             XCTAssertEqual(rare.data.map(\.name), ["Stall 0042"])
             XCTAssertEqual(rare.meta.total, 1)
