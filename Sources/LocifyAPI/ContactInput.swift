@@ -33,6 +33,7 @@ public struct ContactInput: Decodable, Sendable {
         draft.description = reader.string("description")
         draft.email = reader.string("email")
         draft.genderID = reader.integer("gender_id")
+        draft.genderName = reader.string("gender")
         draft.isBirthdateKnown = reader.boolean("is_birthdate_known")
         draft.birthdateDay = reader.integer("birthdate_day")
         draft.birthdateMonth = reader.integer("birthdate_month")
@@ -58,6 +59,11 @@ public struct ContactInput: Decodable, Sendable {
         take("description", \.description)
         take("email", \.email)
         take("gender_id", \.genderID)
+        // A gender sent by name (`gender`) replaces the stored one unless an id comes with it.
+        if presentKeys.contains("gender"), !presentKeys.contains("gender_id") {
+            result.genderID = nil
+            result.genderName = draft.genderName
+        }
         take("is_starred", \.isStarred)
         take("is_archived", \.isArchived)
         // The birthday fields describe one value: sending any of them replaces the whole birthday.

@@ -159,8 +159,8 @@ struct ContactSummary {
         nickname = contact.fields.nickname
         completeName = contact.completeName
         initials = Avatar.monicaInitials(of: completeName)
-        gender = contact.fields.gender?.displayName
-        genderType = contact.fields.gender?.typeCode
+        gender = contact.fields.gender?.name
+        genderType = contact.fields.gender?.type
         isStarred = contact.fields.isStarred
         isActive = !contact.fields.isArchived
         birthdate = SpecialDateResource(contact.fields.birthdate, currentYear: currentYear)
@@ -230,8 +230,10 @@ public struct ContactResource: Codable, Sendable, Equatable {
     }
 
     public struct Statistics: Codable, Sendable, Equatable {
-        public init(numberOfReminders: Int = 0) {
-            self.numberOfReminders = numberOfReminders
+        public init(_ counts: ContactCounts = ContactCounts()) {
+            numberOfNotes = counts.notes
+            numberOfReminders = counts.reminders
+            numberOfTasks = counts.tasks
         }
 
         public var numberOfCalls = 0
@@ -279,7 +281,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
     @Nullable public var stayInTouchTriggerDate: String?
     public var information: Information
     public var addresses: [AddressShortResource]
-    public var tags: [NotModelled]
+    public var tags: [TagResource]
     public var statistics: Statistics
     public var url: String
     public var account: AccountReference
@@ -311,7 +313,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
 
     public init(
         _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
-        addresses: [AddressShortResource] = [], numberOfReminders: Int = 0
+        addresses: [AddressShortResource] = [], tags: [Tag] = [], counts: ContactCounts = ContactCounts()
     ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
@@ -338,8 +340,8 @@ public struct ContactResource: Codable, Sendable, Equatable {
             foodPreferences: nil,
             howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
         self.addresses = addresses
-        tags = []
-        statistics = Statistics(numberOfReminders: numberOfReminders)
+        self.tags = tags.map(TagResource.init)
+        statistics = Statistics(counts)
         self.url = summary.url
         account = summary.account
         createdAt = Timestamp.string(contact.createdAt)

@@ -89,6 +89,10 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreatePlaceImports())
     app.migrations.add(AddPlaceSearchIndex())
     app.migrations.add(AddPlaceSearchKeys())
+    app.migrations.add(CreateNotes())
+    app.migrations.add(CreateTasks())
+    app.migrations.add(CreateTags())
+    app.migrations.add(CreateGenders())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -130,6 +134,10 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())
+    try api.register(collection: NotesAPIController())
+    try api.register(collection: TasksAPIController())
+    try api.register(collection: TagsAPIController())
+    try api.register(collection: GendersAPIController())
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: SearchAPIController())

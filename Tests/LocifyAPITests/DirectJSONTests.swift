@@ -20,7 +20,8 @@ final class DirectJSONTests: XCTestCase {
                 firstName: name.0, lastName: name.1, nickname: name.2,
                 description: index.isMultiple(of: 2) ? "Notes \u{1}\t" : nil,
                 email: "a\(index)@example.com", birthdate: birthdates[index % birthdates.count],
-                gender: [Gender.man, .woman, .ratherNotSay, nil][index % 4], isStarred: index == 1,
+                gender: [Gender(id: 1, name: "Man", type: "M"), Gender(id: 2, name: "Woman", type: "F"), nil][
+                    index % 3], isStarred: index == 1,
                 isArchived: index == 2)
             return Contact(
                 id: index + 1, uuid: UUID(), ownerID: 3, fields: fields,
@@ -62,8 +63,15 @@ final class DirectJSONTests: XCTestCase {
                         geocode: .typedByUser, createdAt: contact.createdAt, updatedAt: contact.updatedAt),
                     url: "http://x/api/addresses/7")
             ]
+            related.tags = [
+                TagResource(
+                    Tag(
+                        id: 4, ownerID: 3, name: "Zoë's \"club\"", createdAt: contact.createdAt,
+                        updatedAt: contact.updatedAt))
+            ]
             XCTAssertEqual(try json(related, direct: true), try json(related, direct: false))
             XCTAssertTrue(try json(related, direct: true).contains(#""friend":{"total":1,"contacts":[{"id":"#))
+            XCTAssertTrue(try json(related, direct: true).contains(#""tags":[{"id":4,"object":"tag","#))
         }
         let window = PageWindow(page: 1, limit: 15, total: 5)
         let page = PageResource(

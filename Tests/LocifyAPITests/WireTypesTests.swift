@@ -86,7 +86,8 @@ final class WireTypesTests: XCTestCase {
 final class ContactShortShapeTests: XCTestCase {
     func testShortContactKeysAreMonicasInOrder() throws {
         let fields = ContactFields(
-            firstName: "Ann", lastName: "Lee", birthdate: Birthdate(day: 3, month: 4), gender: .ratherNotSay)
+            firstName: "Ann", lastName: "Lee", birthdate: Birthdate(day: 3, month: 4),
+            gender: Gender(id: 3, name: "Rather not say", type: "O"))
         let contact = Contact(
             id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 2, fields: fields,
             defaultAvatarColor: "#709512", createdAt: Date(timeIntervalSince1970: 0),

@@ -87,7 +87,10 @@ public struct ContactDraft: Sendable, Equatable {
     public var birthdateYear: Int?
     public var birthdateIsAgeBased: Bool
     public var birthdateAge: Int?
+    /// One of the account's genders, by id.
     public var genderID: Int?
+    /// A gender by name or type letter, where clients (and vCards) send `gender`; `genderID` wins.
+    public var genderName: String?
     public var isStarred: Bool
     public var isArchived: Bool
 
@@ -96,7 +99,7 @@ public struct ContactDraft: Sendable, Equatable {
         description: String? = nil, email: String? = nil, isBirthdateKnown: Bool? = nil,
         birthdateDay: Int? = nil, birthdateMonth: Int? = nil, birthdateYear: Int? = nil,
         birthdateIsAgeBased: Bool = false, birthdateAge: Int? = nil, genderID: Int? = nil,
-        isStarred: Bool = false, isArchived: Bool = false
+        genderName: String? = nil, isStarred: Bool = false, isArchived: Bool = false
     ) {
         self.firstName = firstName
         self.lastName = lastName
@@ -110,6 +113,7 @@ public struct ContactDraft: Sendable, Equatable {
         self.birthdateIsAgeBased = birthdateIsAgeBased
         self.birthdateAge = birthdateAge
         self.genderID = genderID
+        self.genderName = genderName
         self.isStarred = isStarred
         self.isArchived = isArchived
     }
@@ -119,7 +123,7 @@ public struct ContactDraft: Sendable, Equatable {
     /// Each input's name for people, by wire name: forms and API messages word a problem the same way.
     public static let fieldLabels: [String: String] = [
         "first_name": "First name", "last_name": "Last name", "nickname": "Nickname", "description": "Description",
-        "email": "Email", "gender_id": "Gender", "is_birthdate_known": "Birthday known",
+        "email": "Email", "gender_id": "Gender", "gender": "Gender", "is_birthdate_known": "Birthday known",
         "birthdate_day": "Birthday day", "birthdate_month": "Birthday month", "birthdate_year": "Birth year",
         "birthdate_is_age_based": "Age-based birthday", "birthdate_age": "Age", "is_starred": "Starred",
         "is_archived": "Archived", "birthdate_add_reminder": "Birthday reminder",
@@ -127,14 +131,17 @@ public struct ContactDraft: Sendable, Equatable {
 
     /// The rules, after the values were read: `typeErrors` are the values that could not be read
     /// (text where a number belongs); each is reported once, before the rules' own problems.
-    public func validated(today: CalendarDate, typeErrors: [FieldError]) throws(ValidationFailure) -> ContactFields {
+    public func validated(today: CalendarDate, genders: [Gender], typeErrors: [FieldError]) throws(ValidationFailure)
+        -> ContactFields
+    {
         try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try validated(today: today)
+            try validated(today: today, genders: genders)
         }
     }
 
-    /// `today` is the owner's current day: it bounds birth years and turns an age into a year.
-    public func validated(today: CalendarDate) throws(ValidationFailure) -> ContactFields {
+    /// `today` is the owner's current day: it bounds birth years and turns an age into a year. `genders`
+    /// are the account's, which `genderID` and `genderName` must name.
+    public func validated(today: CalendarDate, genders: [Gender]) throws(ValidationFailure) -> ContactFields {
         var check = FieldChecker()
         let firstName = check.text(firstName, field: "first_name", label: "First name")
         if firstName == nil { check.fail("first_name", "First name is required.") }
@@ -148,8 +155,17 @@ public struct ContactDraft: Sendable, Equatable {
         }
         var gender: Gender?
         if let genderID {
-            gender = Gender(monicaID: genderID)
-            if gender == nil { check.fail("gender_id", "Gender must be 1 (man), 2 (woman) or 3 (rather not say).") }
+            gender = genders.first { $0.id == genderID }
+            if gender == nil {
+                let choices = genders.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+                check.fail("gender_id", "Gender must be one of this account’s genders: \(choices).")
+            }
+        } else if let name = genderName?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
+            gender = Gender.named(name, among: genders)
+            if gender == nil {
+                let names = genders.map(\.name).joined(separator: ", ")
+                check.fail("gender", "Gender “\(name)” is none of this account’s genders: \(names).")
+            }
         }
         let birthdate = checkedBirthdate(today: today, check: &check)
         return try check.finish(

@@ -3,12 +3,30 @@
 public struct ContactAggregate: Equatable, Sendable {
     public var contact: Contact
     public var addresses: [ContactAddress]
-    /// How many reminders the contact has (Monica's `statistics.number_of_reminders`).
-    public var reminderCount: Int
+    /// The tags on the contact, in the order they were put on.
+    public var tags: [Tag]
+    /// How many reminders, notes and tasks the contact has (Monica's `statistics`).
+    public var counts: ContactCounts
 
-    public init(contact: Contact, addresses: [ContactAddress], reminderCount: Int = 0) {
+    public init(
+        contact: Contact, addresses: [ContactAddress], tags: [Tag] = [], counts: ContactCounts = ContactCounts()
+    ) {
         self.contact = contact
         self.addresses = addresses
-        self.reminderCount = reminderCount
+        self.tags = tags
+        self.counts = counts
+    }
+}
+
+/// How many of each kind of record a contact has, for Monica's `statistics`.
+public struct ContactCounts: Equatable, Sendable {
+    public var reminders: Int
+    public var notes: Int
+    public var tasks: Int
+
+    public init(reminders: Int = 0, notes: Int = 0, tasks: Int = 0) {
+        self.reminders = reminders
+        self.notes = notes
+        self.tasks = tasks
     }
 }

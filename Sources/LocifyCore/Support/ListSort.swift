@@ -31,11 +31,37 @@ public struct InvalidListSort: Error, Equatable, Sendable {
     public let allowed: [String]
 }
 
+/// A list's sort field that is a column of the same name.
+public protocol ColumnSortField: RawRepresentable, CaseIterable, Equatable, Sendable where RawValue == String {
+    /// Whether some rows have no value, to be listed after the others.
+    var isNullable: Bool { get }
+}
+
+extension ColumnSortField {
+    public var column: String { rawValue }
+    public var isNullable: Bool { false }
+}
+
 /// The sort fields of Monica's lists: when a record was created or last changed.
-public enum TimestampSortField: String, CaseIterable, Sendable {
+public enum TimestampSortField: String, ColumnSortField {
     case createdAt = "created_at"
     case updatedAt = "updated_at"
+}
 
-    /// The column, which has the same name.
-    public var column: String { rawValue }
+/// The sort fields of `/api/notes`, whose favourites have a date.
+public enum NoteSortField: String, ColumnSortField {
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+    case favoritedAt = "favorited_at"
+
+    public var isNullable: Bool { self == .favoritedAt }
+}
+
+/// The sort fields of `/api/tasks`, whose done tasks have a date.
+public enum TaskSortField: String, ColumnSortField {
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+    case completedAt = "completed_at"
+
+    public var isNullable: Bool { self == .completedAt }
 }

@@ -48,10 +48,12 @@ extension SQLQueryString {
     /// would answer "whose?" from an index over all the owner's rows and check each against the list (a
     /// scan of a person's 100,000 places for 15 ids); the `+` makes `user_id` no index term, so each id is
     /// looked up in the primary key. PostgreSQL plans it alike.
-    static func owned(by ownerID: Int, ids: some Collection<Int>, of table: String? = nil) -> SQLQueryString {
+    static func owned(
+        by ownerID: Int, ids: some Collection<Int>, of table: String? = nil, idColumn: String = "id"
+    ) -> SQLQueryString {
         let list = Set(ids).sorted().map(String.init).joined(separator: ", ")
         let prefix = table.map { "\"\($0)\"." } ?? ""
         return SQLQueryString(
-            "+" + prefix + #""user_id" = "# + String(ownerID) + " AND " + prefix + #""id" IN ("# + list + ")")
+            "+" + prefix + #""user_id" = "# + String(ownerID) + " AND " + prefix + "\"\(idColumn)\" IN (" + list + ")")
     }
 }

@@ -146,23 +146,28 @@ extension Database {
 
 extension Database {
     /// One page of an owner's rows in `table` (a contact's child table: addresses, reminders), of one
-    /// contact when `contactID` is given, in `sort` order, with the total counted in the same query.
-    /// Each row is read by `read` from `columns`, which come first in the select list.
-    func ownedChildPage<Value>(
-        table: String, columns: [String], ownerID: Int, contactID: Int?, sort: ListSort<TimestampSortField>,
-        page: PageSelection, read: (PlainRow) throws -> Value
+    /// contact when `contactID` is given, in `sort` order (after `leadingOrder`, a list's own order that
+    /// `sort` only breaks ties of), with the total counted in the same query. Each row is read by `read`
+    /// from `columns`, which come first in the select list.
+    func ownedChildPage<Field: ColumnSortField, Value>(
+        table: String, columns: [String], ownerID: Int, contactID: Int?, sort: ListSort<Field>,
+        leadingOrder: SQLQueryString? = nil, page: PageSelection, read: (PlainRow) throws -> Value
     ) async throws -> ([Value], PageWindow) {
         var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
         if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
         let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
+        let column = SQLQueryString(#""\#(sort.field.column)""#)
+        var order: SQLQueryString = leadingOrder.map { $0 + ", " } ?? ""
+        // SQLite puts NULLs first and PostgreSQL last: rows without the date go last on both.
+        if sort.field.isNullable { order += "\(column) IS NULL, " }
+        order += "\(column) \(direction), \"id\" \(direction)"
         let offset = (page.page - 1) * page.limit
         let rows = try await plainRows(
             """
             SELECT \(SQLQueryString.columnList(columns)), \
             (SELECT COUNT(*) FROM "\(unsafeRaw: table)" WHERE \(conditions)) AS "total" \
             FROM "\(unsafeRaw: table)" WHERE \(conditions) \
-            ORDER BY "\(unsafeRaw: sort.field.column)" \(direction), "id" \(direction) \
-            LIMIT \(literal: page.limit) OFFSET \(literal: offset)
+            ORDER BY \(order) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
             """, columns: columns + ["total"])
         var total = try rows.first?.requiredInteger(columns.count) ?? 0
         if rows.isEmpty, page.page > 1 {

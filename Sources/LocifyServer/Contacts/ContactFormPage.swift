@@ -38,7 +38,7 @@ struct ContactForm: Content {
         nickname = fields?.nickname
         email = fields?.email
         description = fields?.description
-        genderID = fields?.gender.map { String($0.monicaID) }
+        genderID = fields?.gender.map { String($0.id) }
         birthdateDay = fields?.birthdate.map { String($0.day) }
         birthdateMonth = fields?.birthdate.map { String($0.month) }
         birthdateYear = fields?.birthdate?.year.map(String.init)
@@ -77,7 +77,11 @@ enum ContactFormPage {
         let flagFields: [FormField]
 
         /// `editing` is the contact's id when the form edits one.
-        init(form: ContactForm, errors: FieldMessages = [:], editing id: Int? = nil, session: PageSession) {
+        /// `genders` are the account's, for the gender select.
+        init(
+            form: ContactForm, genders: [Gender], errors: FieldMessages = [:], editing id: Int? = nil,
+            session: PageSession
+        ) {
             heading =
                 id == nil
                 ? "New contact" : "Edit \([form.firstName, form.lastName].compactMap { $0 }.joined(separator: " "))"
@@ -115,10 +119,8 @@ enum ContactFormPage {
             ]
             let genders =
                 [SelectOption(value: "", label: "Not specified", isSelected: (form.genderID ?? "").isEmpty)]
-                + Gender.allCases.map {
-                    SelectOption(
-                        value: String($0.monicaID), label: $0.displayName,
-                        isSelected: form.genderID == String($0.monicaID))
+                + genders.map {
+                    SelectOption(value: String($0.id), label: $0.name, isSelected: form.genderID == String($0.id))
                 }
             otherFields = [
                 FormField("gender_id", label: label("gender_id"), control: .select, errors: errors, options: genders),

@@ -19,7 +19,8 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
     @OptionalField(key: "birthdate_month") var birthdateMonth: Int?
     @OptionalField(key: "birthdate_year") var birthdateYear: Int?
     @Field(key: "birthdate_is_age_based") var birthdateIsAgeBased: Bool
-    @OptionalField(key: "gender") var gender: String?
+    /// One of the owner's genders (`genders`).
+    @OptionalField(key: "gender_id") var genderID: Int?
     @Field(key: "is_starred") var isStarred: Bool
     @Field(key: "is_archived") var isArchived: Bool
     @Field(key: "default_avatar_color") var defaultAvatarColor: String
@@ -56,14 +57,15 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         birthdateMonth = fields.birthdate?.month
         birthdateYear = fields.birthdate?.year
         birthdateIsAgeBased = fields.birthdate?.isAgeBased ?? false
-        gender = fields.gender?.rawValue
+        genderID = fields.gender?.id
         isStarred = fields.isStarred
         isArchived = fields.isArchived
         searchKey = fields.searchKey
         updatedAt = now
     }
 
-    var fields: ContactFields {
+    /// The fields, the gender found among the owner's `genders` by id.
+    func fields(genders: [Gender]) -> ContactFields {
         let birthdate = birthdateDay.flatMap { day in
             birthdateMonth.flatMap {
                 Birthdate(day: day, month: $0, year: birthdateYear, isAgeBased: birthdateIsAgeBased)
@@ -71,8 +73,8 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         }
         return ContactFields(
             firstName: firstName, lastName: lastName, nickname: nickname, description: description, email: email,
-            birthdate: birthdate, gender: gender.flatMap(Gender.init(rawValue:)), isStarred: isStarred,
-            isArchived: isArchived)
+            birthdate: birthdate, gender: genderID.flatMap { id in genders.first { $0.id == id } },
+            isStarred: isStarred, isArchived: isArchived)
     }
 
     var avatar: ContactAvatar {
@@ -89,9 +91,9 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         }
     }
 
-    func value() throws -> Contact {
+    func value(genders: [Gender]) throws -> Contact {
         Contact(
-            id: try requireID(), uuid: uuid, ownerID: $owner.id, fields: fields,
+            id: try requireID(), uuid: uuid, ownerID: $owner.id, fields: fields(genders: genders),
             defaultAvatarColor: defaultAvatarColor, avatar: avatar, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -129,7 +129,7 @@ enum ContactPage {
             if let birthdate = fields.birthdate {
                 facts.append(.init(label: "Birthday", value: ContactPage.describe(birthdate, today: today)))
             }
-            if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.displayName)) }
+            if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.name)) }
             facts.append(.init(label: "Added", value: String(Timestamp.string(contact.createdAt).prefix(10))))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
             card = ContactCard(contact, pictureURL: pictureURL, size: .page)

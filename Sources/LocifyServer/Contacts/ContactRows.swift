@@ -10,8 +10,10 @@ enum ContactRows {
     /// The columns a `Contact` is read from, in select-list order: a row is read by position.
     enum Column: Int, CaseIterable {
         case id, uuid, userID, firstName, lastName, nickname, description, email, birthdateDay, birthdateMonth
-        case birthdateYear, birthdateIsAgeBased, gender, isStarred, isArchived, defaultAvatarColor, createdAt
+        case birthdateYear, birthdateIsAgeBased, genderID, isStarred, isArchived, defaultAvatarColor, createdAt
         case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest
+        /// Read from `genders` in the contact's own query (see `columnList`).
+        case genderName, genderType
 
         var name: String {
             switch self {
@@ -27,7 +29,7 @@ enum ContactRows {
             case .birthdateMonth: "birthdate_month"
             case .birthdateYear: "birthdate_year"
             case .birthdateIsAgeBased: "birthdate_is_age_based"
-            case .gender: "gender"
+            case .genderID: "gender_id"
             case .isStarred: "is_starred"
             case .isArchived: "is_archived"
             case .defaultAvatarColor: "default_avatar_color"
@@ -37,12 +39,21 @@ enum ContactRows {
             case .avatarPhotoID: "avatar_photo_id"
             case .avatarSource: "avatar_source"
             case .avatarDigest: "avatar_digest"
+            case .genderName: "gender_name"
+            case .genderType: "gender_type"
             }
         }
     }
 
     static let columns = Column.allCases.map(\.name)
-    static let columnList = SQLQueryString.columnList(columns)
+    /// The contact's own columns, then its gender's name and type, each looked up by primary key for the
+    /// rows the query returns (a join would change every query that reads contacts).
+    static let columnList =
+        SQLQueryString.columnList(Array(columns.dropLast(2)))
+            + """
+            , (SELECT "name" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_name", \
+            (SELECT "type" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_type"
+            """
 
     /// A contact from a row that selected `columnList` first; further columns may follow.
     static func contact(from row: PlainRow) throws -> Contact {
@@ -57,7 +68,7 @@ enum ContactRows {
             firstName: try row.requiredText(at(.firstName)), lastName: try row.text(at(.lastName)),
             nickname: try row.text(at(.nickname)), description: try row.text(at(.description)),
             email: try row.text(at(.email)), birthdate: birthdate,
-            gender: try row.text(at(.gender)).flatMap(Gender.init(rawValue:)),
+            gender: try gender(from: row),
             isStarred: try row.requiredBool(at(.isStarred)), isArchived: try row.requiredBool(at(.isArchived)))
         return Contact(
             id: try row.requiredInteger(at(.id)), uuid: try row.requiredUUID(at(.uuid)),
@@ -69,5 +80,11 @@ enum ContactRows {
                 source: AvatarSource(rawValue: try row.requiredText(at(.avatarSource))) ?? .initials,
                 imageDigest: try row.text(at(.avatarDigest))),
             createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
+    }
+
+    private static func gender(from row: PlainRow) throws -> Gender? {
+        guard let id = try row.integer(Column.genderID.rawValue), let name = try row.text(Column.genderName.rawValue)
+        else { return nil }
+        return Gender(id: id, name: name, type: try row.text(Column.genderType.rawValue) ?? "O")
     }
 }

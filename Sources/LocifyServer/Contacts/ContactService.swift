@@ -34,26 +34,30 @@ struct ContactService {
     /// The rows come from an index in list order (`AddContactListIndexes`), and the total is counted from
     /// the same index in the same query.
     func page(
-        matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false
+        matching text: String?, taggedWith tagID: Int? = nil, order: ContactOrder, page: PageSelection,
+        archived: Bool = false
     ) async throws -> ([Contact], PageWindow) {
         let (contacts, _, window) = try await rows(
-            matching: text, order: order, page: page, archived: archived, withChildren: false)
+            matching: text, taggedWith: tagID, order: order, page: page, archived: archived, withChildren: false)
         return (contacts, window)
     }
 
-    /// One page of contacts with their addresses and reminder counts, for the API's list. The page's query
+    /// One page of contacts with their addresses and child counts, for the API's list. The page's query
     /// says which contacts have addresses at all, so a page of contacts without any costs no second query.
     func aggregatePage(
-        matching text: String?, order: ContactOrder, page: PageSelection
+        matching text: String?, taggedWith tagID: Int? = nil, order: ContactOrder, page: PageSelection
     ) async throws -> ([ContactAggregate], PageWindow) {
         let (contacts, children, window) = try await rows(
-            matching: text, order: order, page: page, withChildren: true)
+            matching: text, taggedWith: tagID, order: order, page: page, withChildren: true)
         let withAddresses = zip(contacts, children).filter(\.1.hasAddresses).map(\.0.id)
         let addresses = try await AddressRows.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
+        let withTags = zip(contacts, children).filter(\.1.hasTags).map(\.0.id)
+        let tags = try await tagService.tags(ofContacts: withTags)
         return (
             zip(contacts, children).map { contact, children in
                 ContactAggregate(
-                    contact: contact, addresses: addresses[contact.id] ?? [], reminderCount: children.reminderCount)
+                    contact: contact, addresses: addresses[contact.id] ?? [], tags: tags[contact.id] ?? [],
+                    counts: children.counts)
             }, window
         )
     }
@@ -62,11 +66,13 @@ struct ContactService {
     /// web list does not).
     private struct ChildSummary {
         let hasAddresses: Bool
-        let reminderCount: Int
+        let hasTags: Bool
+        let counts: ContactCounts
     }
 
     private func rows(
-        matching text: String?, order: ContactOrder, page: PageSelection, archived: Bool = false, withChildren: Bool
+        matching text: String?, taggedWith tagID: Int? = nil, order: ContactOrder, page: PageSelection,
+        archived: Bool = false, withChildren: Bool
     ) async throws -> ([Contact], [ChildSummary], PageWindow) {
         // Our own integers and flags go in as literals, user text as binds: SQLite plans `column = ?` by
         // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
@@ -75,12 +81,15 @@ struct ContactService {
         for word in TextFolding.searchKey([text]).split(separator: " ") {
             conditions += #" AND "search_key" LIKE \#(bind: "%" + word + "%")"#
         }
+        if let tagID {
+            conditions += #" AND "id" IN (SELECT "contact_id" FROM "contact_tags" WHERE "tag_id" = \#(literal: tagID))"#
+        }
         let offset = (page.page - 1) * page.limit
         let children: SQLQueryString =
             withChildren
             ? """
             , EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
-            \(Self.reminderCount)
+            \(Self.hasTags), \(Self.childCounts)
             """ : ""
         // The total rides along as an uncorrelated subquery, counted once from the index: one round trip.
         let rows = try await database.plainRows(
@@ -90,7 +99,8 @@ struct ContactService {
             FROM "contacts" WHERE \(conditions) \
             ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
             """,
-            columns: ContactRows.columns + ["total"] + (withChildren ? ["has_addresses", "reminder_count"] : []))
+            columns: ContactRows.columns + ["total"]
+                + (withChildren ? ["has_addresses", "has_tags"] + Self.childCountColumns : []))
         let total: Int
         if let first = rows.first {
             total = try first.requiredInteger(ContactRows.columns.count)
@@ -107,27 +117,42 @@ struct ContactService {
             withChildren
             ? try rows.map {
                 ChildSummary(
-                    hasAddresses: try $0.requiredBool(hasAddresses),
-                    reminderCount: try $0.requiredInteger(hasAddresses + 1))
+                    hasAddresses: try $0.requiredBool(hasAddresses), hasTags: try $0.requiredBool(hasAddresses + 1),
+                    counts: try Self.childCounts(in: $0, at: hasAddresses + 2))
             } : []
         return (try rows.map(ContactRows.contact(from:)), summaries, page.window(total: total))
     }
 
-    /// Counted from the `reminders_by_contact` index, in the contact's own query.
-    private static let reminderCount: SQLQueryString = """
-        (SELECT COUNT(*) FROM "reminders" WHERE "reminders"."contact_id" = "contacts"."id") AS "reminder_count"
+    private static let hasTags: SQLQueryString = """
+        EXISTS (SELECT 1 FROM "contact_tags" WHERE "contact_tags"."contact_id" = "contacts"."id") AS "has_tags"
         """
 
-    /// How many reminders each of `ids` has; contacts without any are left out.
-    private func reminderCounts(of ids: [Int]) async throws -> [Int: Int] {
+    private var tagService: TagService { TagService(database: database, ownerID: ownerID, dependencies: dependencies) }
+
+    /// The child tables counted for `statistics`, each from its `…_by_contact` index, in the contact's own
+    /// query.
+    private static let countedTables = ["reminders", "notes", "tasks"]
+    private static let childCountColumns = countedTables.map { "\($0)_count" }
+    private static let childCounts = SQLQueryString(
+        countedTables.map {
+            #"(SELECT COUNT(*) FROM "\#($0)" WHERE "\#($0)"."contact_id" = "contacts"."id") AS "\#($0)_count""#
+        }.joined(separator: ", "))
+
+    private static func childCounts(in row: PlainRow, at first: Int) throws -> ContactCounts {
+        ContactCounts(
+            reminders: try row.requiredInteger(first), notes: try row.requiredInteger(first + 1),
+            tasks: try row.requiredInteger(first + 2))
+    }
+
+    /// How many reminders, notes and tasks each of `ids` has.
+    private func childCounts(of ids: [Int]) async throws -> [Int: ContactCounts] {
         guard !ids.isEmpty else { return [:] }
-        let list = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
         let rows = try await database.plainRows(
             """
-            SELECT "contact_id", COUNT(*) AS "reminder_count" FROM "reminders" \
-            WHERE "user_id" = \(literal: ownerID) AND "contact_id" IN (\(list)) GROUP BY "contact_id"
-            """, columns: ["contact_id", "reminder_count"])
-        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try $0.requiredInteger(1)) })
+            SELECT "id", \(Self.childCounts) FROM "contacts" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
+            """, columns: ["id"] + Self.childCountColumns)
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try Self.childCounts(in: $0, at: 1)) })
     }
 
     func contact(_ id: Int) async throws -> Contact {
@@ -162,9 +187,12 @@ struct ContactService {
     func aggregates(_ contacts: [Contact]) async throws -> [ContactAggregate] {
         let addresses = try await AddressRows.addresses(
             ofContacts: contacts.map(\.id), ownerID: ownerID, on: database)
-        let reminders = try await reminderCounts(of: contacts.map(\.id))
+        let counts = try await childCounts(of: contacts.map(\.id))
+        let tags = try await tagService.tags(ofContacts: contacts.map(\.id))
         return contacts.map {
-            ContactAggregate(contact: $0, addresses: addresses[$0.id] ?? [], reminderCount: reminders[$0.id] ?? 0)
+            ContactAggregate(
+                contact: $0, addresses: addresses[$0.id] ?? [], tags: tags[$0.id] ?? [],
+                counts: counts[$0.id] ?? ContactCounts())
         }
     }
 
@@ -179,17 +207,19 @@ struct ContactService {
             """
             SELECT \(ContactRows.columnList), \
             EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
-            \(Self.reminderCount) \
+            \(Self.hasTags), \(Self.childCounts) \
             FROM "contacts" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: ContactRows.columns + ["has_addresses", "reminder_count"])
+            """, columns: ContactRows.columns + ["has_addresses", "has_tags"] + Self.childCountColumns)
         guard let row = rows.first else { throw AppError.notFound }
         let contact = try ContactRows.contact(from: row)
-        let reminderCount = try row.requiredInteger(ContactRows.columns.count + 1)
-        guard try row.requiredBool(ContactRows.columns.count) else {
-            return ContactAggregate(contact: contact, addresses: [], reminderCount: reminderCount)
-        }
-        let addresses = try await AddressRows.addresses(ofContacts: [id], ownerID: ownerID, on: database)
-        return ContactAggregate(contact: contact, addresses: addresses[id] ?? [], reminderCount: reminderCount)
+        let counts = try Self.childCounts(in: row, at: ContactRows.columns.count + 2)
+        let addresses =
+            try row.requiredBool(ContactRows.columns.count)
+            ? try await AddressRows.addresses(ofContacts: [id], ownerID: ownerID, on: database)[id] ?? [] : []
+        let tags =
+            try row.requiredBool(ContactRows.columns.count + 1)
+            ? try await tagService.tags(ofContacts: [id])[id] ?? [] : []
+        return ContactAggregate(contact: contact, addresses: addresses, tags: tags, counts: counts)
     }
 
     /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.
@@ -202,7 +232,8 @@ struct ContactService {
     func create(
         _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil
     ) async throws -> Contact {
-        let fields = try draft.validated(today: today, typeErrors: typeErrors)
+        let genders = try await genderService.all()
+        let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         let model = ContactModel(
             ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
         let lookUps = try await avatars(on: database).resolve([model])
@@ -210,10 +241,14 @@ struct ContactService {
             // Writes first (see `AvatarService.resolve`).
             try await model.create(on: transaction)
             try await avatars(on: transaction).queueLookUps(lookUps)
-            let contact = try model.value()
+            let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
         }
+    }
+
+    private var genderService: GenderService {
+        GenderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }
 
     /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
@@ -224,15 +259,17 @@ struct ContactService {
         _ change: (ContactDraft) -> ContactDraft
     ) async throws -> Contact {
         let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
-        let draft = change(ContactDraft(model.fields))
+        let genders = try await genderService.all()
+        let draft = change(ContactDraft(model.fields(genders: genders)))
         let hashBefore = model.gravatarHash
-        model.apply(try draft.validated(today: today, typeErrors: typeErrors), now: dependencies.now())
+        model.apply(
+            try draft.validated(today: today, genders: genders, typeErrors: typeErrors), now: dependencies.now())
         // A new e-mail has its own Gravatar, or none.
         let lookUps = model.gravatarHash != hashBefore ? try await avatars(on: database).resolve([model]) : []
         return try await database.transaction { transaction in
             try await model.save(on: transaction)
             try await avatars(on: transaction).queueLookUps(lookUps)
-            let contact = try model.value()
+            let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
         }
@@ -276,6 +313,6 @@ extension ContactDraft {
             description: fields.description, email: fields.email, isBirthdateKnown: fields.birthdate != nil,
             birthdateDay: fields.birthdate?.day, birthdateMonth: fields.birthdate?.month,
             birthdateYear: fields.birthdate?.year, birthdateIsAgeBased: fields.birthdate?.isAgeBased ?? false,
-            genderID: fields.gender?.monicaID, isStarred: fields.isStarred, isArchived: fields.isArchived)
+            genderID: fields.gender?.id, isStarred: fields.isStarred, isArchived: fields.isArchived)
     }
 }

@@ -78,7 +78,7 @@ extension Request {
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
-            }, numberOfReminders: aggregate.reminderCount)
+            }, tags: aggregate.tags, counts: aggregate.counts)
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {

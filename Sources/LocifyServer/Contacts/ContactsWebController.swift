@@ -26,7 +26,9 @@ struct ContactsWebController: RouteCollection {
 
     func new(request: Request) async throws -> View {
         try await request.view.render(
-            "contacts/form", ContactFormPage.Context(form: ContactForm(), session: request.pageSession))
+            "contacts/form",
+            ContactFormPage.Context(
+                form: ContactForm(), genders: try await request.genders().all(), session: request.pageSession))
     }
 
     func create(request: Request) async throws -> Response {
@@ -38,7 +40,10 @@ struct ContactsWebController: RouteCollection {
             return .redirect(to: SiteURL.contact(contact.id).path, flash: "\(contact.completeName) was added.")
         } redraw: { errors in
             try await request.view.render(
-                "contacts/form", ContactFormPage.Context(form: form, errors: errors, session: request.pageSession))
+                "contacts/form",
+                ContactFormPage.Context(
+                    form: form, genders: try await request.genders().all(), errors: errors, session: request.pageSession
+                ))
         }
     }
 
@@ -49,8 +54,9 @@ struct ContactsWebController: RouteCollection {
         return try await request.view.render(
             "contacts/form",
             ContactFormPage.Context(
-                form: ContactForm(contact.fields, remindsOfBirthday: reminds), editing: id,
-                session: request.pageSession))
+                form: ContactForm(contact.fields, remindsOfBirthday: reminds),
+                genders: try await request.genders().all(),
+                editing: id, session: request.pageSession))
     }
 
     func update(request: Request) async throws -> Response {
@@ -75,7 +81,9 @@ struct ContactsWebController: RouteCollection {
         } redraw: { errors in
             try await request.view.render(
                 "contacts/form",
-                ContactFormPage.Context(form: form, errors: errors, editing: id, session: request.pageSession))
+                ContactFormPage.Context(
+                    form: form, genders: try await request.genders().all(), errors: errors, editing: id,
+                    session: request.pageSession))
         }
     }
 

@@ -37,7 +37,8 @@ struct AvatarService {
         model.updatedAt = dependencies.now()
         try await model.save(on: database)
         try await queueLookUps(lookUps)
-        return try model.value()
+        return try model.value(
+            genders: try await GenderService(database: database, ownerID: ownerID, dependencies: dependencies).all())
     }
 
     /// The contacts whose avatar an event may change.

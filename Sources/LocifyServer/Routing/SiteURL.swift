@@ -70,6 +70,16 @@ enum SiteURL {
     case apiImport(Int)
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
+    case apiNotes, apiTasks
+    case apiNote(Int)
+    case apiTask(Int)
+    case apiContactNotes(Int)
+    case apiContactTasks(Int)
+    case apiTags
+    case apiTag(Int)
+    case apiTagContacts(Int)
+    case apiGenders
+    case apiGender(Int)
 
     var path: String {
         switch self {
@@ -114,6 +124,17 @@ enum SiteURL {
         case .map: "/map"
         case .apiReminder(let id): "/api/reminders/\(id)"
         case .apiContactReminders(let id): "/api/contacts/\(id)/reminders"
+        case .apiNotes: "/api/notes"
+        case .apiTasks: "/api/tasks"
+        case .apiNote(let id): "/api/notes/\(id)"
+        case .apiTask(let id): "/api/tasks/\(id)"
+        case .apiContactNotes(let id): "/api/contacts/\(id)/notes"
+        case .apiContactTasks(let id): "/api/contacts/\(id)/tasks"
+        case .apiTags: "/api/tags"
+        case .apiTag(let id): "/api/tags/\(id)"
+        case .apiTagContacts(let id): "/api/tags/\(id)/contacts"
+        case .apiGenders: "/api/genders"
+        case .apiGender(let id): "/api/genders/\(id)"
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"

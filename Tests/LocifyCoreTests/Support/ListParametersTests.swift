@@ -57,14 +57,16 @@ final class ListParametersTests: XCTestCase {
         let today = CalendarDate(year: 2026, month: 11, day: 22)!
         let typeError = LooseValue.notAnInteger(field: "birthdate_day", label: "Birthday day")
         let draft = ContactDraft(firstName: nil, birthdateMonth: 5)
-        XCTAssertThrowsError(try draft.validated(today: today, typeErrors: [typeError])) { error in
+        XCTAssertThrowsError(try draft.validated(today: today, genders: [], typeErrors: [typeError])) { error in
             XCTAssertEqual(
                 (error as? ValidationFailure)?.messages,
                 [
                     "Birthday day must be a whole number.", "First name is required.",
                 ])
         }
-        XCTAssertThrowsError(try ContactDraft(firstName: "Ada").validated(today: today, typeErrors: [typeError])) {
+        XCTAssertThrowsError(
+            try ContactDraft(firstName: "Ada").validated(today: today, genders: [], typeErrors: [typeError])
+        ) {
             error in
             XCTAssertEqual((error as? ValidationFailure)?.errors, [typeError], "a type error alone still fails")
         }

@@ -23,7 +23,8 @@ final class OpenAPIResourcesTests: XCTestCase {
     private var sampleContact: Contact {
         let fields = ContactFields(
             firstName: "Zoë", lastName: "Müller", nickname: nil, description: "Met in Bern", email: "zoe@example.com",
-            birthdate: Birthdate(day: 29, month: 2, year: 1992), gender: .woman, isStarred: true, isArchived: false)
+            birthdate: Birthdate(day: 29, month: 2, year: 1992), gender: Gender(id: 2, name: "Woman", type: "F"),
+            isStarred: true, isArchived: false)
         return Contact(
             id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 1, fields: fields,
             defaultAvatarColor: Avatar.defaultColors[2], createdAt: TestClock.start, updatedAt: TestClock.start)
@@ -97,7 +98,9 @@ final class OpenAPIResourcesTests: XCTestCase {
                 createdAt: TestClock.start, updatedAt: TestClock.start)
             let withAddresses = ContactResource(
                 sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024,
-                addresses: [placed, unplaced].map { AddressShortResource($0, url: "http://x/api/addresses/\($0.id)") })
+                addresses: [placed, unplaced].map { AddressShortResource($0, url: "http://x/api/addresses/\($0.id)") },
+                tags: [Tag(id: 3, ownerID: 1, name: "Family", createdAt: TestClock.start, updatedAt: TestClock.start)],
+                counts: ContactCounts(reminders: 1, notes: 2, tasks: 3))
             let schedule = ReminderSchedule(
                 initialDate: try XCTUnwrap(CalendarDate(year: 2024, month: 1, day: 31)), recurrence: .months(1))
             let reminder = Reminder(
@@ -126,6 +129,48 @@ final class OpenAPIResourcesTests: XCTestCase {
                 (
                     "Reminder", try encoded(ReminderResource(reminder, contact: short, today: today)),
                     .object(["$ref": .string("#/components/schemas/Reminder")])
+                ),
+                (
+                    "Note",
+                    try encoded(
+                        NoteResource(
+                            Note(
+                                id: 2, uuid: UUID(), ownerID: 1, contactID: 7,
+                                fields: NoteFields(body: "Likes tea", isFavorited: true), favoritedAt: TestClock.start,
+                                createdAt: TestClock.start, updatedAt: TestClock.start),
+                            url: "http://x/api/notes/2", contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Note")])
+                ),
+                (
+                    "Tag",
+                    try encoded(
+                        TagResource(
+                            Tag(
+                                id: 3, ownerID: 1, name: "Book club", createdAt: TestClock.start,
+                                updatedAt: TestClock.start))),
+                    .object(["$ref": .string("#/components/schemas/Tag")])
+                ),
+                (
+                    "Task about no one",
+                    try encoded(
+                        TaskResource(
+                            ToDo(
+                                id: 4, uuid: UUID(), ownerID: 1, contactID: nil,
+                                fields: ToDoFields(title: "Stamps", description: nil, isCompleted: false),
+                                completedAt: nil, createdAt: TestClock.start, updatedAt: TestClock.start),
+                            contact: nil)),
+                    .object(["$ref": .string("#/components/schemas/Task")])
+                ),
+                (
+                    "Task done",
+                    try encoded(
+                        TaskResource(
+                            ToDo(
+                                id: 5, uuid: UUID(), ownerID: 1, contactID: 7,
+                                fields: ToDoFields(title: "Call", description: "Soon", isCompleted: true),
+                                completedAt: TestClock.start, createdAt: TestClock.start, updatedAt: TestClock.start),
+                            contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Task")])
                 ),
                 (
                     "Place",

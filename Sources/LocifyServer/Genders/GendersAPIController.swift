@@ -1,0 +1,68 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/genders`: each account's list, seeded with Monica's three.
+struct GendersAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let genders = routes.grouped(SiteURL.apiGenders.pathComponents)
+        genders.get(use: index)
+        genders.post(use: create)
+        genders.get(":genderID", use: show)
+        genders.put(":genderID", use: update)
+        genders.delete(":genderID", use: delete)
+    }
+
+    func index(request: Request) async throws -> PageResource<GenderResource> {
+        let query = try ListQuery(from: request, defaultSort: GenderService.defaultSort)
+        let (genders, window) = try await request.genders().page(sort: query.sort, page: query.page)
+        return PageResource(
+            items: try genders.map(GenderResource.init), window: window, path: request.absoluteURL(.apiGenders),
+            pageURL: query.pageURLs(of: .apiGenders, on: request))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<GenderResource> {
+        DataEnvelope(data: try GenderResource(try await request.genders().gender(try request.pathID("genderID"))))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.jsonInput(GenderInput.self, empty: GenderInput())
+        let gender = try await request.genders().create(
+            name: input.name ?? nil, type: input.type ?? nil, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: try GenderResource(gender)).encodeResponse(status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<GenderResource> {
+        let input = try request.jsonInput(GenderInput.self, empty: GenderInput())
+        let gender = try await request.genders().update(
+            try request.pathID("genderID"), name: input.name, type: input.type, typeErrors: input.typeErrors)
+        return DataEnvelope(data: try GenderResource(gender))
+    }
+
+    /// A gender some contacts have needs `replace_by` (query or body): they move to that gender.
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("genderID")
+        var replacement = try request.jsonInput(GenderInput.self, empty: GenderInput()).replaceBy
+        if let text = request.queryParameters["replace_by"], !text.isEmpty {
+            guard let value = LooseValue.integer(text) else {
+                throw ValidationFailure(field: "replace_by", "Replacement must be a whole number.")
+            }
+            replacement = value
+        }
+        try await request.genders().delete(id, replacement: replacement)
+        return DeletedResource(id: id)
+    }
+}
+
+extension GenderResource {
+    init(_ model: GenderModel) throws {
+        self.init(try model.value(), ownerID: model.$owner.id, createdAt: model.createdAt, updatedAt: model.updatedAt)
+    }
+}
+
+extension Request {
+    /// The signed-in user's genders.
+    func genders() throws -> GenderService {
+        GenderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+}

@@ -1,0 +1,80 @@
+import Fluent
+import Foundation
+import LocifyCore
+import SQLKit
+
+/// Notes of one owner, in the shape of `ReminderService`: owner-scoped queries, Core values in and out.
+struct NoteService {
+    let database: any Database
+    let ownerID: Int
+    let dependencies: LocifyDependencies
+
+    static let defaultSort = ListSort(NoteSortField.createdAt, descending: true)
+    /// Monica lists notes newest first whatever `sort` says; `sort` only orders notes of the same moment.
+    static let leadingOrder: SQLQueryString = #""created_at" DESC"#
+
+    /// One page of the owner's notes, of one contact when `contactID` is given: newest first.
+    func page(contactID: Int?, sort: ListSort<NoteSortField>, page: PageSelection) async throws -> ([Note], PageWindow)
+    {
+        try await database.ownedChildPage(
+            table: NoteModel.schema, columns: JournalRows.noteColumns, ownerID: ownerID, contactID: contactID,
+            sort: sort, leadingOrder: Self.leadingOrder, page: page, read: JournalRows.note(from:))
+    }
+
+    /// A contact's newest notes, for its page and `with=contactfields`.
+    func newest(ofContact contactID: Int, limit: Int) async throws -> [Note] {
+        try await database.plainRows(
+            """
+            SELECT \(JournalRows.noteColumnList) FROM "notes" \
+            WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) \
+            ORDER BY "created_at" DESC, "id" DESC LIMIT \(literal: limit)
+            """, columns: JournalRows.noteColumns
+        ).map(JournalRows.note(from:))
+    }
+
+    func note(_ id: Int) async throws -> Note {
+        try await NoteModel.requireOwned(id, by: ownerID, on: database).value()
+    }
+
+    /// Creates a note about one of the owner's contacts; a missing contact is reported with the other
+    /// problems, another account's is not found.
+    func create(contactID: Int?, _ draft: NoteDraft, typeErrors: [FieldError] = []) async throws -> Note {
+        var problems = typeErrors
+        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
+            problems.append(FieldError(field: "contact_id", message: "Choose the contact this note is about."))
+        }
+        let fields = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
+            try draft.validated()
+        }
+        guard let contactID else { throw ValidationFailure(problems) }
+        _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let now = dependencies.now()
+        let model = NoteModel(ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), now: now)
+        model.apply(fields, now: now)
+        try await model.save(on: database)
+        return try model.value()
+    }
+
+    /// Changes a stored note: `change` gets it as a draft and returns the new one; `contactID` moves it
+    /// to another of the owner's contacts.
+    func update(_ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (NoteDraft) -> NoteDraft)
+        async throws -> Note
+    {
+        let model = try await NoteModel.requireOwned(id, by: ownerID, on: database)
+        let draft = change(NoteDraft(model.fields))
+        let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
+            try draft.validated()
+        }
+        if let contactID, contactID != model.$contact.id {
+            _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+            model.$contact.id = contactID
+        }
+        model.apply(fields, now: dependencies.now())
+        try await model.save(on: database)
+        return try model.value()
+    }
+
+    func delete(_ id: Int) async throws {
+        try await NoteModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+    }
+}

@@ -1,0 +1,104 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/notes` and `/api/contacts/{id}/notes`.
+struct NotesAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let notes = routes.grouped(SiteURL.apiNotes.pathComponents)
+        notes.get(use: index)
+        notes.post(use: create)
+        notes.get(":noteID", use: show)
+        notes.put(":noteID", use: update)
+        notes.delete(":noteID", use: delete)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.get("notes", use: indexOfContact)
+        contact.post("notes", use: createForContact)
+    }
+
+    func index(request: Request) async throws -> PageResource<NoteResource> {
+        try await page(request, contactID: try request.contactFilter(), path: .apiNotes)
+    }
+
+    func indexOfContact(request: Request) async throws -> PageResource<NoteResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await page(request, contactID: contactID, path: .apiContactNotes(contactID))
+    }
+
+    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<NoteResource> {
+        let query = try ListQuery(from: request, defaultSort: NoteService.defaultSort)
+        let (notes, window) = try await request.notes().page(contactID: contactID, sort: query.sort, page: query.page)
+        return PageResource(
+            items: try await request.noteResources(notes), window: window, path: request.absoluteURL(path),
+            pageURL: query.pageURLs(of: path, on: request, keeping: ["contact_id"]))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<NoteResource> {
+        let note = try await request.notes().note(try request.pathID("noteID"))
+        return DataEnvelope(data: try await request.noteResource(note))
+    }
+
+    func create(request: Request) async throws -> Response {
+        let input = try request.noteInput()
+        return try await created(request, input: input, contactID: input.contactID)
+    }
+
+    /// `POST /api/contacts/{id}/notes` (Monica answers 405; clients call it): the path names the contact.
+    func createForContact(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await created(request, input: try request.noteInput(), contactID: contactID)
+    }
+
+    private func created(_ request: Request, input: NoteInput, contactID: Int?) async throws -> Response {
+        let note = try await request.notes().create(contactID: contactID, input.draft, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: try await request.noteResource(note)).encodeResponse(
+            status: .created, for: request)
+    }
+
+    /// Monica asks for `contact_id` and `body` again; Locify keeps what is left out, and moves the note
+    /// when another of the owner's contacts is named.
+    func update(request: Request) async throws -> DataEnvelope<NoteResource> {
+        let input = try request.noteInput()
+        let note = try await request.notes().update(
+            try request.pathID("noteID"), contactID: input.contactID, typeErrors: input.typeErrors
+        ) { input.merged(into: $0) }
+        return DataEnvelope(data: try await request.noteResource(note))
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("noteID")
+        try await request.notes().delete(id)
+        return DeletedResource(id: id)
+    }
+}
+
+extension Request {
+    /// The signed-in user's notes.
+    func notes() throws -> NoteService {
+        NoteService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The body as a note input (see `jsonInput`).
+    func noteInput() throws -> NoteInput {
+        try jsonInput(NoteInput.self, empty: NoteInput(draft: NoteDraft(), presentKeys: []))
+    }
+
+    func noteResource(_ note: Note) async throws -> NoteResource {
+        try await noteResources([note])[0]
+    }
+
+    /// Each note with its contact, the contacts read in one query.
+    func noteResources(_ notes: [Note]) async throws -> [NoteResource] {
+        let contacts = try await self.contacts().contacts(notes.map(\.contactID))
+        let year = today.year
+        let base = baseURL
+        return try notes.map { note in
+            guard let contact = contacts[note.contactID] else { throw AppError.notFound }
+            return NoteResource(
+                note, url: base + SiteURL.apiNote(note.id).path,
+                contact: contactShortResource(contact, currentYear: year))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/tasks` and `/api/contacts/{id}/tasks`.
+struct TasksAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let tasks = routes.grouped(SiteURL.apiTasks.pathComponents)
+        tasks.get(use: index)
+        tasks.post(use: create)
+        tasks.get(":taskID", use: show)
+        tasks.put(":taskID", use: update)
+        tasks.delete(":taskID", use: delete)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.get("tasks", use: indexOfContact)
+        contact.post("tasks", use: createForContact)
+    }
+
+    func index(request: Request) async throws -> PageResource<TaskResource> {
+        try await page(request, contactID: try request.contactFilter(), path: .apiTasks)
+    }
+
+    func indexOfContact(request: Request) async throws -> PageResource<TaskResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await page(request, contactID: contactID, path: .apiContactTasks(contactID))
+    }
+
+    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<TaskResource> {
+        let query = try ListQuery(from: request, defaultSort: TaskService.defaultSort)
+        let (tasks, window) = try await request.tasks().page(contactID: contactID, sort: query.sort, page: query.page)
+        return PageResource(
+            items: try await request.taskResources(tasks), window: window, path: request.absoluteURL(path),
+            pageURL: query.pageURLs(of: path, on: request, keeping: ["contact_id"]))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<TaskResource> {
+        let task = try await request.tasks().task(try request.pathID("taskID"))
+        return DataEnvelope(data: try await request.taskResource(task))
+    }
+
+    /// Monica answers a new task with 200, not 201; so does Locify, for the clients that check.
+    func create(request: Request) async throws -> DataEnvelope<TaskResource> {
+        let input = try request.taskInput()
+        return try await created(request, input: input, contactID: input.contactID)
+    }
+
+    /// `POST /api/contacts/{id}/tasks` (Monica answers 405; clients call it): the path names the contact.
+    func createForContact(request: Request) async throws -> DataEnvelope<TaskResource> {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        return try await created(request, input: try request.taskInput(), contactID: contactID)
+    }
+
+    private func created(_ request: Request, input: TaskInput, contactID: Int?) async throws
+        -> DataEnvelope<TaskResource>
+    {
+        let task = try await request.tasks().create(contactID: contactID, input.draft, typeErrors: input.typeErrors)
+        return DataEnvelope(data: try await request.taskResource(task))
+    }
+
+    /// Keys left out keep their value (a tick sends only `completed`); a `contact_id` other than the
+    /// task's own is not found, as tasks never move.
+    func update(request: Request) async throws -> DataEnvelope<TaskResource> {
+        let input = try request.taskInput()
+        let task = try await request.tasks().update(
+            try request.pathID("taskID"), contactID: input.contactID, typeErrors: input.typeErrors
+        ) { input.merged(into: $0) }
+        return DataEnvelope(data: try await request.taskResource(task))
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("taskID")
+        try await request.tasks().delete(id)
+        return DeletedResource(id: id)
+    }
+}
+
+extension Request {
+    /// The signed-in user's tasks.
+    func tasks() throws -> TaskService {
+        TaskService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The body as a task input (see `jsonInput`).
+    func taskInput() throws -> TaskInput {
+        try jsonInput(TaskInput.self, empty: TaskInput(draft: ToDoDraft(), presentKeys: []))
+    }
+
+    func taskResource(_ task: ToDo) async throws -> TaskResource {
+        try await taskResources([task])[0]
+    }
+
+    /// Each task with its contact (if it has one), the contacts read in one query.
+    func taskResources(_ tasks: [ToDo]) async throws -> [TaskResource] {
+        let contacts = try await self.contacts().contacts(tasks.compactMap(\.contactID))
+        let year = today.year
+        return tasks.map { task in
+            TaskResource(
+                task,
+                contact: task.contactID.flatMap { contacts[$0] }.map { contactShortResource($0, currentYear: year) })
+        }
+    }
+}

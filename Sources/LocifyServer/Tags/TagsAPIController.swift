@@ -1,0 +1,121 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `/api/tags`, a tag's contacts, and putting tags on and off a contact.
+struct TagsAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let tags = routes.grouped(SiteURL.apiTags.pathComponents)
+        tags.get(use: index)
+        tags.post(use: create)
+        tags.get(":tagID", use: show)
+        tags.put(":tagID", use: update)
+        tags.delete(":tagID", use: delete)
+        tags.get(":tagID", "contacts", use: contacts)
+        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
+        contact.post("setTags", use: setTags)
+        contact.post("unsetTag", use: unsetTag)
+        contact.post("unsetTags", use: unsetTags)
+    }
+
+    func index(request: Request) async throws -> PageResource<TagResource> {
+        let query = try ListQuery(from: request, defaultSort: TagService.defaultSort)
+        let (tags, window) = try await request.tags().page(sort: query.sort, page: query.page)
+        return PageResource(
+            items: tags.map(TagResource.init), window: window, path: request.absoluteURL(.apiTags),
+            pageURL: query.pageURLs(of: .apiTags, on: request))
+    }
+
+    func show(request: Request) async throws -> DataEnvelope<TagResource> {
+        DataEnvelope(data: TagResource(try await request.tags().tag(try request.pathID("tagID"))))
+    }
+
+    /// A name the account already has (ignoring case and accents) answers that tag, so clients that
+    /// create before tagging do not make twins.
+    func create(request: Request) async throws -> Response {
+        let input = try request.jsonInput(TagInput.self, empty: TagInput(name: nil))
+        let (tag, _) = try await request.tags().create(named: input.name, typeErrors: input.typeErrors)
+        return try await DataEnvelope(data: TagResource(tag)).encodeResponse(status: .created, for: request)
+    }
+
+    func update(request: Request) async throws -> DataEnvelope<TagResource> {
+        let input = try request.jsonInput(TagInput.self, empty: TagInput(name: nil))
+        let tag = try await request.tags().rename(
+            try request.pathID("tagID"), to: input.name, typeErrors: input.typeErrors)
+        return DataEnvelope(data: TagResource(tag))
+    }
+
+    func delete(request: Request) async throws -> DeletedResource {
+        let id = try request.pathID("tagID")
+        try await request.tags().delete(id)
+        return DeletedResource(id: id)
+    }
+
+    /// The contacts carrying the tag, as the contact list pages them.
+    func contacts(request: Request) async throws -> PageResource<ContactResource> {
+        let tagID = try request.pathID("tagID")
+        _ = try await request.tags().tag(tagID)
+        let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
+        let (aggregates, window) = try await request.contacts().aggregatePage(
+            matching: query.search, taggedWith: tagID, order: .sorted(query.sort), page: query.page)
+        let currentYear = request.today.year
+        let baseURL = request.baseURL
+        let expires = request.pictureLinkExpiry
+        return PageResource(
+            items: aggregates.map {
+                request.contactResource($0, currentYear: currentYear, baseURL: baseURL, linksExpire: expires)
+            },
+            window: window, path: request.absoluteURL(.apiTagContacts(tagID)),
+            pageURL: query.pageURLs(of: .apiTagContacts(tagID), on: request))
+    }
+
+    /// `{"tags": ["family", "friend"]}`: the named tags are put on the contact, made when missing.
+    func setTags(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let contactID = try request.pathID("contactID")
+        let input = try request.jsonInput(TagListInput.self, empty: TagListInput(entries: nil))
+        guard let entries = input.entries else {
+            _ = try await request.contacts().contact(contactID)
+            throw ValidationFailure(field: "tags", "The tags field is required.")
+        }
+        try await request.tags().setTags(entries.compactMap(\.name), onContact: contactID)
+        return try await contactAnswer(request, contactID)
+    }
+
+    /// `{"tags": [12, "13"]}`: those tags come off the contact, all or none.
+    func unsetTag(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let contactID = try request.pathID("contactID")
+        let input = try request.jsonInput(TagListInput.self, empty: TagListInput(entries: nil))
+        guard let entries = input.entries else {
+            _ = try await request.contacts().contact(contactID)
+            throw ValidationFailure(field: "tags", "The tags field is required.")
+        }
+        var ids: [Int] = []
+        for entry in entries {
+            guard let id = entry.id else {
+                _ = try await request.contacts().contact(contactID)
+                throw ValidationFailure(field: "tags", "Each of tags must be a tag’s id.")
+            }
+            ids.append(id)
+        }
+        try await request.tags().unsetTags(ids, fromContact: contactID)
+        return try await contactAnswer(request, contactID)
+    }
+
+    /// Every tag comes off the contact; the tags themselves stay.
+    func unsetTags(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let contactID = try request.pathID("contactID")
+        try await request.tags().unsetAllTags(fromContact: contactID)
+        return try await contactAnswer(request, contactID)
+    }
+
+    private func contactAnswer(_ request: Request, _ contactID: Int) async throws -> DataEnvelope<ContactResource> {
+        DataEnvelope(data: request.contactResource(try await request.contacts().aggregate(contactID)))
+    }
+}
+
+extension Request {
+    /// The signed-in user's tags.
+    func tags() throws -> TagService {
+        TagService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+}

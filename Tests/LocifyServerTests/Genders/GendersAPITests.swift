@@ -1,0 +1,172 @@
+import Fluent
+import Foundation
+import LocifyAPI
+import LocifyCore
+import SQLKit
+import XCTVapor
+
+@testable import LocifyServer
+
+/// `/api/genders` and a contact's gender.
+final class GendersAPITests: XCTestCase {
+    private func genders(_ app: Application, _ account: TestAccount) async throws -> [GenderResource] {
+        try await app.send(.GET, "/api/genders", headers: account.bearer).decoded(PageResource<GenderResource>.self)
+            .data
+    }
+
+    func testEachAccountStartsWithMonicasThreeAndKeepsItsOwnList() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let response = try await app.send(.GET, "/api/genders", headers: account.bearer)
+            XCTAssertEqual(response.status, .ok, "\(database)")
+            XCTAssertEqual(
+                JSONKeyOrder.keys(of: response.text, at: ["data", "0"]),
+                ["id", "object", "name", "type", "account", "created_at", "updated_at"])
+            let defaults = try response.decoded(PageResource<GenderResource>.self).data
+            XCTAssertEqual(defaults.map(\.name), ["Man", "Woman", "Rather not say"])
+            XCTAssertEqual(defaults.map(\.type), ["M", "F", "O"])
+            XCTAssertEqual(defaults.first?.object, "gender")
+
+            let made = try await app.send(
+                .POST, "/api/genders", headers: account.bearer, json: #"{"name": " Non-binary ", "type": "n"}"#)
+            XCTAssertEqual(made.status, .created)
+            let nonBinary = try made.decoded(DataEnvelope<GenderResource>.self).data
+            XCTAssertEqual(nonBinary.name, "Non-binary")
+            XCTAssertEqual(nonBinary.type, "N")
+            let untyped = try await app.send(
+                .POST, "/api/genders", headers: account.bearer, json: #"{"name": "Other"}"#)
+            XCTAssertEqual(try untyped.decoded(DataEnvelope<GenderResource>.self).data.type, "O", "O when left out")
+            let renamed = try await app.send(
+                .PUT, "/api/genders/\(nonBinary.id)", headers: account.bearer, json: #"{"name": "Nonbinary"}"#)
+            let afterRename = try renamed.decoded(DataEnvelope<GenderResource>.self).data
+            XCTAssertEqual(afterRename.name, "Nonbinary")
+            XCTAssertEqual(afterRename.type, "N", "left out, kept")
+            let refused = try await app.send(
+                .POST, "/api/genders", headers: account.bearer, json: #"{"name": "", "type": "X"}"#)
+            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try refused.decoded(ErrorEnvelope.self).error.message,
+                .list(["Name the gender.", "Type must be M, F, O, U or N."]))
+            let five = try await genders(app, account)
+            XCTAssertEqual(five.count, 5)
+
+            // A second account has its own three, and cannot see or use the first's.
+            let other = try await app.makeAccount(email: "eve@example.com", name: "Eve")
+            let theirs = try await genders(app, other)
+            XCTAssertEqual(theirs.map(\.name), ["Man", "Woman", "Rather not say"])
+            XCTAssertTrue(Set(theirs.map(\.id)).isDisjoint(with: defaults.map(\.id) + [nonBinary.id]))
+            for (method, json) in [(HTTPMethod.GET, nil), (.PUT, #"{"name": "Mine"}"#), (.DELETE, nil)]
+                as [(HTTPMethod, String?)]
+            {
+                let response = try await app.send(
+                    method, "/api/genders/\(nonBinary.id)", headers: other.bearer, json: json)
+                XCTAssertEqual(response.status, .notFound, "\(method)")
+            }
+            let borrowed = try await app.send(
+                .POST, "/api/contacts", headers: other.bearer,
+                json: #"{"first_name": "Mallory", "gender_id": \#(nonBinary.id)}"#)
+            XCTAssertEqual(borrowed.status, .unprocessableEntity)
+            let kept = try await genders(app, account)
+            XCTAssertEqual(kept.map(\.name).last, "Other")
+        }
+    }
+
+    func testAContactsGenderByIDOrNameAndAGenderInUseNeedsAReplacement() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let defaults = try await genders(app, account)
+            let woman = defaults[1]
+            let created = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer,
+                json: #"{"first_name": "Ada", "gender_id": \#(woman.id)}"#)
+            let ada = try created.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(ada.gender, "Woman", "\(database)")
+            XCTAssertEqual(ada.genderType, "F")
+            let byName = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name": "Alan", "gender": "man"}"#)
+            let alan = try byName.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(alan.gender, "Man")
+            let unknown = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name": "Bob", "gender": "Robot"}"#)
+            XCTAssertEqual(unknown.status, .unprocessableEntity)
+
+            // Renaming a gender shows on its contacts.
+            _ = try await app.send(
+                .PUT, "/api/genders/\(woman.id)", headers: account.bearer, json: #"{"name": "Female"}"#)
+            let shown = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+            XCTAssertEqual(try shown.decoded(DataEnvelope<ContactResource>.self).data.gender, "Female")
+
+            // In use: refused without a replacement, and nothing changes; with one, the contacts move.
+            let inUse = try await app.send(.DELETE, "/api/genders/\(woman.id)", headers: account.bearer)
+            XCTAssertEqual(inUse.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try inUse.decoded(ErrorEnvelope.self).error.message,
+                .list(["1 contact has this gender: say which gender replaces it (replace_by)."]))
+            let itself = try await app.send(
+                .DELETE, "/api/genders/\(woman.id)?replace_by=\(woman.id)", headers: account.bearer)
+            XCTAssertEqual(itself.status, .unprocessableEntity)
+            let elsewhere = try await app.send(
+                .DELETE, "/api/genders/\(woman.id)?replace_by=999999", headers: account.bearer)
+            XCTAssertEqual(elsewhere.status, .notFound)
+            let three = try await genders(app, account)
+            XCTAssertEqual(three.count, 3)
+            let rather = defaults[2]
+            let deleted = try await app.send(
+                .DELETE, "/api/genders/\(woman.id)", headers: account.bearer, json: #"{"replace_by": \#(rather.id)}"#)
+            XCTAssertEqual(deleted.status, .ok)
+            let moved = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+            XCTAssertEqual(try moved.decoded(DataEnvelope<ContactResource>.self).data.genderType, "O")
+            // Unused: deleted as it is; the last one stays.
+            let man = defaults[0]
+            let cleared = try await app.send(
+                .PUT, "/api/contacts/\(alan.id)", headers: account.bearer, json: #"{"gender_id": null}"#)
+            XCTAssertNil(try cleared.decoded(DataEnvelope<ContactResource>.self).data.gender)
+            let unused = try await app.send(.DELETE, "/api/genders/\(man.id)", headers: account.bearer)
+            XCTAssertEqual(unused.status, .ok)
+            _ = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)", headers: account.bearer, json: #"{"gender_id": null}"#)
+            let last = try await app.send(.DELETE, "/api/genders/\(rather.id)", headers: account.bearer)
+            XCTAssertEqual(last.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try last.decoded(ErrorEnvelope.self).error.message,
+                .list(["This is the last gender: add another before deleting it."]))
+        }
+    }
+
+    /// Contacts saved before genders were a list kept `man`, `woman` or `rather_not_say`; the migration
+    /// gives every account Monica's three and points each contact at its account's gender of that kind.
+    func testTheMigrationMovesStoredGendersToEachAccountsList() async throws {
+        try await forEachDatabase { app, _, database in
+            let first = try await app.makeAccount()
+            let second = try await app.makeAccount(email: "grace@example.com", name: "Grace Hopper")
+            let ada = try await app.makeContact(for: first, ContactDraft(firstName: "Ada", genderName: "F"))
+            let alan = try await app.makeContact(for: second, ContactDraft(firstName: "Alan", genderName: "M"))
+            let kim = try await app.makeContact(for: second, ContactDraft(firstName: "Kim", genderName: "O"))
+            let nobody = try await app.makeContact(for: second, ContactDraft(firstName: "Sam"))
+            // Back to the old shape: the gender as text on the contact, no genders table.
+            try await CreateGenders().revert(on: app.db)
+            let sql = try app.db.sqlDatabase()
+            let stored = try await app.db.plainRows(
+                #"SELECT "id", "gender" FROM "contacts" ORDER BY "id""#, columns: ["id", "gender"])
+            XCTAssertEqual(
+                try stored.map { try $0.text(1) }, ["woman", "man", "rather_not_say", nil], "\(database)")
+            try await sql.raw(#"DELETE FROM "_fluent_migrations" WHERE "name" LIKE '%CreateGenders'"#).run()
+
+            try await app.autoMigrate()
+            let firstGenders = try await genders(app, first)
+            let secondGenders = try await genders(app, second)
+            XCTAssertEqual(firstGenders.map(\.name), ["Man", "Woman", "Rather not say"])
+            XCTAssertEqual(secondGenders.map(\.type), ["M", "F", "O"])
+            for (contact, account, expected) in [
+                (ada, first, firstGenders[1]), (alan, second, secondGenders[0]), (kim, second, secondGenders[2]),
+            ] {
+                let shown = try await app.send(.GET, "/api/contacts/\(contact.id)", headers: account.bearer)
+                let resource = try shown.decoded(DataEnvelope<ContactResource>.self).data
+                XCTAssertEqual(resource.gender, expected.name, contact.fields.firstName)
+                XCTAssertEqual(resource.genderType, expected.type)
+            }
+            let plain = try await app.send(.GET, "/api/contacts/\(nobody.id)", headers: second.bearer)
+            XCTAssertNil(try plain.decoded(DataEnvelope<ContactResource>.self).data.gender)
+        }
+    }
+}
