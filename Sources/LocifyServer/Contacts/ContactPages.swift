@@ -46,15 +46,20 @@ enum ContactListPage {
         let listURL: String
         let toggleArchivedURL: String
         let toggleArchivedLabel: String
+        /// The tag filter: "Any tag", then the account's tags.
+        let tagOptions: [SelectOption]
+        let hasTags: Bool
 
+        /// `tag` narrows the list to the contacts carrying it; `allTags` fill the filter.
         init(
-            contacts: [Contact], window: PageWindow, search: String, archived: Bool, session: PageSession,
-            pictureURL: (Contact) -> String? = { _ in nil }
+            contacts: [Contact], window: PageWindow, search: String, archived: Bool, tag: Tag? = nil,
+            allTags: [Tag] = [], session: PageSession, pictureURL: (Contact) -> String? = { _ in nil }
         ) {
             func pageURL(_ number: Int?) -> String? {
                 number.map {
                     SiteURL.contacts.path(query: [
-                        ("q", search), ("archived", archived ? "1" : nil), ("page", String($0)),
+                        ("q", search), ("tag", tag.map { String($0.id) }), ("archived", archived ? "1" : nil),
+                        ("page", String($0)),
                     ])
                 }
             }
@@ -66,10 +71,11 @@ enum ContactListPage {
             showingArchived = archived
             total = window.total
             hasContacts = !contacts.isEmpty
+            let tagged = tag.map { " tagged “\($0.name)”" } ?? ""
             summary =
                 search.isEmpty
-                ? "\(window.total) \(archived ? "archived " : "")\(noun)"
-                : "\(window.total) \(noun) matching “\(search)”"
+                ? "\(window.total) \(archived ? "archived " : "")\(noun)\(tagged)"
+                : "\(window.total) \(noun)\(tagged) matching “\(search)”"
             previousURL = pageURL(window.previousPage)
             nextURL = pageURL(window.nextPage)
             pageLabel = "Page \(min(window.page, window.lastPage)) of \(window.lastPage)"
@@ -77,6 +83,10 @@ enum ContactListPage {
             listURL = SiteURL.contacts.path
             toggleArchivedURL = SiteURL.contacts.path(query: [("archived", archived ? nil : "1")])
             toggleArchivedLabel = archived ? "Show current contacts" : "Show archived contacts"
+            tagOptions =
+                [SelectOption(value: "", label: "Any tag", isSelected: tag == nil)]
+                + allTags.map { SelectOption(value: String($0.id), label: $0.name, isSelected: $0.id == tag?.id) }
+            hasTags = !allTags.isEmpty
         }
     }
 
@@ -84,11 +94,17 @@ enum ContactListPage {
         let search = request.queryParameters["q"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let archived = request.queryParameters["archived"] == "1"
         let page = try request.pageSelection(defaultLimit: pageSize)
+        var tag: Tag?
+        if let text = request.queryParameters["tag"], !text.isEmpty {
+            guard let id = LooseValue.integer(text) else { throw AppError.notFound }
+            tag = try await request.tags().tag(id)
+        }
         let (contacts, window) = try await request.contacts().page(
-            matching: search, order: .listing, page: page, archived: archived)
+            matching: search, taggedWith: tag?.id, order: .listing, page: page, archived: archived)
+        let allTags = try await request.tags().all().map(\.tag)
         return Context(
-            contacts: contacts, window: window, search: search, archived: archived, session: request.pageSession,
-            pictureURL: request.pictureURL)
+            contacts: contacts, window: window, search: search, archived: archived, tag: tag, allTags: allTags,
+            session: request.pageSession, pictureURL: request.pictureURL)
     }
 }
 
@@ -114,12 +130,18 @@ enum ContactPage {
         let reminders: [ReminderLine]
         let newReminderURL: String
         let pictures: ContactPicturesSection?
+        let tags: ContactTagsSection
+        let notes: ContactNotesSection
+        let tasks: ContactTasksSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
+        /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
+        /// form, shown beside it.
         init(
-            aggregate: ContactAggregate, reminders: [Reminder] = [], today: CalendarDate, preferredApp: MapsApp,
-            tilesEnabled: Bool = true, session: PageSession, pictureURL: String? = nil,
-            pictures: ContactPicturesSection? = nil
+            aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
+            allTags: [Tag] = [], today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
+            session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
+            problem: ContactSectionProblem? = nil
         ) {
             let contact = aggregate.contact
             let fields = contact.fields
@@ -148,6 +170,11 @@ enum ContactPage {
                 ("contact", String(contact.id)), ("return_to", SiteURL.contact(contact.id).path),
             ])
             vcardURL = SiteURL.contactVCard(contact.id).path
+            self.tags = ContactTagsSection(
+                contactID: contact.id, tags: aggregate.tags, allTags: allTags, problem: problem)
+            self.notes = ContactNotesSection(contactID: contact.id, notes: notes, problem: problem)
+            self.tasks = ContactTasksSection(
+                contact: contact, tasks: tasks, problem: problem, csrfToken: session.csrfToken)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }
@@ -177,9 +204,14 @@ enum ContactPage {
     }
 
     /// `pictureError` is shown beside the photo upload when it was refused.
-    static func load(_ request: Request, id: Int, pictureError: String? = nil) async throws -> Context {
+    static func load(
+        _ request: Request, id: Int, pictureError: String? = nil, sectionProblem: ContactSectionProblem? = nil
+    ) async throws -> Context {
         let aggregate = try await request.contacts().aggregate(id)
         let reminders = try await request.reminders().reminders(ofContact: id)
+        let notes = try await request.notes().newest(ofContact: id, limit: ContactNotesSection.shownOnPage)
+        let tasks = try await request.tasks().tasks(ofContact: id)
+        let allTags = try await request.tags().all().map(\.tag)
         let photos = try await request.photos().photos(ofContact: id)
         let contact = aggregate.contact
         let pictures = ContactPicturesSection(
@@ -187,9 +219,10 @@ enum ContactPage {
             maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
         ) { request.photoLink($0, base: "") }
         return Context(
-            aggregate: aggregate, reminders: reminders, today: request.today, preferredApp: request.preferredMapsApp,
-            tilesEnabled: request.mapTilesEnabled, session: request.pageSession,
-            pictureURL: request.pictureURL(contact), pictures: pictures)
+            aggregate: aggregate, reminders: reminders, notes: notes, tasks: tasks, allTags: allTags,
+            today: request.today, preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
+            session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,
+            problem: sectionProblem)
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

@@ -185,6 +185,7 @@ enum RemindersPage {
         let groups: [Group]
         let total: Int
         let newURL: String
+        let tasksURL = SiteURL.tasks.path
         let settingsURL: String
         let showAllURL: String?
 

@@ -80,6 +80,17 @@ enum SiteURL {
     case apiTagContacts(Int)
     case apiGenders
     case apiGender(Int)
+    case contactTags(Int)
+    case removeContactTag(contact: Int, tag: Int)
+    case contactNotes(Int)
+    case note(Int)
+    case noteFavorite(Int)
+    case deleteNote(Int)
+    case contactTasks(Int)
+    case tasks
+    case task(Int)
+    case taskDone(Int)
+    case deleteTask(Int)
 
     var path: String {
         switch self {
@@ -135,6 +146,17 @@ enum SiteURL {
         case .apiTagContacts(let id): "/api/tags/\(id)/contacts"
         case .apiGenders: "/api/genders"
         case .apiGender(let id): "/api/genders/\(id)"
+        case .contactTags(let id): "/contacts/\(id)/tags"
+        case .removeContactTag(let contact, let tag): "/contacts/\(contact)/tags/\(tag)/remove"
+        case .contactNotes(let id): "/contacts/\(id)/notes"
+        case .note(let id): "/notes/\(id)"
+        case .noteFavorite(let id): "/notes/\(id)/favorite"
+        case .deleteNote(let id): "/notes/\(id)/delete"
+        case .contactTasks(let id): "/contacts/\(id)/tasks"
+        case .tasks: "/tasks"
+        case .task(let id): "/tasks/\(id)"
+        case .taskDone(let id): "/tasks/\(id)/done"
+        case .deleteTask(let id): "/tasks/\(id)/delete"
         case .apiContactAddresses(let id): "/api/contacts/\(id)/addresses"
         case .apiContactVCard(let id): "/api/contacts/\(id)/vcard"
         case .apiAddressVCard(let contact, let address): "/api/contacts/\(contact)/addresses/\(address)/vcard"

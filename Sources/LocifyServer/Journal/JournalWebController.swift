@@ -1,0 +1,225 @@
+import LocifyCore
+import Vapor
+
+/// The contact page's tags, notes and tasks, and the Tasks page. Every form works without scripts and
+/// goes back where it came from; a refused one draws its page again with the problem beside it.
+struct JournalWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
+        contact.post("tags", use: addTags)
+        contact.post("tags", ":tagID", "remove", use: removeTag)
+        contact.post("notes", use: addNote)
+        contact.post("tasks", use: addTaskForContact)
+        let notes = routes.grouped("notes").grouped(":noteID")
+        notes.post(use: editNote)
+        notes.post("favorite", use: toggleFavorite)
+        notes.post("delete", use: deleteNote)
+        let tasks = routes.grouped(SiteURL.tasks.pathComponents)
+        tasks.get(use: tasksPage)
+        tasks.post(use: addTask)
+        tasks.post(":taskID", use: editTask)
+        tasks.post(":taskID", "done", use: toggleDone)
+        tasks.post(":taskID", "delete", use: deleteTask)
+    }
+
+    struct TagsForm: Content {
+        var tags: String?
+    }
+
+    struct NoteForm: Content {
+        var body: String?
+        var isFavorited: String?
+
+        enum CodingKeys: String, CodingKey {
+            case body
+            case isFavorited = "is_favorited"
+        }
+    }
+
+    struct TaskForm: Content {
+        var title: String?
+        var description: String?
+        var contactID: String?
+        var returnTo: String?
+
+        enum CodingKeys: String, CodingKey {
+            case title, description
+            case contactID = "contact_id"
+            case returnTo = "return_to"
+        }
+    }
+
+    struct ReturnForm: Content {
+        var returnTo: String?
+
+        enum CodingKeys: String, CodingKey {
+            case returnTo = "return_to"
+        }
+    }
+
+    /// Tags typed in one field, separated by commas: each is put on, made when the account has none of
+    /// that name.
+    func addTags(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let typed = try request.content.decode(TagsForm.self).tags ?? ""
+        let names = typed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do {
+            guard !names.isEmpty else { throw ValidationFailure(field: "tags", "Type a tag to add.") }
+            try await request.tags().setTags(names, onContact: contactID)
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: typed))
+        }
+        let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
+        return request.redirect(to: SiteURL.contact(contactID).path + "#tags", flash: added)
+    }
+
+    func removeTag(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let tag = try await request.tags().tag(try request.pathID("tagID"))
+        do {
+            try await request.tags().unsetTags([tag.id], fromContact: contactID)
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: nil))
+        }
+        return request.redirect(
+            to: SiteURL.contact(contactID).path + "#tags", flash: "The tag “\(tag.name)” was taken off.")
+    }
+
+    func addNote(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let form = try request.content.decode(NoteForm.self)
+        do {
+            _ = try await request.notes().create(
+                contactID: contactID, NoteDraft(body: form.body, isFavorited: form.isFavorited != nil))
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
+        }
+        return request.redirect(to: SiteURL.contact(contactID).path + "#notes", flash: "The note was saved.")
+    }
+
+    func editNote(request: Request) async throws -> Response {
+        let note = try await request.notes().note(try request.pathID("noteID"))
+        let form = try request.content.decode(NoteForm.self)
+        do {
+            _ = try await request.notes().update(note.id, contactID: nil) { draft in
+                var changed = draft
+                changed.body = form.body
+                return changed
+            }
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, note.contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
+        }
+        return request.redirect(to: SiteURL.contact(note.contactID).path + "#notes", flash: "The note was saved.")
+    }
+
+    func toggleFavorite(request: Request) async throws -> Response {
+        let note = try await request.notes().note(try request.pathID("noteID"))
+        let favorite = !note.fields.isFavorited
+        _ = try await request.notes().update(note.id, contactID: nil) { draft in
+            var changed = draft
+            changed.isFavorited = favorite
+            return changed
+        }
+        return request.redirect(
+            to: SiteURL.contact(note.contactID).path + "#notes",
+            flash: favorite ? "The note is a favourite." : "The note is no longer a favourite.")
+    }
+
+    func deleteNote(request: Request) async throws -> Response {
+        let note = try await request.notes().note(try request.pathID("noteID"))
+        try await request.notes().delete(note.id)
+        return request.redirect(to: SiteURL.contact(note.contactID).path + "#notes", flash: "The note was deleted.")
+    }
+
+    func addTaskForContact(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        _ = try await request.contacts().contact(contactID)
+        let form = try request.content.decode(TaskForm.self)
+        do {
+            _ = try await request.tasks().create(
+                contactID: contactID, ToDoDraft(title: form.title, description: form.description))
+        } catch let failure as ValidationFailure {
+            return try await redraw(
+                request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
+        }
+        return request.redirect(
+            to: SiteURL.contact(contactID).path + "#tasks", flash: "The task “\(form.title ?? "")” was added.")
+    }
+
+    func tasksPage(request: Request) async throws -> View {
+        try await request.view.render("tasks/index", try await TasksPage.load(request))
+    }
+
+    /// A task from the Tasks page, about the chosen contact or no one.
+    func addTask(request: Request) async throws -> Response {
+        let form = try request.content.decode(TaskForm.self)
+        return try await request.handleForm {
+            var problems: [FieldError] = []
+            let contactID = LooseValue.integer(
+                form.contactID, field: "contact_id", label: "Contact", problems: &problems)
+            let task = try await request.tasks().create(
+                contactID: contactID, ToDoDraft(title: form.title, description: form.description), typeErrors: problems)
+            return .redirect(to: SiteURL.tasks.path, flash: "The task “\(task.fields.title)” was added.")
+        } redraw: { errors in
+            try await request.view.render(
+                "tasks/index", try await TasksPage.load(request, errors: errors, typedTitle: form.title))
+        }
+    }
+
+    func editTask(request: Request) async throws -> Response {
+        let task = try await request.tasks().task(try request.pathID("taskID"))
+        let form = try request.content.decode(TaskForm.self)
+        let back = SiteURL.localPath(form.returnTo) ?? SiteURL.tasks.path
+        do {
+            _ = try await request.tasks().update(task.id, contactID: nil) { draft in
+                var changed = draft
+                changed.title = form.title
+                changed.description = form.description
+                return changed
+            }
+        } catch let failure as ValidationFailure {
+            if let contactID = task.contactID, back.hasPrefix(SiteURL.contact(contactID).path) {
+                return try await redraw(
+                    request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
+            }
+            return try await request.view.render(
+                "tasks/index", try await TasksPage.load(request, errors: failure.byField, typedTitle: form.title)
+            ).encodeResponse(status: .unprocessableEntity, for: request)
+        }
+        return request.redirect(to: back, flash: "The task was saved.")
+    }
+
+    /// Ticks a task off, or opens it again.
+    func toggleDone(request: Request) async throws -> Response {
+        let task = try await request.tasks().task(try request.pathID("taskID"))
+        let done = !task.fields.isCompleted
+        _ = try await request.tasks().update(task.id, contactID: nil) { draft in
+            var changed = draft
+            changed.isCompleted = done
+            return changed
+        }
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.tasks.path
+        return request.redirect(
+            to: back, flash: done ? "“\(task.fields.title)” is done." : "“\(task.fields.title)” is open again.")
+    }
+
+    func deleteTask(request: Request) async throws -> Response {
+        let task = try await request.tasks().task(try request.pathID("taskID"))
+        try await request.tasks().delete(task.id)
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.tasks.path
+        return request.redirect(to: back, flash: "The task “\(task.fields.title)” was deleted.")
+    }
+
+    /// The contact page again, with the problem beside its form and nothing changed.
+    private func redraw(_ request: Request, _ contactID: Int, _ problem: ContactSectionProblem) async throws
+        -> Response
+    {
+        let context = try await ContactPage.load(request, id: contactID, sectionProblem: problem)
+        return try await request.view.render("contacts/show", context).encodeResponse(
+            status: .unprocessableEntity, for: request)
+    }
+}

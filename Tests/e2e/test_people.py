@@ -1,0 +1,78 @@
+"""A contact's tags, tasks and notes in a real browser, on a desktop window and on a 360 px phone: a tag
+added with the suggestions list, the contact found by that tag, a task added and ticked off (and gone from
+the Tasks page), and a note written with its line breaks kept."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit
+
+
+def plain_name(text):
+    # A starred contact's name carries the star and, for screen readers, "(starred)".
+    return text.split("\n")[0].replace("★", "").strip()
+
+
+def open_first_contact(driver, server):
+    driver.get(server.url + "/contacts")
+    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, ".contact-row"))
+    return plain_name(driver.find_element(By.TAG_NAME, "h1").text), driver.current_url
+
+
+def tag_task_and_note(driver, server, screens, label):
+    name, contact_url = open_first_contact(driver, server)
+
+    # A tag: typed into the field the suggestions list serves, then shown as a link on the page.
+    fill(driver, "new-tags", "Book club")
+    submit(driver, "#tags form.inline-form button[type=submit]")
+    assert driver.current_url.startswith(contact_url)
+    tag_link = driver.find_element(By.CSS_SELECTOR, "#tags .tag-list a.tag")
+    assert tag_link.text == "Book club"
+    assert driver.find_element(By.ID, "new-tags").get_attribute("list") == "tag-suggestions"
+
+    # The contact list narrowed to the tag, from the tag's link and from the list's own filter.
+    click_and_wait_for_page(driver, tag_link)
+    assert "1 contact tagged “Book club”" in driver.find_element(By.ID, "contacts-summary").text
+    rows = driver.find_elements(By.CSS_SELECTOR, ".contact-row .contact-name")
+    assert [plain_name(row.text) for row in rows] == [name]
+    driver.get(server.url + "/contacts")
+    Select(driver.find_element(By.ID, "tag-filter")).select_by_visible_text("Book club")
+    submit(driver, "form.search button[type=submit]")
+    assert "tagged “Book club”" in driver.find_element(By.ID, "contacts-summary").text
+    shot(driver, screens, f"60-{label}-contacts-by-tag")
+
+    # A task: added on the contact's page, listed on the Tasks page, ticked off, and gone from it.
+    driver.get(contact_url)
+    fill(driver, "new-task", "Lend the Lovelace biography")
+    submit(driver, "#tasks form.inline-form button[type=submit]")
+    task = driver.find_element(By.CSS_SELECTOR, "#tasks .task-list li")
+    assert "Lend the Lovelace biography" in task.text
+    driver.get(server.url + "/tasks")
+    assert "Lend the Lovelace biography" in driver.find_element(By.CSS_SELECTOR, ".task-list").text
+    shot(driver, screens, f"61-{label}-tasks")
+    done = driver.find_element(By.CSS_SELECTOR, ".task-list li form.inline button[type=submit]")
+    assert done.get_attribute("aria-pressed") == "false"
+    click_and_wait_for_page(driver, done)
+    assert driver.find_elements(By.CSS_SELECTOR, ".task-list li") == []
+    assert "is done" in driver.page_source
+    driver.get(contact_url)
+    ticked = driver.find_element(By.CSS_SELECTOR, "#tasks .task-list li.done")
+    assert ticked.find_element(By.CSS_SELECTOR, "form.inline button").get_attribute("aria-pressed") == "true"
+
+    # A note: its line breaks kept, shown newest first.
+    fill(driver, "new-note", "Met at the book club.\nReads in Italian.")
+    submit(driver, "#notes form button[type=submit]")
+    body = driver.find_element(By.CSS_SELECTOR, "#notes .note-list .note-body")
+    assert body.text == "Met at the book club.\nReads in Italian."
+    shot(driver, screens, f"62-{label}-contact-notes")
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow} px wider than the window"
+    assert_no_console_errors(driver)
+
+
+def test_tags_tasks_and_notes_on_a_desktop(server, browser, signed_in, screens):
+    tag_task_and_note(browser, server, screens, "desktop")
+
+
+def test_tags_tasks_and_notes_on_a_phone(server, phone, signed_in_phone, screens):
+    tag_task_and_note(phone, server, screens, "phone")
