@@ -51,11 +51,15 @@ public struct TagListInput: Decodable, Sendable {
     public enum Entry: Decodable, Sendable, Equatable {
         case text(String)
         case number(Double)
+        case null
+        /// true, false, an object or an array: no tag's name or id.
         case other
 
         public init(from decoder: any Decoder) throws {
             let value = try decoder.singleValueContainer()
-            if let text = try? value.decode(String.self) {
+            if value.decodeNil() {
+                self = .null
+            } else if let text = try? value.decode(String.self) {
                 self = .text(text)
             } else if let number = try? value.decode(Double.self) {
                 self = .number(number)
@@ -64,12 +68,12 @@ public struct TagListInput: Decodable, Sendable {
             }
         }
 
-        /// The entry as a tag name: text as it is, a number as its digits; nil for null and the rest.
+        /// The entry as a tag name: text as it is, a whole number as its digits; nil for anything else.
         public var name: String? {
             switch self {
             case .text(let text): text
-            case .number(let number): wholeNumber(number).map(String.init) ?? String(number)
-            case .other: nil
+            case .number(let number): wholeNumber(number).map(String.init)
+            case .null, .other: nil
             }
         }
 
@@ -78,7 +82,7 @@ public struct TagListInput: Decodable, Sendable {
             switch self {
             case .text(let text): LooseValue.integer(text)
             case .number(let number): wholeNumber(number)
-            case .other: nil
+            case .null, .other: nil
             }
         }
 

@@ -77,7 +77,16 @@ struct TagsAPIController: RouteCollection {
             _ = try await request.contacts().contact(contactID)
             throw ValidationFailure(field: "tags", "The tags field is required.")
         }
-        try await request.tags().setTags(entries.compactMap(\.name), onContact: contactID)
+        // Null entries are skipped like empty names; a fraction, true or an object names no tag.
+        var names: [String] = []
+        for entry in entries where entry != .null {
+            guard let name = entry.name else {
+                _ = try await request.contacts().contact(contactID)
+                throw ValidationFailure(field: "tags", "Each of tags must be a tag’s name.")
+            }
+            names.append(name)
+        }
+        try await request.tags().setTags(names, onContact: contactID)
         return try await contactAnswer(request, contactID)
     }
 

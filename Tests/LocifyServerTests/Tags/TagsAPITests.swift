@@ -141,6 +141,14 @@ final class TagsAPITests: XCTestCase {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            for body in [#"{"tags": [2.5]}"#, #"{"tags": ["family", true]}"#, #"{"tags": [{"name": "x"}]}"#] {
+                let refused = try await app.send(
+                    .POST, "/api/contacts/\(ada.id)/setTags", headers: account.bearer, json: body)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(database) \(body)")
+                XCTAssertEqual(
+                    try refused.decoded(ErrorEnvelope.self).error.message, .list(["Each of tags must be a tag’s name."])
+                )
+            }
             for body in [#"{}"#, #"{"tags": "family"}"#, #"{"tags": null}"#] {
                 let refused = try await app.send(
                     .POST, "/api/contacts/\(ada.id)/setTags", headers: account.bearer, json: body)
