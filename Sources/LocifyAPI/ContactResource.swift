@@ -255,9 +255,6 @@ public struct ContactResource: Codable, Sendable, Equatable {
         }
     }
 
-    /// Tags arrive with their own feature; until then a contact has none.
-    public struct NotModelled: Codable, Sendable, Equatable {}
-
     public var id: Int
     public var uuid: String
     public var object = "contact"

@@ -159,6 +159,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactInterchangeWebController())
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: JournalWebController())
+    try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: PlacesWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())

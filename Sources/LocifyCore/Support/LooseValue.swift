@@ -94,6 +94,21 @@ extension ValidationFailure {
         }
     }
 
+    /// `checking(typeErrors:_:)` for a record that belongs to a contact (a reminder, a note): a missing
+    /// `contactID` is one more problem of the same answer, worded "Choose the contact this `noun` is
+    /// about.", unless the contact could not be read at all.
+    public static func checking<Value>(
+        contactID: Int?, about noun: String, typeErrors: [FieldError], _ rules: () throws(ValidationFailure) -> Value
+    ) throws(ValidationFailure) -> (value: Value, contactID: Int) {
+        var problems = typeErrors
+        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
+            problems.append(FieldError(field: "contact_id", message: "Choose the contact this \(noun) is about."))
+        }
+        let value = try checking(typeErrors: problems, rules)
+        guard let contactID else { throw ValidationFailure(problems) }
+        return (value, contactID)
+    }
+
     /// The first message per field, for showing beside each form field.
     public var byField: [String: String] {
         errors.reduce(into: [:]) { result, error in

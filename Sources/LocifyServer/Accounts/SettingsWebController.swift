@@ -168,6 +168,7 @@ enum SettingsPage {
         let exportURL: String
         let notificationsURL: String
         let placesURL: String
+        let gendersURL = SiteURL.settingsGenders.path
         let feedbackURL: String
         let aboutURL: String
         let gravatarURL: String

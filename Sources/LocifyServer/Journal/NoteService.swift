@@ -39,14 +39,9 @@ struct NoteService {
     /// Creates a note about one of the owner's contacts; a missing contact is reported with the other
     /// problems, another account's is not found.
     func create(contactID: Int?, _ draft: NoteDraft, typeErrors: [FieldError] = []) async throws -> Note {
-        var problems = typeErrors
-        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
-            problems.append(FieldError(field: "contact_id", message: "Choose the contact this note is about."))
-        }
-        let fields = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
-            try draft.validated()
-        }
-        guard let contactID else { throw ValidationFailure(problems) }
+        let (fields, contactID) = try ValidationFailure.checking(
+            contactID: contactID, about: "note", typeErrors: typeErrors
+        ) { () throws(ValidationFailure) in try draft.validated() }
         _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         let now = dependencies.now()
         let model = NoteModel(ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), now: now)

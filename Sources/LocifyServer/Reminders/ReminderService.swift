@@ -113,14 +113,9 @@ struct ReminderService {
     /// Creates a reminder for one of the owner's contacts; a missing contact is reported with the other
     /// problems, another account's is not found.
     func create(contactID: Int?, _ draft: ReminderDraft, typeErrors: [FieldError] = []) async throws -> Reminder {
-        var problems = typeErrors
-        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
-            problems.append(FieldError(field: "contact_id", message: "Choose the contact this reminder is about."))
-        }
-        let fields = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
-            try draft.validated()
-        }
-        guard let contactID else { throw ValidationFailure(problems) }
+        let (fields, contactID) = try ValidationFailure.checking(
+            contactID: contactID, about: "reminder", typeErrors: typeErrors
+        ) { () throws(ValidationFailure) in try draft.validated() }
         _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         let now = dependencies.now()
         let model = ReminderModel(

@@ -80,6 +80,9 @@ enum SiteURL {
     case apiTagContacts(Int)
     case apiGenders
     case apiGender(Int)
+    case settingsGenders
+    case settingsGender(Int)
+    case deleteSettingsGender(Int)
     case contactTags(Int)
     case removeContactTag(contact: Int, tag: Int)
     case contactNotes(Int)
@@ -146,6 +149,9 @@ enum SiteURL {
         case .apiTagContacts(let id): "/api/tags/\(id)/contacts"
         case .apiGenders: "/api/genders"
         case .apiGender(let id): "/api/genders/\(id)"
+        case .settingsGenders: "/settings/genders"
+        case .settingsGender(let id): "/settings/genders/\(id)"
+        case .deleteSettingsGender(let id): "/settings/genders/\(id)/delete"
         case .contactTags(let id): "/contacts/\(id)/tags"
         case .removeContactTag(let contact, let tag): "/contacts/\(contact)/tags/\(tag)/remove"
         case .contactNotes(let id): "/contacts/\(id)/notes"

@@ -169,4 +169,49 @@ final class GendersAPITests: XCTestCase {
             XCTAssertNil(try plain.decoded(DataEnvelope<ContactResource>.self).data.gender)
         }
     }
+
+    func testSettingsManageTheGendersAContactIsChosenFrom() async throws {
+        try await forEachDatabase { app, _, database in
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let page = try await browser.get("/settings/genders")
+            XCTAssertEqual(page.status, .ok, "\(database)")
+            XCTAssertTrue(page.text.contains(#"value="Rather not say""#))
+            let refused = try await browser.post("/settings/genders", form: ["name": " ", "type": "O"])
+            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertTrue(refused.text.contains("Name the gender."))
+            try await browser.post("/settings/genders", form: ["name": "Non-binary", "type": "N"])
+            let api = try await app.apiAccount(email: "grace@example.com")
+            var genders = try await app.send(.GET, "/api/genders", headers: api.bearer)
+                .decoded(PageResource<GenderResource>.self).data
+            let nonBinary = try XCTUnwrap(genders.last)
+            XCTAssertEqual(nonBinary.type, "N")
+
+            // The contact form offers it; a contact with it keeps a gender when it is deleted.
+            let form = try await browser.get("/contacts/new")
+            XCTAssertTrue(form.text.contains(#"<option value="\#(nonBinary.id)">Non-binary</option>"#))
+            let created = try await browser.post(
+                "/contacts", form: ["first_name": "Sam", "gender_id": String(nonBinary.id)])
+            let contactPage = try XCTUnwrap(created.headers.first(name: .location))
+            let shown1 = try await browser.get(contactPage).text
+            XCTAssertTrue(shown1.contains("Non-binary"))
+            try await browser.get("/settings/genders")
+            try await browser.post("/settings/genders/\(nonBinary.id)", form: ["name": "Enby", "type": "N"])
+            let shown2 = try await browser.get(contactPage).text
+            XCTAssertTrue(shown2.contains("Enby"))
+            try await browser.get("/settings/genders")
+            let inUse = try await browser.post("/settings/genders/\(nonBinary.id)/delete", form: [:])
+            XCTAssertEqual(inUse.status, .unprocessableEntity)
+            XCTAssertTrue(inUse.text.contains("1 contact has this gender"))
+            let other = genders[2]
+            let deleted = try await browser.post(
+                "/settings/genders/\(nonBinary.id)/delete", form: ["replace_by": String(other.id)])
+            XCTAssertEqual(deleted.status, .seeOther)
+            let shown3 = try await browser.get(contactPage).text
+            XCTAssertTrue(shown3.contains(other.name))
+            genders = try await app.send(.GET, "/api/genders", headers: api.bearer)
+                .decoded(PageResource<GenderResource>.self).data
+            XCTAssertEqual(genders.count, 3)
+        }
+    }
 }
