@@ -27,6 +27,16 @@ public struct AddressInput: Decodable, Sendable {
         let country = reader.string("country")
         let countryID = reader.string("country_id")
         draft.country = country ?? countryID
+        // Both sent: they must say the same, or which one was meant is a guess.
+        if let country, let countryID {
+            let (first, second) = (
+                country.trimmingCharacters(in: .whitespacesAndNewlines),
+                countryID.trimmingCharacters(in: .whitespacesAndNewlines)
+            )
+            if !first.isEmpty, !second.isEmpty, first.caseInsensitiveCompare(second) != .orderedSame {
+                reader.fail("country", "Country and country_id differ: send the country once.")
+            }
+        }
         draft.latitude = reader.number("latitude")
         draft.longitude = reader.number("longitude")
         presentKeys = Set(container.allKeys.map(\.stringValue))

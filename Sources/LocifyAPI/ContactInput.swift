@@ -106,6 +106,11 @@ struct LenientReader {
 
     private func label(_ name: String) -> String { labels[name] ?? name }
 
+    /// A problem with a value this reader does not read itself (a list, say).
+    mutating func fail(_ field: String, _ message: String) {
+        errors.append(FieldError(field: field, message: message))
+    }
+
     private func isAbsentOrNull(_ key: LenientKey) -> Bool {
         !container.contains(key) || ((try? container.decodeNil(forKey: key)) ?? false)
     }

@@ -93,6 +93,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateTasks())
     app.migrations.add(CreateTags())
     app.migrations.add(CreateGenders())
+    app.migrations.add(CreateContactFields())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -138,6 +139,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
     try api.register(collection: GendersAPIController())
+    try api.register(collection: ContactFieldsAPIController())
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: SearchAPIController())

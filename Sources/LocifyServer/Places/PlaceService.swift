@@ -155,6 +155,8 @@ struct PlaceService {
         if sort.field == .distance, filter.near == nil {
             throw ValidationFailure(field: "sort", "Sorting by distance needs near=latitude,longitude.")
         }
+        // No place's text holds NUL (PostgreSQL cannot store it, and would refuse it in the question).
+        if filter.text?.contains("\u{0}") == true { return ([], page.window(total: 0)) }
         if let near = filter.near { return try await self.page(near: near, filter: filter, sort: sort, page: page) }
         if usesSearchTable(filter) { return try await searchPage(filter: filter, sort: sort, page: page) }
         let conditions = self.conditions(filter)
@@ -409,16 +411,19 @@ struct PlaceService {
     /// The trigram table's question for `text`. `ownedOnly` adds the owner's mark (see AddPlaceSearchIndex),
     /// for a count the table answers alone; a question whose rows are joined to `places` leaves it out, as
     /// the owner is checked there and the mark's long list of places would only slow the table down.
+    /// The owner's mark's delimiters: a search for text holding one scans instead (see usesSearchTable).
+    private static let notInSearchQueries: Set<Character> = ["\u{2}", "\u{3}"]
+
     private func searchQuery(_ text: String, ownedOnly: Bool = false) -> String {
         let phrase =
-            "\"" + text.filter { $0 != "\u{2}" && $0 != "\u{3}" }.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         return ownedOnly ? "\"\u{2}\(ownerID)\u{3}\" AND " + phrase : phrase
     }
 
     /// Whether a text search can ask the trigram index: three characters or more (SQLite's FTS table,
     /// PostgreSQL's `place_search_keys`).
     private func usesSearchTable(_ filter: PlaceFilter) -> Bool {
-        guard let text = filter.text else { return false }
+        guard let text = filter.text, !text.contains(where: Self.notInSearchQueries.contains) else { return false }
         return text.unicodeScalars.count >= 3
     }
 

@@ -80,6 +80,8 @@ enum SiteURL {
     case apiTagContacts(Int)
     case apiGenders
     case apiGender(Int)
+    case apiContactFieldTypes, apiContactFields
+    case apiContactContactFields(Int)
     case settingsGenders
     case settingsGender(Int)
     case deleteSettingsGender(Int)
@@ -149,6 +151,9 @@ enum SiteURL {
         case .apiTagContacts(let id): "/api/tags/\(id)/contacts"
         case .apiGenders: "/api/genders"
         case .apiGender(let id): "/api/genders/\(id)"
+        case .apiContactFieldTypes: "/api/contactfieldtypes"
+        case .apiContactFields: "/api/contactfields"
+        case .apiContactContactFields(let id): "/api/contacts/\(id)/contactfields"
         case .settingsGenders: "/settings/genders"
         case .settingsGender(let id): "/settings/genders/\(id)"
         case .deleteSettingsGender(let id): "/settings/genders/\(id)/delete"

@@ -114,6 +114,18 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(first.contactID, ada.id)
             XCTAssertEqual(first.country?.iso, "FR")
             _ = try await address(app, account, #"{"contact_id": "\#(grace.id)", "city": "Bern", "country": "CHE"}"#)
+            let same = try await address(
+                app, account, #"{"city": "Nice", "country": "fr", "country_id": " FR "}"#,
+                path: "/api/contacts/\(ada.id)/addresses")
+            XCTAssertEqual(same.country?.iso, "FR", "both keys may come when they agree")
+            let differing = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/addresses", headers: account.bearer,
+                json: #"{"city": "Geneva", "country": "CH", "country_id": "fr$"}"#)
+            XCTAssertEqual(differing.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try differing.decoded(ErrorEnvelope.self).error.message,
+                .list(["Country and country_id differ: send the country once."]))
+            _ = try await app.send(.DELETE, "/api/addresses/\(same.id)", headers: account.bearer)
 
             let ofAda = try await app.send(.GET, "/api/contacts/\(ada.id)/addresses", headers: account.bearer)
             XCTAssertEqual(try ofAda.decoded(PageResource<AddressResource>.self).data.map(\.city), ["Lyon"])

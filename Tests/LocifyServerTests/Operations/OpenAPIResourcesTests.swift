@@ -151,6 +151,30 @@ final class OpenAPIResourcesTests: XCTestCase {
                     .object(["$ref": .string("#/components/schemas/Tag")])
                 ),
                 (
+                    "Contact field",
+                    try encoded(
+                        ContactFieldResource(
+                            ContactField(
+                                id: 6, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+44 20 7946 0958",
+                                labels: [ContactFieldLabel(type: "cell", label: "Mobile")], createdAt: TestClock.start,
+                                updatedAt: TestClock.start),
+                            type: ContactFieldType(
+                                id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-phone",
+                                linkProtocol: "tel:",
+                                isDelible: false, type: "phone", createdAt: TestClock.start, updatedAt: TestClock.start),
+                            labelIDs: [9], contact: short)),
+                    .object(["$ref": .string("#/components/schemas/ContactField")])
+                ),
+                (
+                    "Contact field type without a protocol",
+                    try encoded(
+                        ContactFieldTypeResource(
+                            ContactFieldType(
+                                id: 3, uuid: UUID(), ownerID: 1, name: "Mastodon", icon: nil, linkProtocol: nil,
+                                isDelible: true, type: nil, createdAt: TestClock.start, updatedAt: TestClock.start))),
+                    .object(["$ref": .string("#/components/schemas/ContactFieldType")])
+                ),
+                (
                     "Task about no one",
                     try encoded(
                         TaskResource(

@@ -316,6 +316,10 @@ final class PlacesAPITests: XCTestCase {
             let thousand = try await list(app, account, "q=stall%200&sort=-name&limit=100&page=2")
             XCTAssertEqual(thousand.meta.total, 1_000)
             XCTAssertEqual(thousand.data.map(\.name), (0..<100).map { "Stall \(String(format: "%04d", 899 - $0))" })
+            for odd in ["q=st%00all", "q=%00", "q=%02stall%03&category_id=1"] {
+                let none = try await list(app, account, odd)
+                XCTAssertEqual(none.meta.total, 0, odd)
+            }
             let rare = try await list(app, account, "q=stall%200042")
             XCTAssertEqual(rare.data.map(\.name), ["Stall 0042"])
             XCTAssertEqual(rare.meta.total, 1)

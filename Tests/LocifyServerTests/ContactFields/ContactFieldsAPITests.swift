@@ -1,0 +1,216 @@
+import Fluent
+import Foundation
+import LocifyAPI
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+/// `/api/contactfieldtypes`, `/api/contactfields` and a contact's fields.
+final class ContactFieldsAPITests: XCTestCase {
+    private func types(_ app: Application, _ account: TestAccount) async throws -> [ContactFieldTypeResource] {
+        try await app.send(.GET, "/api/contactfieldtypes", headers: account.bearer)
+            .decoded(PageResource<ContactFieldTypeResource>.self).data
+    }
+
+    func testMonicasKindsOfFieldAndAFieldsShapeAndLabels() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let listed = try await app.send(.GET, "/api/contactfieldtypes", headers: account.bearer)
+            XCTAssertEqual(
+                JSONKeyOrder.keys(of: listed.text, at: ["data", "0"]),
+                [
+                    "id", "uuid", "object", "name", "fontawesome_icon", "protocol", "delible", "type", "account",
+                    "created_at", "updated_at",
+                ], "\(database)")
+            let kinds = try listed.decoded(PageResource<ContactFieldTypeResource>.self).data
+            XCTAssertEqual(
+                kinds.map(\.name), ["Email", "Phone", "Facebook", "Twitter", "Whatsapp", "Telegram", "LinkedIn"])
+            XCTAssertEqual(
+                kinds.map(\.protocol),
+                [
+                    "mailto:", "tel:", "https://facebook.com/", "https://twitter.com/", "https://wa.me/", "telegram:",
+                    "https://linkedin.com/in/",
+                ])
+            XCTAssertEqual(kinds.map(\.delible), [false, false, true, true, true, true, true])
+            XCTAssertEqual(kinds.prefix(2).map(\.type), ["email", "phone"])
+            let phone = kinds[1]
+
+            clock.advance(by: 60)
+            let response = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json:
+                    #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": " +44 20 7946 0958 ", "labels": ["CELL", "Work", "Lab phone", "cell", " "]}"#
+            )
+            XCTAssertEqual(response.status, .created, response.text)
+            XCTAssertEqual(
+                JSONKeyOrder.keys(of: response.text, at: ["data"]),
+                [
+                    "id", "uuid", "object", "content", "contact_field_type", "labels", "account", "contact",
+                    "created_at", "updated_at",
+                ])
+            XCTAssertEqual(
+                JSONKeyOrder.keys(of: response.text, at: ["data", "labels", "0"]),
+                ["id", "object", "type", "label", "account", "created_at", "updated_at"])
+            let field = try response.decoded(DataEnvelope<ContactFieldResource>.self).data
+            XCTAssertEqual(field.object, "contactfield")
+            XCTAssertEqual(field.content, "+44 20 7946 0958", "as typed, trimmed")
+            XCTAssertEqual(field.contactFieldType.name, "Phone")
+            XCTAssertEqual(field.labels.map(\.type), ["cell", "work", "Lab phone"])
+            XCTAssertEqual(field.labels.map(\.label), ["Mobile", "Work", "Lab phone"])
+            XCTAssertEqual(field.contact.firstName, "Ada")
+
+            // Per contact, also through the singular route some integrations call, and POST there.
+            let viaContact = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/contactfields", headers: account.bearer,
+                json: #"{"contact_field_type_id": \#(kinds[0].id), "data": "ada@example.com"}"#)
+            XCTAssertEqual(viaContact.status, .created, viaContact.text)
+            for path in ["/api/contacts/\(ada.id)/contactfields", "/api/contact/\(ada.id)/contactfields"] {
+                let list = try await app.send(.GET, path, headers: account.bearer)
+                XCTAssertEqual(
+                    try list.decoded(PageResource<ContactFieldResource>.self).data.map(\.content),
+                    ["+44 20 7946 0958", "ada@example.com"], path)
+            }
+
+            // An update sends the keys again; labels sent replace the set, labels left out stay.
+            let updated = try await app.send(
+                .PUT, "/api/contactfields/\(field.id)", headers: account.bearer,
+                json: #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": "+44 20 7946 0000"}"#)
+            let afterUpdate = try updated.decoded(DataEnvelope<ContactFieldResource>.self).data
+            XCTAssertEqual(afterUpdate.content, "+44 20 7946 0000")
+            XCTAssertEqual(afterUpdate.labels.map(\.type), ["cell", "work", "Lab phone"])
+            let relabelled = try await app.send(
+                .PUT, "/api/contactfields/\(field.id)", headers: account.bearer,
+                json:
+                    #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": "+44 20 7946 0000", "labels": ["home"]}"#
+            )
+            XCTAssertEqual(
+                try relabelled.decoded(DataEnvelope<ContactFieldResource>.self).data.labels.map(\.label), ["Home"])
+
+            // Kinds: one of the owner's own is added, renamed and deleted with its fields; E-mail stays.
+            let made = try await app.send(
+                .POST, "/api/contactfieldtypes", headers: account.bearer,
+                json:
+                    #"{"name": "Mastodon", "protocol": "https://", "fontawesome_icon": "fa fa-mastodon", "delible": 0}"#
+            )
+            XCTAssertEqual(made.status, .created)
+            let mastodon = try made.decoded(DataEnvelope<ContactFieldTypeResource>.self).data
+            XCTAssertTrue(mastodon.delible, "delible is Locify's to decide")
+            let renamed = try await app.send(
+                .PUT, "/api/contactfieldtypes/\(mastodon.id)", headers: account.bearer, json: #"{"name": "Fediverse"}"#)
+            let afterRename = try renamed.decoded(DataEnvelope<ContactFieldTypeResource>.self).data
+            XCTAssertEqual(afterRename.name, "Fediverse")
+            XCTAssertEqual(afterRename.protocol, "https://", "left out, kept")
+            let social = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json:
+                    #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(mastodon.id), "data": "@ada@example.social"}"#
+            )
+            let socialField = try social.decoded(DataEnvelope<ContactFieldResource>.self).data
+            let deletedKind = try await app.send(
+                .DELETE, "/api/contactfieldtypes/\(mastodon.id)", headers: account.bearer)
+            XCTAssertEqual(deletedKind.status, .ok)
+            let gone = try await app.send(.GET, "/api/contactfields/\(socialField.id)", headers: account.bearer)
+            XCTAssertEqual(gone.status, .notFound, "its fields go with it")
+            let kept = try await app.send(.DELETE, "/api/contactfieldtypes/\(kinds[0].id)", headers: account.bearer)
+            XCTAssertEqual(kept.status, .unprocessableEntity)
+            let deleted = try await app.send(.DELETE, "/api/contactfields/\(field.id)", headers: account.bearer)
+            XCTAssertEqual(try deleted.decoded(DeletedResource.self), DeletedResource(id: field.id))
+            let left = try await types(app, account)
+            XCTAssertEqual(left.count, 7)
+        }
+    }
+
+    func testBadFieldsAreRefusedWholeAndArchivedContactsKeepTheirs() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let refused = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer, json: #"{"data": " ", "labels": "home"}"#)
+            XCTAssertEqual(refused.status, .unprocessableEntity, "\(database)")
+            XCTAssertEqual(
+                try refused.decoded(ErrorEnvelope.self).error.message,
+                .list([
+                    "Labels must be a list of words (home, work, cell… or your own).",
+                    "Choose the contact this field belongs to.", "Choose the kind of field (contact_field_type_id).",
+                    "Type the value.",
+                ]))
+            let phone = try await types(app, account)[1]
+            let long = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json:
+                    #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": "\#(String(repeating: "1", count: 256))"}"#
+            )
+            XCTAssertEqual(
+                try long.decoded(ErrorEnvelope.self).error.message, .list(["Value must be at most 255 characters."]))
+            let longLabel = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json:
+                    #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": "1", "labels": ["\#(String(repeating: "x", count: 256))"]}"#
+            )
+            XCTAssertEqual(
+                try longLabel.decoded(ErrorEnvelope.self).error.message,
+                .list(["Each label must be at most 255 characters."]))
+            let unknownKind = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json: #"{"contact_id": \#(ada.id), "contact_field_type_id": 999999, "data": "x"}"#)
+            XCTAssertEqual(unknownKind.status, .notFound)
+            let archived = try await app.makeContact(for: account, ContactDraft(firstName: "Old", isArchived: true))
+            let onArchived = try await app.send(
+                .POST, "/api/contacts/\(archived.id)/contactfields", headers: account.bearer,
+                json: #"{"contact_field_type_id": \#(phone.id), "data": "123"}"#)
+            XCTAssertEqual(onArchived.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try onArchived.decoded(ErrorEnvelope.self).error.message,
+                .list(["Archived contact can’t be edited, please unarchive it first."]))
+            let none = try await app.send(.GET, "/api/contacts/\(ada.id)/contactfields", headers: account.bearer)
+            XCTAssertEqual(try none.decoded(PageResource<ContactFieldResource>.self).meta.total, 0)
+        }
+    }
+
+    func testAnotherAccountsFieldsKindsAndContactsAreNotFound() async throws {
+        try await forEachDatabase { app, _, database in
+            let owner = try await app.makeAccount()
+            let ada = try await app.makeContact(for: owner, ContactDraft(firstName: "Ada"))
+            let phone = try await types(app, owner)[1]
+            let field = try await app.send(
+                .POST, "/api/contactfields", headers: owner.bearer,
+                json: #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(phone.id), "data": "123"}"#
+            ).decoded(DataEnvelope<ContactFieldResource>.self).data
+            let other = try await app.makeAccount(email: "eve@example.com", name: "Eve")
+            let eves = try await app.makeContact(for: other, ContactDraft(firstName: "Mallory"))
+            let evesPhone = try await types(app, other)[1]
+            XCTAssertNotEqual(evesPhone.id, phone.id, "each account has its own kinds")
+            let attempts: [(HTTPMethod, String, String?)] = [
+                (.GET, "/api/contactfields/\(field.id)", nil),
+                (
+                    .PUT, "/api/contactfields/\(field.id)",
+                    #"{"contact_id": \#(eves.id), "contact_field_type_id": \#(evesPhone.id), "data": "999"}"#
+                ),
+                (.DELETE, "/api/contactfields/\(field.id)", nil),
+                (.GET, "/api/contacts/\(ada.id)/contactfields", nil),
+                (.GET, "/api/contact/\(ada.id)/contactfields", nil),
+                (
+                    .POST, "/api/contacts/\(ada.id)/contactfields",
+                    #"{"contact_field_type_id": \#(evesPhone.id), "data": "1"}"#
+                ),
+                (
+                    .POST, "/api/contactfields",
+                    #"{"contact_id": \#(eves.id), "contact_field_type_id": \#(phone.id), "data": "1"}"#
+                ),
+                (.GET, "/api/contactfieldtypes/\(phone.id)", nil),
+                (.PUT, "/api/contactfieldtypes/\(phone.id)", #"{"name": "Mine"}"#),
+                (.DELETE, "/api/contactfieldtypes/\(phone.id)", nil),
+            ]
+            for (method, path, json) in attempts {
+                let response = try await app.send(method, path, headers: other.bearer, json: json)
+                XCTAssertEqual(response.status, .notFound, "\(database) \(method) \(path)")
+            }
+            let kept = try await app.send(.GET, "/api/contactfields/\(field.id)", headers: owner.bearer)
+                .decoded(DataEnvelope<ContactFieldResource>.self).data
+            XCTAssertEqual(kept.content, "123")
+            XCTAssertEqual(kept.contact.id, ada.id)
+        }
+    }
+}
