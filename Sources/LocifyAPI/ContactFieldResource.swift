@@ -75,17 +75,17 @@ public struct ContactFieldResource: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    /// `labelIDs` are the field's labels' ids, in the same order.
-    public init(_ field: ContactField, type: ContactFieldType, labelIDs: [Int], contact: ContactShortResource) {
+    public init(_ field: ContactField, type: ContactFieldType, contact: ContactShortResource) {
         id = field.id
         uuid = field.uuid.lowercasedText
         content = field.data
         contactFieldType = ContactFieldTypeResource(type)
         let account = AccountReference(id: field.ownerID)
-        labels = zip(field.labels, labelIDs).map { label, id in
-            ContactFieldLabelResource(
-                id: id, type: label.type, label: label.label, account: account,
-                createdAt: Timestamp.string(field.updatedAt), updatedAt: Timestamp.string(field.updatedAt))
+        labels = field.labels.map { stored in
+            let written = Timestamp.string(stored.createdAt)
+            return ContactFieldLabelResource(
+                id: stored.id, type: stored.label.type, label: stored.label.label, account: account,
+                createdAt: written, updatedAt: written)
         }
         self.account = account
         self.contact = contact

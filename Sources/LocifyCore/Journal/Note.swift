@@ -37,10 +37,6 @@ public struct Note: Equatable, Sendable {
         self.updatedAt = updatedAt
     }
 
-    /// The favourite stamp after a save that made the note `isFavorited`: the first stamp stays.
-    public static func favoritedAt(_ previous: Date?, isFavorited: Bool, now: Date) -> Date? {
-        isFavorited ? previous ?? now : nil
-    }
 }
 
 /// A note as typed.

@@ -38,11 +38,6 @@ public struct ToDo: Equatable, Sendable {
         self.updatedAt = updatedAt
     }
 
-    /// When a task saved as `isCompleted` was done: stamped when it becomes done, kept while it stays
-    /// done (Monica stamped it anew on every save), cleared when it is opened again.
-    public static func completedAt(_ previous: Date?, isCompleted: Bool, now: Date) -> Date? {
-        isCompleted ? previous ?? now : nil
-    }
 }
 
 /// A task as typed.

@@ -87,18 +87,31 @@ public struct ContactFieldLabel: Equatable, Sendable {
 
 /// A phone number, an e-mail or a social account of a contact, as typed (no format is imposed).
 public struct ContactField: Equatable, Sendable {
+    /// A label as stored: labels are replaced as a set, never changed in place.
+    public struct StoredLabel: Equatable, Sendable {
+        public let id: Int
+        public var label: ContactFieldLabel
+        public let createdAt: Date
+
+        public init(id: Int, label: ContactFieldLabel, createdAt: Date) {
+            self.id = id
+            self.label = label
+            self.createdAt = createdAt
+        }
+    }
+
     public let id: Int
     public let uuid: UUID
     public let ownerID: Int
     public var contactID: Int
     public var typeID: Int
     public var data: String
-    public var labels: [ContactFieldLabel]
+    public var labels: [StoredLabel]
     public let createdAt: Date
     public var updatedAt: Date
 
     public init(
-        id: Int, uuid: UUID, ownerID: Int, contactID: Int, typeID: Int, data: String, labels: [ContactFieldLabel],
+        id: Int, uuid: UUID, ownerID: Int, contactID: Int, typeID: Int, data: String, labels: [StoredLabel],
         createdAt: Date, updatedAt: Date
     ) {
         self.id = id

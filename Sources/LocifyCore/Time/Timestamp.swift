@@ -1,6 +1,12 @@
 import Foundation
 
 public enum Timestamp {
+    /// When something that holds (a favourite, a done task) began holding: stamped `now` when it starts,
+    /// kept while it goes on holding (Monica stamped it anew on every save), cleared when it stops.
+    public static func since(_ previous: Date?, holding: Bool, now: Date) -> Date? {
+        holding ? previous ?? now : nil
+    }
+
     /// `2024-05-04T10:06:05Z`: UTC with whole seconds (truncated), because some Monica clients reject
     /// fractions. Worked out by arithmetic, not a formatter: every contact in a list has two of these.
     public static func string(_ date: Date) -> String {

@@ -13,8 +13,13 @@ struct ContactFieldService {
 
     /// The owner's field types, oldest first; Monica's defaults are made when the owner has none.
     func types() async throws -> [ContactFieldType] {
+        try await typeModels().map { try $0.value() }
+    }
+
+    /// The owner's field type rows, seeded the first time: every other question about kinds starts here.
+    private func typeModels() async throws -> [ContactFieldTypeModel] {
         let existing = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
-        if !existing.isEmpty { return try existing.map { try $0.value() } }
+        if !existing.isEmpty { return existing }
         let now = dependencies.now()
         let made = ContactFieldType.defaults.map { kind in
             let model = ContactFieldTypeModel(ownerID: ownerID, uuid: dependencies.newUUID(), name: kind.name, now: now)
@@ -27,18 +32,22 @@ struct ContactFieldService {
         try await database.transaction { transaction in
             for model in made { try await model.save(on: transaction) }
         }
-        return try made.map { try $0.value() }
+        return made
+    }
+
+    private func typeModel(_ id: Int) async throws -> ContactFieldTypeModel {
+        guard let model = try await typeModels().first(where: { $0.id == id }) else { throw AppError.notFound }
+        return model
     }
 
     func type(_ id: Int) async throws -> ContactFieldType {
-        _ = try await types()
-        return try await ContactFieldTypeModel.requireOwned(id, by: ownerID, on: database).value()
+        try await typeModel(id).value()
     }
 
     func createType(name: String?, icon: String?, linkProtocol: String?, type: String?, typeErrors: [FieldError] = [])
         async throws -> ContactFieldType
     {
-        _ = try await types()
+        _ = try await typeModels()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(name: name, icon: icon, linkProtocol: linkProtocol, type: type)
         }
@@ -56,8 +65,7 @@ struct ContactFieldService {
         _ id: Int, name: String??, icon: String??, linkProtocol: String??, type: String??,
         typeErrors: [FieldError] = []
     ) async throws -> ContactFieldType {
-        _ = try await types()
-        let model = try await ContactFieldTypeModel.requireOwned(id, by: ownerID, on: database)
+        let model = try await typeModel(id)
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(
                 name: name ?? model.name, icon: icon ?? model.icon, linkProtocol: linkProtocol ?? model.linkProtocol,
@@ -74,8 +82,7 @@ struct ContactFieldService {
 
     /// Deletes a field type with its fields; E-mail and Phone stay (Monica's API ignored `delible`).
     func deleteType(_ id: Int) async throws {
-        _ = try await types()
-        let model = try await ContactFieldTypeModel.requireOwned(id, by: ownerID, on: database)
+        let model = try await typeModel(id)
         guard model.isDelible else {
             throw ValidationFailure(
                 field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.")
@@ -119,16 +126,20 @@ struct ContactFieldService {
 
     private func withLabels(_ rows: [PlainRow]) async throws -> [ContactField] {
         let ids = try rows.map { try $0.requiredInteger(0) }
-        var labels: [Int: [ContactFieldLabel]] = [:]
+        var labels: [Int: [ContactField.StoredLabel]] = [:]
         if !ids.isEmpty {
+            let columns = ["contact_field_id", "id", "type", "label", "created_at"]
             let labelRows = try await database.plainRows(
                 """
-                SELECT "contact_field_id", "type", "label" FROM "contact_field_labels" \
+                SELECT \(SQLQueryString.columnList(columns)) FROM "contact_field_labels" \
                 WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, idColumn: "contact_field_id")) ORDER BY "id"
-                """, columns: ["contact_field_id", "type", "label"])
+                """, columns: columns)
             for row in labelRows {
                 labels[try row.requiredInteger(0), default: []].append(
-                    ContactFieldLabel(type: try row.requiredText(1), label: try row.requiredText(2)))
+                    ContactField.StoredLabel(
+                        id: try row.requiredInteger(1),
+                        label: ContactFieldLabel(type: try row.requiredText(2), label: try row.requiredText(3)),
+                        createdAt: try row.requiredDate(4)))
             }
         }
         return try rows.map { row in
@@ -139,19 +150,6 @@ struct ContactFieldService {
                 data: try row.requiredText(5),
                 labels: labels[id] ?? [], createdAt: try row.requiredDate(6), updatedAt: try row.requiredDate(7))
         }
-    }
-
-    /// The labels' ids, for the API (each label is a row of its own, as in Monica).
-    func labelIDs(of fieldIDs: [Int]) async throws -> [Int: [Int]] {
-        guard !fieldIDs.isEmpty else { return [:] }
-        let rows = try await database.plainRows(
-            """
-            SELECT "contact_field_id", "id" FROM "contact_field_labels" \
-            WHERE \(SQLQueryString.owned(by: ownerID, ids: fieldIDs, idColumn: "contact_field_id")) ORDER BY "id"
-            """, columns: ["contact_field_id", "id"])
-        var ids: [Int: [Int]] = [:]
-        for row in rows { ids[try row.requiredInteger(0), default: []].append(try row.requiredInteger(1)) }
-        return ids
     }
 
     /// What a create or an update sent.

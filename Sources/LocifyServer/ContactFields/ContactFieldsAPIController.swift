@@ -73,10 +73,8 @@ struct ContactFieldsAPIController: RouteCollection {
 
     /// Page links keeping `limit`; these lists have one order (Monica ignores `sort` on them).
     private func pageURLs(of list: SiteURL, _ request: Request, _ page: PageSelection) -> @Sendable (Int) -> String {
-        let kept = request.absoluteURL(
-            list, query: [("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit))])
-        let prefix = kept + (kept.contains("?") ? "&page=" : "?page=")
-        return { prefix + String($0) }
+        request.pageURLs(
+            of: list, keeping: [("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit))])
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactFieldResource> {
@@ -133,7 +131,6 @@ extension Request {
     func contactFieldResources(_ fields: [ContactField]) async throws -> [ContactFieldResource] {
         let service = try contactFields()
         let types = Dictionary(uniqueKeysWithValues: try await service.types().map { ($0.id, $0) })
-        let labelIDs = try await service.labelIDs(of: fields.map(\.id))
         let contacts = try await self.contacts().contacts(fields.map(\.contactID))
         let year = today.year
         return try fields.map { field in
@@ -141,7 +138,7 @@ extension Request {
                 throw AppError.notFound
             }
             return ContactFieldResource(
-                field, type: type, labelIDs: labelIDs[field.id] ?? [],
+                field, type: type,
                 contact: contactShortResource(contact, currentYear: year))
         }
     }

@@ -173,6 +173,11 @@ struct ContactService {
         ).map(ContactRows.contact(from:))
     }
 
+    /// All of the owner's contacts by name, as a person reads them: for the forms that pick a contact.
+    func allByName() async throws -> [Contact] {
+        try await all().sorted { $0.completeName.localizedStandardCompare($1.completeName) == .orderedAscending }
+    }
+
     /// The owner's contacts among `ids`, by id; ids of other accounts' contacts are left out.
     func contacts(_ ids: [Int]) async throws -> [Int: Contact] {
         guard !ids.isEmpty else { return [:] }

@@ -13,21 +13,25 @@ struct GenderService {
 
     /// The owner's genders, oldest first; Monica's three are made when the owner has none.
     func all() async throws -> [Gender] {
+        try await models().map { try $0.value() }
+    }
+
+    /// The owner's gender rows, oldest first, seeded the first time: every other question starts here, so
+    /// a gender is never looked for before the defaults exist.
+    private func models() async throws -> [GenderModel] {
         let existing = try await GenderModel.owned(by: ownerID, on: database).sort(\.$id).all()
-        if !existing.isEmpty { return try existing.map { try $0.value() } }
+        if !existing.isEmpty { return existing }
         let now = dependencies.now()
         let made = Gender.defaults.map { GenderModel(ownerID: ownerID, name: $0.name, type: $0.type, now: now) }
         try await database.transaction { transaction in
             for model in made { try await model.save(on: transaction) }
         }
-        return try made.map { try $0.value() }
+        return made
     }
 
-    /// One page of the owner's genders, with how many of the owner's contacts have each.
+    /// One page of the owner's genders (a handful: sorted here).
     func page(sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> ([GenderModel], PageWindow) {
-        _ = try await all()
-        let models = try await GenderModel.owned(by: ownerID, on: database).all()
-        let sorted = models.sorted { a, b in
+        let sorted = try await models().sorted { a, b in
             let (first, second) = sort.isDescending ? (b, a) : (a, b)
             let keys =
                 sort.field == .createdAt ? (first.createdAt, second.createdAt) : (first.updatedAt, second.updatedAt)
@@ -38,12 +42,12 @@ struct GenderService {
     }
 
     func gender(_ id: Int) async throws -> GenderModel {
-        _ = try await all()
-        return try await GenderModel.requireOwned(id, by: ownerID, on: database)
+        guard let model = try await models().first(where: { $0.id == id }) else { throw AppError.notFound }
+        return model
     }
 
     func create(name: String?, type: String?, typeErrors: [FieldError] = []) async throws -> GenderModel {
-        _ = try await all()
+        _ = try await models()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Gender.validated(name: name, type: type)
         }
@@ -69,25 +73,31 @@ struct GenderService {
         return model
     }
 
-    /// How many of the owner's contacts have the gender.
-    func contactCount(of id: Int) async throws -> Int {
-        try await ContactModel.owned(by: ownerID, on: database).filter(\.$genderID == id).count()
+    /// How many of the owner's contacts have each gender, in one question; genders no contact has are left
+    /// out.
+    func contactCounts() async throws -> [Int: Int] {
+        let rows = try await database.plainRows(
+            """
+            SELECT "gender_id", COUNT(*) AS "contacts" FROM "contacts" \
+            WHERE "user_id" = \(literal: ownerID) AND "gender_id" IS NOT NULL GROUP BY "gender_id"
+            """, columns: ["gender_id", "contacts"])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try $0.requiredInteger(1)) })
     }
 
     /// Deletes a gender. Contacts that have it move to `replacement`, which a gender in use needs (as in
     /// Monica); the last gender stays, as contacts need one to choose.
     func delete(_ id: Int, replacement: Int?) async throws {
-        let model = try await gender(id)
-        let others = try await GenderModel.owned(by: ownerID, on: database).filter(\.$id != id).count()
-        guard others > 0 else {
+        let genders = try await models()
+        guard let model = genders.first(where: { $0.id == id }) else { throw AppError.notFound }
+        guard genders.count > 1 else {
             throw ValidationFailure(field: "id", "This is the last gender: add another before deleting it.")
         }
-        let inUse = try await contactCount(of: id)
+        let inUse = try await ContactModel.owned(by: ownerID, on: database).filter(\.$genderID == id).count()
         if let replacement {
             guard replacement != id else {
                 throw ValidationFailure(field: "replace_by", "A gender cannot replace itself: choose another.")
             }
-            _ = try await GenderModel.requireOwned(replacement, by: ownerID, on: database)
+            guard genders.contains(where: { $0.id == replacement }) else { throw AppError.notFound }
         } else if inUse > 0 {
             let contacts = inUse == 1 ? "1 contact has" : "\(inUse) contacts have"
             throw ValidationFailure(

@@ -112,19 +112,18 @@ enum GendersPage {
     static func load(_ request: Request, problem: Problem? = nil) async throws -> Context {
         let service = try request.genders()
         let genders = try await service.all()
-        var rows: [Row] = []
-        for gender in genders {
-            let count = try await service.contactCount(of: gender.id)
-            rows.append(
-                Row(
-                    id: gender.id, name: gender.name, typeOptions: typeOptions(selected: gender.type), contacts: count,
-                    contactsLabel: count == 1 ? "1 contact" : "\(count) contacts",
-                    saveURL: SiteURL.settingsGender(gender.id).path,
-                    deleteURL: SiteURL.deleteSettingsGender(gender.id).path,
-                    replacements: genders.filter { $0.id != gender.id }.map {
-                        SelectOption(value: String($0.id), label: $0.name, isSelected: false)
-                    },
-                    error: problem?.genderID == gender.id ? problem?.message : nil))
+        let counts = try await service.contactCounts()
+        let rows = genders.map { gender in
+            let count = counts[gender.id] ?? 0
+            return Row(
+                id: gender.id, name: gender.name, typeOptions: typeOptions(selected: gender.type), contacts: count,
+                contactsLabel: count == 1 ? "1 contact" : "\(count) contacts",
+                saveURL: SiteURL.settingsGender(gender.id).path,
+                deleteURL: SiteURL.deleteSettingsGender(gender.id).path,
+                replacements: genders.filter { $0.id != gender.id }.map {
+                    SelectOption(value: String($0.id), label: $0.name, isSelected: false)
+                },
+                error: problem?.genderID == gender.id ? problem?.message : nil)
         }
         return Context(
             layout: LayoutContext(title: "Genders", section: .settings, session: request.pageSession), genders: rows,

@@ -168,8 +168,7 @@ enum TasksPage {
     {
         let tasks = try await request.tasks().openTasks()
         let contacts = try await request.contacts().contacts(tasks.compactMap(\.contactID))
-        let everyone = try await request.contacts().all().filter { !$0.fields.isArchived }
-            .sorted { $0.completeName.localizedCaseInsensitiveCompare($1.completeName) == .orderedAscending }
+        let everyone = try await request.contacts().allByName().filter { !$0.fields.isArchived }
         return Context(
             tasks: tasks, contacts: contacts, allContacts: everyone, session: request.pageSession, errors: errors,
             typedTitle: typedTitle)

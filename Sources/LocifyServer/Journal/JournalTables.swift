@@ -31,7 +31,7 @@ final class NoteModel: OwnedModel, @unchecked Sendable {
 
     func apply(_ fields: NoteFields, now: Date) {
         body = fields.body
-        favoritedAt = Note.favoritedAt(favoritedAt, isFavorited: fields.isFavorited, now: now)
+        favoritedAt = LocifyCore.Timestamp.since(favoritedAt, holding: fields.isFavorited, now: now)
         isFavorited = fields.isFavorited
         updatedAt = now
     }
@@ -75,7 +75,7 @@ final class TaskModel: OwnedModel, @unchecked Sendable {
     func apply(_ fields: ToDoFields, now: Date) {
         title = fields.title
         description = fields.description
-        completedAt = ToDo.completedAt(completedAt, isCompleted: fields.isCompleted, now: now)
+        completedAt = LocifyCore.Timestamp.since(completedAt, holding: fields.isCompleted, now: now)
         isCompleted = fields.isCompleted
         updatedAt = now
     }

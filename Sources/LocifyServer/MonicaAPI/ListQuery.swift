@@ -24,13 +24,21 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
     /// pages, and `page` comes last and is a number.
     func pageURLs(of list: SiteURL, on request: Request, keeping filters: [String] = []) -> @Sendable (Int) -> String {
         let parameters = request.queryParameters
-        let kept = request.absoluteURL(
-            list,
-            query: filters.map { ($0, parameters[$0]) } + [
+        return request.pageURLs(
+            of: list,
+            keeping: filters.map { ($0, parameters[$0]) } + [
                 ("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit)), ("sort", sortText),
                 ("query", search),
             ])
-        let prefix = kept + (kept.contains("?") ? "&page=" : "?page=")
+    }
+}
+
+extension Request {
+    /// The URLs of a list's pages, `kept` parameters first: they are encoded once, as a pager asks for a
+    /// dozen pages, and `page` comes last and is a number.
+    func pageURLs(of list: SiteURL, keeping kept: [(String, String?)]) -> @Sendable (Int) -> String {
+        let base = absoluteURL(list, query: kept)
+        let prefix = base + (base.contains("?") ? "&page=" : "?page=")
         return { prefix + String($0) }
     }
 }

@@ -145,9 +145,7 @@ struct RemindersWebController: RouteCollection {
         let contacts =
             fixedContact != nil
             ? []
-            : try await request.contacts().all().sorted {
-                $0.completeName.localizedStandardCompare($1.completeName) == .orderedAscending
-            }
+            : try await request.contacts().allByName()
         return try await request.view.render(
             "reminders/form",
             ReminderFormPage.Context(

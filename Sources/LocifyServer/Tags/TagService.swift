@@ -101,10 +101,14 @@ struct TagService {
     func setTags(_ names: [String], onContact contactID: Int) async throws {
         try await requireEditable(contactID)
         let wanted = names.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        // Every name is checked before anything is written, so one bad name changes nothing.
         var problems: [FieldError] = []
-        for name in wanted where name.unicodeScalars.count > Tag.maximumNameLength {
-            problems.append(
-                FieldError(field: "tags", message: "Tag “\(name.prefix(40))…” must be at most 255 characters."))
+        for name in wanted {
+            do {
+                _ = try Tag.validatedName(name, field: "tags")
+            } catch {
+                problems += error.errors
+            }
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
         try await database.transaction { database in

@@ -156,13 +156,17 @@ final class OpenAPIResourcesTests: XCTestCase {
                         ContactFieldResource(
                             ContactField(
                                 id: 6, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+44 20 7946 0958",
-                                labels: [ContactFieldLabel(type: "cell", label: "Mobile")], createdAt: TestClock.start,
+                                labels: [
+                                    .init(
+                                        id: 9, label: ContactFieldLabel(type: "cell", label: "Mobile"),
+                                        createdAt: TestClock.start)
+                                ], createdAt: TestClock.start,
                                 updatedAt: TestClock.start),
                             type: ContactFieldType(
                                 id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-phone",
                                 linkProtocol: "tel:",
                                 isDelible: false, type: "phone", createdAt: TestClock.start, updatedAt: TestClock.start),
-                            labelIDs: [9], contact: short)),
+                            contact: short)),
                     .object(["$ref": .string("#/components/schemas/ContactField")])
                 ),
                 (

@@ -156,6 +156,12 @@ final class TagsAPITests: XCTestCase {
                 XCTAssertEqual(
                     try refused.decoded(ErrorEnvelope.self).error.message, .list(["The tags field is required."]))
             }
+            let tooLong = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/setTags", headers: account.bearer,
+                json: #"{"tags": ["Fine", "\#(String(repeating: "x", count: 256))"]}"#)
+            XCTAssertEqual(tooLong.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try tooLong.decoded(ErrorEnvelope.self).error.message, .list(["Tag must be at most 255 characters."]))
             let archived = try await app.makeContact(
                 for: account, ContactDraft(firstName: "Old", isArchived: true))
             let onArchived = try await app.send(
