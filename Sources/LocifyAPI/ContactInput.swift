@@ -79,6 +79,33 @@ public struct ContactInput: Decodable, Sendable {
     }
 }
 
+/// The body of `PUT /api/contacts/{id}/work`: `job` and `company`, each kept when left out.
+public struct WorkInput: Decodable, Sendable {
+    public private(set) var job: String?
+    public private(set) var company: String?
+    public private(set) var presentKeys: Set<String> = []
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container, labels: ContactDraft.fieldLabels)
+        job = reader.string("job")
+        company = reader.string("company")
+        presentKeys = Set(container.allKeys.map(\.stringValue))
+        typeErrors = reader.errors
+    }
+
+    /// `existing` with the sent keys applied.
+    public func merged(into existing: ContactDraft) -> ContactDraft {
+        var result = existing
+        if presentKeys.contains("job") { result.job = job }
+        if presentKeys.contains("company") { result.company = company }
+        return result
+    }
+}
+
 struct LenientKey: CodingKey {
     let stringValue: String
     var intValue: Int? { nil }

@@ -37,7 +37,16 @@ extension ContactResource: DirectJSONWritable {
         try writer.writeNested(tags, constant: [], as: Self.emptyList)
         writer.append(#","statistics":"#)
         try writer.writeNested(statistics, constant: Statistics(), as: Self.noStatistics)
+        if let contactFields {
+            writer.append(#","contactFields":"#)
+            try writer.writeNested(contactFields, constant: [], as: Self.emptyList)
+        }
+        if let notes {
+            writer.append(#","notes":"#)
+            try writer.writeNested(notes, constant: [], as: Self.emptyList)
+        }
         writer.append(#","url":"#)
+
         writer.writeString(url)
         writer.append(#","account":{"id":"#)
         writer.writeInteger(account.id)

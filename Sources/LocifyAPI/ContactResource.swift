@@ -280,10 +280,28 @@ public struct ContactResource: Codable, Sendable, Equatable {
     public var addresses: [AddressShortResource]
     public var tags: [TagResource]
     public var statistics: Statistics
+    /// Every field of the contact, with `with=contactfields` only.
+    public var contactFields: [ContactFieldResource]?
+    /// The contact's three newest notes, with `with=contactfields` only.
+    public var notes: [NoteResource]?
     public var url: String
     public var account: AccountReference
     public var createdAt: String
     public var updatedAt: String
+
+    /// How many of its newest notes `with=contactfields` adds to a contact, as Monica does.
+    public static let notesShown = 3
+
+    /// What `with=contactfields` adds to a contact.
+    public struct Extras: Sendable {
+        public var contactFields: [ContactFieldResource]
+        public var notes: [NoteResource]
+
+        public init(contactFields: [ContactFieldResource], notes: [NoteResource]) {
+            self.contactFields = contactFields
+            self.notes = notes
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, object
@@ -303,14 +321,15 @@ public struct ContactResource: Codable, Sendable, Equatable {
         case lastActivityTogether = "last_activity_together"
         case stayInTouchFrequency = "stay_in_touch_frequency"
         case stayInTouchTriggerDate = "stay_in_touch_trigger_date"
-        case information, addresses, tags, statistics, url, account
+        case information, addresses, tags, statistics, contactFields, notes, url, account
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
     public init(
         _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
-        addresses: [AddressShortResource] = [], tags: [Tag] = [], counts: ContactCounts = ContactCounts()
+        addresses: [AddressShortResource] = [], tags: [Tag] = [], counts: ContactCounts = ContactCounts(),
+        extras: Extras? = nil
     ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
@@ -332,13 +351,16 @@ public struct ContactResource: Codable, Sendable, Equatable {
         information = Information(
             relationships: Relationships(),
             dates: Dates(birthdate: summary.birthdate, deceasedDate: .absent),
-            career: Career(job: nil, company: nil),
+            career: Career(job: contact.fields.job, company: contact.fields.company),
             avatar: summary.avatar,
             foodPreferences: nil,
             howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
         self.addresses = addresses
         self.tags = tags.map(TagResource.init)
         statistics = Statistics(counts)
+        contactFields = extras?.contactFields
+        notes = extras?.notes
+
         self.url = summary.url
         account = summary.account
         createdAt = Timestamp.string(contact.createdAt)

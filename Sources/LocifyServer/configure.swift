@@ -94,6 +94,8 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateTags())
     app.migrations.add(CreateGenders())
     app.migrations.add(CreateContactFields())
+    app.migrations.add(MoveContactEmailsToFields())
+    app.migrations.add(AddContactWork())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -162,6 +164,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: GendersWebController())
+    try signedIn.register(collection: ContactFieldsWebController())
     try signedIn.register(collection: PlacesWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())

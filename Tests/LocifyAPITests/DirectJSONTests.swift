@@ -19,7 +19,7 @@ final class DirectJSONTests: XCTestCase {
             let fields = ContactFields(
                 firstName: name.0, lastName: name.1, nickname: name.2,
                 description: index.isMultiple(of: 2) ? "Notes \u{1}\t" : nil,
-                email: "a\(index)@example.com", birthdate: birthdates[index % birthdates.count],
+                birthdate: birthdates[index % birthdates.count],
                 gender: [Gender(id: 1, name: "Man", type: "M"), Gender(id: 2, name: "Woman", type: "F"), nil][
                     index % 3], isStarred: index == 1,
                 isArchived: index == 2)
@@ -72,7 +72,22 @@ final class DirectJSONTests: XCTestCase {
             XCTAssertEqual(try json(related, direct: true), try json(related, direct: false))
             XCTAssertTrue(try json(related, direct: true).contains(#""friend":{"total":1,"contacts":[{"id":"#))
             XCTAssertTrue(try json(related, direct: true).contains(#""tags":[{"id":4,"object":"tag","#))
+
+            // `with=contactfields`: the fields and notes sit between the statistics and the URL.
+            related.contactFields = []
+            related.notes = [
+                NoteResource(
+                    Note(
+                        id: 9, uuid: contact.uuid, ownerID: 3, contactID: contact.id,
+                        fields: NoteFields(body: "Line\none", isFavorited: true), favoritedAt: contact.createdAt,
+                        createdAt: contact.createdAt, updatedAt: contact.updatedAt),
+                    url: "http://x/api/notes/9", contact: short)
+            ]
+            let withExtras = try json(related, direct: true)
+            XCTAssertEqual(withExtras, try json(related, direct: false))
+            XCTAssertTrue(withExtras.contains(#""number_of_debts":0},"contactFields":[],"notes":[{"id":9,"#))
         }
+
         let window = PageWindow(page: 1, limit: 15, total: 5)
         let page = PageResource(
             items: contacts().map {

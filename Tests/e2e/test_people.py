@@ -1,4 +1,5 @@
-"""A contact's tags, tasks and notes in a real browser, on a desktop window and on a 360 px phone: a tag
+"""A contact's phone numbers, tags, tasks and notes in a real browser, on a desktop window and on a 360 px
+phone: a phone number added (a tel: link) and the contact found by its digits typed another way, a tag
 added with the suggestions list, the contact found by that tag, a task added and ticked off (and gone from
 the Tasks page), and a note written with its line breaks kept."""
 import pytest
@@ -21,6 +22,27 @@ def open_first_contact(driver, server):
 
 def tag_task_and_note(driver, server, screens, label):
     name, contact_url = open_first_contact(driver, server)
+
+    # A phone number: Phone is the kind chosen first; the number becomes a link that calls it.
+    assert Select(driver.find_element(By.ID, "new-field-kind")).first_selected_option.text == "Phone"
+    fill(driver, "new-field-data", "+44 20 7946 0958")
+    fill(driver, "new-field-labels", "Mobile")
+    submit(driver, "#fields form.inline-form button[type=submit]")
+    assert driver.current_url.startswith(contact_url)
+    number = driver.find_element(By.CSS_SELECTOR, "#fields a.field-value[href^='tel:']")
+    assert number.text == "+44 20 7946 0958"
+    assert number.get_attribute("href") == "tel:+442079460958"
+    assert "Phone · Mobile" in driver.find_element(By.ID, "fields").text
+    shot(driver, screens, f"59-{label}-contact-phone")
+
+    # Found by the number, typed with other spacing.
+    driver.get(server.url + "/contacts")
+    fill(driver, "q", "2079 460958")
+    submit(driver, "form.search button[type=submit]")
+    assert "1 contact matching" in driver.find_element(By.ID, "contacts-summary").text
+    rows = driver.find_elements(By.CSS_SELECTOR, ".contact-row .contact-name")
+    assert [plain_name(row.text) for row in rows] == [name]
+    driver.get(contact_url)
 
     # A tag: typed into the field the suggestions list serves, then shown as a link on the page.
     fill(driver, "new-tags", "Book club")

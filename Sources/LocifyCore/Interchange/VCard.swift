@@ -29,12 +29,29 @@ public struct VCard: Equatable, Sendable {
         }
     }
 
+    /// A value with its TYPE parameters (`TEL;TYPE=cell,voice:+44…`), types as written.
+
+    public struct TypedValue: Equatable, Sendable {
+        public var types: [String]
+        public var value: String
+
+        public init(_ value: String, types: [String] = []) {
+            self.types = types
+            self.value = value
+        }
+    }
+
     public var uid: String?
     public var formattedName: String
     public var givenName: String?
     public var familyName: String?
     public var nickname: String?
-    public var emails: [String]
+    public var emails: [TypedValue]
+    public var telephones: [TypedValue]
+    /// IMPP: messaging addresses as URIs (`telegram:ada`, `xmpp:ada@example.org`).
+    public var messaging: [TypedValue]
+    /// URL: web addresses, social profiles among them.
+    public var urls: [TypedValue]
     public var birthday: Birthdate?
     public var addresses: [Address]
     public var photoURI: String?
@@ -42,7 +59,8 @@ public struct VCard: Equatable, Sendable {
 
     public init(
         uid: String? = nil, formattedName: String, givenName: String? = nil, familyName: String? = nil,
-        nickname: String? = nil, emails: [String] = [], birthday: Birthdate? = nil, addresses: [Address] = [],
+        nickname: String? = nil, emails: [TypedValue] = [], telephones: [TypedValue] = [],
+        messaging: [TypedValue] = [], urls: [TypedValue] = [], birthday: Birthdate? = nil, addresses: [Address] = [],
         photoURI: String? = nil, note: String? = nil
     ) {
         self.uid = uid
@@ -51,6 +69,9 @@ public struct VCard: Equatable, Sendable {
         self.familyName = familyName
         self.nickname = nickname
         self.emails = emails
+        self.telephones = telephones
+        self.messaging = messaging
+        self.urls = urls
         self.birthday = birthday
         self.addresses = addresses
         self.photoURI = photoURI
@@ -72,16 +93,17 @@ public enum VCardFormat {
         lines.append(
             "N:" + [card.familyName, card.givenName, nil, nil, nil].map { e($0 ?? "") }.joined(separator: ";"))
         if let nickname = card.nickname { lines.append("NICKNAME:" + e(nickname)) }
-        for email in card.emails { lines.append("EMAIL;TYPE=home:" + e(email)) }
+        for (name, values) in [
+            ("EMAIL", card.emails), ("TEL", card.telephones), ("IMPP", card.messaging), ("URL", card.urls),
+        ] {
+            for typed in values { lines.append(name + typeParameter(typed.types) + ":" + e(typed.value)) }
+        }
         if let birthday = card.birthday {
             let monthDay = String(format: "%02d%02d", birthday.month, birthday.day)
             lines.append("BDAY:" + (birthday.year.map { String(format: "%04d", $0) + monthDay } ?? "--" + monthDay))
         }
         for address in card.addresses {
-            var parameters = ""
-            if !address.types.isEmpty {
-                parameters += ";TYPE=" + address.types.map(quoteIfNeeded).joined(separator: ",")
-            }
+            var parameters = typeParameter(address.types)
             if let label = address.label {
                 parameters +=
                     ";LABEL=\""
@@ -150,8 +172,7 @@ public enum VCardFormat {
         let addresses = lines.filter { $0.name == "ADR" }.map { line -> VCard.Address in
             let parts = ContentLines.split(line.value, on: ";").map(ContentLines.unescape).map { $0.isEmpty ? nil : $0 }
             func part(_ index: Int) -> String? { index < parts.count ? parts[index] : nil }
-            let types = line.parameters.filter { $0.name == "TYPE" }
-                .flatMap { $0.value.split(separator: ",").map { String($0).lowercased() } }
+            let types = line.types
             let label = line.parameter("LABEL").map { $0.replacingOccurrences(of: "\\n", with: "\n") }
             return VCard.Address(
                 types: types, street: part(2), city: part(3), region: part(4), postalCode: part(5), country: part(6),
@@ -160,9 +181,23 @@ public enum VCardFormat {
         return VCard(
             uid: text("UID"), formattedName: formatted, givenName: given, familyName: family,
             nickname: text("NICKNAME"),
-            emails: lines.filter { $0.name == "EMAIL" }.map { ContentLines.unescape($0.value) },
+            emails: typedValues("EMAIL", in: lines), telephones: typedValues("TEL", in: lines),
+            messaging: typedValues("IMPP", in: lines), urls: typedValues("URL", in: lines),
             birthday: text("BDAY").flatMap(parseBirthday),
             addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }?.value, note: text("NOTE"))
+    }
+
+    /// Each non-empty `name` line's value with its types; a vCard 4 `tel:` URI is read as the number.
+    private static func typedValues(_ name: String, in lines: [ContentLine]) -> [VCard.TypedValue] {
+        lines.filter { $0.name == name }.compactMap { line in
+            var value = ContentLines.unescape(line.value).trimmingCharacters(in: .whitespaces)
+            if name == "TEL", value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
+            return value.isEmpty ? nil : VCard.TypedValue(value, types: line.typesAsWritten)
+        }
+    }
+
+    private static func typeParameter(_ types: [String]) -> String {
+        types.isEmpty ? "" : ";TYPE=" + types.map(quoteIfNeeded).joined(separator: ",")
     }
 
     /// `19920229`, `1992-02-29`, `--0229`, `--02-29`.
@@ -190,6 +225,21 @@ public enum VCardFormat {
     private static func quoteIfNeeded(_ value: String) -> String {
         value.contains(where: { ",;:\" ".contains($0) })
             ? "\"" + value.replacingOccurrences(of: "\"", with: "'") + "\"" : value
+    }
+}
+
+extension ContentLine {
+    /// The TYPE parameters' values, lower case: `TYPE=cell,voice` and `TYPE=cell;TYPE=voice` alike.
+    var types: [String] { typesAsWritten.map { $0.lowercased() } }
+
+    /// The TYPE parameters' values in their own case, for labels people named.
+    var typesAsWritten: [String] {
+        parameters.flatMap { parameter -> [String] in
+            // vCard 2.1 writes types bare: `TEL;CELL;VOICE:`.
+            if parameter.value.isEmpty { return parameter.name.isEmpty ? [] : [parameter.name.lowercased()] }
+            guard parameter.name == "TYPE" else { return [] }
+            return parameter.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
     }
 }
 

@@ -40,22 +40,25 @@ public struct ContactFields: Hashable, Sendable {
     public var lastName: String?
     public var nickname: String?
     public var description: String?
-    public var email: String?
     public var birthdate: Birthdate?
     public var gender: Gender?
+    /// Work, as Monica's `career`.
+    public var job: String?
+    public var company: String?
     public var isStarred: Bool
     public var isArchived: Bool
 
     public init(
         firstName: String, lastName: String? = nil, nickname: String? = nil, description: String? = nil,
-        email: String? = nil, birthdate: Birthdate? = nil, gender: Gender? = nil,
+        birthdate: Birthdate? = nil, gender: Gender? = nil, job: String? = nil, company: String? = nil,
         isStarred: Bool = false, isArchived: Bool = false
     ) {
         self.firstName = firstName
         self.lastName = lastName
         self.nickname = nickname
         self.description = description
-        self.email = email
+        self.job = job
+        self.company = company
         self.birthdate = birthdate
         self.gender = gender
         self.isStarred = isStarred
@@ -66,9 +69,12 @@ public struct ContactFields: Hashable, Sendable {
         lastName.map { firstName + " " + $0 } ?? firstName
     }
 
-    /// What `query` searches: names, nickname and email, folded (see `TextFolding.searchKey`).
-    public var searchKey: String {
-        TextFolding.searchKey([firstName, lastName, nickname, email])
+    /// What a contact search matches: the names and nickname, then the data of the contact's fields
+    /// (e-mails, phone numbers, accounts), folded (see `TextFolding.searchKey`); a phone number also as
+    /// its bare digits, so it is found however it was spaced (see `ContactSearch`).
+    public func searchKey(fieldData: [String] = []) -> String {
+        TextFolding.searchKey(
+            [firstName, lastName, nickname] + fieldData + fieldData.compactMap(ContactSearch.phoneDigits))
     }
 }
 
@@ -79,6 +85,7 @@ public struct ContactDraft: Sendable, Equatable {
     public var lastName: String?
     public var nickname: String?
     public var description: String?
+    /// An e-mail to add as one of the contact's Email fields (contacts keep e-mails only there).
     public var email: String?
     /// nil: decide from the other birthdate fields (known when a day and month are given).
     public var isBirthdateKnown: Bool?
@@ -91,6 +98,8 @@ public struct ContactDraft: Sendable, Equatable {
     public var genderID: Int?
     /// A gender by name or type letter, where clients (and vCards) send `gender`; `genderID` wins.
     public var genderName: String?
+    public var job: String?
+    public var company: String?
     public var isStarred: Bool
     public var isArchived: Bool
 
@@ -99,8 +108,11 @@ public struct ContactDraft: Sendable, Equatable {
         description: String? = nil, email: String? = nil, isBirthdateKnown: Bool? = nil,
         birthdateDay: Int? = nil, birthdateMonth: Int? = nil, birthdateYear: Int? = nil,
         birthdateIsAgeBased: Bool = false, birthdateAge: Int? = nil, genderID: Int? = nil,
-        genderName: String? = nil, isStarred: Bool = false, isArchived: Bool = false
+        genderName: String? = nil, job: String? = nil, company: String? = nil, isStarred: Bool = false,
+        isArchived: Bool = false
     ) {
+        self.job = job
+        self.company = company
         self.firstName = firstName
         self.lastName = lastName
         self.nickname = nickname
@@ -120,13 +132,18 @@ public struct ContactDraft: Sendable, Equatable {
 
     public static let descriptionLimit = 10_000
 
+    /// `email` trimmed and normalized, nil when blank: what an accepted draft adds as an Email field.
+    public var normalizedEmail: String? {
+        email.map(EmailAddress.normalized).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Each input's name for people, by wire name: forms and API messages word a problem the same way.
     public static let fieldLabels: [String: String] = [
         "first_name": "First name", "last_name": "Last name", "nickname": "Nickname", "description": "Description",
         "email": "Email", "gender_id": "Gender", "gender": "Gender", "is_birthdate_known": "Birthday known",
         "birthdate_day": "Birthday day", "birthdate_month": "Birthday month", "birthdate_year": "Birth year",
         "birthdate_is_age_based": "Age-based birthday", "birthdate_age": "Age", "is_starred": "Starred",
-        "is_archived": "Archived", "birthdate_add_reminder": "Birthday reminder",
+        "is_archived": "Archived", "birthdate_add_reminder": "Birthday reminder", "job": "Job", "company": "Company",
     ]
 
     /// The rules, after the values were read: `typeErrors` are the values that could not be read
@@ -149,8 +166,9 @@ public struct ContactDraft: Sendable, Equatable {
         let nickname = check.text(nickname, field: "nickname", label: "Nickname")
         let description = check.text(
             description, field: "description", label: "Description", limit: Self.descriptionLimit)
-        let email = check.text(email, field: "email", label: "Email").map(EmailAddress.normalized)
-        if let email, !EmailAddress.isPlausible(email) {
+        if let email = check.text(email, field: "email", label: "Email").map(EmailAddress.normalized),
+            !EmailAddress.isPlausible(email)
+        {
             check.fail("email", "Email must be an address like name@example.com.")
         }
         var gender: Gender?
@@ -167,11 +185,14 @@ public struct ContactDraft: Sendable, Equatable {
                 check.fail("gender", "Gender “\(name)” is none of this account’s genders: \(names).")
             }
         }
+        let job = check.text(job, field: "job", label: "Job")
+        let company = check.text(company, field: "company", label: "Company")
         let birthdate = checkedBirthdate(today: today, check: &check)
         return try check.finish(
             ContactFields(
                 firstName: firstName ?? "", lastName: lastName, nickname: nickname, description: description,
-                email: email, birthdate: birthdate, gender: gender, isStarred: isStarred, isArchived: isArchived))
+                birthdate: birthdate, gender: gender, job: job, company: company, isStarred: isStarred,
+                isArchived: isArchived))
     }
 
     private func checkedBirthdate(today: CalendarDate, check: inout FieldChecker) -> Birthdate? {

@@ -169,6 +169,7 @@ enum SettingsPage {
         let notificationsURL: String
         let placesURL: String
         let gendersURL = SiteURL.settingsGenders.path
+        let fieldKindsURL = SiteURL.settingsFieldKinds.path
         let feedbackURL: String
         let aboutURL: String
         let gravatarURL: String

@@ -6,8 +6,14 @@ import Vapor
 enum VCardDownloads {
     @Sendable
     static func contact(request: Request) async throws -> Response {
-        let aggregate = try await request.contacts().aggregate(try request.pathID("contactID"))
-        return VCard(aggregate).download(named: aggregate.contact.completeName)
+        let id = try request.pathID("contactID")
+        let aggregate = try await request.contacts().aggregate(id)
+        let contactFields = try request.contactFields()
+        return VCard(
+            aggregate, contactFields: try await contactFields.fields(ofContacts: [id]),
+            kinds: try await contactFields.types()
+        ).download(named: aggregate.contact.completeName)
+
     }
 
     @Sendable

@@ -3,6 +3,65 @@ import Foundation
 import LocifyCore
 import SQLKit
 
+/// What a contact's fields give the contact itself: their data, searched with its names, and its
+/// e-mails, the first of which chooses its Gravatar.
+struct ContactFieldDigest: Equatable {
+    var data: [String] = []
+    var emails: [String] = []
+
+    mutating func add(_ value: String, isEmail: Bool) {
+        data.append(value)
+        if isEmail { emails.append(value) }
+    }
+
+    /// Works out again what the contacts' names and fields give them (`ContactModel.applyDerived`) and
+    /// stores it where it changed, leaving `updated_at`; returns the contacts whose Gravatar hash changed.
+    static func refresh(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws -> [Int] {
+        let ids = Array(Set(contactIDs)).sorted()
+        guard !ids.isEmpty else { return [] }
+        let models = try await ContactModel.owned(by: ownerID, on: database).filter(\.$id ~~ ids).all()
+        let digests = try await digests(ofContacts: ids, ownerID: ownerID, on: database)
+        let sql = try database.sqlDatabase()
+        var gravatarChanged: [Int] = []
+        for model in models {
+            let id = try model.requireID()
+            let (keyBefore, hashBefore) = (model.searchKey, model.gravatarHash)
+            model.applyDerived(from: digests[id] ?? ContactFieldDigest())
+            guard model.searchKey != keyBefore || model.gravatarHash != hashBefore else { continue }
+            if model.gravatarHash != hashBefore { gravatarChanged.append(id) }
+            try await sql.raw(
+                """
+                UPDATE "contacts" SET "search_key" = \(bind: model.searchKey), \
+                "gravatar_hash" = \(bind: model.gravatarHash) \
+                WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
+                """
+            ).run()
+        }
+        return gravatarChanged
+    }
+
+    /// What the fields of each of `contactIDs` give it, fields in the order they were made.
+    static func digests(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws
+        -> [Int: ContactFieldDigest]
+    {
+        guard !contactIDs.isEmpty else { return [:] }
+        let rows = try await database.plainRows(
+            """
+            SELECT "contact_fields"."contact_id", "contact_fields"."data", "contact_field_types"."type" \
+            FROM "contact_fields" JOIN "contact_field_types" \
+            ON "contact_field_types"."id" = "contact_fields"."contact_field_type_id" \
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, of: "contact_fields", idColumn: "contact_id")) \
+            ORDER BY "contact_fields"."id"
+            """, columns: ["contact_id", "data", "type"])
+        var digests: [Int: ContactFieldDigest] = [:]
+        for row in rows {
+            digests[try row.requiredInteger(0), default: ContactFieldDigest()].add(
+                try row.requiredText(1), isEmail: try row.text(2) == ContactFieldType.emailType)
+        }
+        return digests
+    }
+}
+
 /// The contact fields of one owner and their kinds, seeded with Monica's seven the first time asked.
 struct ContactFieldService {
     let database: any Database
@@ -20,19 +79,16 @@ struct ContactFieldService {
     private func typeModels() async throws -> [ContactFieldTypeModel] {
         let existing = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
         if !existing.isEmpty { return existing }
-        let now = dependencies.now()
-        let made = ContactFieldType.defaults.map { kind in
-            let model = ContactFieldTypeModel(ownerID: ownerID, uuid: dependencies.newUUID(), name: kind.name, now: now)
-            model.icon = kind.icon
-            model.linkProtocol = kind.linkProtocol
-            model.isDelible = kind.isDelible
-            model.type = kind.type
-            return model
+        return try await ContactFieldTypeModel.seed(
+            ownerID: ownerID, on: database, now: dependencies.now(), newUUID: dependencies.newUUID)
+    }
+
+    /// The owner's E-mail kind: seeded, never deleted, and its `type` never changes.
+    func emailType() async throws -> ContactFieldType {
+        guard let model = try await typeModels().first(where: { $0.type == ContactFieldType.emailType }) else {
+            throw AppError.notFound
         }
-        try await database.transaction { transaction in
-            for model in made { try await model.save(on: transaction) }
-        }
-        return made
+        return try model.value()
     }
 
     private func typeModel(_ id: Int) async throws -> ContactFieldTypeModel {
@@ -49,7 +105,8 @@ struct ContactFieldService {
     {
         _ = try await typeModels()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try ContactFieldType.validated(name: name, icon: icon, linkProtocol: linkProtocol, type: type)
+            try ContactFieldType.validated(
+                name: name, icon: icon, linkProtocol: linkProtocol, type: type, storedType: nil)
         }
         let model = ContactFieldTypeModel(
             ownerID: ownerID, uuid: dependencies.newUUID(), name: checked.name, now: dependencies.now())
@@ -69,7 +126,7 @@ struct ContactFieldService {
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(
                 name: name ?? model.name, icon: icon ?? model.icon, linkProtocol: linkProtocol ?? model.linkProtocol,
-                type: type ?? model.type)
+                type: type ?? model.type, storedType: model.type)
         }
         model.name = checked.name
         model.icon = checked.icon
@@ -87,7 +144,13 @@ struct ContactFieldService {
             throw ValidationFailure(
                 field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.")
         }
-        try await model.delete(on: database)
+        let affected = try await database.plainRows(
+            """
+            SELECT DISTINCT "contact_id" FROM "contact_fields" \
+            WHERE "user_id" = \(literal: ownerID) AND "contact_field_type_id" = \(literal: id)
+            """, columns: ["contact_id"]
+        ).map { try $0.requiredInteger(0) }
+        try await writingFields(of: affected) { transaction in try await model.delete(on: transaction) }
     }
 
     // MARK: Fields
@@ -157,8 +220,10 @@ struct ContactFieldService {
         var contactID: Int?
         var typeID: Int?
         var data: String?
-        /// nil or empty: the labels stay (on create: none).
+        /// nil or empty: the labels stay (on create: none), unless `labelsAreTheWholeSet`.
         var labels: [String]?
+        /// The labels sent replace the set even when there are none: a web form that clears them.
+        var labelsAreTheWholeSet = false
         var typeErrors: [FieldError] = []
     }
 
@@ -169,7 +234,7 @@ struct ContactFieldService {
         let now = dependencies.now()
         let model = ContactFieldModel(
             ownerID: ownerID, contactID: contactID, typeID: typeID, uuid: dependencies.newUUID(), data: data, now: now)
-        try await database.transaction { transaction in
+        try await writingFields(of: [contactID]) { transaction in
             try await model.save(on: transaction)
             try await replaceLabels(of: try model.requireID(), with: input.labels ?? [], now: now, on: transaction)
         }
@@ -183,21 +248,66 @@ struct ContactFieldService {
         let (data, contactID, typeID) = try check(input)
         try await requireWritable(contactID: contactID, typeID: typeID)
         let now = dependencies.now()
+        let formerContactID = model.$contact.id
         model.$contact.id = contactID
         model.typeID = typeID
         model.data = data
         model.updatedAt = now
-        try await database.transaction { transaction in
+        try await writingFields(of: [formerContactID, contactID]) { transaction in
             try await model.save(on: transaction)
-            if let labels = input.labels, !labels.isEmpty {
+            if let labels = input.labels, !labels.isEmpty || input.labelsAreTheWholeSet {
                 try await replaceLabels(of: id, with: labels, now: now, on: transaction)
             }
+
         }
         return try await field(id)
     }
 
     func delete(_ id: Int) async throws {
-        try await ContactFieldModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        let model = try await ContactFieldModel.requireOwned(id, by: ownerID, on: database)
+        try await writingFields(of: [model.$contact.id]) { transaction in try await model.delete(on: transaction) }
+    }
+
+    /// Runs `write`, a change to the fields of `contactIDs`, in one transaction with the contacts' search
+    /// keys and Gravatar hashes following it (`ContactModel.applyDerived`); a contact whose first e-mail
+    /// changed then shows that e-mail's Gravatar, or none.
+    private func writingFields(of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Void)
+        async throws
+    {
+        let changed = try await database.transaction { transaction in
+            try await write(transaction)
+            return try await Self(database: transaction, ownerID: ownerID, dependencies: dependencies)
+                .refreshDerived(ofContacts: contactIDs)
+        }
+        if !changed.isEmpty {
+            try await AvatarService(database: database, ownerID: ownerID, dependencies: dependencies)
+                .refresh(.contacts(changed))
+        }
+    }
+
+    func refreshDerived(ofContacts contactIDs: [Int]) async throws -> [Int] {
+        try await ContactFieldDigest.refresh(ofContacts: contactIDs, ownerID: ownerID, on: database)
+    }
+
+    func digests(ofContacts contactIDs: [Int]) async throws -> [Int: ContactFieldDigest] {
+        try await ContactFieldDigest.digests(ofContacts: contactIDs, ownerID: ownerID, on: database)
+    }
+
+    /// Every e-mail of the owner's contacts, lower case: imports and the demo seed skip people already there.
+    func allEmails() async throws -> Set<String> {
+        let rows = try await database.plainRows(
+            """
+            SELECT "contact_fields"."data" FROM "contact_fields" JOIN "contact_field_types" \
+            ON "contact_field_types"."id" = "contact_fields"."contact_field_type_id" \
+            WHERE "contact_fields"."user_id" = \(literal: ownerID) \
+            AND "contact_field_types"."type" = \(bind: ContactFieldType.emailType)
+            """, columns: ["data"])
+        return Set(try rows.map { try $0.requiredText(0).lowercased() })
+    }
+
+    /// The first e-mail of each of `contactIDs` that has one, for lists that show it.
+    func firstEmails(ofContacts contactIDs: [Int]) async throws -> [Int: String] {
+        try await digests(ofContacts: contactIDs).compactMapValues(\.emails.first)
     }
 
     private func check(_ input: Input) throws -> (data: String, contactID: Int, typeID: Int) {
@@ -246,5 +356,17 @@ struct ContactFieldService {
                 """
             ).run()
         }
+    }
+}
+
+extension ContactFieldService {
+    /// How many fields each of the owner's kinds has, by kind id (kinds without any are left out).
+    func fieldCounts() async throws -> [Int: Int] {
+        let rows = try await database.plainRows(
+            """
+            SELECT "contact_field_type_id", COUNT(*) AS "fields" FROM "contact_fields" \
+            WHERE "user_id" = \(literal: ownerID) GROUP BY "contact_field_type_id"
+            """, columns: ["contact_field_type_id", "fields"])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try $0.requiredInteger(1)) })
     }
 }

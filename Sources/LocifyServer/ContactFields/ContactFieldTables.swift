@@ -35,6 +35,24 @@ final class ContactFieldTypeModel: OwnedModel, @unchecked Sendable {
             id: try requireID(), uuid: uuid, ownerID: $owner.id, name: name, icon: icon, linkProtocol: linkProtocol,
             isDelible: isDelible, type: type, createdAt: createdAt, updatedAt: updatedAt)
     }
+
+    /// Gives an account Monica's default kinds (`ContactFieldType.defaults`), in one transaction.
+    static func seed(ownerID: Int, on database: any Database, now: Date, newUUID: () -> UUID) async throws
+        -> [ContactFieldTypeModel]
+    {
+        let made = ContactFieldType.defaults.map { kind in
+            let model = ContactFieldTypeModel(ownerID: ownerID, uuid: newUUID(), name: kind.name, now: now)
+            model.icon = kind.icon
+            model.linkProtocol = kind.linkProtocol
+            model.isDelible = kind.isDelible
+            model.type = kind.type
+            return model
+        }
+        try await database.transaction { transaction in
+            for model in made { try await model.save(on: transaction) }
+        }
+        return made
+    }
 }
 
 /// A contact field row; its labels are rows of `contact_field_labels`.
@@ -122,5 +140,89 @@ struct CreateContactFields: AsyncMigration {
         try await database.schema("contact_field_labels").delete()
         try await database.schema(ContactFieldModel.schema).delete()
         try await database.schema(ContactFieldTypeModel.schema).delete()
+    }
+}
+
+/// Contacts keep e-mails only as contact fields: each contact's former `email` becomes its first Email
+/// field (the account gets Monica's kinds first if it has none), and every contact with fields gets
+/// their data in its search key.
+struct MoveContactEmailsToFields: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        let rows = try await database.plainRows(
+            #"SELECT "id", "user_id", "email" FROM "contacts" WHERE "email" IS NOT NULL ORDER BY "id""#,
+            columns: ["id", "user_id", "email"])
+        var emailKinds: [Int: Int] = [:]
+        let now = Date()
+        for row in rows {
+            let ownerID = try row.requiredInteger(1)
+            let email = try row.requiredText(2).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !email.isEmpty else { continue }
+            let kindID: Int
+            if let known = emailKinds[ownerID] {
+                kindID = known
+            } else {
+                kindID = try await Self.emailKind(of: ownerID, on: database, now: now)
+                emailKinds[ownerID] = kindID
+            }
+            try await ContactFieldModel(
+                ownerID: ownerID, contactID: try row.requiredInteger(0), typeID: kindID, uuid: UUID(), data: email,
+                now: now
+            ).create(on: database)
+        }
+        let withFields = try await database.plainRows(
+            #"SELECT DISTINCT "user_id", "contact_id" FROM "contact_fields" ORDER BY "user_id""#,
+            columns: ["user_id", "contact_id"])
+        let byOwner = Dictionary(
+            grouping: try withFields.map { (try $0.requiredInteger(0), try $0.requiredInteger(1)) }
+        ) {
+            $0.0
+        }
+        for (ownerID, pairs) in byOwner {
+            _ = try await ContactFieldDigest.refresh(ofContacts: pairs.map(\.1), ownerID: ownerID, on: database)
+        }
+        try await database.sqlDatabase().raw(#"ALTER TABLE "contacts" DROP COLUMN "email""#).run()
+    }
+
+    /// The account's E-mail kind, its kinds made first when it has none. One retyped before kinds kept
+    /// their type is made again.
+    private static func emailKind(of ownerID: Int, on database: any Database, now: Date) async throws -> Int {
+        var kinds = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
+        if kinds.isEmpty {
+            kinds = try await ContactFieldTypeModel.seed(ownerID: ownerID, on: database, now: now) { UUID() }
+        }
+        if let kind = kinds.first(where: { $0.type == ContactFieldType.emailType }) { return try kind.requireID() }
+        guard let email = ContactFieldType.defaults.first(where: { $0.type == ContactFieldType.emailType }) else {
+            preconditionFailure("Monica's default kinds include E-mail")
+        }
+        let kind = ContactFieldTypeModel(ownerID: ownerID, uuid: UUID(), name: email.name, now: now)
+        kind.icon = email.icon
+        kind.linkProtocol = email.linkProtocol
+        kind.isDelible = false
+        kind.type = email.type
+        try await kind.create(on: database)
+        return try kind.requireID()
+    }
+
+    /// Each contact's first Email field goes back to `email`.
+    func revert(on database: any Database) async throws {
+        let sql = try database.sqlDatabase()
+        try await sql.raw(#"ALTER TABLE "contacts" ADD COLUMN "email" TEXT"#).run()
+        let firstEmails = try await database.plainRows(
+            """
+            SELECT MIN("contact_fields"."id") AS "id" FROM "contact_fields" JOIN "contact_field_types" \
+            ON "contact_field_types"."id" = "contact_fields"."contact_field_type_id" \
+            WHERE "contact_field_types"."type" = \(bind: ContactFieldType.emailType) \
+            GROUP BY "contact_fields"."contact_id"
+            """, columns: ["id"])
+        for row in firstEmails {
+            let id = try row.requiredInteger(0)
+            try await sql.raw(
+                """
+                UPDATE "contacts" SET "email" = (SELECT "data" FROM "contact_fields" WHERE "id" = \(literal: id)) \
+                WHERE "id" = (SELECT "contact_id" FROM "contact_fields" WHERE "id" = \(literal: id))
+                """
+            ).run()
+            try await sql.raw(#"DELETE FROM "contact_fields" WHERE "id" = \#(literal: id)"#).run()
+        }
     }
 }

@@ -9,6 +9,8 @@ struct ContactForm: Content {
     var email: String?
     var description: String?
     var genderID: String?
+    var job: String?
+    var company: String?
     var birthdateDay: String?
     var birthdateMonth: String?
     var birthdateYear: String?
@@ -20,7 +22,7 @@ struct ContactForm: Content {
     enum CodingKeys: String, CodingKey {
         case firstName = "first_name"
         case lastName = "last_name"
-        case nickname, email, description
+        case nickname, email, description, job, company
         case genderID = "gender_id"
         case birthdateDay = "birthdate_day"
         case birthdateMonth = "birthdate_month"
@@ -36,9 +38,10 @@ struct ContactForm: Content {
         firstName = fields?.firstName
         lastName = fields?.lastName
         nickname = fields?.nickname
-        email = fields?.email
         description = fields?.description
         genderID = fields?.gender.map { String($0.id) }
+        job = fields?.job
+        company = fields?.company
         birthdateDay = fields?.birthdate.map { String($0.day) }
         birthdateMonth = fields?.birthdate.map { String($0.month) }
         birthdateYear = fields?.birthdate?.year.map(String.init)
@@ -57,7 +60,7 @@ struct ContactForm: Content {
             birthdateDay: number(birthdateDay, "birthdate_day"),
             birthdateMonth: number(birthdateMonth, "birthdate_month"),
             birthdateYear: number(birthdateYear, "birthdate_year"), genderID: number(genderID, "gender_id"),
-            isStarred: isStarred != nil, isArchived: isArchived != nil)
+            job: job, company: company, isStarred: isStarred != nil, isArchived: isArchived != nil)
         return (draft, problems)
     }
 }
@@ -90,15 +93,23 @@ enum ContactFormPage {
             cancelURL = id.map { SiteURL.contact($0).path } ?? SiteURL.contacts.path
             submitLabel = id == nil ? "Add contact" : "Save changes"
             func label(_ name: String) -> String { ContactDraft.fieldLabels[name] ?? name }
-            nameFields = [
+            var nameFields = [
                 FormField(
                     "first_name", label: label("first_name"), value: form.firstName, errors: errors, isRequired: true,
                     maxLength: 255),
                 FormField("last_name", label: label("last_name"), value: form.lastName, errors: errors, maxLength: 255),
                 FormField("nickname", label: label("nickname"), value: form.nickname, errors: errors, maxLength: 255),
-                FormField(
-                    "email", label: label("email"), control: .email, value: form.email, errors: errors, maxLength: 255),
             ]
+            // A new contact's e-mail becomes its first Email field; after that e-mails are edited with the
+            // other fields on the contact's page.
+            if id == nil {
+                nameFields.append(
+                    FormField(
+                        "email", label: label("email"), control: .email, value: form.email, errors: errors,
+                        maxLength: 255))
+            }
+            self.nameFields = nameFields
+
             let months =
                 [SelectOption(value: "", label: "Month", isSelected: (form.birthdateMonth ?? "").isEmpty)]
                 + CalendarDate.monthNames.enumerated().map { index, name in
@@ -124,6 +135,9 @@ enum ContactFormPage {
                 }
             otherFields = [
                 FormField("gender_id", label: label("gender_id"), control: .select, errors: errors, options: genders),
+                FormField("job", label: label("job"), value: form.job, errors: errors, maxLength: 255),
+                FormField("company", label: label("company"), value: form.company, errors: errors, maxLength: 255),
+
                 FormField("description", label: "Notes", control: .textarea, value: form.description, errors: errors),
             ]
             var flags = [

@@ -16,13 +16,22 @@ struct ImportReport: Sendable, Equatable {
 
     var importedNames: [String] = []
     var importedAddresses = 0
+    /// E-mails, phone numbers and accounts.
+    var importedFields = 0
+
     var skipped: [Skipped] = []
 
     var summary: String {
         let contacts = importedNames.count == 1 ? "1 contact" : "\(importedNames.count) contacts"
         let addresses = importedAddresses == 1 ? "1 address" : "\(importedAddresses) addresses"
+        let fields =
+            switch importedFields {
+            case 0: ""
+            case 1: " and 1 e-mail, phone number or account"
+            default: " and \(importedFields) e-mails, phone numbers or accounts"
+            }
         let left = skipped.isEmpty ? "" : "; \(skipped.count) left out"
-        return "Imported \(contacts) with \(addresses)\(left)."
+        return "Imported \(contacts) with \(addresses)\(fields)\(left)."
     }
 }
 
@@ -30,33 +39,51 @@ struct ImportReport: Sendable, Equatable {
 /// contact is checked by the same rules and its addresses are geocoded like any other.
 struct ContactInterchange {
     let contacts: ContactService
+    let contactFields: ContactFieldService
     let addresses: AddressService
 
-    /// Creates a contact for each card. A card whose e-mail is already a contact's is left out, so
-    /// importing the same file twice adds nobody twice; an address that breaks a rule is left out and
-    /// its contact kept.
+    /// Creates a contact for each card, with its e-mails, phone numbers and the accounts a field kind
+    /// recognises. A card with an e-mail that is already a contact's is left out, so importing the same
+    /// file twice adds nobody twice; an address or a field that breaks a rule is left out and its
+    /// contact kept.
     func importVCards(_ text: String) async throws -> ImportReport {
         let (cards, issues) = VCardFormat.readNumbered(text)
         var report = ImportReport()
         report.skipped = issues.map { .init(record: $0.record, name: nil, reason: Self.describe($0.reason)) }
-        var knownEmails = Set(try await contacts.emails().map { $0.lowercased() })
+        var knownEmails = try await contactFields.allEmails()
+        let kinds = try await contactFields.types()
         for (record, card) in cards {
+            func leaveOut(_ reason: String) {
+                report.skipped.append(.init(record: record, name: card.formattedName, reason: reason))
+            }
             let draft = card.contactDraft
-            if let email = draft.email?.lowercased(), knownEmails.contains(email) {
-                report.skipped.append(
-                    .init(record: record, name: card.formattedName, reason: "already in your contacts (same e-mail)."))
+            let emails = card.emails.map { EmailAddress.normalized($0.value) }
+            if emails.contains(where: knownEmails.contains) {
+                leaveOut("already in your contacts (same e-mail).")
                 continue
             }
             let contact: Contact
             do {
                 contact = try await contacts.create(draft)
             } catch let failure as ValidationFailure {
-                report.skipped.append(
-                    .init(record: record, name: card.formattedName, reason: failure.messages.joined(separator: " ")))
+                leaveOut(failure.messages.joined(separator: " "))
                 continue
             }
-            if let email = contact.fields.email { knownEmails.insert(email.lowercased()) }
+            knownEmails.formUnion(emails)
             report.importedNames.append(contact.completeName)
+            let (fieldDrafts, leftOut) = card.contactFieldDrafts(kinds: kinds)
+            for value in leftOut {
+                leaveOut("“\(value)” left out: no kind of contact field has its protocol.")
+            }
+            for field in fieldDrafts {
+                do {
+                    _ = try await contactFields.create(
+                        .init(contactID: contact.id, typeID: field.typeID, data: field.data, labels: field.labels))
+                    report.importedFields += 1
+                } catch let failure as ValidationFailure {
+                    leaveOut("“\(field.data.prefix(40))” left out: \(failure.messages.joined(separator: " "))")
+                }
+            }
             for (index, address) in card.addressDrafts.enumerated() {
                 do {
                     _ = try await addresses.create(
@@ -64,10 +91,7 @@ struct ContactInterchange {
                         coordinatesSent: address.latitude != nil && address.longitude != nil)
                     report.importedAddresses += 1
                 } catch let failure as ValidationFailure {
-                    report.skipped.append(
-                        .init(
-                            record: record, name: card.formattedName,
-                            reason: "address \(index + 1) left out: \(failure.messages.joined(separator: " "))"))
+                    leaveOut("address \(index + 1) left out: \(failure.messages.joined(separator: " "))")
                 }
             }
         }
@@ -75,10 +99,15 @@ struct ContactInterchange {
         return report
     }
 
-    /// Every contact, archived ones too, with its addresses, as one vCard 4.0 file.
+    /// Every contact, archived ones too, with its addresses and fields, as one vCard 4.0 file.
     func exportVCards() async throws -> String {
         let all = try await contacts.all()
-        return VCardFormat.write(try await contacts.aggregates(all).map { VCard($0) })
+        let kinds = try await contactFields.types()
+        let fields = Dictionary(grouping: try await contactFields.fields(ofContacts: all.map(\.id)), by: \.contactID)
+        return VCardFormat.write(
+            try await contacts.aggregates(all).map {
+                VCard($0, contactFields: fields[$0.contact.id] ?? [], kinds: kinds)
+            })
     }
 
     private static func describe(_ reason: String) -> String {

@@ -14,13 +14,14 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
     @OptionalField(key: "last_name") var lastName: String?
     @OptionalField(key: "nickname") var nickname: String?
     @OptionalField(key: "description") var description: String?
-    @OptionalField(key: "email") var email: String?
     @OptionalField(key: "birthdate_day") var birthdateDay: Int?
     @OptionalField(key: "birthdate_month") var birthdateMonth: Int?
     @OptionalField(key: "birthdate_year") var birthdateYear: Int?
     @Field(key: "birthdate_is_age_based") var birthdateIsAgeBased: Bool
     /// One of the owner's genders (`genders`).
     @OptionalField(key: "gender_id") var genderID: Int?
+    @OptionalField(key: "job") var job: String?
+    @OptionalField(key: "company") var company: String?
     @Field(key: "is_starred") var isStarred: Bool
     @Field(key: "is_archived") var isArchived: Bool
     @Field(key: "default_avatar_color") var defaultAvatarColor: String
@@ -28,9 +29,10 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
     @OptionalField(key: "avatar_photo_id") var avatarPhotoID: Int?
     @Field(key: "avatar_source") var avatarSource: String
     @OptionalField(key: "avatar_digest") var avatarDigest: String?
-    /// The e-mail's Gravatar hash, kept with the e-mail: a Gravatar look-up's answer finds its contacts by it.
+    /// The Gravatar hash of the contact's first e-mail field: a Gravatar look-up's answer finds its
+    /// contacts by it.
     @OptionalField(key: "gravatar_hash") var gravatarHash: String?
-    /// Folded names, nickname and email (`ContactFields.searchKey`), so search is one portable LIKE.
+    /// Folded names, nickname and field data (`ContactFields.searchKey`), so search is one portable LIKE.
     @Field(key: "search_key") var searchKey: String
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
@@ -44,6 +46,7 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         self.avatar = .automatic
         self.createdAt = now
         apply(fields, now: now)
+        applyDerived(from: ContactFieldDigest())
     }
 
     func apply(_ fields: ContactFields, now: Date) {
@@ -51,17 +54,23 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
         lastName = fields.lastName
         nickname = fields.nickname
         description = fields.description
-        email = fields.email
-        gravatarHash = fields.email.map(Avatar.gravatarHash(email:))
         birthdateDay = fields.birthdate?.day
         birthdateMonth = fields.birthdate?.month
         birthdateYear = fields.birthdate?.year
         birthdateIsAgeBased = fields.birthdate?.isAgeBased ?? false
         genderID = fields.gender?.id
+        job = fields.job
+        company = fields.company
         isStarred = fields.isStarred
         isArchived = fields.isArchived
-        searchKey = fields.searchKey
         updatedAt = now
+    }
+
+    /// Sets what the names and the contact's fields give it: the search key, and the Gravatar hash of its
+    /// first e-mail. Called after `apply` and whenever the fields change (`ContactFieldService`).
+    func applyDerived(from digest: ContactFieldDigest) {
+        searchKey = fields(genders: []).searchKey(fieldData: digest.data)
+        gravatarHash = digest.emails.first.map(Avatar.gravatarHash(email:))
     }
 
     /// The fields, the gender found among the owner's `genders` by id.
@@ -72,8 +81,10 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
             }
         }
         return ContactFields(
-            firstName: firstName, lastName: lastName, nickname: nickname, description: description, email: email,
-            birthdate: birthdate, gender: genderID.flatMap { id in genders.first { $0.id == id } },
+            firstName: firstName, lastName: lastName, nickname: nickname, description: description,
+            birthdate: birthdate,
+            gender: genderID.flatMap { id in genders.first { $0.id == id } }, job: job, company: company,
+
             isStarred: isStarred, isArchived: isArchived)
     }
 

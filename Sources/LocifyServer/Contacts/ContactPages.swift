@@ -10,17 +10,18 @@ struct ContactCard: Encodable {
     let id: Int
     let name: String
     let nickname: String?
+    /// The first e-mail, where a list shows it.
     let email: String?
     let avatar: AvatarView
     let isStarred: Bool
     let url: String
 
     /// `pictureURL` is the contact's photo or Gravatar (`Request.pictureURL`), nil for initials.
-    init(_ contact: Contact, pictureURL: String? = nil, size: AvatarView.Size = .list) {
+    init(_ contact: Contact, email: String? = nil, pictureURL: String? = nil, size: AvatarView.Size = .list) {
         id = contact.id
         name = contact.completeName
         nickname = contact.fields.nickname
-        email = contact.fields.email
+        self.email = email
         avatar = AvatarView(contact, imageURL: pictureURL, size: size)
         isStarred = contact.fields.isStarred
         url = SiteURL.contact(contact.id).path
@@ -52,8 +53,8 @@ enum ContactListPage {
 
         /// `tag` narrows the list to the contacts carrying it; `allTags` fill the filter.
         init(
-            contacts: [Contact], window: PageWindow, search: String, archived: Bool, tag: Tag? = nil,
-            allTags: [Tag] = [], session: PageSession, pictureURL: (Contact) -> String? = { _ in nil }
+            contacts: [Contact], emails: [Int: String] = [:], window: PageWindow, search: String, archived: Bool,
+            tag: Tag? = nil, allTags: [Tag] = [], session: PageSession, pictureURL: (Contact) -> String? = { _ in nil }
         ) {
             func pageURL(_ number: Int?) -> String? {
                 number.map {
@@ -66,7 +67,7 @@ enum ContactListPage {
             let noun = window.total == 1 ? "contact" : "contacts"
             layout = LayoutContext(
                 title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
-            self.contacts = contacts.map { ContactCard($0, pictureURL: pictureURL($0)) }
+            self.contacts = contacts.map { ContactCard($0, email: emails[$0.id], pictureURL: pictureURL($0)) }
             self.search = search
             showingArchived = archived
             total = window.total
@@ -102,9 +103,10 @@ enum ContactListPage {
         let (contacts, window) = try await request.contacts().page(
             matching: search, taggedWith: tag?.id, order: .listing, page: page, archived: archived)
         let allTags = try await request.tags().all().map(\.tag)
+        let emails = try await request.contactFields().firstEmails(ofContacts: contacts.map(\.id))
         return Context(
-            contacts: contacts, window: window, search: search, archived: archived, tag: tag, allTags: allTags,
-            session: request.pageSession, pictureURL: request.pictureURL)
+            contacts: contacts, emails: emails, window: window, search: search, archived: archived, tag: tag,
+            allTags: allTags, session: request.pageSession, pictureURL: request.pictureURL)
     }
 }
 
@@ -130,6 +132,7 @@ enum ContactPage {
         let reminders: [ReminderLine]
         let newReminderURL: String
         let pictures: ContactPicturesSection?
+        let fields: ContactFieldsSection
         let tags: ContactTagsSection
         let notes: ContactNotesSection
         let tasks: ContactTasksSection
@@ -139,7 +142,8 @@ enum ContactPage {
         /// form, shown beside it.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
-            allTags: [Tag] = [], today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
+            allTags: [Tag] = [], contactFields: [ContactField] = [], fieldKinds: [ContactFieldType] = [],
+            today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
             problem: ContactSectionProblem? = nil
         ) {
@@ -147,11 +151,14 @@ enum ContactPage {
             let fields = contact.fields
             var facts: [Fact] = []
             if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
-            if let email = fields.email { facts.append(.init(label: "Email", value: email)) }
+
             if let birthdate = fields.birthdate {
                 facts.append(.init(label: "Birthday", value: ContactPage.describe(birthdate, today: today)))
             }
             if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.name)) }
+            if let work = ContactPage.describeWork(job: fields.job, company: fields.company) {
+                facts.append(.init(label: "Work", value: work))
+            }
             facts.append(.init(label: "Added", value: String(Timestamp.string(contact.createdAt).prefix(10))))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
             card = ContactCard(contact, pictureURL: pictureURL, size: .page)
@@ -170,6 +177,8 @@ enum ContactPage {
                 ("contact", String(contact.id)), ("return_to", SiteURL.contact(contact.id).path),
             ])
             vcardURL = SiteURL.contactVCard(contact.id).path
+            self.fields = ContactFieldsSection(
+                contactID: contact.id, fields: contactFields, kinds: fieldKinds, problem: problem)
             self.tags = ContactTagsSection(
                 contactID: contact.id, tags: aggregate.tags, allTags: allTags, problem: problem)
             self.notes = ContactNotesSection(contactID: contact.id, notes: notes, problem: problem)
@@ -212,20 +221,45 @@ enum ContactPage {
         let notes = try await request.notes().newest(ofContact: id, limit: ContactNotesSection.shownOnPage)
         let tasks = try await request.tasks().tasks(ofContact: id)
         let allTags = try await request.tags().all().map(\.tag)
+        let contactFields = try request.contactFields()
+        let fields = try await contactFields.fields(ofContacts: [id])
+        let kinds = try await contactFields.types()
         let photos = try await request.photos().photos(ofContact: id)
         let contact = aggregate.contact
         let pictures = ContactPicturesSection(
-            contact: contact, photos: photos, hasGravatar: try await request.avatars().hasGravatar(contact),
+            contact: contact, photos: photos, gravatarEmail: try await request.avatars().gravatarEmail(ofContact: id),
             maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: reminders, notes: notes, tasks: tasks, allTags: allTags,
-            today: request.today, preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
+            contactFields: fields, fieldKinds: kinds, today: request.today,
+            preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,
             problem: sectionProblem)
     }
 
+    /// The contact page again, a refused form's problem beside it (422), nothing changed: what every
+    /// small form of the page answers when it is refused.
+    static func redraw(_ request: Request, _ contactID: Int, _ problem: ContactSectionProblem) async throws
+        -> Response
+    {
+        let context = try await load(request, id: contactID, sectionProblem: problem)
+        return try await request.view.render("contacts/show", context).encodeResponse(
+            status: .unprocessableEntity, for: request)
+    }
+
+    /// "Engineer at Navy", or whichever of the two is known.
+    static func describeWork(job: String?, company: String?) -> String? {
+        switch (job, company) {
+        case (let job?, let company?): "\(job) at \(company)"
+        case (let job?, nil): job
+        case (nil, let company?): company
+        case (nil, nil): nil
+        }
+    }
+
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {
+
         let monthName = CalendarDate.monthNames[birthdate.month - 1]
         if birthdate.isAgeBased, let age = birthdate.age(on: today) {
             return "About \(age) years old (born around \(birthdate.year ?? 0))"

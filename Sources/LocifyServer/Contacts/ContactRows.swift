@@ -9,9 +9,9 @@ import SQLKit
 enum ContactRows {
     /// The columns a `Contact` is read from, in select-list order: a row is read by position.
     enum Column: Int, CaseIterable {
-        case id, uuid, userID, firstName, lastName, nickname, description, email, birthdateDay, birthdateMonth
+        case id, uuid, userID, firstName, lastName, nickname, description, birthdateDay, birthdateMonth
         case birthdateYear, birthdateIsAgeBased, genderID, isStarred, isArchived, defaultAvatarColor, createdAt
-        case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest
+        case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest, job, company
         /// Read from `genders` in the contact's own query (see `columnList`).
         case genderName, genderType
 
@@ -24,7 +24,6 @@ enum ContactRows {
             case .lastName: "last_name"
             case .nickname: "nickname"
             case .description: "description"
-            case .email: "email"
             case .birthdateDay: "birthdate_day"
             case .birthdateMonth: "birthdate_month"
             case .birthdateYear: "birthdate_year"
@@ -39,6 +38,8 @@ enum ContactRows {
             case .avatarPhotoID: "avatar_photo_id"
             case .avatarSource: "avatar_source"
             case .avatarDigest: "avatar_digest"
+            case .job: "job"
+            case .company: "company"
             case .genderName: "gender_name"
             case .genderType: "gender_type"
             }
@@ -67,8 +68,9 @@ enum ContactRows {
         let fields = ContactFields(
             firstName: try row.requiredText(at(.firstName)), lastName: try row.text(at(.lastName)),
             nickname: try row.text(at(.nickname)), description: try row.text(at(.description)),
-            email: try row.text(at(.email)), birthdate: birthdate,
-            gender: try gender(from: row),
+            birthdate: birthdate, gender: try gender(from: row), job: try row.text(at(.job)),
+            company: try row.text(at(.company)),
+
             isStarred: try row.requiredBool(at(.isStarred)), isArchived: try row.requiredBool(at(.isArchived)))
         return Contact(
             id: try row.requiredInteger(at(.id)), uuid: try row.requiredUUID(at(.uuid)),

@@ -78,8 +78,8 @@ struct ContactService {
         // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
         var conditions: SQLQueryString =
             #""user_id" = \#(literal: ownerID) AND "is_archived" = \#(SQLLiteral.boolean(archived))"#
-        for word in TextFolding.searchKey([text]).split(separator: " ") {
-            conditions += #" AND "search_key" LIKE \#(bind: "%" + word + "%")"#
+        for term in ContactSearch.terms(of: text) {
+            conditions += #" AND "search_key" LIKE \#(bind: "%" + term + "%")"#
         }
         if let tagID {
             conditions += #" AND "id" IN (SELECT "contact_id" FROM "contact_tags" WHERE "tag_id" = \#(literal: tagID))"#
@@ -227,24 +227,32 @@ struct ContactService {
         return ContactAggregate(contact: contact, addresses: addresses, tags: tags, counts: counts)
     }
 
-    /// The emails of the owner's contacts, for skipping duplicates when importing or seeding.
-    func emails() async throws -> Set<String> {
-        Set(try await ContactModel.owned(by: ownerID, on: database).all().compactMap(\.email))
-    }
-
     /// `typeErrors` are the values a client sent that could not be read (text for a number).
-    /// `birthdayReminder` true gives a known birthday its yearly reminder.
+    /// `birthdayReminder` true gives a known birthday its yearly reminder. The draft's e-mail becomes the
+    /// contact's first Email field.
     func create(
         _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil
     ) async throws -> Contact {
         let genders = try await genderService.all()
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
-        let model = ContactModel(
-            ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: dependencies.now())
+        let now = dependencies.now()
+        let model = ContactModel(ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: now)
+        let email = draft.normalizedEmail
+        let emailKindID = email == nil ? nil : try await contactFields.emailType().id
+        var digest = ContactFieldDigest()
+        if let email { digest.add(email, isEmail: true) }
+        model.applyDerived(from: digest)
         let lookUps = try await avatars(on: database).resolve([model])
         return try await database.transaction { transaction in
             // Writes first (see `AvatarService.resolve`).
             try await model.create(on: transaction)
+            if let email, let emailKindID {
+                try await ContactFieldModel(
+                    ownerID: ownerID, contactID: try model.requireID(), typeID: emailKindID,
+                    uuid: dependencies.newUUID(), data: email, now: now
+                ).create(on: transaction)
+            }
+
             try await avatars(on: transaction).queueLookUps(lookUps)
             let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
@@ -256,9 +264,15 @@ struct ContactService {
         GenderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }
 
+    private var contactFields: ContactFieldService {
+        ContactFieldService(database: database, ownerID: ownerID, dependencies: dependencies)
+    }
+
     /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
     /// so an API update can apply only the keys it was sent and a form can replace every field.
     /// The birthday reminder follows the birthday; `birthdayReminder` turns it on or off, nil keeps it.
+    /// An e-mail in the draft the contact does not have yet is added as an Email field; e-mails are
+    /// changed and removed as contact fields.
     func update(
         _ id: Int, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil,
         _ change: (ContactDraft) -> ContactDraft
@@ -267,12 +281,26 @@ struct ContactService {
         let genders = try await genderService.all()
         let draft = change(ContactDraft(model.fields(genders: genders)))
         let hashBefore = model.gravatarHash
-        model.apply(
-            try draft.validated(today: today, genders: genders, typeErrors: typeErrors), now: dependencies.now())
-        // A new e-mail has its own Gravatar, or none.
+        let now = dependencies.now()
+        model.apply(try draft.validated(today: today, genders: genders, typeErrors: typeErrors), now: now)
+        var digest = try await contactFields.digests(ofContacts: [id])[id] ?? ContactFieldDigest()
+        let newEmail = draft.normalizedEmail.flatMap { address in
+            digest.emails.contains { $0.lowercased() == address } ? nil : address
+        }
+        let emailKindID = newEmail == nil ? nil : try await contactFields.emailType().id
+        if let newEmail { digest.add(newEmail, isEmail: true) }
+        model.applyDerived(from: digest)
+        // A first e-mail has its own Gravatar, or none.
         let lookUps = model.gravatarHash != hashBefore ? try await avatars(on: database).resolve([model]) : []
         return try await database.transaction { transaction in
             try await model.save(on: transaction)
+            if let newEmail, let emailKindID {
+                try await ContactFieldModel(
+                    ownerID: ownerID, contactID: id, typeID: emailKindID, uuid: dependencies.newUUID(),
+                    data: newEmail, now: now
+                ).create(on: transaction)
+            }
+
             try await avatars(on: transaction).queueLookUps(lookUps)
             let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
@@ -315,9 +343,12 @@ extension ContactDraft {
     init(_ fields: ContactFields) {
         self.init(
             firstName: fields.firstName, lastName: fields.lastName, nickname: fields.nickname,
-            description: fields.description, email: fields.email, isBirthdateKnown: fields.birthdate != nil,
+            description: fields.description, isBirthdateKnown: fields.birthdate != nil,
+
             birthdateDay: fields.birthdate?.day, birthdateMonth: fields.birthdate?.month,
             birthdateYear: fields.birthdate?.year, birthdateIsAgeBased: fields.birthdate?.isAgeBased ?? false,
-            genderID: fields.gender?.id, isStarred: fields.isStarred, isArchived: fields.isArchived)
+            genderID: fields.gender?.id, job: fields.job, company: fields.company, isStarred: fields.isStarred,
+            isArchived: fields.isArchived)
+
     }
 }

@@ -11,35 +11,31 @@ struct ContactsAPIController: RouteCollection {
         contacts.get(":contactID", use: show)
         contacts.put(":contactID", use: update)
         contacts.delete(":contactID", use: delete)
+        contacts.put(":contactID", "work", use: updateWork)
+
     }
 
     func index(request: Request) async throws -> PageResource<ContactResource> {
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
         let (aggregates, window) = try await request.contacts().aggregatePage(
             matching: query.search, order: .sorted(query.sort), page: query.page)
-        let currentYear = request.today.year
-        let baseURL = request.baseURL
-        let expires = request.pictureLinkExpiry
         return PageResource(
-            items: aggregates.map {
-                request.contactResource($0, currentYear: currentYear, baseURL: baseURL, linksExpire: expires)
-            },
+            items: try await request.contactResources(aggregates, withExtras: request.asksForContactFields),
             window: window,
             path: request.absoluteURL(.apiContacts), pageURL: query.pageURLs(of: .apiContacts, on: request))
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let aggregate = try await request.contacts().aggregate(try request.pathID("contactID"))
-        return DataEnvelope(data: request.contactResource(aggregate))
+        try await request.contactAnswer(try await request.contacts().aggregate(try request.pathID("contactID")))
     }
 
     func create(request: Request) async throws -> Response {
         let input = try request.contactInput()
-        let contact = try await request.contacts().create(
+        let contacts = try request.contacts()
+        let contact = try await contacts.create(
             input.draft, typeErrors: input.typeErrors, birthdayReminder: input.addBirthdayReminder)
-        return try await DataEnvelope(data: request.contactResource(ContactAggregate(contact: contact, addresses: [])))
-            .encodeResponse(
-                status: .created, for: request)
+        return try await request.contactAnswer(try await contacts.aggregate(contact.id))
+            .encodeResponse(status: .created, for: request)
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {
@@ -49,7 +45,18 @@ struct ContactsAPIController: RouteCollection {
             try request.pathID("contactID"), typeErrors: input.typeErrors,
             birthdayReminder: input.addBirthdayReminder
         ) { input.merged(into: $0) }
-        return DataEnvelope(data: request.contactResource(try await contacts.aggregate(contact)))
+        return try await request.contactAnswer(try await contacts.aggregate(contact))
+    }
+
+    /// `PUT /api/contacts/{id}/work`: where the contact works (`information.career`); a key left out
+    /// keeps its value, null or blank clears it.
+    func updateWork(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let input = try request.jsonInput(WorkInput.self, empty: WorkInput())
+        let contacts = try request.contacts()
+        let contact = try await contacts.update(try request.pathID("contactID"), typeErrors: input.typeErrors) {
+            input.merged(into: $0)
+        }
+        return try await request.contactAnswer(try await contacts.aggregate(contact))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
@@ -60,6 +67,50 @@ struct ContactsAPIController: RouteCollection {
 }
 
 extension Request {
+    /// Whether the client asked for `with=contactfields` (that exact value), in the query or as a key of
+    /// the JSON body: the contacts answered then carry their fields and newest notes.
+    var asksForContactFields: Bool {
+        if queryParameters["with"] == "contactfields" { return true }
+        guard headers.contentType == .json, let body = body.data, body.readableBytes > 0 else { return false }
+        return (try? content.get(String.self, at: "with")) == "contactfields"
+    }
+
+    /// One contact as the route answers it, with fields and notes when asked (`asksForContactFields`).
+    func contactAnswer(_ aggregate: ContactAggregate) async throws -> DataEnvelope<ContactResource> {
+        DataEnvelope(data: try await contactResources([aggregate], withExtras: asksForContactFields)[0])
+    }
+
+    /// The contacts as resources; `withExtras` adds each one's fields and three newest notes, read for
+    /// all of them in two queries.
+    func contactResources(_ aggregates: [ContactAggregate], withExtras: Bool) async throws -> [ContactResource] {
+        let currentYear = today.year
+        let base = baseURL
+        let expires = pictureLinkExpiry
+        var extras: [Int: ContactResource.Extras] = [:]
+        if withExtras {
+            let ids = aggregates.map(\.contact.id)
+            let contactFields = try contactFields()
+            let kinds = Dictionary(uniqueKeysWithValues: try await contactFields.types().map { ($0.id, $0) })
+            let fields = Dictionary(grouping: try await contactFields.fields(ofContacts: ids), by: \.contactID)
+            let notes = try await self.notes().newest(ofContacts: ids, limit: ContactResource.notesShown)
+            for aggregate in aggregates {
+                let contact = aggregate.contact
+                let short = contactShortResource(contact, currentYear: currentYear)
+                extras[contact.id] = ContactResource.Extras(
+                    contactFields: (fields[contact.id] ?? []).compactMap { field in
+                        kinds[field.typeID].map { ContactFieldResource(field, type: $0, contact: short) }
+                    },
+                    notes: (notes[contact.id] ?? []).map {
+                        NoteResource($0, url: base + SiteURL.apiNote($0.id).path, contact: short)
+                    })
+            }
+        }
+        return aggregates.map {
+            contactResource(
+                $0, currentYear: currentYear, baseURL: base, linksExpire: expires, extras: extras[$0.contact.id])
+        }
+    }
+
     /// The body as a contact input (see `jsonInput`).
     func contactInput() throws -> ContactInput {
         try jsonInput(ContactInput.self, empty: ContactInput(draft: ContactDraft(), presentKeys: []))
@@ -68,7 +119,8 @@ extension Request {
     /// `currentYear` places a birthday with no year. A list passes the current year, the base URL and the
     /// picture links' expiry it worked out once, instead of one look-up per item.
     func contactResource(
-        _ aggregate: ContactAggregate, currentYear: Int? = nil, baseURL: String? = nil, linksExpire: Int? = nil
+        _ aggregate: ContactAggregate, currentYear: Int? = nil, baseURL: String? = nil, linksExpire: Int? = nil,
+        extras: ContactResource.Extras? = nil
     ) -> ContactResource {
         let base = baseURL ?? self.baseURL
         let contact = aggregate.contact
@@ -78,7 +130,7 @@ extension Request {
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
-            }, tags: aggregate.tags, counts: aggregate.counts)
+            }, tags: aggregate.tags, counts: aggregate.counts, extras: extras)
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {

@@ -36,3 +36,18 @@ struct CreateContacts: AsyncMigration {
         try await database.schema(ContactModel.schema).delete()
     }
 }
+
+/// Where a contact works: Monica's `career` (`PUT /api/contacts/{id}/work`).
+struct AddContactWork: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        // One column per statement, as SQLite adds them.
+        try await database.schema(ContactModel.schema).field("job", .string).update()
+        try await database.schema(ContactModel.schema).field("company", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        let sql = try database.sqlDatabase()
+        try await sql.raw(#"ALTER TABLE "contacts" DROP COLUMN "job""#).run()
+        try await sql.raw(#"ALTER TABLE "contacts" DROP COLUMN "company""#).run()
+    }
+}

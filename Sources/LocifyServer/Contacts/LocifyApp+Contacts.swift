@@ -8,9 +8,12 @@ extension LocifyApp {
     public static func seedDemo(in app: Application, email: String) async throws -> (created: Int, skipped: Int) {
         let owner = try await requireAccount(in: app, email: email)
         let service = ContactService(database: app.db, owner: owner, dependencies: app.dependencies)
-        let existing = try await service.emails()
+        let existing = try await ContactFieldService(
+            database: app.db, ownerID: owner.id, dependencies: app.dependencies
+        )
+        .allEmails()
         var created = 0
-        for draft in DemoContacts.drafts where !existing.contains(draft.email ?? "") {
+        for draft in DemoContacts.drafts where !existing.contains(draft.normalizedEmail ?? "") {
             _ = try await service.create(draft)
             created += 1
         }
@@ -35,6 +38,8 @@ extension LocifyApp {
         let owner = try await requireAccount(in: app, email: email)
         return ContactInterchange(
             contacts: ContactService(database: app.db, owner: owner, dependencies: app.dependencies),
+            contactFields: ContactFieldService(database: app.db, ownerID: owner.id, dependencies: app.dependencies),
+
             addresses: AddressService(
                 database: app.db, ownerID: owner.id, dependencies: app.dependencies,
                 geocoderEnabled: app.locifyConfig.geocoder != .off, jobsQueued: {}))

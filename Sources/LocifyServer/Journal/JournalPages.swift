@@ -6,12 +6,17 @@ import Vapor
 /// with what was typed, when the page is drawn again.
 struct ContactSectionProblem: Encodable {
     enum Section: String, Encodable {
-        case note, task, tags
+        case note, task, tags, field
     }
 
     let section: Section
     let message: String
     let typed: String?
+    /// The contact field an edit was about; nil for a new one.
+    var itemID: Int? = nil
+    /// A refused contact field's kind and labels, as chosen.
+    var kindID: Int? = nil
+    var typedLabels: String? = nil
 }
 
 /// The contact page's tags: each a link to the contacts carrying it, with a remove button; a field to

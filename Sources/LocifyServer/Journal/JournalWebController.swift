@@ -67,7 +67,7 @@ struct JournalWebController: RouteCollection {
             guard !names.isEmpty else { throw ValidationFailure(field: "tags", "Type a tag to add.") }
             try await request.tags().setTags(names, onContact: contactID)
         } catch let failure as ValidationFailure {
-            return try await redraw(
+            return try await ContactPage.redraw(
                 request, contactID, .init(section: .tags, message: failure.plainMessage, typed: typed))
         }
         let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
@@ -80,7 +80,7 @@ struct JournalWebController: RouteCollection {
         do {
             try await request.tags().unsetTags([tag.id], fromContact: contactID)
         } catch let failure as ValidationFailure {
-            return try await redraw(
+            return try await ContactPage.redraw(
                 request, contactID, .init(section: .tags, message: failure.plainMessage, typed: nil))
         }
         return request.redirect(
@@ -94,7 +94,7 @@ struct JournalWebController: RouteCollection {
             _ = try await request.notes().create(
                 contactID: contactID, NoteDraft(body: form.body, isFavorited: form.isFavorited != nil))
         } catch let failure as ValidationFailure {
-            return try await redraw(
+            return try await ContactPage.redraw(
                 request, contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
         }
         return request.redirect(to: SiteURL.contact(contactID).path + "#notes", flash: "The note was saved.")
@@ -110,7 +110,7 @@ struct JournalWebController: RouteCollection {
                 return changed
             }
         } catch let failure as ValidationFailure {
-            return try await redraw(
+            return try await ContactPage.redraw(
                 request, note.contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
         }
         return request.redirect(to: SiteURL.contact(note.contactID).path + "#notes", flash: "The note was saved.")
@@ -143,7 +143,7 @@ struct JournalWebController: RouteCollection {
             _ = try await request.tasks().create(
                 contactID: contactID, ToDoDraft(title: form.title, description: form.description))
         } catch let failure as ValidationFailure {
-            return try await redraw(
+            return try await ContactPage.redraw(
                 request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
         }
         return request.redirect(
@@ -183,7 +183,7 @@ struct JournalWebController: RouteCollection {
             }
         } catch let failure as ValidationFailure {
             if let contactID = task.contactID, back.hasPrefix(SiteURL.contact(contactID).path) {
-                return try await redraw(
+                return try await ContactPage.redraw(
                     request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
             }
             return try await request.view.render(
@@ -214,12 +214,4 @@ struct JournalWebController: RouteCollection {
         return request.redirect(to: back, flash: "The task “\(task.fields.title)” was deleted.")
     }
 
-    /// The contact page again, with the problem beside its form and nothing changed.
-    private func redraw(_ request: Request, _ contactID: Int, _ problem: ContactSectionProblem) async throws
-        -> Response
-    {
-        let context = try await ContactPage.load(request, id: contactID, sectionProblem: problem)
-        return try await request.view.render("contacts/show", context).encodeResponse(
-            status: .unprocessableEntity, for: request)
-    }
 }

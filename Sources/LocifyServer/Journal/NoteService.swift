@@ -21,15 +21,22 @@ struct NoteService {
             sort: sort, leadingOrder: Self.leadingOrder, page: page, read: JournalRows.note(from:))
     }
 
-    /// A contact's newest notes, for its page and `with=contactfields`.
+    /// A contact's newest notes, for its page.
     func newest(ofContact contactID: Int, limit: Int) async throws -> [Note] {
-        try await database.plainRows(
+        try await newest(ofContacts: [contactID], limit: limit)[contactID] ?? []
+    }
+
+    /// The newest notes of each of `contactIDs`, newest first, in one query: for `with=contactfields`.
+    func newest(ofContacts contactIDs: [Int], limit: Int) async throws -> [Int: [Note]] {
+        guard !contactIDs.isEmpty else { return [:] }
+        let rows = try await database.plainRows(
             """
-            SELECT \(JournalRows.noteColumnList) FROM "notes" \
-            WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) \
-            ORDER BY "created_at" DESC, "id" DESC LIMIT \(literal: limit)
-            """, columns: JournalRows.noteColumns
-        ).map(JournalRows.note(from:))
+            SELECT \(JournalRows.noteColumnList) FROM (SELECT \(JournalRows.noteColumnList), \
+            ROW_NUMBER() OVER (PARTITION BY "contact_id" ORDER BY "created_at" DESC, "id" DESC) AS "place" \
+            FROM "notes" WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, idColumn: "contact_id"))) \
+            AS "ranked" WHERE "place" <= \(literal: limit) ORDER BY "created_at" DESC, "id" DESC
+            """, columns: JournalRows.noteColumns)
+        return Dictionary(grouping: try rows.map(JournalRows.note(from:)), by: \.contactID)
     }
 
     func note(_ id: Int) async throws -> Note {

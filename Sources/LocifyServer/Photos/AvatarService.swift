@@ -49,6 +49,8 @@ struct AvatarService {
         case withGravatarHash(String)
         /// Every contact with an e-mail.
         case withAnyEmail
+        /// These contacts (of the owner).
+        case contacts([Int])
     }
 
     /// Works out again what the `affected` contacts show, and stores it where it changed. The contacts'
@@ -59,6 +61,7 @@ struct AvatarService {
         case .showingPhoto(let id): query.filter(\.$avatarPhotoID == id)
         case .withGravatarHash(let hash): query.filter(\.$gravatarHash == hash)
         case .withAnyEmail: query.filter(\.$gravatarHash != nil)
+        case .contacts(let ids): query.filter(\.$id ~~ ids)
         }
         let models = try await query.all()
         let before = models.map(\.avatar)
@@ -117,11 +120,14 @@ struct AvatarService {
         return try await accountLooksUpGravatar()
     }
 
-    /// Whether a picture was found for `contact`'s e-mail at the last look-up (and look-ups are on).
-    func hasGravatar(_ contact: Contact) async throws -> Bool {
-        guard let email = contact.fields.email, try await looksUpGravatar() else { return false }
+    /// The contact's first e-mail, when a picture was found for it at the last look-up (and look-ups are on).
+    func gravatarEmail(ofContact id: Int) async throws -> String? {
+        guard try await looksUpGravatar(),
+            let email = try await ContactFieldService(database: database, ownerID: ownerID, dependencies: dependencies)
+                .firstEmails(ofContacts: [id])[id]
+        else { return nil }
         let answers = try await gravatarAnswers(for: [Avatar.gravatarHash(email: email)])
-        return answers.values.contains { $0.digest != nil }
+        return answers.values.contains { $0.digest != nil } ? email : nil
     }
 
     /// The person's own choice, whatever the server allows.

@@ -118,9 +118,10 @@ struct ContactPicturesSection: Encodable {
     let maximumMB: Int
     let error: String?
 
-    /// `hasGravatar` says whether a Gravatar was found for the contact; `photoURL` makes each photo's link.
+    /// `gravatarEmail` is the contact's e-mail Gravatar has a picture for, if any; `photoURL` makes each
+    /// photo's link.
     init(
-        contact: Contact, photos: [Photo], hasGravatar: Bool, maximumBytes: Int, error: String?,
+        contact: Contact, photos: [Photo], gravatarEmail: String?, maximumBytes: Int, error: String?,
         photoURL: (Photo) -> String
     ) {
         self.photos = photos.map { photo in
@@ -137,10 +138,11 @@ struct ContactPicturesSection: Encodable {
         shown =
             switch contact.avatar.source {
             case .photo: "a photo"
-            case .gravatar: "the picture Gravatar has for \(contact.fields.email ?? "the e-mail")"
+            case .gravatar: "the picture Gravatar has for \(gravatarEmail ?? "the e-mail")"
             case .initials: "the initials"
             }
-        offersGravatar = hasGravatar && contact.avatar.source != .gravatar
+        offersGravatar = gravatarEmail != nil && contact.avatar.source != .gravatar
+
         maximumMB = maximumBytes / (1024 * 1024)
         self.error = error
     }

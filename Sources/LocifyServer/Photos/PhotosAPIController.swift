@@ -74,7 +74,7 @@ struct PhotosAPIController: RouteCollection {
             throw ValidationFailure(field: "source", "The avatar must be default, adorable, gravatar or photo.")
         }
         let contact = try await request.avatars().choose(contactID: contactID, choice: choice, photoID: input.photoID)
-        return DataEnvelope(data: request.contactResource(try await request.contacts().aggregate(contact)))
+        return try await request.contactAnswer(try await request.contacts().aggregate(contact))
     }
 }
 

@@ -85,6 +85,12 @@ enum SiteURL {
     case settingsGenders
     case settingsGender(Int)
     case deleteSettingsGender(Int)
+    case settingsFieldKinds
+    case settingsFieldKind(Int)
+    case deleteSettingsFieldKind(Int)
+    case contactFields(Int)
+    case contactField(Int)
+    case deleteContactField(Int)
     case contactTags(Int)
     case removeContactTag(contact: Int, tag: Int)
     case contactNotes(Int)
@@ -157,6 +163,13 @@ enum SiteURL {
         case .settingsGenders: "/settings/genders"
         case .settingsGender(let id): "/settings/genders/\(id)"
         case .deleteSettingsGender(let id): "/settings/genders/\(id)/delete"
+        case .settingsFieldKinds: "/settings/field-kinds"
+        case .settingsFieldKind(let id): "/settings/field-kinds/\(id)"
+        case .deleteSettingsFieldKind(let id): "/settings/field-kinds/\(id)/delete"
+        case .contactFields(let id): "/contacts/\(id)/fields"
+        case .contactField(let id): "/fields/\(id)"
+        case .deleteContactField(let id): "/fields/\(id)/delete"
+
         case .contactTags(let id): "/contacts/\(id)/tags"
         case .removeContactTag(let contact, let tag): "/contacts/\(contact)/tags/\(tag)/remove"
         case .contactNotes(let id): "/contacts/\(id)/notes"

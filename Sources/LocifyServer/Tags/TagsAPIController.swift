@@ -51,20 +51,16 @@ struct TagsAPIController: RouteCollection {
         return DeletedResource(id: id)
     }
 
-    /// The contacts carrying the tag, as the contact list pages them.
+    /// The contacts carrying the tag, as the contact list pages them, each with its fields and newest
+    /// notes (Monica always adds them here).
     func contacts(request: Request) async throws -> PageResource<ContactResource> {
         let tagID = try request.pathID("tagID")
         _ = try await request.tags().tag(tagID)
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
         let (aggregates, window) = try await request.contacts().aggregatePage(
             matching: query.search, taggedWith: tagID, order: .sorted(query.sort), page: query.page)
-        let currentYear = request.today.year
-        let baseURL = request.baseURL
-        let expires = request.pictureLinkExpiry
         return PageResource(
-            items: aggregates.map {
-                request.contactResource($0, currentYear: currentYear, baseURL: baseURL, linksExpire: expires)
-            },
+            items: try await request.contactResources(aggregates, withExtras: true),
             window: window, path: request.absoluteURL(.apiTagContacts(tagID)),
             pageURL: query.pageURLs(of: .apiTagContacts(tagID), on: request))
     }
@@ -118,8 +114,9 @@ struct TagsAPIController: RouteCollection {
     }
 
     private func contactAnswer(_ request: Request, _ contactID: Int) async throws -> DataEnvelope<ContactResource> {
-        DataEnvelope(data: request.contactResource(try await request.contacts().aggregate(contactID)))
+        try await request.contactAnswer(try await request.contacts().aggregate(contactID))
     }
+
 }
 
 extension Request {

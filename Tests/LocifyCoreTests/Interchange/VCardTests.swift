@@ -5,7 +5,10 @@ import XCTest
 final class VCardTests: XCTestCase {
     let card = VCard(
         uid: "urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1", formattedName: "Zoë Müller-Smith", givenName: "Zoë",
-        familyName: "Müller-Smith", nickname: "Zo", emails: ["zoe@example.com", "z.m@work.example"],
+        familyName: "Müller-Smith", nickname: "Zo",
+        emails: [.init("zoe@example.com", types: ["home"]), .init("z.m@work.example", types: ["work", "pref"])],
+        telephones: [.init("+41 44 668 18 00", types: ["cell"]), .init("(044) 123-4567", types: ["My desk"])],
+        messaging: [.init("telegram:zoems")], urls: [.init("https://facebook.com/zoe.ms")],
         birthday: Birthdate(day: 29, month: 2, year: 1992),
         addresses: [
             VCard.Address(
@@ -21,6 +24,10 @@ final class VCardTests: XCTestCase {
         let text = VCardFormat.write(card)
         XCTAssertTrue(text.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"))
         XCTAssertTrue(text.contains("N:Müller-Smith;Zoë;;;\r\n"))
+        XCTAssertTrue(text.contains("EMAIL;TYPE=work,pref:z.m@work.example\r\n"))
+        XCTAssertTrue(text.contains("TEL;TYPE=cell:+41 44 668 18 00\r\n"))
+        XCTAssertTrue(text.contains("TEL;TYPE=\"My desk\":(044) 123-4567\r\n"), "a label with a space is quoted")
+        XCTAssertTrue(text.contains("IMPP:telegram:zoems\r\n"))
         XCTAssertTrue(text.contains("BDAY:19920229\r\n"))
         let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
         XCTAssertTrue(
@@ -55,7 +62,8 @@ final class VCardTests: XCTestCase {
         let (cards, issues) = VCardFormat.read(text)
         XCTAssertEqual(cards.count, 1)
         XCTAssertEqual(cards.first?.formattedName, "John Doe")
-        XCTAssertEqual(cards.first?.emails, ["john@example.com"])
+        XCTAssertEqual(cards.first?.emails, [.init("john@example.com", types: ["INTERNET"])])
+
         XCTAssertEqual(cards.first?.birthday, Birthdate(day: 4, month: 7, year: 1980))
         XCTAssertEqual(cards.first?.addresses.first?.types, ["work", "pref"])
         XCTAssertEqual(cards.first?.addresses.first?.region, "IL")

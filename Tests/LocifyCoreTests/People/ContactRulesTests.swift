@@ -16,11 +16,16 @@ final class ContactRulesTests: XCTestCase {
         let fields = try draft.validated(today: today, genders: genders)
         XCTAssertEqual(fields.firstName, "Zoë")
         XCTAssertNil(fields.nickname, "blank becomes absent")
-        XCTAssertEqual(fields.email, "zoe@example.com")
+        XCTAssertEqual(draft.normalizedEmail, "zoe@example.com")
         XCTAssertEqual(fields.birthdate, Birthdate(day: 29, month: 2, year: 1992))
         XCTAssertEqual(fields.gender, genders[1])
         XCTAssertEqual(fields.completeName, "Zoë Müller")
-        XCTAssertEqual(fields.searchKey, "zoe muller zoe@example.com")
+        XCTAssertEqual(fields.searchKey(), "zoe muller")
+        XCTAssertEqual(
+            fields.searchKey(fieldData: ["Zoe@Example.com", "+44 (0)20 7946-0000", "@zoé"]),
+            "zoe muller zoe@example.com +44 (0)20 7946-0000 @zoe 4402079460000",
+            "fields follow the names, a phone number's digits last")
+
     }
 
     func testEveryProblemIsReportedAtOnceWithItsField() {

@@ -213,4 +213,172 @@ final class ContactFieldsAPITests: XCTestCase {
             XCTAssertEqual(kept.contact.id, ada.id)
         }
     }
+
+    private func contactIDs(_ app: Application, _ account: TestAccount, searching query: String) async throws -> [Int] {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+        return try await app.send(.GET, "/api/contacts?query=\(encoded)", headers: account.bearer)
+            .decoded(PageResource<ContactResource>.self).data.map(\.id)
+    }
+
+    func testSearchFindsEMailsAndPhoneNumbersHoweverTheyAreSpaced() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", email: "ada@example.com"))
+            let grace = try await app.makeContact(for: account, ContactDraft(firstName: "Grace"))
+            let kinds = try await types(app, account)
+            let field = try await app.send(
+                .POST, "/api/contacts/\(grace.id)/contactfields", headers: account.bearer,
+                json: #"{"contact_field_type_id": \#(kinds[1].id), "data": "+44 (0)20 7946-0000"}"#
+            ).decoded(DataEnvelope<ContactFieldResource>.self).data
+            for query in ["4402079460000", "020 7946 0000", "7946-0000", "(0)20"] {
+                let found = try await contactIDs(app, account, searching: query)
+                XCTAssertEqual(found, [grace.id], "\(database): “\(query)”")
+            }
+            let byEmail = try await contactIDs(app, account, searching: "ADA@example")
+            XCTAssertEqual(byEmail, [ada.id])
+            // The key follows the field when it moves to another contact, and when it goes.
+            _ = try await app.send(
+                .PUT, "/api/contactfields/\(field.id)", headers: account.bearer,
+                json: #"{"contact_id": \#(ada.id), "contact_field_type_id": \#(kinds[1].id), "data": "+1 555 0100"}"#)
+            let moved = try await contactIDs(app, account, searching: "1 555 0100")
+            XCTAssertEqual(moved, [ada.id])
+            let old = try await contactIDs(app, account, searching: "7946 0000")
+            XCTAssertEqual(old, [])
+            _ = try await app.send(.DELETE, "/api/contactfields/\(field.id)", headers: account.bearer)
+            let gone = try await contactIDs(app, account, searching: "15550100")
+            XCTAssertEqual(gone, [])
+            // Deleting a kind deletes its fields from search too.
+            let telegram = kinds[5]
+            _ = try await app.send(
+                .POST, "/api/contacts/\(grace.id)/contactfields", headers: account.bearer,
+                json: #"{"contact_field_type_id": \#(telegram.id), "data": "amazinggrace"}"#)
+            let byHandle = try await contactIDs(app, account, searching: "amazing")
+            XCTAssertEqual(byHandle, [grace.id])
+            _ = try await app.send(.DELETE, "/api/contactfieldtypes/\(telegram.id)", headers: account.bearer)
+            let afterKind = try await contactIDs(app, account, searching: "amazing")
+            XCTAssertEqual(afterKind, [])
+            // E-mail and Phone keep their type, and no other kind takes it.
+            let retyped = try await app.send(
+                .PUT, "/api/contactfieldtypes/\(kinds[0].id)", headers: account.bearer, json: #"{"type": null}"#)
+            XCTAssertEqual(retyped.status, .unprocessableEntity)
+            let impostor = try await app.send(
+                .POST, "/api/contactfieldtypes", headers: account.bearer, json: #"{"name": "Mail", "type": "email"}"#)
+            XCTAssertEqual(impostor.status, .unprocessableEntity)
+        }
+    }
+
+    func testTheMigrationMovesEachContactsEMailToAnEmailField() async throws {
+        try await forEachDatabase { app, _, database in
+            let first = try await app.makeAccount()
+            let second = try await app.makeAccount(email: "grace@example.com", name: "Grace Hopper")
+            let ada = try await app.makeContact(for: first, ContactDraft(firstName: "Ada", email: "ada@example.com"))
+            let phone = try await types(app, first)[1]
+            _ = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/contactfields", headers: first.bearer,
+                json: #"{"contact_field_type_id": \#(phone.id), "data": "020 7946 0000"}"#)
+            let alan = try await app.makeContact(
+                for: second, ContactDraft(firstName: "Alan", email: "alan@example.com"))
+            let sam = try await app.makeContact(for: second, ContactDraft(firstName: "Sam"))
+            // Back to the old shape: the e-mail on the contact, the search key without the fields, and an
+            // account that never had kinds of field.
+            try await MoveContactEmailsToFields().revert(on: app.db)
+            let stored = try await app.db.plainRows(
+                #"SELECT "email" FROM "contacts" ORDER BY "id""#, columns: ["email"])
+            XCTAssertEqual(
+                try stored.map { try $0.text(0) }, ["ada@example.com", "alan@example.com", nil], "\(database)")
+            let sql = try app.db.sqlDatabase()
+            try await sql.raw(
+                #"UPDATE "contacts" SET "search_key" = 'ada', "gravatar_hash" = NULL WHERE "id" = \#(literal: ada.id)"#
+            ).run()
+            try await sql.raw(#"DELETE FROM "contact_field_types" WHERE "user_id" = \#(literal: second.id)"#).run()
+            try await sql.raw(#"DELETE FROM "_fluent_migrations" WHERE "name" LIKE '%MoveContactEmailsToFields'"#).run()
+
+            try await app.autoMigrate()
+            for (contact, account, expected) in [
+                (ada, first, ["020 7946 0000", "ada@example.com"]), (alan, second, ["alan@example.com"]),
+                (sam, second, []),
+            ] {
+                let fields = try await app.send(
+                    .GET, "/api/contacts/\(contact.id)/contactfields", headers: account.bearer
+                ).decoded(PageResource<ContactFieldResource>.self).data
+                XCTAssertEqual(fields.map(\.content), expected, "\(database): \(contact.fields.firstName)")
+            }
+            let secondKinds = try await types(app, second)
+            XCTAssertEqual(secondKinds.count, 7, "the account's kinds were made for its e-mails")
+            let byPhone = try await contactIDs(app, first, searching: "02079460000")
+            XCTAssertEqual(byPhone, [ada.id], "search keys take the fields in")
+            let hashes = try await app.db.plainRows(
+                #"SELECT "gravatar_hash" FROM "contacts" ORDER BY "id""#, columns: ["gravatar_hash"])
+            XCTAssertEqual(
+                try hashes.map { try $0.text(0) },
+                [Avatar.gravatarHash(email: "ada@example.com"), Avatar.gravatarHash(email: "alan@example.com"), nil])
+        }
+    }
+
+    func testWithContactFieldsAddsFieldsAndNewestNotesAndWorkIsTheCareer() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", email: "ada@example.com"))
+            for body in ["First", "Second", "Third", "Fourth"] {
+                clock.advance(by: 60)
+                _ = try await app.send(
+                    .POST, "/api/notes", headers: account.bearer,
+                    json: #"{"contact_id": \#(ada.id), "body": "\#(body)"}"#)
+            }
+            let plain = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+            XCTAssertFalse(plain.text.contains(#""contactFields""#), "\(database): only when asked")
+            let asked = try await app.send(.GET, "/api/contacts/\(ada.id)?with=contactfields", headers: account.bearer)
+            let keys = try XCTUnwrap(JSONKeyOrder.keys(of: asked.text, at: ["data"]))
+            XCTAssertEqual(
+                Array(keys.drop { $0 != "statistics" }.prefix(4)), ["statistics", "contactFields", "notes", "url"])
+            let data = try asked.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(data.contactFields?.map(\.content), ["ada@example.com"])
+            XCTAssertEqual(data.notes?.map(\.body), ["Fourth", "Third", "Second"], "the three newest, newest first")
+            let wrongValue = try await app.send(
+                .GET, "/api/contacts/\(ada.id)?with=contactFields", headers: account.bearer)
+            XCTAssertFalse(wrongValue.text.contains(#""contactFields""#), "the exact value only")
+            let listed = try await app.send(.GET, "/api/contacts?with=contactfields", headers: account.bearer)
+            XCTAssertEqual(
+                try listed.decoded(PageResource<ContactResource>.self).data.first?.notes?.count, 3)
+
+            // Work: the keys sent change, the others stay, null clears.
+            let work = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/work", headers: account.bearer,
+                json: #"{"job": " Analyst ", "company": "Analytical Engines Ltd", "with": "contactfields"}"#)
+            XCTAssertEqual(work.status, .ok, work.text)
+            let worked = try work.decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(worked.information.career.job, "Analyst")
+            XCTAssertEqual(worked.information.career.company, "Analytical Engines Ltd")
+            XCTAssertEqual(worked.contactFields?.count, 1, "a body's with=contactfields counts too")
+            let jobOnly = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/work", headers: account.bearer, json: #"{"company": null}"#)
+            let career = try jobOnly.decoded(DataEnvelope<ContactResource>.self).data.information.career
+            XCTAssertEqual([career.job, career.company], ["Analyst", nil])
+            let tooLong = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/work", headers: account.bearer,
+                json: #"{"job": "\#(String(repeating: "j", count: 256))", "company": ["x"]}"#)
+            XCTAssertEqual(tooLong.status, .unprocessableEntity)
+            XCTAssertEqual(
+                try tooLong.decoded(ErrorEnvelope.self).error.message,
+                .list(["Company must be text.", "Job must be at most 255 characters."]))
+            let stranger = try await app.makeAccount(email: "eve@example.com", name: "Eve")
+            let foreign = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/work", headers: stranger.bearer, json: #"{"job": "Spy"}"#)
+            XCTAssertEqual(foreign.status, .notFound)
+            let kept = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+            XCTAssertEqual(
+                try kept.decoded(DataEnvelope<ContactResource>.self).data.information.career.job, "Analyst")
+
+            // A tag's contacts always carry them.
+            _ = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/setTags", headers: account.bearer, json: #"{"tags": ["family"]}"#)
+            let tags = try await app.send(.GET, "/api/tags", headers: account.bearer)
+                .decoded(PageResource<TagResource>.self).data
+            let tagged = try await app.send(
+                .GET, "/api/tags/\(try XCTUnwrap(tags.first).id)/contacts", headers: account.bearer)
+            let taggedContact = try XCTUnwrap(try tagged.decoded(PageResource<ContactResource>.self).data.first)
+            XCTAssertEqual(taggedContact.contactFields?.map(\.content), ["ada@example.com"])
+            XCTAssertEqual(taggedContact.notes?.count, 3)
+        }
+    }
 }

@@ -11,7 +11,8 @@ final class ContactInterchangeTests: XCTestCase {
     static let phoneExport =
         [
             "BEGIN:VCARD", "VERSION:3.0", "N:Łukasiewicz;Jan;;;", "FN:Jan Łukasiewicz",
-            "EMAIL;TYPE=INTERNET;TYPE=HOME:jan@example.pl", "BDAY:1878-12-21",
+            "EMAIL;TYPE=INTERNET;TYPE=HOME:jan@example.pl", "TEL;TYPE=CELL:+48 22 123-45-67",
+            "item1.URL:https://www.linkedin.com/in/janl", "URL:https://example.pl/jan", "BDAY:1878-12-21",
             "ADR;TYPE=HOME:;;ul. Długa 5;Warszawa;;00-238;Poland",
             "NOTE:Logician. This note is folded acr", " oss two lines.", "END:VCARD",
             "BEGIN:VCARD", "VERSION:3.0", "TEL;TYPE=CELL:+1 555 0100", "END:VCARD",
@@ -28,7 +29,14 @@ final class ContactInterchangeTests: XCTestCase {
             let imported = try await browser.upload(
                 "/settings/import", fileName: "contacts.vcf", contents: Self.phoneExport)
             XCTAssertEqual(imported.status, .ok, "\(database): \(imported.text)")
-            XCTAssertTrue(imported.text.contains("Imported 2 contacts with 2 addresses; 2 left out."), imported.text)
+            XCTAssertTrue(
+                imported.text.contains(
+                    "Imported 2 contacts with 2 addresses and 3 e-mails, phone numbers or accounts; 3 left out."),
+                imported.text)
+            XCTAssertTrue(
+                imported.text.contains(
+                    "Card 1 (Jan Łukasiewicz): “https://example.pl/jan” left out: no kind of contact field has its "
+                        + "protocol."), imported.text)
             XCTAssertTrue(imported.text.contains("<li>Jan Łukasiewicz</li>"))
             XCTAssertTrue(
                 imported.text.contains("Card 2: the card has no name (FN or N), so there is nobody to add."),
@@ -45,7 +53,17 @@ final class ContactInterchangeTests: XCTestCase {
             let contacts = try await service.aggregates(try await service.all())
             let jan = try XCTUnwrap(contacts.first { $0.contact.fields.firstName == "Jan" })
             XCTAssertEqual(jan.contact.fields.lastName, "Łukasiewicz")
-            XCTAssertEqual(jan.contact.fields.email, "jan@example.pl")
+            let contactFields = ContactFieldService(
+                database: app.db, ownerID: account.id, dependencies: app.dependencies)
+            let kinds = Dictionary(uniqueKeysWithValues: try await contactFields.types().map { ($0.id, $0.name) })
+            let janFields = try await contactFields.fields(ofContacts: [jan.contact.id])
+            XCTAssertEqual(
+                janFields.map { [kinds[$0.typeID] ?? "?", $0.data] + $0.labels.map(\.label.label) },
+                [["Email", "jan@example.pl", "Home"], ["Phone", "+48 22 123-45-67", "Mobile"], ["LinkedIn", "janl"]])
+            let byPhone = try await service.page(
+                matching: "48221234567", order: .listing, page: PageSelection(page: 1, limit: 10))
+            XCTAssertEqual(byPhone.0.map(\.id), [jan.contact.id], "\(database): found by the phone's digits")
+
             XCTAssertEqual(jan.contact.fields.birthdate, Birthdate(day: 21, month: 12, year: 1878))
             XCTAssertEqual(jan.contact.fields.description, "Logician. This note is folded across two lines.")
             XCTAssertEqual(jan.addresses.first?.address.countryCode, "PL")
@@ -75,7 +93,7 @@ final class ContactInterchangeTests: XCTestCase {
                     firstName: "Ada", lastName: "Lovelace", nickname: "Enchantress",
                     description: "Wrote the first program.",
                     email: "ada@example.com", isBirthdateKnown: true, birthdateDay: 10, birthdateMonth: 12,
-                    birthdateYear: 1815, isArchived: true))
+                    birthdateYear: 1815))
             let addresses = AddressService(
                 database: app.db, ownerID: account.id, dependencies: app.dependencies, geocoderEnabled: false,
                 jobsQueued: {})
@@ -86,6 +104,22 @@ final class ContactInterchangeTests: XCTestCase {
                     country: "GB",
                     latitude: 51.5074, longitude: -0.1345), coordinatesSent: true)
 
+            let contactFields = ContactFieldService(
+                database: app.db, ownerID: account.id, dependencies: app.dependencies)
+            let kinds = try await contactFields.types()
+            let phoneKind = try XCTUnwrap(kinds.first(where: \.isPhone))
+            _ = try await contactFields.create(
+                .init(contactID: ada.id, typeID: phoneKind.id, data: "+44 20 7946 0000", labels: ["work", "Desk"]))
+            let user = try await unwrapAsync(try await UserModel.find(account.id, on: app.db))
+            _ = try await ContactService(
+                database: app.db, owner: try AuthenticatedUser(user), dependencies: app.dependencies
+            )
+            .update(ada.id) { draft in
+                var archived = draft
+                archived.isArchived = true
+                return archived
+            }
+
             let browser = WebClient(app: app)
             _ = try await browser.register(email: "other@example.com")
             let exported = try await LocifyApp.exportContacts(in: app, email: account.email)
@@ -94,7 +128,7 @@ final class ContactInterchangeTests: XCTestCase {
 
             let other = try await app.account(email: "other@example.com")
             let lines = try await LocifyApp.importContacts(in: app, email: other.email, vCardText: exported)
-            XCTAssertEqual(lines, ["Imported 1 contact with 1 address."])
+            XCTAssertEqual(lines, ["Imported 1 contact with 1 address and 2 e-mails, phone numbers or accounts."])
             let web = try await browser.get("/settings/export")
             XCTAssertEqual(web.headers.first(name: .contentDisposition), "attachment; filename=\"locify-contacts.vcf\"")
             let (cards, issues) = VCardFormat.read(web.text)
@@ -107,6 +141,11 @@ final class ContactInterchangeTests: XCTestCase {
             XCTAssertEqual(card.addresses.first?.coordinate, Coordinate(latitude: 51.5074, longitude: -0.1345))
             XCTAssertEqual(card.addresses.first?.country, "United Kingdom")
             XCTAssertEqual(card.addresses.first?.types, ["home"])
+            XCTAssertEqual(card.emails, [.init("ada@example.com")])
+            XCTAssertEqual(card.telephones, [.init("+44 20 7946 0000", types: ["work", "Desk"])])
+            let single = try await browser.get("/contacts/\(ada.id)/vcard")
+            XCTAssertEqual(single.status, .notFound, "another account's contact")
+
         }
     }
 }

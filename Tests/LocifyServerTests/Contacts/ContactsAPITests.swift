@@ -62,9 +62,11 @@ final class ContactsAPITests: XCTestCase {
             let shown = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
             XCTAssertEqual(shown.status, .ok)
             XCTAssertEqual(try shown.decoded(DataEnvelope<ContactResource>.self).data.lastName, "Byron")
-            // Monica's contact shape has no email key; the address is stored and searchable.
-            let storedEmail = try await ContactModel.find(id, on: app.db)?.email
-            XCTAssertEqual(storedEmail, "ada@byron.org")
+            // Monica's contact shape has no email key: the address becomes an Email contact field.
+            let emails = try await app.send(.GET, "/api/contacts/\(id)/contactfields", headers: account.bearer)
+            let emailFields = try emails.decoded(PageResource<ContactFieldResource>.self).data
+            XCTAssertEqual(emailFields.map(\.content), ["ada@byron.org"])
+            XCTAssertEqual(emailFields.map(\.contactFieldType.type), ["email"])
 
             // An update that sends one key keeps the others (the iOS client sends partial bodies).
             clock.advance(by: 3600)
@@ -79,7 +81,7 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(data.information.dates.birthdate.isYearUnknown, true)
             XCTAssertEqual(data.information.dates.birthdate.date, "2024-12-10T00:00:00Z")
 
-            // Explicit null clears a value.
+            // Explicit null clears a value; e-mails are contact fields, which `email` only ever adds to.
             let cleared = try await app.send(
                 .PUT, "/api/contacts/\(id)", headers: account.bearer,
                 json: #"{"email":null,"is_birthdate_known":false}"#)
@@ -88,8 +90,15 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(clearedData.information.dates.birthdate, .absent)
             XCTAssertFalse(cleared.text.contains(#""email""#), "email is not a Monica key")
             let stored = try await ContactModel.find(id, on: app.db)
-            XCTAssertNil(stored?.email)
             XCTAssertNil(stored?.birthdateDay)
+            _ = try await app.send(
+                .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email":" ADA@byron.org "}"#)
+            _ = try await app.send(
+                .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email":"countess@byron.org"}"#)
+            let kept = try await app.send(.GET, "/api/contacts/\(id)/contactfields", headers: account.bearer)
+            XCTAssertEqual(
+                try kept.decoded(PageResource<ContactFieldResource>.self).data.map(\.content),
+                ["ada@byron.org", "countess@byron.org"], "\(database): a known address is not added twice")
 
             let deleted = try await app.send(.DELETE, "/api/contacts/\(id)", headers: account.bearer)
             XCTAssertEqual(deleted.status, .ok)

@@ -47,13 +47,18 @@ final class ContactsWebTests: XCTestCase {
             XCTAssertLessThan(marie.lowerBound, albert.lowerBound, "starred first")
             XCTAssertLessThan(albert.lowerBound, zed.lowerBound, "then by name")
             XCTAssertTrue(list.text.contains("3 contacts"))
+            XCTAssertTrue(
+                list.text.contains(#"<span class="contact-meta">marie@example.fr</span>"#), "the first e-mail")
 
             let search = try await browser.get("/contacts?q=CURIE")
             XCTAssertTrue(search.text.contains("1 contact matching “CURIE”"))
             XCTAssertFalse(search.text.contains("Albert"))
 
+            let bySpelling = try await browser.get("/contacts?q=MARIE%40example")
+            XCTAssertTrue(bySpelling.text.contains("1 contact matching"), "the e-mail field is searched")
             let edit = try await browser.get(location + "/edit")
-            XCTAssertTrue(edit.text.contains(#"value="marie@example.fr""#))
+            XCTAssertFalse(edit.text.contains(#"name="email""#), "e-mails are edited on the contact's page")
+
             let saved = try await browser.post(
                 location + "/edit",
                 form: [

@@ -22,8 +22,9 @@ final class OpenAPIResourcesTests: XCTestCase {
 
     private var sampleContact: Contact {
         let fields = ContactFields(
-            firstName: "Zoë", lastName: "Müller", nickname: nil, description: "Met in Bern", email: "zoe@example.com",
+            firstName: "Zoë", lastName: "Müller", nickname: nil, description: "Met in Bern",
             birthdate: Birthdate(day: 29, month: 2, year: 1992), gender: Gender(id: 2, name: "Woman", type: "F"),
+            job: "Engineer", company: "Navy",
             isStarred: true, isArchived: false)
         return Contact(
             id: 7, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000007")!, ownerID: 1, fields: fields,
@@ -100,7 +101,31 @@ final class OpenAPIResourcesTests: XCTestCase {
                 sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024,
                 addresses: [placed, unplaced].map { AddressShortResource($0, url: "http://x/api/addresses/\($0.id)") },
                 tags: [Tag(id: 3, ownerID: 1, name: "Family", createdAt: TestClock.start, updatedAt: TestClock.start)],
-                counts: ContactCounts(reminders: 1, notes: 2, tasks: 3))
+                counts: ContactCounts(reminders: 1, notes: 2, tasks: 3),
+                extras: ContactResource.Extras(
+                    contactFields: [
+                        ContactFieldResource(
+                            ContactField(
+                                id: 1, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+41 44 668 18 00",
+                                labels: [
+                                    .init(
+                                        id: 1, label: ContactFieldLabel(type: "cell", label: "Mobile"),
+                                        createdAt: TestClock.start)
+                                ], createdAt: TestClock.start, updatedAt: TestClock.start),
+                            type: ContactFieldType(
+                                id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-volume-control-phone",
+                                linkProtocol: "tel:", isDelible: false, type: "phone", createdAt: TestClock.start,
+                                updatedAt: TestClock.start), contact: short)
+                    ],
+                    notes: [
+                        NoteResource(
+                            Note(
+                                id: 4, uuid: UUID(), ownerID: 1, contactID: 7,
+                                fields: NoteFields(body: "Met in Bern", isFavorited: false), favoritedAt: nil,
+                                createdAt: TestClock.start, updatedAt: TestClock.start),
+                            url: "http://x/api/notes/4", contact: short)
+                    ]))
+
             let schedule = ReminderSchedule(
                 initialDate: try XCTUnwrap(CalendarDate(year: 2024, month: 1, day: 31)), recurrence: .months(1))
             let reminder = Reminder(

@@ -122,10 +122,22 @@ final class GravatarTests: XCTestCase {
             XCTAssertEqual(afterRefresh.source, "default")
             let blobs = try await app.tableCount("photo_blobs")
             XCTAssertEqual(blobs, 0, "the picture that went is deleted")
-            // A new e-mail is looked up at once; the contact shows initials until the answer.
+            // A second e-mail changes nothing: the first chooses the picture.
+            let added = try await app.send(
+                .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email": "countess@example.com"}"#)
+            XCTAssertEqual(added.status, .ok, added.text)
+            try await app.jobRunner.runDue(now: clock.now)
+            XCTAssertEqual(asked.withLockedValue { $0 }, [ada, ada])
+            // A changed first e-mail is looked up at once; the contact shows initials until the answer.
+            let fields = try await app.send(.GET, "/api/contacts/\(id)/contactfields", headers: account.bearer)
+            let first = try XCTUnwrap(try fields.decoded(PageResource<ContactFieldResource>.self).data.first)
             let changed = try await app.send(
-                .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email": "grace@example.com"}"#)
+                .PUT, "/api/contactfields/\(first.id)", headers: account.bearer,
+                json: #"""
+                    {"contact_id": \#(id), "contact_field_type_id": \#(first.contactFieldType.id), "data": "grace@example.com"}
+                    """#)
             XCTAssertEqual(changed.status, .ok, changed.text)
+
             try await app.jobRunner.runDue(now: clock.now)
             XCTAssertEqual(asked.withLockedValue { $0 }, [ada, ada, grace])
             let regraced = try await avatar(app, account, id)
