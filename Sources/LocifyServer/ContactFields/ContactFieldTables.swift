@@ -164,10 +164,13 @@ struct MoveContactEmailsToFields: AsyncMigration {
                 kindID = try await Self.emailKind(of: ownerID, on: database, now: now)
                 emailKinds[ownerID] = kindID
             }
-            try await ContactFieldModel(
-                ownerID: ownerID, contactID: try row.requiredInteger(0), typeID: kindID, uuid: UUID(), data: email,
-                now: now
-            ).create(on: database)
+            try await database.sqlDatabase().raw(
+                """
+                INSERT INTO "contact_fields" ("uuid", "user_id", "contact_id", "contact_field_type_id", "data", \
+                "created_at", "updated_at") VALUES (\(bind: UUID()), \(literal: ownerID), \
+                \(literal: try row.requiredInteger(0)), \(literal: kindID), \(bind: email), \(bind: now), \(bind: now))
+                """
+            ).run()
         }
         let withFields = try await database.plainRows(
             #"SELECT DISTINCT "user_id", "contact_id" FROM "contact_fields" ORDER BY "user_id""#,
@@ -183,24 +186,35 @@ struct MoveContactEmailsToFields: AsyncMigration {
         try await database.sqlDatabase().raw(#"ALTER TABLE "contacts" DROP COLUMN "email""#).run()
     }
 
-    /// The account's E-mail kind, its kinds made first when it has none. One retyped before kinds kept
-    /// their type is made again.
+    /// The account's E-mail kind, its kinds made first when it has none; one retyped before kinds kept
+    /// their type is made again. Plain SQL, as in every data migration: the models may gain columns in
+    /// later migrations.
     private static func emailKind(of ownerID: Int, on database: any Database, now: Date) async throws -> Int {
-        var kinds = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
-        if kinds.isEmpty {
-            kinds = try await ContactFieldTypeModel.seed(ownerID: ownerID, on: database, now: now) { UUID() }
+        func emailKindID() async throws -> Int? {
+            try await database.plainRows(
+                """
+                SELECT "id" FROM "contact_field_types" WHERE "user_id" = \(literal: ownerID) \
+                AND "type" = \(bind: ContactFieldType.emailType) ORDER BY "id"
+                """, columns: ["id"]
+            ).first?.requiredInteger(0)
         }
-        if let kind = kinds.first(where: { $0.type == ContactFieldType.emailType }) { return try kind.requireID() }
-        guard let email = ContactFieldType.defaults.first(where: { $0.type == ContactFieldType.emailType }) else {
-            preconditionFailure("Monica's default kinds include E-mail")
+        if let id = try await emailKindID() { return id }
+        let existing = try await database.plainRows(
+            #"SELECT COUNT(*) AS "kinds" FROM "contact_field_types" WHERE "user_id" = \#(literal: ownerID)"#,
+            columns: ["kinds"])
+        let hasKinds = try (existing.first?.requiredInteger(0) ?? 0) > 0
+        for kind in ContactFieldType.defaults where !hasKinds || kind.type == ContactFieldType.emailType {
+            try await database.sqlDatabase().raw(
+                """
+                INSERT INTO "contact_field_types" ("uuid", "user_id", "name", "fontawesome_icon", "protocol", \
+                "delible", "type", "created_at", "updated_at") VALUES (\(bind: UUID()), \(literal: ownerID), \
+                \(bind: kind.name), \(bind: kind.icon), \(bind: kind.linkProtocol), \(bind: kind.isDelible), \
+                \(bind: kind.type), \(bind: now), \(bind: now))
+                """
+            ).run()
         }
-        let kind = ContactFieldTypeModel(ownerID: ownerID, uuid: UUID(), name: email.name, now: now)
-        kind.icon = email.icon
-        kind.linkProtocol = email.linkProtocol
-        kind.isDelible = false
-        kind.type = email.type
-        try await kind.create(on: database)
-        return try kind.requireID()
+        guard let id = try await emailKindID() else { throw AppError.notFound }
+        return id
     }
 
     /// Each contact's first Email field goes back to `email`.

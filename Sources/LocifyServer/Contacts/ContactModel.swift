@@ -69,8 +69,8 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
     /// Sets what the names and the contact's fields give it: the search key, and the Gravatar hash of its
     /// first e-mail. Called after `apply` and whenever the fields change (`ContactFieldService`).
     func applyDerived(from digest: ContactFieldDigest) {
-        searchKey = fields(genders: []).searchKey(fieldData: digest.data)
-        gravatarHash = digest.emails.first.map(Avatar.gravatarHash(email:))
+        searchKey = digest.searchKey(fields(genders: []))
+        gravatarHash = digest.gravatarHash
     }
 
     /// The fields, the gender found among the owner's `genders` by id.
