@@ -19,9 +19,12 @@ public enum ContactSearch {
         return digits.count >= 3 ? digits : nil
     }
 
-    /// The terms a query matches by: a phone number's digits, or else its folded words.
-    public static func terms(of query: String?) -> [String] {
+    /// The terms a query matches by: a phone number's digits, or else its folded words. Nil for a query
+    /// no contact can match: one holding NUL, which no stored text holds (and PostgreSQL refuses).
+    public static func terms(of query: String?) -> [String]? {
         guard let query else { return [] }
+        if query.unicodeScalars.contains("\u{0}") { return nil }
+
         if let digits = phoneDigits(query) { return [digits] }
         return TextFolding.searchKey([query]).split(separator: " ").map(String.init)
     }

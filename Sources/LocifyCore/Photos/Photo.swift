@@ -49,6 +49,9 @@ public struct Photo: Hashable, Sendable {
         let trimmed = (sent ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         // Only the last path component: a browser may send a whole path, and it is only a label.
         let name = trimmed.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        return name.isEmpty ? "photo.\(format.fileExtension)" : String(name.prefix(255))
+        // Control characters (NUL among them, which PostgreSQL cannot store) are no part of a label.
+        let printable = String(
+            String.UnicodeScalarView(name.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        return printable.isEmpty ? "photo.\(format.fileExtension)" : String(printable.prefix(255))
     }
 }

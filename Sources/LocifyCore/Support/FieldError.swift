@@ -41,8 +41,13 @@ struct FieldChecker {
         guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
             return nil
         }
+        // PostgreSQL cannot store U+0000, so no text may hold it, whichever database runs.
+        if trimmed.unicodeScalars.contains("\u{0}") {
+            fail(field, "\(label) cannot hold the NUL character (U+0000).")
+        }
         // Counted in Unicode scalars, as JSON Schema's maxLength counts, so the API's description holds.
         if trimmed.unicodeScalars.count > limit {
+
             fail(field, "\(label) must be at most \(limit) characters.")
         }
         return trimmed

@@ -84,7 +84,9 @@ struct AccountService {
     }
 
     func user(withEmail email: String) async throws -> UserModel? {
-        try await UserModel.query(on: database).filter(\.$email == EmailAddress.normalized(email)).first()
+        // No account's e-mail holds NUL, and PostgreSQL refuses it in a question.
+        guard !email.unicodeScalars.contains("\u{0}") else { return nil }
+        return try await UserModel.query(on: database).filter(\.$email == EmailAddress.normalized(email)).first()
     }
 
     // MARK: Web sessions

@@ -346,6 +346,10 @@ struct ContactFieldService {
         {
             problems.append(FieldError(field: "labels", message: "Each label must be at most 255 characters."))
         }
+        if let labels = input.labels, labels.contains(where: { $0.unicodeScalars.contains("\u{0}") }) {
+            problems.append(FieldError(field: "labels", message: "A label cannot hold the NUL character (U+0000)."))
+        }
+
         let data = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
             try ContactField.validatedData(input.data)
         }

@@ -78,7 +78,9 @@ struct ContactService {
         // whether the value is 0 or 1, so binding such a value prepared every statement a second time.
         var conditions: SQLQueryString =
             #""user_id" = \#(literal: ownerID) AND "is_archived" = \#(SQLLiteral.boolean(archived))"#
-        for term in ContactSearch.terms(of: text) {
+        guard let terms = ContactSearch.terms(of: text) else { return ([], [], page.window(total: 0)) }
+        for term in terms {
+
             conditions += #" AND "search_key" LIKE \#(bind: "%" + term + "%")"#
         }
         if let tagID {

@@ -1,4 +1,5 @@
 import Fluent
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -264,6 +265,51 @@ final class PathIDTests: XCTestCase {
             let word = try await app.send(.PUT, "/api/reminders/soon", headers: account.bearer, json: "{}")
             XCTAssertEqual(word.status, .notFound)
             XCTAssertEqual(word.errorCode, 31)
+        }
+    }
+}
+
+/// Text holding U+0000, which PostgreSQL can neither store nor compare.
+final class NULCharacterTests: XCTestCase {
+    /// PostgreSQL cannot store or compare text holding U+0000: every input refuses it with a clear error
+    /// (or, in a search or a log-in, finds nothing) instead of a server error, on both databases.
+    func testTextHoldingNULIsRefusedEverywhereInsteadOfFailing() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let refusals: [(String, String, String)] = [
+                (
+                    "/api/contacts", #"{"first_name": "Ada\u0000"}"#,
+                    "First name cannot hold the NUL character (U+0000)."
+                ),
+                ("/api/notes", #"{"contact_id": \#(ada.id), "body": "\u0000"}"#, "Note"),
+                ("/api/tags", #"{"name": "a\u0000b"}"#, "Tag cannot hold the NUL character (U+0000)."),
+                ("/api/contactfieldtypes", #"{"name": "Sky\u0000pe"}"#, "Name cannot hold the NUL character (U+0000)."),
+                (
+                    "/api/contacts/\(ada.id)/contactfields",
+                    #"{"contact_field_type_id": 1, "data": "x", "labels": ["\u0000"]}"#,
+                    "A label cannot hold the NUL character (U+0000)."
+                ),
+            ]
+            for (path, json, message) in refusals {
+                let response = try await app.send(.POST, path, headers: account.bearer, json: json)
+                XCTAssertEqual(response.status, .unprocessableEntity, "\(database) \(path): \(response.text)")
+                XCTAssertTrue(response.text.contains(message.prefix(20)), "\(path): \(response.text)")
+            }
+            let contacts = try await app.tableCount("contacts")
+            XCTAssertEqual(contacts, 1, "nothing was stored")
+            let search = try await app.send(.GET, "/api/contacts?query=Ada%00", headers: account.bearer)
+            XCTAssertEqual(search.status, .ok, "\(database): \(search.text)")
+            XCTAssertEqual(try search.decoded(PageResource<ContactResource>.self).meta.total, 0)
+            let login = try await app.send(
+                .POST, "/oauth/login", json: #"{"email": "ada@example.com\u0000", "password": "correct horse"}"#)
+            XCTAssertEqual(login.status, .unauthorized, "\(database): \(login.text)")
+            let browser = WebClient(app: app)
+            _ = try await browser.register(name: "Grace Hopper", email: "grace@example.com")
+            try await browser.get("/contacts/new")
+            let form = try await browser.post("/contacts", form: ["first_name": "Gr\u{0}ace"])
+            XCTAssertEqual(form.status, .unprocessableEntity)
+            XCTAssertTrue(form.text.contains("First name cannot hold the NUL character (U+0000)."))
         }
     }
 }
