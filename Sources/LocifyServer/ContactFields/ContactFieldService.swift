@@ -261,7 +261,50 @@ struct ContactFieldService {
         return try await field(try model.requireID())
     }
 
+    /// Creates several fields of one contact at once, as an import does: each is checked on its own (a
+    /// refused one comes back with its problem, the others are made), and all are written in one
+    /// transaction with one refresh of the contact's search key and Gravatar.
+    func create(_ drafts: [ContactFieldDraft], forContact contactID: Int) async throws
+        -> [(draft: ContactFieldDraft, failure: ValidationFailure)]
+    {
+        guard !drafts.isEmpty else { return [] }
+        let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let kinds = Set(try await typeModels().compactMap(\.id))
+        var refused: [(draft: ContactFieldDraft, failure: ValidationFailure)] = []
+        var accepted: [(model: ContactFieldModel, labels: [String])] = []
+        let now = dependencies.now()
+        for draft in drafts {
+            do {
+                if contact.isArchived {
+                    throw ValidationFailure(
+                        field: "contact_id", "Archived contact can’t be edited, please unarchive it first.")
+                }
+                guard kinds.contains(draft.typeID) else {
+                    throw ValidationFailure(field: "contact_field_type_id", "That kind of field is not one of yours.")
+                }
+                let (data, _, typeID) = try check(
+                    Input(contactID: contactID, typeID: draft.typeID, data: draft.data, labels: draft.labels))
+                let model = ContactFieldModel(
+                    ownerID: ownerID, contactID: contactID, typeID: typeID, uuid: dependencies.newUUID(), data: data,
+                    now: now)
+                accepted.append((model, draft.labels))
+            } catch let failure as ValidationFailure {
+                refused.append((draft, failure))
+            }
+        }
+        guard !accepted.isEmpty else { return refused }
+        let toWrite = accepted
+        try await writingFields(of: [contactID]) { transaction in
+            for (model, labels) in toWrite {
+                try await model.save(on: transaction)
+                try await replaceLabels(of: try model.requireID(), with: labels, now: now, on: transaction)
+            }
+        }
+        return refused
+    }
+
     /// Changes a field: the same keys again (it may move to another contact or kind); labels sent
+
     /// replace the set.
     func update(_ id: Int, _ input: Input) async throws -> ContactField {
         let model = try await ContactFieldModel.requireOwned(id, by: ownerID, on: database)

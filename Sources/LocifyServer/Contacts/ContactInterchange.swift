@@ -75,15 +75,12 @@ struct ContactInterchange {
             for value in leftOut {
                 leaveOut("“\(value)” left out: no kind of contact field has its protocol.")
             }
-            for field in fieldDrafts {
-                do {
-                    _ = try await contactFields.create(
-                        .init(contactID: contact.id, typeID: field.typeID, data: field.data, labels: field.labels))
-                    report.importedFields += 1
-                } catch let failure as ValidationFailure {
-                    leaveOut("“\(field.data.prefix(40))” left out: \(failure.messages.joined(separator: " "))")
-                }
+            let refused = try await contactFields.create(fieldDrafts, forContact: contact.id)
+            report.importedFields += fieldDrafts.count - refused.count
+            for (field, failure) in refused {
+                leaveOut("“\(field.data.prefix(40))” left out: \(failure.messages.joined(separator: " "))")
             }
+
             for (index, address) in card.addressDrafts.enumerated() {
                 do {
                     _ = try await addresses.create(

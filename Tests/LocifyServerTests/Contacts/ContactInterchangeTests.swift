@@ -13,6 +13,7 @@ final class ContactInterchangeTests: XCTestCase {
             "BEGIN:VCARD", "VERSION:3.0", "N:Łukasiewicz;Jan;;;", "FN:Jan Łukasiewicz",
             "EMAIL;TYPE=INTERNET;TYPE=HOME:jan@example.pl", "TEL;TYPE=CELL:+48 22 123-45-67",
             "item1.URL:https://www.linkedin.com/in/janl", "URL:https://example.pl/jan", "BDAY:1878-12-21",
+            "TEL;TYPE=WORK:" + String(repeating: "1", count: 300),
             "ADR;TYPE=HOME:;;ul. Długa 5;Warszawa;;00-238;Poland",
             "NOTE:Logician. This note is folded acr", " oss two lines.", "END:VCARD",
             "BEGIN:VCARD", "VERSION:3.0", "TEL;TYPE=CELL:+1 555 0100", "END:VCARD",
@@ -31,8 +32,12 @@ final class ContactInterchangeTests: XCTestCase {
             XCTAssertEqual(imported.status, .ok, "\(database): \(imported.text)")
             XCTAssertTrue(
                 imported.text.contains(
-                    "Imported 2 contacts with 2 addresses and 3 e-mails, phone numbers or accounts; 3 left out."),
+                    "Imported 2 contacts with 2 addresses and 3 e-mails, phone numbers or accounts; 4 left out."),
                 imported.text)
+            XCTAssertTrue(
+                imported.text.contains(
+                    "Card 1 (Jan Łukasiewicz): “\(String(repeating: "1", count: 40))” left out: Value must be at most "
+                        + "255 characters."), "one field refused, the card's others made")
             XCTAssertTrue(
                 imported.text.contains(
                     "Card 1 (Jan Łukasiewicz): “https://example.pl/jan” left out: no kind of contact field has its "
