@@ -98,3 +98,20 @@ def test_tags_tasks_and_notes_on_a_desktop(server, browser, signed_in, screens):
 
 def test_tags_tasks_and_notes_on_a_phone(server, phone, signed_in_phone, screens):
     tag_task_and_note(phone, server, screens, "phone")
+
+
+def test_a_long_contact_list_is_filtered_as_one_types(server, browser, signed_in, screens):
+    # The Tasks page's contact picker holds all twelve sample contacts: a filter above it narrows the list
+    # as one types, accents ignored, and picks the first contact that fits.
+    browser.get(server.url + "/tasks")
+    picker = Select(browser.find_element(By.ID, "task-contact"))
+    fill(browser, "task-contact-filter", "PRÍYA")
+    assert picker.first_selected_option.text == "Priya Raman"
+    others = [option for option in picker.options if option.get_attribute("value") and "Priya" not in option.text]
+    assert len(others) >= 8 and all(option.get_attribute("hidden") for option in others), "only Priya is offered"
+    fill(browser, "task-title", "Send Priya the trip photos")
+    shot(browser, screens, "63-desktop-task-contact-filter")
+    submit(browser, "main form.panel button[type=submit]")
+    tasks = [item.text for item in browser.find_elements(By.CSS_SELECTOR, ".task-list li")]
+    assert any("Send Priya the trip photos — Priya Raman" in text for text in tasks), tasks
+    assert_no_console_errors(browser)

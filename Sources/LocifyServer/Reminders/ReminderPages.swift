@@ -100,7 +100,7 @@ enum ReminderFormPage {
                         + contacts.map {
                             SelectOption(
                                 value: String($0.id), label: $0.completeName, isSelected: String($0.id) == chosen)
-                        })
+                        }, filterPlaceholder: "Type to find a contact")
             fields = [
                 FormField(
                     "title", label: "Title", value: form.title, errors: errors,

@@ -26,6 +26,8 @@ struct FormField: Encodable, Equatable {
     let minLength: Int?
     let size: Int?
     let options: [SelectOption]
+    /// For a long select: the placeholder of the filter a script puts above it ("Type to find a contact").
+    let filterPlaceholder: String?
     let isChecked: Bool
     /// Values offered as the person types (a `datalist`); any other text is allowed too.
     let suggestions: [String]
@@ -39,8 +41,10 @@ struct FormField: Encodable, Equatable {
         _ name: String, label: String, control: Control = .text, value: String? = nil, errors: FieldMessages = [:],
         hint: String? = nil, isRequired: Bool = false, autocomplete: String = "off", inputMode: String? = nil,
         maxLength: Int? = nil, minLength: Int? = nil, size: Int? = nil, options: [SelectOption] = [],
-        isChecked: Bool = false, suggestions: [String] = []
+        filterPlaceholder: String? = nil, isChecked: Bool = false, suggestions: [String] = []
     ) {
+        self.filterPlaceholder = filterPlaceholder
+
         self.name = name
         id = name
         self.label = label

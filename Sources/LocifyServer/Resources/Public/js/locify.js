@@ -35,20 +35,21 @@ document.addEventListener("DOMContentLoaded", () => {
       navigator.share({ title: button.dataset.shareTitle, text }).catch(() => {});
     });
   }
-  // The country list is long: a filter above it narrows the choices as one types (the list itself stays
-  // keyboard-operable, and without JavaScript it is a plain list where typing a name jumps to it).
-  const countrySelect = document.querySelector("[data-country-picker] select");
-  if (countrySelect) {
+  // A long list (countries, contacts) gets a filter above it that narrows the choices as one types and
+  // picks the first that fits; the list itself stays keyboard-operable, and without JavaScript it is a
+  // plain list where typing a name jumps to it. `chosen` runs once typing picks another entry.
+  const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  function addFilter(select, placeholder, chosen) {
     const filter = document.createElement("input");
     filter.type = "search";
-    filter.id = "country-filter";
-    filter.placeholder = "Type to find a country";
-    filter.setAttribute("aria-label", "Find a country");
-    filter.setAttribute("aria-controls", countrySelect.id);
+    filter.id = select.id + "-filter";
+    filter.className = "select-filter";
+    filter.placeholder = placeholder;
+    filter.setAttribute("aria-label", placeholder);
+    filter.setAttribute("aria-controls", select.id);
     filter.autocomplete = "off";
-    countrySelect.before(filter);
-    const options = [...countrySelect.options];
-    const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    select.before(filter);
+    const options = [...select.options];
     filter.addEventListener("input", () => {
       const wanted = fold(filter.value.trim());
       let first = null;
@@ -57,13 +58,25 @@ document.addEventListener("DOMContentLoaded", () => {
         option.hidden = !matches;
         if (matches && option.value !== "" && !first) first = option;
       }
-      if (wanted && first && countrySelect.value !== first.value) {
-        countrySelect.value = first.value;
-        // Typing goes through several countries on the way to one: the fields follow once it pauses.
-        clearTimeout(filter.pending);
-        filter.pending = setTimeout(() => countrySelect.dispatchEvent(new Event("change")), 250);
+      if (wanted && first && select.value !== first.value) {
+        select.value = first.value;
+        if (chosen) chosen();
       }
     });
+    return filter;
+  }
+  const countrySelect = document.querySelector("[data-country-picker] select");
+  if (countrySelect) {
+    const filter = addFilter(countrySelect, "Type to find a country", () => {
+      // Typing goes through several countries on the way to one: the fields follow once it pauses.
+      clearTimeout(filter.pending);
+      filter.pending = setTimeout(() => countrySelect.dispatchEvent(new Event("change")), 250);
+    });
+    filter.id = "country-filter";
+  }
+  // Only a list long enough to scroll through is worth a filter.
+  for (const select of document.querySelectorAll("select[data-filter]")) {
+    if (select.options.length > 8) addFilter(select, select.dataset.filter);
   }
   // The address form follows the chosen country at once: its fields are fetched as the server lays them
   // out for that country (the same page the "Show this country's fields" button asks for).
