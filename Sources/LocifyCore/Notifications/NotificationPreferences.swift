@@ -178,11 +178,13 @@ public struct NotificationPreferencesDraft: Sendable {
         case .json:
             break
         case .ntfy:
-            let topic = components.path.split(separator: "/").last.map(String.init) ?? ""
-            if topic.isEmpty || components.path.split(separator: "/").count != 1 {
+            // The topic is the last part of the path; what comes before it is where the server is
+            // served from (`https://example.org/ntfy/your-topic` behind a proxy).
+            if components.path.split(separator: "/").last?.isEmpty ?? true {
                 check.fail("webhook_url", "An ntfy address names its topic: https://ntfy.sh/your-topic.")
                 return nil
             }
+
         case .gotify:
             if !(components.queryItems ?? []).contains(where: { $0.name == "token" && !($0.value ?? "").isEmpty }) {
                 check.fail(

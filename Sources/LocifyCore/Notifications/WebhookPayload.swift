@@ -47,10 +47,14 @@ public enum WebhookPayload {
             if let id = notice.reminderID { object["reminder_id"] = id }
             return (target.url, encode(object))
         case .ntfy:
+            // ntfy takes JSON at its root, the topic inside: the root is the path without the topic.
             var components = URLComponents(string: target.url)
-            let topic = components?.path.split(separator: "/").last.map(String.init) ?? ""
-            components?.path = "/"
+            let segments = components?.path.split(separator: "/").map(String.init) ?? []
+            let topic = segments.last ?? ""
+            let base = segments.dropLast()
+            components?.path = "/" + base.map { $0 + "/" }.joined()
             components?.query = nil
+
             let object: [String: Any] = [
                 "topic": topic, "title": notice.text.title, "message": notice.text.body, "click": notice.link,
                 "tags": ["bell"],

@@ -115,6 +115,11 @@ final class NotificationScheduleTests: XCTestCase {
         XCTAssertThrowsError(
             try NotificationPreferencesDraft(webhookURL: "https://x.example", webhookPreset: "slack").validated(
                 emailAvailable: true))
+        XCTAssertEqual(
+            try NotificationPreferencesDraft(webhookURL: "https://example.org/ntfy/ada", webhookPreset: "ntfy")
+                .validated(emailAvailable: true).webhook?.url, "https://example.org/ntfy/ada",
+            "an ntfy behind a proxy, under a path")
+
         let saved = try NotificationPreferencesDraft(
             timeOfDay: "07:45:00", advanceDays: ["7", "1", "7"], inApp: false, email: true,
             webhookURL: " https://ntfy.sh/locify-ada ", webhookPreset: "ntfy", weekStartsOn: "1"
@@ -171,6 +176,10 @@ final class NotificationScheduleTests: XCTestCase {
         XCTAssertEqual(ntfy.url, "https://ntfy.example:8443/")
         let ntfyJSON = try object(ntfy.body)
         XCTAssertEqual(ntfyJSON["topic"] as? String, "ada-topic")
+        let proxied = WebhookPayload.request(
+            for: WebhookTarget(url: "https://example.org/tools/ntfy/ada-topic?x=1", preset: .ntfy), notice: notice)
+        XCTAssertEqual(proxied.url, "https://example.org/tools/ntfy/", "an ntfy served under a path")
+        XCTAssertEqual(try object(proxied.body)["topic"] as? String, "ada-topic")
         XCTAssertEqual(ntfyJSON["click"] as? String, "https://locify.example/contacts/9")
         XCTAssertEqual(ntfyJSON["message"] as? String, "Today, Saturday 4 May 2024.")
 
