@@ -97,26 +97,27 @@ final class OpenAPIResourcesTests: XCTestCase {
             let unplaced = ContactAddress(
                 id: 4, uuid: UUID(), ownerID: 1, contactID: 7, address: PostalAddress(city: "Lyon"), geocode: .pending,
                 createdAt: TestClock.start, updatedAt: TestClock.start)
+            let phoneField = ContactFieldResource(
+                ContactField(
+                    id: 6, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+44 20 7946 0958",
+                    labels: [
+                        .init(
+                            id: 9, label: ContactFieldLabel(type: "cell", label: "Mobile"),
+                            createdAt: TestClock.start)
+                    ], createdAt: TestClock.start,
+                    updatedAt: TestClock.start),
+                type: ContactFieldType(
+                    id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-phone",
+                    linkProtocol: "tel:",
+                    isDelible: false, type: "phone", createdAt: TestClock.start, updatedAt: TestClock.start),
+                contact: short)
             let withAddresses = ContactResource(
                 sampleContact, url: "http://x/api/contacts/7", avatar: avatar, currentYear: 2024,
                 addresses: [placed, unplaced].map { AddressShortResource($0, url: "http://x/api/addresses/\($0.id)") },
                 tags: [Tag(id: 3, ownerID: 1, name: "Family", createdAt: TestClock.start, updatedAt: TestClock.start)],
                 counts: ContactCounts(reminders: 1, notes: 2, tasks: 3),
                 extras: ContactResource.Extras(
-                    contactFields: [
-                        ContactFieldResource(
-                            ContactField(
-                                id: 1, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+41 44 668 18 00",
-                                labels: [
-                                    .init(
-                                        id: 1, label: ContactFieldLabel(type: "cell", label: "Mobile"),
-                                        createdAt: TestClock.start)
-                                ], createdAt: TestClock.start, updatedAt: TestClock.start),
-                            type: ContactFieldType(
-                                id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-volume-control-phone",
-                                linkProtocol: "tel:", isDelible: false, type: "phone", createdAt: TestClock.start,
-                                updatedAt: TestClock.start), contact: short)
-                    ],
+                    contactFields: [phoneField],
                     notes: [
                         NoteResource(
                             Note(
@@ -176,22 +177,7 @@ final class OpenAPIResourcesTests: XCTestCase {
                     .object(["$ref": .string("#/components/schemas/Tag")])
                 ),
                 (
-                    "Contact field",
-                    try encoded(
-                        ContactFieldResource(
-                            ContactField(
-                                id: 6, uuid: UUID(), ownerID: 1, contactID: 7, typeID: 2, data: "+44 20 7946 0958",
-                                labels: [
-                                    .init(
-                                        id: 9, label: ContactFieldLabel(type: "cell", label: "Mobile"),
-                                        createdAt: TestClock.start)
-                                ], createdAt: TestClock.start,
-                                updatedAt: TestClock.start),
-                            type: ContactFieldType(
-                                id: 2, uuid: UUID(), ownerID: 1, name: "Phone", icon: "fa fa-phone",
-                                linkProtocol: "tel:",
-                                isDelible: false, type: "phone", createdAt: TestClock.start, updatedAt: TestClock.start),
-                            contact: short)),
+                    "Contact field", try encoded(phoneField),
                     .object(["$ref": .string("#/components/schemas/ContactField")])
                 ),
                 (
