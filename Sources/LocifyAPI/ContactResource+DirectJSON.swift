@@ -46,7 +46,6 @@ extension ContactResource: DirectJSONWritable {
             try writer.writeNested(notes, constant: [], as: Self.emptyList)
         }
         writer.append(#","url":"#)
-
         writer.writeString(url)
         writer.append(#","account":{"id":"#)
         writer.writeInteger(account.id)

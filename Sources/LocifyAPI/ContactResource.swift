@@ -360,7 +360,6 @@ public struct ContactResource: Codable, Sendable, Equatable {
         statistics = Statistics(counts)
         contactFields = extras?.contactFields
         notes = extras?.notes
-
         self.url = summary.url
         account = summary.account
         createdAt = Timestamp.string(contact.createdAt)

@@ -36,7 +36,6 @@ public struct Note: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
 }
 
 /// A note as typed.

@@ -37,7 +37,6 @@ public struct ToDo: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
-
 }
 
 /// A task as typed.

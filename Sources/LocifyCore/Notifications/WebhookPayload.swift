@@ -54,7 +54,6 @@ public enum WebhookPayload {
             let base = segments.dropLast()
             components?.path = "/" + base.map { $0 + "/" }.joined()
             components?.query = nil
-
             let object: [String: Any] = [
                 "topic": topic, "title": notice.text.title, "message": notice.text.body, "click": notice.link,
                 "tags": ["bell"],

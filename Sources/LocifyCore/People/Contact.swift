@@ -34,6 +34,13 @@ public struct Contact: Hashable, Sendable {
     public var avatarVersion: String { avatar.version(name: completeName, color: defaultAvatarColor) }
 }
 
+extension ValidationFailure {
+    /// What a change to an archived contact's tags, fields (and Monica's other children) answers.
+    public static let archivedContact = ValidationFailure([
+        FieldError(field: "contact_id", message: "Archived contact can’t be edited, please unarchive it first.")
+    ])
+}
+
 /// The fields a person edits, already validated and trimmed.
 public struct ContactFields: Hashable, Sendable {
     public var firstName: String

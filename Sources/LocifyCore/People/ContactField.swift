@@ -100,7 +100,6 @@ public struct ContactFieldLabel: Equatable, Sendable {
             self.init(type: lowered, label: label)
         } else if let (key, label) = Self.standard.first(where: { $0.value.lowercased() == lowered }) {
             self.init(type: key, label: label)
-
         } else {
             self.init(type: trimmed, label: trimmed)
         }
@@ -149,6 +148,17 @@ public struct ContactField: Equatable, Sendable {
 
     /// The longest value, and the longest label, in Unicode scalars.
     public static let maximumDataLength = 255
+
+    /// Problems with labels as typed: each is text like any other (at most 255 characters, no NUL), and
+    /// a rule is named once however many labels break it.
+    public static func labelProblems(_ labels: [String]?) -> [FieldError] {
+        var check = FieldChecker()
+        for label in labels ?? [] {
+            _ = check.text(label, field: "labels", label: "Each label", limit: maximumDataLength)
+            if !check.errors.isEmpty { break }
+        }
+        return check.errors
+    }
 
     /// A field's value as typed: required, at most 255 characters once trimmed.
     public static func validatedData(_ text: String?) throws(ValidationFailure) -> String {

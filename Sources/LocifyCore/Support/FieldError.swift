@@ -47,7 +47,6 @@ struct FieldChecker {
         }
         // Counted in Unicode scalars, as JSON Schema's maxLength counts, so the API's description holds.
         if trimmed.unicodeScalars.count > limit {
-
             fail(field, "\(label) must be at most \(limit) characters.")
         }
         return trimmed

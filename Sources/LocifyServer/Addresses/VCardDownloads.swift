@@ -13,7 +13,6 @@ enum VCardDownloads {
             aggregate, contactFields: try await contactFields.fields(ofContacts: [id]),
             kinds: try await contactFields.types()
         ).download(named: aggregate.contact.completeName)
-
     }
 
     @Sendable

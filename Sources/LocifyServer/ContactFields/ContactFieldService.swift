@@ -99,8 +99,12 @@ struct ContactFieldService {
     private func typeModels() async throws -> [ContactFieldTypeModel] {
         let existing = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
         if !existing.isEmpty { return existing }
-        return try await ContactFieldTypeModel.seed(
-            ownerID: ownerID, on: database, now: dependencies.now(), newUUID: dependencies.newUUID)
+        let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
+        try await database.transaction { transaction in
+            try await ContactFieldTypeModel.insertDefaults(
+                ownerID: ownerID, on: transaction, now: now, newUUID: newUUID)
+        }
+        return try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
     }
 
     /// The owner's E-mail kind: seeded, never deleted, and its `type` never changes.
@@ -263,23 +267,21 @@ struct ContactFieldService {
 
     /// Creates several fields of one contact at once, as an import does: each is checked on its own (a
     /// refused one comes back with its problem, the others are made), and all are written in one
-    /// transaction with one refresh of the contact's search key and Gravatar.
-    func create(_ drafts: [ContactFieldDraft], forContact contactID: Int) async throws
+    /// transaction with one refresh of the contact's search key and Gravatar. `kinds` are the owner's
+    /// (`types()`), read once by the caller for a whole file.
+    func create(_ drafts: [ContactFieldDraft], forContact contactID: Int, kinds: [ContactFieldType]) async throws
         -> [(draft: ContactFieldDraft, failure: ValidationFailure)]
     {
         guard !drafts.isEmpty else { return [] }
         let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
-        let kinds = Set(try await typeModels().compactMap(\.id))
+        let kindIDs = Set(kinds.map(\.id))
         var refused: [(draft: ContactFieldDraft, failure: ValidationFailure)] = []
         var accepted: [(model: ContactFieldModel, labels: [String])] = []
         let now = dependencies.now()
         for draft in drafts {
             do {
-                if contact.isArchived {
-                    throw ValidationFailure(
-                        field: "contact_id", "Archived contact can’t be edited, please unarchive it first.")
-                }
-                guard kinds.contains(draft.typeID) else {
+                if contact.isArchived { throw ValidationFailure.archivedContact }
+                guard kindIDs.contains(draft.typeID) else {
                     throw ValidationFailure(field: "contact_field_type_id", "That kind of field is not one of yours.")
                 }
                 let (data, _, typeID) = try check(
@@ -304,7 +306,6 @@ struct ContactFieldService {
     }
 
     /// Changes a field: the same keys again (it may move to another contact or kind); labels sent
-
     /// replace the set.
     func update(_ id: Int, _ input: Input) async throws -> ContactField {
         let model = try await ContactFieldModel.requireOwned(id, by: ownerID, on: database)
@@ -321,7 +322,6 @@ struct ContactFieldService {
             if let labels = input.labels, !labels.isEmpty || input.labelsAreTheWholeSet {
                 try await replaceLabels(of: id, with: labels, now: now, on: transaction)
             }
-
         }
         return try await field(id)
     }
@@ -384,15 +384,7 @@ struct ContactFieldService {
                 FieldError(field: "contact_field_type_id", message: "Choose the kind of field (contact_field_type_id).")
             )
         }
-        if let labels = input.labels,
-            labels.contains(where: { $0.unicodeScalars.count > ContactField.maximumDataLength })
-        {
-            problems.append(FieldError(field: "labels", message: "Each label must be at most 255 characters."))
-        }
-        if let labels = input.labels, labels.contains(where: { $0.unicodeScalars.contains("\u{0}") }) {
-            problems.append(FieldError(field: "labels", message: "A label cannot hold the NUL character (U+0000)."))
-        }
-
+        problems += ContactField.labelProblems(input.labels)
         let data = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
             try ContactField.validatedData(input.data)
         }
@@ -404,7 +396,7 @@ struct ContactFieldService {
         let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         _ = try await type(typeID)
         if contact.isArchived {
-            throw ValidationFailure(field: "contact_id", "Archived contact can’t be edited, please unarchive it first.")
+            throw ValidationFailure.archivedContact
         }
     }
 

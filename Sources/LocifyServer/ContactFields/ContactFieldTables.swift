@@ -36,22 +36,24 @@ final class ContactFieldTypeModel: OwnedModel, @unchecked Sendable {
             isDelible: isDelible, type: type, createdAt: createdAt, updatedAt: updatedAt)
     }
 
-    /// Gives an account Monica's default kinds (`ContactFieldType.defaults`), in one transaction.
-    static func seed(ownerID: Int, on database: any Database, now: Date, newUUID: () -> UUID) async throws
-        -> [ContactFieldTypeModel]
-    {
-        let made = ContactFieldType.defaults.map { kind in
-            let model = ContactFieldTypeModel(ownerID: ownerID, uuid: newUUID(), name: kind.name, now: now)
-            model.icon = kind.icon
-            model.linkProtocol = kind.linkProtocol
-            model.isDelible = kind.isDelible
-            model.type = kind.type
-            return model
+    /// Gives an account Monica's default kinds (`ContactFieldType.defaults`, or those `included` picks).
+    /// Plain SQL: the migration that moved e-mails into fields calls it too, and a model would select
+    /// columns later migrations add.
+    static func insertDefaults(
+        ownerID: Int, on database: any Database, now: Date, newUUID: () -> UUID,
+        included: (_ type: String?) -> Bool = { _ in true }
+    ) async throws {
+        let sql = try database.sqlDatabase()
+        for kind in ContactFieldType.defaults where included(kind.type) {
+            try await sql.raw(
+                """
+                INSERT INTO "contact_field_types" ("uuid", "user_id", "name", "fontawesome_icon", "protocol", \
+                "delible", "type", "created_at", "updated_at") VALUES (\(bind: newUUID()), \(literal: ownerID), \
+                \(bind: kind.name), \(bind: kind.icon), \(bind: kind.linkProtocol), \(bind: kind.isDelible), \
+                \(bind: kind.type), \(bind: now), \(bind: now))
+                """
+            ).run()
         }
-        try await database.transaction { transaction in
-            for model in made { try await model.save(on: transaction) }
-        }
-        return made
     }
 }
 
@@ -203,15 +205,8 @@ struct MoveContactEmailsToFields: AsyncMigration {
             #"SELECT COUNT(*) AS "kinds" FROM "contact_field_types" WHERE "user_id" = \#(literal: ownerID)"#,
             columns: ["kinds"])
         let hasKinds = try (existing.first?.requiredInteger(0) ?? 0) > 0
-        for kind in ContactFieldType.defaults where !hasKinds || kind.type == ContactFieldType.emailType {
-            try await database.sqlDatabase().raw(
-                """
-                INSERT INTO "contact_field_types" ("uuid", "user_id", "name", "fontawesome_icon", "protocol", \
-                "delible", "type", "created_at", "updated_at") VALUES (\(bind: UUID()), \(literal: ownerID), \
-                \(bind: kind.name), \(bind: kind.icon), \(bind: kind.linkProtocol), \(bind: kind.isDelible), \
-                \(bind: kind.type), \(bind: now), \(bind: now))
-                """
-            ).run()
+        try await ContactFieldTypeModel.insertDefaults(ownerID: ownerID, on: database, now: now, newUUID: UUID.init) {
+            !hasKinds || $0 == ContactFieldType.emailType
         }
         guard let id = try await emailKindID() else { throw AppError.notFound }
         return id

@@ -137,7 +137,6 @@ enum ContactFormPage {
                 FormField("gender_id", label: label("gender_id"), control: .select, errors: errors, options: genders),
                 FormField("job", label: label("job"), value: form.job, errors: errors, maxLength: 255),
                 FormField("company", label: label("company"), value: form.company, errors: errors, maxLength: 255),
-
                 FormField("description", label: "Notes", control: .textarea, value: form.description, errors: errors),
             ]
             var flags = [

@@ -75,7 +75,7 @@ struct ContactInterchange {
             for value in leftOut {
                 leaveOut("“\(value)” left out: no kind of contact field has its protocol.")
             }
-            let refused = try await contactFields.create(fieldDrafts, forContact: contact.id)
+            let refused = try await contactFields.create(fieldDrafts, forContact: contact.id, kinds: kinds)
             report.importedFields += fieldDrafts.count - refused.count
             for (field, failure) in refused {
                 leaveOut("“\(field.data.prefix(40))” left out: \(failure.messages.joined(separator: " "))")

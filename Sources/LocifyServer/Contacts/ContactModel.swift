@@ -84,7 +84,6 @@ final class ContactModel: OwnedModel, @unchecked Sendable {
             firstName: firstName, lastName: lastName, nickname: nickname, description: description,
             birthdate: birthdate,
             gender: genderID.flatMap { id in genders.first { $0.id == id } }, job: job, company: company,
-
             isStarred: isStarred, isArchived: isArchived)
     }
 

@@ -151,7 +151,6 @@ enum ContactPage {
             let fields = contact.fields
             var facts: [Fact] = []
             if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
-
             if let birthdate = fields.birthdate {
                 facts.append(.init(label: "Birthday", value: ContactPage.describe(birthdate, today: today)))
             }
@@ -259,7 +258,6 @@ enum ContactPage {
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {
-
         let monthName = CalendarDate.monthNames[birthdate.month - 1]
         if birthdate.isAgeBased, let age = birthdate.age(on: today) {
             return "About \(age) years old (born around \(birthdate.year ?? 0))"

@@ -70,7 +70,6 @@ enum ContactRows {
             nickname: try row.text(at(.nickname)), description: try row.text(at(.description)),
             birthdate: birthdate, gender: try gender(from: row), job: try row.text(at(.job)),
             company: try row.text(at(.company)),
-
             isStarred: try row.requiredBool(at(.isStarred)), isArchived: try row.requiredBool(at(.isArchived)))
         return Contact(
             id: try row.requiredInteger(at(.id)), uuid: try row.requiredUUID(at(.uuid)),

@@ -80,7 +80,6 @@ struct ContactService {
             #""user_id" = \#(literal: ownerID) AND "is_archived" = \#(SQLLiteral.boolean(archived))"#
         guard let terms = ContactSearch.terms(of: text) else { return ([], [], page.window(total: 0)) }
         for term in terms {
-
             conditions += #" AND "search_key" LIKE \#(bind: "%" + term + "%")"#
         }
         if let tagID {
@@ -239,22 +238,15 @@ struct ContactService {
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         let now = dependencies.now()
         let model = ContactModel(ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: now)
-        let email = draft.normalizedEmail
-        let emailKindID = email == nil ? nil : try await contactFields.emailType().id
+        let email = try await addedEmail(draft, known: [])
         var digest = ContactFieldDigest()
-        if let email { digest.add(email, isEmail: true) }
+        if let email { digest.add(email.address, isEmail: true) }
         model.applyDerived(from: digest)
         let lookUps = try await avatars(on: database).resolve([model])
         return try await database.transaction { transaction in
             // Writes first (see `AvatarService.resolve`).
             try await model.create(on: transaction)
-            if let email, let emailKindID {
-                try await ContactFieldModel(
-                    ownerID: ownerID, contactID: try model.requireID(), typeID: emailKindID,
-                    uuid: dependencies.newUUID(), data: email, now: now
-                ).create(on: transaction)
-            }
-
+            try await add(email, toContact: try model.requireID(), now: now, on: transaction)
             try await avatars(on: transaction).queueLookUps(lookUps)
             let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
@@ -268,6 +260,30 @@ struct ContactService {
 
     private var contactFields: ContactFieldService {
         ContactFieldService(database: database, ownerID: ownerID, dependencies: dependencies)
+    }
+
+    /// An e-mail a draft adds to its contact, and the account's E-mail kind it is stored under.
+    private struct AddedEmail: Sendable {
+        let address: String
+        let kindID: Int
+    }
+
+    /// The draft's e-mail, unless the contact already has it among `known` (its e-mails, any case).
+    private func addedEmail(_ draft: ContactDraft, known: [String]) async throws -> AddedEmail? {
+        guard let address = draft.normalizedEmail, !known.contains(where: { $0.lowercased() == address }) else {
+            return nil
+        }
+        return AddedEmail(address: address, kindID: try await contactFields.emailType().id)
+    }
+
+    private func add(_ email: AddedEmail?, toContact contactID: Int, now: Date, on database: any Database)
+        async throws
+    {
+        guard let email else { return }
+        try await ContactFieldModel(
+            ownerID: ownerID, contactID: contactID, typeID: email.kindID, uuid: dependencies.newUUID(),
+            data: email.address, now: now
+        ).create(on: database)
     }
 
     /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
@@ -286,24 +302,16 @@ struct ContactService {
         let now = dependencies.now()
         model.apply(try draft.validated(today: today, genders: genders, typeErrors: typeErrors), now: now)
         var digest = try await contactFields.digests(ofContacts: [id])[id] ?? ContactFieldDigest()
-        let newEmail = draft.normalizedEmail.flatMap { address in
-            digest.emails.contains { $0.lowercased() == address } ? nil : address
-        }
-        let emailKindID = newEmail == nil ? nil : try await contactFields.emailType().id
-        if let newEmail { digest.add(newEmail, isEmail: true) }
+        let newEmail = try await addedEmail(draft, known: digest.emails)
+        if let newEmail { digest.add(newEmail.address, isEmail: true) }
         model.applyDerived(from: digest)
         // A first e-mail has its own Gravatar, or none.
         let lookUps = model.gravatarHash != hashBefore ? try await avatars(on: database).resolve([model]) : []
         return try await database.transaction { transaction in
             try await model.save(on: transaction)
-            if let newEmail, let emailKindID {
-                try await ContactFieldModel(
-                    ownerID: ownerID, contactID: id, typeID: emailKindID, uuid: dependencies.newUUID(),
-                    data: newEmail, now: now
-                ).create(on: transaction)
-            }
-
+            try await add(newEmail, toContact: id, now: now, on: transaction)
             try await avatars(on: transaction).queueLookUps(lookUps)
+
             let contact = try model.value(genders: genders)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
@@ -346,11 +354,9 @@ extension ContactDraft {
         self.init(
             firstName: fields.firstName, lastName: fields.lastName, nickname: fields.nickname,
             description: fields.description, isBirthdateKnown: fields.birthdate != nil,
-
             birthdateDay: fields.birthdate?.day, birthdateMonth: fields.birthdate?.month,
             birthdateYear: fields.birthdate?.year, birthdateIsAgeBased: fields.birthdate?.isAgeBased ?? false,
             genderID: fields.gender?.id, job: fields.job, company: fields.company, isStarred: fields.isStarred,
             isArchived: fields.isArchived)
-
     }
 }

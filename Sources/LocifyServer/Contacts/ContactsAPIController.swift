@@ -12,7 +12,6 @@ struct ContactsAPIController: RouteCollection {
         contacts.put(":contactID", use: update)
         contacts.delete(":contactID", use: delete)
         contacts.put(":contactID", "work", use: updateWork)
-
     }
 
     func index(request: Request) async throws -> PageResource<ContactResource> {

@@ -39,7 +39,6 @@ extension LocifyApp {
         return ContactInterchange(
             contacts: ContactService(database: app.db, owner: owner, dependencies: app.dependencies),
             contactFields: ContactFieldService(database: app.db, ownerID: owner.id, dependencies: app.dependencies),
-
             addresses: AddressService(
                 database: app.db, ownerID: owner.id, dependencies: app.dependencies,
                 geocoderEnabled: app.locifyConfig.geocoder != .off, jobsQueued: {}))

@@ -213,5 +213,4 @@ struct JournalWebController: RouteCollection {
         let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.tasks.path
         return request.redirect(to: back, flash: "The task “\(task.fields.title)” was deleted.")
     }
-
 }

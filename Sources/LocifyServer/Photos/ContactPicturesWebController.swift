@@ -142,7 +142,6 @@ struct ContactPicturesSection: Encodable {
             case .initials: "the initials"
             }
         offersGravatar = gravatarEmail != nil && contact.avatar.source != .gravatar
-
         maximumMB = maximumBytes / (1024 * 1024)
         self.error = error
     }

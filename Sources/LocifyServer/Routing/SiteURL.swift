@@ -169,7 +169,6 @@ enum SiteURL {
         case .contactFields(let id): "/contacts/\(id)/fields"
         case .contactField(let id): "/fields/\(id)"
         case .deleteContactField(let id): "/fields/\(id)/delete"
-
         case .contactTags(let id): "/contacts/\(id)/tags"
         case .removeContactTag(let contact, let tag): "/contacts/\(contact)/tags/\(tag)/remove"
         case .contactNotes(let id): "/contacts/\(id)/notes"

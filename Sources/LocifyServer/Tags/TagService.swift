@@ -156,7 +156,7 @@ struct TagService {
     private func requireEditable(_ contactID: Int) async throws {
         let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         if contact.isArchived {
-            throw ValidationFailure(field: "contact_id", "Archived contact can’t be edited, please unarchive it first.")
+            throw ValidationFailure.archivedContact
         }
     }
 }

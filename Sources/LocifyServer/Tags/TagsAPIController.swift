@@ -116,7 +116,6 @@ struct TagsAPIController: RouteCollection {
     private func contactAnswer(_ request: Request, _ contactID: Int) async throws -> DataEnvelope<ContactResource> {
         try await request.contactAnswer(try await request.contacts().aggregate(contactID))
     }
-
 }
 
 extension Request {

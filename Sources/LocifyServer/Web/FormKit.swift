@@ -44,7 +44,6 @@ struct FormField: Encodable, Equatable {
         filterPlaceholder: String? = nil, isChecked: Bool = false, suggestions: [String] = []
     ) {
         self.filterPlaceholder = filterPlaceholder
-
         self.name = name
         id = name
         self.label = label

@@ -63,7 +63,6 @@ final class VCardTests: XCTestCase {
         XCTAssertEqual(cards.count, 1)
         XCTAssertEqual(cards.first?.formattedName, "John Doe")
         XCTAssertEqual(cards.first?.emails, [.init("john@example.com", types: ["INTERNET"])])
-
         XCTAssertEqual(cards.first?.birthday, Birthdate(day: 4, month: 7, year: 1980))
         XCTAssertEqual(cards.first?.addresses.first?.types, ["work", "pref"])
         XCTAssertEqual(cards.first?.addresses.first?.region, "IL")

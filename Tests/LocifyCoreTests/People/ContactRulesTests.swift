@@ -25,7 +25,6 @@ final class ContactRulesTests: XCTestCase {
             fields.searchKey(fieldData: ["Zoe@Example.com", "+44 (0)20 7946-0000", "@zoé"]),
             "zoe muller zoe@example.com +44 (0)20 7946-0000 @zoe 4402079460000",
             "fields follow the names, a phone number's digits last")
-
     }
 
     func testEveryProblemIsReportedAtOnceWithItsField() {

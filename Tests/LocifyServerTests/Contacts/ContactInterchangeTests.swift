@@ -150,7 +150,6 @@ final class ContactInterchangeTests: XCTestCase {
             XCTAssertEqual(card.telephones, [.init("+44 20 7946 0000", types: ["work", "Desk"])])
             let single = try await browser.get("/contacts/\(ada.id)/vcard")
             XCTAssertEqual(single.status, .notFound, "another account's contact")
-
         }
     }
 }
