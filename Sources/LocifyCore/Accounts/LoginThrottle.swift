@@ -1,43 +1,40 @@
 import Foundation
 
-/// Counts failed log-ins per key (an email, an IP address) in a sliding window. Pure: the caller
-/// passes the current instant, so tests can travel in time, and keeps the value in one place.
+/// When failed log-ins lock a key (an email, an IP address) out: `limit` failures within the last `window`
+/// seconds. Pure: the failures come from wherever they are kept (the database, so that several servers
+/// and a restart share them) and the caller passes the current instant.
 public struct LoginThrottle: Sendable {
     public let limit: Int
     public let window: TimeInterval
-    private var failures: [String: [Date]] = [:]
 
     public init(limit: Int = 5, window: TimeInterval = 60) {
         self.limit = limit
         self.window = window
     }
 
-    /// Seconds until `keys` may try again, or nil when none of them is locked out.
-    public func retryAfter(for keys: [String], now: Date) -> Int? {
-        let waits = keys.compactMap { key -> TimeInterval? in
-            let recent = failures[key, default: []].filter { now.timeIntervalSince($0) < window }
+    /// The oldest failure that still counts: older ones can be forgotten.
+    public func windowStart(now: Date) -> Date {
+        now.addingTimeInterval(-window)
+    }
+
+    /// Seconds until every key may try again, or nil when none of them is locked out. `failures` holds
+    /// each key's failed attempts, in any order.
+    public func retryAfter(failures: [String: [Date]], now: Date) -> Int? {
+        let waits = failures.values.compactMap { dates -> TimeInterval? in
+            let recent = dates.filter { now.timeIntervalSince($0) < window }.sorted()
             guard recent.count >= limit, let oldest = recent.suffix(limit).first else { return nil }
             return window - now.timeIntervalSince(oldest)
         }
         return waits.max().map { max(1, Int($0.rounded(.up))) }
     }
 
-    public mutating func recordFailure(for keys: [String], now: Date) {
-        for key in keys {
-            var recent = failures[key, default: []].filter { now.timeIntervalSince($0) < window }
-            recent.append(now)
-            failures[key] = recent
-        }
-        prune(now: now)
+    /// The keys a log-in attempt counts against.
+    public static func keys(email: String, address: String) -> [String] {
+        [emailKey(email), "ip:" + address]
     }
 
-    public mutating func recordSuccess(for key: String) {
-        failures[key] = nil
-    }
-
-    /// Drops expired entries so a stream of distinct keys cannot grow memory without bound.
-    private mutating func prune(now: Date) {
-        guard failures.count > 10_000 else { return }
-        failures = failures.filter { _, dates in dates.contains { now.timeIntervalSince($0) < window } }
+    /// The email as a digest: whatever was typed (a megabyte, a NUL) is stored as 64 hex characters.
+    public static func emailKey(_ email: String) -> String {
+        "email:" + PersonalToken.digest(EmailAddress.normalized(email))
     }
 }

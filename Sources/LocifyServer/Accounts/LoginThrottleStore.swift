@@ -1,36 +1,76 @@
+import Fluent
 import Foundation
 import LocifyCore
+import SQLKit
 import Vapor
 
-/// Holds the server's login throttle; shared by the web log-in and `POST /oauth/login`.
-actor LoginThrottleStore {
-    private var throttle = LoginThrottle(limit: 5, window: 60)
+/// Failed log-ins, kept in the database: several servers on one database count the same failures, and a
+/// restart forgets none. Shared by the web log-in and `POST /oauth/login`.
+struct LoginThrottleStore {
+    static let table = "login_failures"
+    let database: any Database
+    let rule = LoginThrottle(limit: 5, window: 60)
 
     /// Throws `tooManyAttempts` when the email or the address has failed too often in the last minute.
-    func check(email: String, address: String, now: Date) throws {
-        if let wait = throttle.retryAfter(for: Self.keys(email: email, address: address), now: now) {
+    func check(email: String, address: String, now: Date) async throws {
+        let keys = LoginThrottle.keys(email: email, address: address)
+        let rows = try await database.plainRows(
+            """
+            SELECT "throttle_key", "failed_at" FROM "login_failures" \
+            WHERE "throttle_key" IN (\(bind: keys[0]), \(bind: keys[1])) AND "failed_at" > \(bind: rule.windowStart(now: now))
+            """, columns: ["throttle_key", "failed_at"])
+        var failures: [String: [Date]] = [:]
+        for row in rows {
+            failures[try row.requiredText(0), default: []].append(try row.requiredDate(1))
+        }
+        if let wait = rule.retryAfter(failures: failures, now: now) {
             throw AccountError.tooManyAttempts(retryAfterSeconds: wait)
         }
     }
 
-    func recordFailure(email: String, address: String, now: Date) {
-        throttle.recordFailure(for: Self.keys(email: email, address: address), now: now)
+    /// Counts a failure against the email and the address, and forgets failures too old to count, so a
+    /// stream of made-up emails cannot grow the table without bound.
+    func recordFailure(email: String, address: String, now: Date) async throws {
+        let keys = LoginThrottle.keys(email: email, address: address)
+        let sql = try database.sqlDatabase()
+        try await sql.raw(
+            """
+            INSERT INTO "login_failures" ("throttle_key", "failed_at") \
+            VALUES (\(bind: keys[0]), \(bind: now)), (\(bind: keys[1]), \(bind: now))
+            """
+        ).run()
+        try await sql.raw(
+            #"DELETE FROM "login_failures" WHERE "failed_at" <= \#(bind: rule.windowStart(now: now))"#
+        ).run()
     }
 
-    func recordSuccess(email: String) {
-        throttle.recordSuccess(for: "email:" + EmailAddress.normalized(email))
+    func recordSuccess(email: String) async throws {
+        try await database.sqlDatabase().raw(
+            #"DELETE FROM "login_failures" WHERE "throttle_key" = \#(bind: LoginThrottle.emailKey(email))"#
+        ).run()
+    }
+}
+
+struct CreateLoginFailures: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(LoginThrottleStore.table)
+            .field("id", .int, .identifier(auto: true))
+            .field("throttle_key", .string, .required)
+            .field("failed_at", .datetime, .required)
+            .create()
+        try await database.createIndexes(
+            [
+                ("login_failures_by_key", ["throttle_key", "failed_at"]),
+                ("login_failures_by_age", ["failed_at"]),
+            ], on: LoginThrottleStore.table)
     }
 
-    private static func keys(email: String, address: String) -> [String] {
-        ["email:" + EmailAddress.normalized(email), "ip:" + address]
+    func revert(on database: any Database) async throws {
+        try await database.schema(LoginThrottleStore.table).delete()
     }
 }
 
 extension Application {
-    private struct LoginThrottleKey: StorageKey {
-        typealias Value = LoginThrottleStore
-    }
-
     private struct TokenCacheKey: StorageKey {
         typealias Value = TokenCache
     }
@@ -40,33 +80,26 @@ extension Application {
         get { configured(TokenCacheKey.self) }
         set { storage[TokenCacheKey.self] = newValue }
     }
-
-    /// Created once by `configure`, so concurrent requests share one store.
-    var loginThrottle: LoginThrottleStore {
-        get { configured(LoginThrottleKey.self) }
-        set { storage[LoginThrottleKey.self] = newValue }
-    }
 }
 
 extension Request {
-    /// The client's address; behind a proxy, the first `X-Forwarded-For` hop.
+    /// The client's address: the connection's peer, or what the trusted proxies in front of it say
+    /// (`LOCIFY_TRUSTED_PROXIES`); a forwarded header from anyone else is ignored.
     var clientAddress: String {
-        if let forwarded = headers.first(name: .xForwardedFor)?.split(separator: ",").first {
-            return forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return remoteAddress?.ipAddress ?? "unknown"
+        application.locifyConfig.trustedProxies.clientAddress(
+            peer: remoteAddress?.ipAddress, forwardedFor: headers[.xForwardedFor]) ?? "unknown"
     }
 
     /// Authenticates credentials under the throttle: every failure counts, success clears the email.
     func logIn(email: String, password: String) async throws -> UserModel {
-        let throttle = application.loginThrottle
+        let throttle = LoginThrottleStore(database: db)
         let address = clientAddress
         try await throttle.check(email: email, address: address, now: now)
         guard let user = try await accounts.authenticate(email: email, password: password) else {
-            await throttle.recordFailure(email: email, address: address, now: now)
+            try await throttle.recordFailure(email: email, address: address, now: now)
             throw AccountError.badCredentials
         }
-        await throttle.recordSuccess(email: email)
+        try await throttle.recordSuccess(email: email)
         return user
     }
 }

@@ -77,6 +77,8 @@ public struct LocifyConfig: Sendable {
     public var workers: Int
     /// The largest photo accepted (`LOCIFY_MAX_PHOTO_MB`, 5 MB unless set).
     public var maximumPhotoBytes: Int
+    /// The proxies whose forwarded headers are believed (`LOCIFY_TRUSTED_PROXIES`); none unless set.
+    public var trustedProxies: TrustedProxies
 
     public static let version = "0.1.0"
 
@@ -89,9 +91,10 @@ public struct LocifyConfig: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
         registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true,
         outside: OutsideServices = OutsideServices(), geocoder: GeocoderChoice = .gazetteer, workers: Int = 2,
-        maximumPhotoBytes: Int = PhotoUpload.defaultMaximumBytes
+        maximumPhotoBytes: Int = PhotoUpload.defaultMaximumBytes, trustedProxies: TrustedProxies = .none
     ) {
         self.maximumPhotoBytes = maximumPhotoBytes
+        self.trustedProxies = trustedProxies
         self.outside = outside
         self.geocoder = geocoder
         self.workers = workers
@@ -178,10 +181,23 @@ public struct LocifyConfig: Sendable {
             }
             maximumPhotoBytes = megabytes * 1024 * 1024
         }
+        var trustedProxies = TrustedProxies.none
+        if let text = nonEmpty(environment["LOCIFY_TRUSTED_PROXIES"]) {
+            do {
+                trustedProxies = try TrustedProxies(parsing: text)
+            } catch let problem as TrustedProxies.Problem {
+                throw Problem.invalid(
+                    variable: "LOCIFY_TRUSTED_PROXIES", value: text,
+                    expected:
+                        "IP addresses or networks such as 10.0.0.0/8, separated by commas (\(problem.entry) is neither)"
+                )
+            }
+        }
         return LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
-            outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes)
+            outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes,
+            trustedProxies: trustedProxies)
     }
 
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws

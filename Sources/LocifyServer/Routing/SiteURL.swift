@@ -276,9 +276,13 @@ extension Request {
         return base
     }
 
-    /// True when the client connected over HTTPS, directly or through a proxy that says so.
+    /// True when the client connected over HTTPS, directly or through a trusted proxy that says so.
     var isSecure: Bool {
-        if headers.first(name: .xForwardedProto)?.lowercased() == "https" { return true }
+        if application.locifyConfig.trustedProxies.forwardedOverHTTPS(
+            peer: remoteAddress?.ipAddress, forwardedProto: headers.first(name: .xForwardedProto))
+        {
+            return true
+        }
         return application.http.server.configuration.tlsConfiguration != nil
     }
 

@@ -59,20 +59,48 @@ final class AccountRulesTests: XCTestCase {
         XCTAssertFalse(PersonalToken.hasAcceptableShape(String(repeating: "a", count: 30) + " "))
     }
 
-    func testLoginThrottleCountsPerKeyInASlidingWindow() {
-        var throttle = LoginThrottle(limit: 5, window: 60)
+    func testLoginThrottleLocksAKeyWithFiveFailuresInAMinute() {
+        let throttle = LoginThrottle(limit: 5, window: 60)
         let start = Date(timeIntervalSince1970: 1_000_000)
-        for second in 0..<4 { throttle.recordFailure(for: ["email:a", "ip:1"], now: start + Double(second)) }
-        XCTAssertNil(throttle.retryAfter(for: ["email:a", "ip:1"], now: start + 4))
-        throttle.recordFailure(for: ["email:a", "ip:1"], now: start + 10)
-        // Locked until the oldest of the five failures is a minute old.
-        XCTAssertEqual(throttle.retryAfter(for: ["email:a"], now: start + 10), 50)
+        let four = (0..<4).map { start + Double($0) }
+        XCTAssertNil(throttle.retryAfter(failures: ["email:a": four, "ip:1": four], now: start + 4))
+        let five = four + [start + 10]
+        // Locked until the oldest of the five failures is a minute old, in whatever order they are read.
+        XCTAssertEqual(throttle.retryAfter(failures: ["email:a": five.reversed()], now: start + 10), 50)
         XCTAssertEqual(
-            throttle.retryAfter(for: ["email:other", "ip:1"], now: start + 10), 50, "the address is locked too")
-        XCTAssertNil(throttle.retryAfter(for: ["email:b", "ip:2"], now: start + 10))
-        XCTAssertNil(throttle.retryAfter(for: ["email:a"], now: start + 60.5))
-        throttle.recordSuccess(for: "email:a")
-        XCTAssertNil(throttle.retryAfter(for: ["email:a"], now: start + 11))
+            throttle.retryAfter(failures: ["email:other": [], "ip:1": five], now: start + 10), 50,
+            "the address is locked too")
+        XCTAssertNil(throttle.retryAfter(failures: ["email:a": five], now: start + 60.5))
+        XCTAssertEqual(throttle.windowStart(now: start + 60), start)
+        XCTAssertEqual(
+            LoginThrottle.keys(email: " Ada@Example.COM", address: "192.0.2.1"),
+            ["email:" + PersonalToken.digest("ada@example.com"), "ip:192.0.2.1"])
+    }
+
+    func testTrustedProxiesChooseWhichForwardedAddressIsTheClient() throws {
+        let proxies = try TrustedProxies(parsing: "10.0.0.0/8, 192.0.2.7 fd00::/8")
+        // A peer that is no proxy is the client, whatever it claims.
+        XCTAssertEqual(proxies.clientAddress(peer: "198.51.100.4", forwardedFor: ["203.0.113.1"]), "198.51.100.4")
+        XCTAssertEqual(TrustedProxies.none.clientAddress(peer: "127.0.0.1", forwardedFor: ["1.2.3.4"]), "127.0.0.1")
+        // Through two trusted proxies: the first untrusted hop from the right is the client; what the client
+        // wrote to the left of it is not believed.
+        XCTAssertEqual(
+            proxies.clientAddress(peer: "10.1.2.3", forwardedFor: ["6.6.6.6, 203.0.113.9", "192.0.2.7"]),
+            "203.0.113.9")
+        XCTAssertEqual(proxies.clientAddress(peer: "fd00::1", forwardedFor: []), "fd00::1")
+        XCTAssertEqual(
+            proxies.clientAddress(peer: "::ffff:10.0.0.1", forwardedFor: ["2001:DB8:0:0:0:0:0:1"]), "2001:db8::1",
+            "IPv4 inside IPv6 is the same proxy; addresses are written one way")
+        XCTAssertTrue(proxies.forwardedOverHTTPS(peer: "10.9.9.9", forwardedProto: "https"))
+        XCTAssertFalse(proxies.forwardedOverHTTPS(peer: "11.9.9.9", forwardedProto: "https"))
+        XCTAssertFalse(proxies.trusts("10.0.0"))
+        XCTAssertTrue(IPNetwork("0.0.0.0/0")?.contains(IPAddress("8.8.8.8")!) == true)
+        XCTAssertFalse(IPNetwork("10.0.0.0/9")?.contains(IPAddress("10.128.0.1")!) == true)
+        XCTAssertThrowsError(try TrustedProxies(parsing: "10.0.0.0/33")) {
+            XCTAssertEqual($0 as? TrustedProxies.Problem, TrustedProxies.Problem(entry: "10.0.0.0/33"))
+        }
+        XCTAssertThrowsError(try TrustedProxies(parsing: "proxy.example.org"))
+        XCTAssertEqual(try TrustedProxies(parsing: " ").networks, [])
     }
 }
 

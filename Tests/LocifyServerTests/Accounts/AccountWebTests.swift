@@ -24,13 +24,24 @@ final class AccountWebTests: XCTestCase {
         }
     }
 
-    func testCookiesAreSecureBehindHTTPS() async throws {
+    func testCookiesAreSecureBehindHTTPSOnlyWhenATrustedProxySaysSo() async throws {
         try await withApp(.sqlite) { app, _ in
-            let browser = WebClient(app: app)
-            browser.extraHeaders = ["X-Forwarded-Proto": "https"]
-            let response = try await browser.register()
-            let cookie = try XCTUnwrap(response.headers[.setCookie].first { $0.hasPrefix("locify_session=") })
-            XCTAssertTrue(cookie.contains("Secure"))
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            let port = try XCTUnwrap(app.http.server.shared.localAddress?.port)
+            func csrfCookie() throws -> String {
+                let answer = try RawHTTP.exchange(
+                    port: port,
+                    head: "GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Proto: https\r\nConnection: close",
+                    body: [])
+                return try XCTUnwrap(
+                    answer.components(separatedBy: "\r\n").first {
+                        $0.lowercased().hasPrefix("set-cookie: locify_csrf=")
+                    })
+            }
+            XCTAssertFalse(try csrfCookie().lowercased().contains("; secure"), "anyone may send X-Forwarded-Proto")
+            app.locifyConfig.trustedProxies = try TrustedProxies(parsing: "127.0.0.1")
+            XCTAssertTrue(try csrfCookie().lowercased().contains("; secure"), "the trusted proxy may")
+            await app.server.shutdown()
         }
     }
 

@@ -182,5 +182,12 @@ final class OutsideClientsTests: XCTestCase {
                 XCTAssertTrue(String(describing: $0).contains("LOCIFY_MAX_PHOTO_MB"))
             }
         }
+        XCTAssertEqual(defaults.trustedProxies, .none, "no proxy is trusted unless named")
+        let proxies = try LocifyConfig.resolve(environment: ["LOCIFY_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8 ::1"])
+        XCTAssertEqual(proxies.trustedProxies.networks.count, 3)
+        XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_TRUSTED_PROXIES": "10.0.0.0/8, proxy.lan"]))
+        {
+            XCTAssertTrue(String(describing: $0).contains("proxy.lan is neither"), String(describing: $0))
+        }
     }
 }

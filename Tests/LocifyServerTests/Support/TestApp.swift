@@ -67,13 +67,48 @@ func withApp(
     _ database: TestDatabase, registration: RegistrationPolicy = .open,
     _ body: (Application, TestClock) async throws -> Void
 ) async throws {
-    TestLogging.bootstrapOnce()
     let clock = TestClock()
     let storage: LocifyConfig.Storage
     switch database {
     case .sqlite: storage = .sqlite(path: nil)
     case .postgres: storage = .postgres(url: try await PostgresCluster.shared.databaseURL())
     }
+    try await withInstance(storage: storage, clock: clock, registration: registration, emptiesDatabase: true) { app in
+        try await body(app, clock)
+    }
+}
+
+/// Runs `body` with two servers on one database (a SQLite file, or the test cluster's PostgreSQL), then a
+/// third started after both stopped, as a restart would: what one instance keeps, the others must see.
+func withInstancesSharingOneDatabase(
+    _ database: TestDatabase,
+    _ body: (_ first: Application, _ second: Application, TestClock) async throws -> Void,
+    afterRestart: (Application) async throws -> Void
+) async throws {
+    let clock = TestClock()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "locify-shared-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage: LocifyConfig.Storage
+    switch database {
+    case .sqlite: storage = .sqlite(path: directory.appendingPathComponent("shared.sqlite").path)
+    case .postgres: storage = .postgres(url: try await PostgresCluster.shared.databaseURL())
+    }
+    try await withInstance(storage: storage, clock: clock, emptiesDatabase: true) { first in
+        try await withInstance(storage: storage, clock: clock, emptiesDatabase: false) { second in
+            try await body(first, second, clock)
+        }
+    }
+    try await withInstance(storage: storage, clock: clock, emptiesDatabase: false, afterRestart)
+}
+
+/// One migrated application on `storage`; PostgreSQL starts from an empty schema when `emptiesDatabase`.
+private func withInstance(
+    storage: LocifyConfig.Storage, clock: TestClock, registration: RegistrationPolicy = .open,
+    emptiesDatabase: Bool, _ body: (Application) async throws -> Void
+) async throws {
+    TestLogging.bootstrapOnce()
     // Each application gets a data directory of its own (the tile cache lives there), removed afterwards.
     let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "locify-test-\(UUID().uuidString)", isDirectory: true)
@@ -85,13 +120,13 @@ func withApp(
     let app = try await Application.make(.testing)
     do {
         try await configure(app, config: config, dependencies: dependencies)
-        if database == .postgres, let sql = app.db as? any SQLDatabase {
+        if emptiesDatabase, case .postgres = storage, let sql = app.db as? any SQLDatabase {
             // One cluster serves every test; each starts from an empty schema.
             try await sql.raw("DROP SCHEMA public CASCADE").run()
             try await sql.raw("CREATE SCHEMA public").run()
         }
         try await app.autoMigrate()
-        try await body(app, clock)
+        try await body(app)
     } catch {
         try? await app.asyncShutdown()
         throw error
