@@ -11,12 +11,15 @@ import Vapor
 public func configure(_ app: Application, config: LocifyConfig, dependencies: LocifyDependencies? = nil) async throws {
     app.locifyConfig = config
     app.dependencies = dependencies ?? .live(config)
-    app.loginThrottle = LoginThrottleStore()
     app.basemapTiles = BasemapTiles()
     app.tileCache = TileCache(directory: config.dataDirectory.appendingPathComponent("tiles", isDirectory: true))
     app.tokenCache = TokenCache()
     app.pictureLinks = PictureLinks()
     app.pictureCache = PictureCache()
+    let cpuWork = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
+    cpuWork.start()
+    app.cpuWork = cpuWork
+    app.lifecycle.use(CPUWorkLifecycle())
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
     // No client of this API compresses what it sends; the decompressor would only cost every request.
@@ -96,6 +99,7 @@ func registerMigrations(_ app: Application) {
     app.migrations.add(CreateContactFields())
     app.migrations.add(MoveContactEmailsToFields())
     app.migrations.add(AddContactWork())
+    app.migrations.add(CreateLoginFailures())
 }
 
 private func registerViews(_ app: Application) throws {
@@ -123,6 +127,7 @@ private func registerMiddleware(_ app: Application) {
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(LocifyErrorMiddleware())
     app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
+    app.middleware.use(BodyLimitMiddleware())
     if let publicDirectory = Bundle.module.resourceURL?.appendingPathComponent("Public").path {
         app.middleware.use(StaticFilesMiddleware(publicDirectory: publicDirectory))
     }
@@ -147,7 +152,8 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: SearchAPIController())
 
     let web = app.grouped(
-        PictureLinksMiddleware(), FlashMiddleware(), CSRFMiddleware(), WebSessionAuthenticator(),
+        // The session is known before the CSRF check reads a body: only a signed-in visitor may upload.
+        PictureLinksMiddleware(), FlashMiddleware(), WebSessionAuthenticator(), CSRFMiddleware(),
         NavigationCountsMiddleware())
     try web.register(collection: PagesController())
     try app.register(collection: MapsController())

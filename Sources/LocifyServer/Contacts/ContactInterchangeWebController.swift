@@ -4,13 +4,12 @@ import Vapor
 /// Settings → Import and export: every contact as one vCard file, and a vCard file in, with a report.
 struct ContactInterchangeWebController: RouteCollection {
     /// Phones' exports of a few thousand contacts with photos stay well below this.
-    static let maximumImportSize = 32 * 1024 * 1024
+    static let maximumImportMegabytes = 32
 
     func boot(routes: any RoutesBuilder) throws {
         routes.get(SiteURL.settingsExport.pathComponents, use: export)
-        routes.on(
-            .POST, SiteURL.settingsImport.pathComponents,
-            body: .collect(maxSize: ByteCount(value: Self.maximumImportSize)), use: importFile)
+        routes.upload(
+            SiteURL.settingsImport.pathComponents, limit: .megabytes(Self.maximumImportMegabytes), use: importFile)
     }
 
     struct ImportForm: Content {
@@ -22,7 +21,7 @@ struct ContactInterchangeWebController: RouteCollection {
     }
 
     func importFile(request: Request) async throws -> Response {
-        let form = try request.content.decode(ImportForm.self)
+        let form = try await request.decodedUpload(ImportForm.self)
         guard let file = form.file, file.data.readableBytes > 0 else {
             throw ValidationFailure(field: "file", "Choose a vCard file to import.")
         }

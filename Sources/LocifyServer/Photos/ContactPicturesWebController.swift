@@ -6,7 +6,7 @@ import Vapor
 struct ContactPicturesWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
-        contact.post("photos", use: upload)
+        contact.upload(["photos"], limit: .photo, use: upload)
         contact.post("avatar", use: chooseAvatar)
         contact.post("photos", ":photoID", "delete", use: delete)
     }

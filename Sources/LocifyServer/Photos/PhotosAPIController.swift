@@ -8,12 +8,12 @@ struct PhotosAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let photos = routes.grouped(SiteURL.apiPhotos.pathComponents)
         photos.get(use: index)
-        photos.on(.POST, body: .stream, use: create)
+        photos.upload([], limit: .photo, use: create)
         photos.get(":photoID", use: show)
         photos.delete(":photoID", use: delete)
         let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
         contact.get("photos", use: indexOfContact)
-        contact.on(.POST, "photos", body: .stream, use: createForContact)
+        contact.upload(["photos"], limit: .photo, use: createForContact)
         contact.put("avatar", use: chooseAvatar)
     }
 

@@ -10,8 +10,7 @@ struct PlaceInterchangeWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(SiteURL.settingsPlaces.pathComponents, use: page)
         routes.get(SiteURL.settingsPlacesExport.pathComponents, use: export)
-        routes.on(
-            .POST, SiteURL.settingsPlacesImport.pathComponents, body: .collect(maxSize: "32mb"), use: preview)
+        routes.upload(SiteURL.settingsPlacesImport.pathComponents, limit: .megabytes(32), use: preview)
         let imports = routes.grouped(SiteURL.settingsPlaces.pathComponents + ["imports", ":importID"])
         imports.get(use: status)
         imports.post(use: confirm)
@@ -47,7 +46,7 @@ struct PlaceInterchangeWebController: RouteCollection {
     /// Reads the file and keeps it with the report of a dry run; nothing is saved until "Import".
     func preview(request: Request) async throws -> Response {
         // The API's form: the page sends no dry_run, as a preview is always made first.
-        let form = try request.content.decode(PlacesAPIController.ImportForm.self)
+        let form = try await request.decodedUpload(PlacesAPIController.ImportForm.self)
         let chosen = form.categoryID.flatMap { $0.isEmpty ? nil : $0 }
         func refuse(_ message: String) async throws -> Response {
             try await render(request, errors: ["file": message], chosenCategory: chosen)

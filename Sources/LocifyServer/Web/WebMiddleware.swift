@@ -52,22 +52,20 @@ struct RequireWebUser: AsyncMiddleware {
 /// Double-submit CSRF protection: a random token in an HttpOnly cookie must come back in the
 /// `_csrf` field of every state-changing form (or the `X-CSRF-Token` header, for scripts). Another
 /// site can make the browser send the cookie, but cannot read it to fill in the field.
+///
+/// It also reads the body, and holds as little of it as it can while nobody is known: a multipart
+/// form's token is checked as soon as its first part arrives, and only a signed-in visitor whose token
+/// matched may send up to the route's own upload limit; everyone else gets the default 1 MB.
 struct CSRFMiddleware: AsyncMiddleware {
     static let fieldName = "_csrf"
     static let headerName = "X-CSRF-Token"
-    /// The largest multipart body read to find the token: uploads (photos, imports) are bigger than
-    /// the 16 KB Vapor collects by default, and arrive as a stream. Other forms keep the default.
-    static let maximumUploadSize = 64 * 1024 * 1024
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let existing = request.cookies[CookieName.csrf]?.string
         let token = existing ?? request.dependencies.newSecret()
         request.storage[CSRFTokenKey.self] = token
         if ![.GET, .HEAD, .OPTIONS].contains(request.method) {
-            let submitted = try await Self.submittedToken(in: request)
-            guard let existing, let submitted, Self.constantTimeEqual(existing, submitted) else {
-                throw FormError.expired
-            }
+            try await Self.checkSubmittedToken(in: request, against: existing)
         }
         let response = try await next.respond(to: request)
         if existing == nil {
@@ -76,20 +74,48 @@ struct CSRFMiddleware: AsyncMiddleware {
         return response
     }
 
-    /// The token from the header, or from the form body, which is collected first when it streams in
-    /// (large multipart uploads do). The handler then reads the same collected body.
-    private static func submittedToken(in request: Request) async throws -> String? {
-        if let header = request.headers.first(name: headerName) { return header }
-        if request.body.data == nil {
-            let isUpload = request.headers.contentType?.type == "multipart"
-            let limit = isUpload ? maximumUploadSize : request.application.routes.defaultMaxBodySize.value
-            do {
-                _ = try await request.body.collect(max: limit).get()
-            } catch {
-                throw Abort(.payloadTooLarge)
-            }
+    /// Checks the token from the header before the body, or from the form while its body is read.
+    private static func checkSubmittedToken(in request: Request, against cookie: String?) async throws {
+        let matches: @Sendable (String?) -> Bool = { submitted in
+            guard let cookie, let submitted else { return false }
+            return constantTimeEqual(cookie, submitted)
         }
-        return try? request.content.get(String.self, at: fieldName)
+        var (limit, tooLarge) = request.bodyLimit
+        let defaultLimit = request.application.routes.defaultMaxBodySize.value
+        if !request.auth.has(AuthenticatedUser.self), limit > defaultLimit {
+            (limit, tooLarge) = (defaultLimit, BodyTooLarge(maximumBytes: defaultLimit))
+        }
+        if let header = request.headers.first(name: headerName) {
+            guard matches(header) else { throw FormError.expired }
+            return try await collect(request, limit: limit, tooLarge: tooLarge)
+        }
+        if request.body.data == nil, request.headers.contentType?.type == "multipart",
+            let boundary = request.headers.contentType?.parameters["boundary"]?.trimmingCharacters(in: ["\""])
+        {
+            // Past the first part, only a body whose first field is the token is read on.
+            try await GuardedBodyReader.collect(
+                request, boundary: boundary, limit: limit, tooLarge: tooLarge,
+                admit: { firstPart in
+                    let submitted = GuardedBodyReader.firstField(named: fieldName, in: firstPart, boundary: boundary)
+                    return matches(submitted) ? nil : FormError.expired
+                })
+            return
+        }
+        try await collect(request, limit: limit, tooLarge: tooLarge)
+        guard matches(try? request.content.get(String.self, at: fieldName)) else { throw FormError.expired }
+    }
+
+    /// The body, read now up to `limit` (a body read already is measured instead).
+    private static func collect(_ request: Request, limit: Int, tooLarge: any Error) async throws {
+        if let data = request.body.data {
+            guard data.readableBytes <= limit else { throw tooLarge }
+            return
+        }
+        do {
+            _ = try await request.body.collect(max: limit + 1).get()
+        } catch let abort as Abort where abort.status == .payloadTooLarge {
+            throw tooLarge
+        }
     }
 
     private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

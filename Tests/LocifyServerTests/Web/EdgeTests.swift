@@ -206,54 +206,110 @@ final class EdgeHardeningTests: XCTestCase {
         }
     }
 
-    func testTheCSRFTokenIsFoundInALargeStreamedUpload() async throws {
+    func testALargeUploadIsReadOnlyForASignedInVisitorWhoseFirstFieldIsTheToken() async throws {
         try await withApp(.sqlite) { app, _ in
-            // An upload route as photos and imports will have: a body far above the 16 KB default.
-            app.grouped(CSRFMiddleware()).on(.POST, "upload-probe", body: .collect(maxSize: "4mb")) { request in
-                "\(request.body.data?.readableBytes ?? 0)"
+            app.grouped(WebSessionAuthenticator(), CSRFMiddleware()).upload(["upload-probe"], limit: .megabytes(4)) {
+                request in "\(request.body.data?.readableBytes ?? 0)"
             }
-            let token = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
-            let boundary = "locify-boundary"
-            let file = String(repeating: "0123456789abcdef", count: 64 * 1024)
-            func body(csrf: String) -> ByteBuffer {
-                ByteBuffer(
-                    string: """
-                        --\(boundary)\r
-                        Content-Disposition: form-data; name="_csrf"\r
-                        \r
-                        \(csrf)\r
-                        --\(boundary)\r
-                        Content-Disposition: form-data; name="file"; filename="big.txt"\r
-                        Content-Type: text/plain\r
-                        \r
-                        \(file)\r
-                        --\(boundary)--\r
-
-                        """)
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let token = try XCTUnwrap(browser.cookies[CookieName.csrf])
+            let signedIn = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let file = String(repeating: "0123456789abcdef", count: 96 * 1024)
+            func send(csrf: String, cookie: String) async throws -> XCTHTTPResponse {
+                var answer: XCTHTTPResponse?
+                let headers: HTTPHeaders = [
+                    "Content-Type": "multipart/form-data; boundary=\(Self.boundary)", "Cookie": cookie,
+                ]
+                try await app.testable(method: .running(port: 0)).test(
+                    .POST, "/upload-probe", headers: headers,
+                    body: ByteBuffer(string: Self.multipart(token: csrf, file: file))
+                ) { response async in answer = response }
+                return try XCTUnwrap(answer)
             }
-            let headers: HTTPHeaders = [
-                "Content-Type": "multipart/form-data; boundary=\(boundary)", "Cookie": "\(CookieName.csrf)=\(token)",
-            ]
-            var accepted: XCTHTTPResponse?
-            try await app.testable(method: .running(port: 0)).test(
-                .POST, "/upload-probe", headers: headers, body: body(csrf: token)
-            ) { response async in
-                accepted = response
-            }
-            XCTAssertEqual(accepted?.status, .ok)
-            XCTAssertGreaterThan(Int(accepted?.body.string ?? "") ?? 0, 1_000_000, "the handler reads the whole body")
-            var refused: XCTHTTPResponse?
-            try await app.testable(method: .running(port: 0)).test(
-                .POST, "/upload-probe", headers: headers, body: body(csrf: "wrong")
-            ) { response async in
-                refused = response
-            }
-            XCTAssertEqual(refused?.status, .forbidden)
+            let accepted = try await send(csrf: token, cookie: signedIn)
+            XCTAssertEqual(accepted.status, .ok)
+            XCTAssertGreaterThan(Int(accepted.body.string) ?? 0, 1_500_000, "the handler reads the whole body")
+            let forged = try await send(csrf: "wrong", cookie: signedIn)
+            XCTAssertEqual(forged.status, .forbidden)
+            let anonymous = try await send(csrf: token, cookie: "\(CookieName.csrf)=\(token)")
+            XCTAssertEqual(anonymous.status, .payloadTooLarge, "without a session only the default 1 MB is read")
         }
     }
-}
 
-final class PathIDTests: XCTestCase {
+    func testAnUploadIsRefusedAsSoonAsItsFirstPartOrItsLengthSaysSo() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let token = try XCTUnwrap(browser.cookies[CookieName.csrf])
+            let signedIn = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            let port = try XCTUnwrap(app.http.server.shared.localAddress?.port)
+            // Each body is sent only in part (a chunk, never the last one): an answer means the server
+            // decided without waiting for the rest.
+            func partial(_ path: String, cookie: String, body: String) throws -> String {
+                let chunk = Array(body.utf8)
+                return try RawHTTP.exchange(
+                    port: port,
+                    head: [
+                        "POST \(path) HTTP/1.1", "Host: 127.0.0.1", "Cookie: \(cookie)",
+                        "Content-Type: multipart/form-data; boundary=\(Self.boundary)", "Transfer-Encoding: chunked",
+                    ].joined(separator: "\r\n"),
+                    body: Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8))
+            }
+            let filler = String(repeating: "x", count: 1_200_000)
+            let forged = try partial(
+                "/settings/import", cookie: signedIn, body: Self.multipart(token: "wrong", file: filler, closed: false))
+            XCTAssertTrue(forged.hasPrefix("HTTP/1.1 403"), forged)
+            let fileFirst = try partial(
+                "/settings/import", cookie: signedIn,
+                body: "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.vcf\"\r\n\r\n"
+                    + filler)
+            XCTAssertTrue(fileFirst.hasPrefix("HTTP/1.1 403"), "the token must come first: \(fileFirst)")
+            let anonymous = try partial(
+                "/settings/import", cookie: "\(CookieName.csrf)=\(token)",
+                body: Self.multipart(token: token, file: filler, closed: false))
+            XCTAssertTrue(anonymous.hasPrefix("HTTP/1.1 413"), anonymous)
+            XCTAssertTrue(anonymous.contains("larger than the 1 MB"), anonymous)
+            let login = try partial(
+                "/login", cookie: "\(CookieName.csrf)=\(token)",
+                body: Self.multipart(token: token, file: filler, closed: false))
+            XCTAssertTrue(login.hasPrefix("HTTP/1.1 413"), login)
+            // A declared length over the route's limit is refused before a byte of the body, API routes too.
+            for (path, headers) in [
+                ("/settings/import", "Cookie: \(signedIn)"), ("/api/places/import", "Authorization: Bearer none"),
+                ("/login", "Cookie: \(CookieName.csrf)=\(token)"),
+            ] {
+                let declared = try RawHTTP.exchange(
+                    port: port,
+                    head: [
+                        "POST \(path) HTTP/1.1", "Host: 127.0.0.1", headers,
+                        "Content-Type: multipart/form-data; boundary=\(Self.boundary)",
+                        "Content-Length: \(60 * 1024 * 1024)",
+                    ].joined(separator: "\r\n"), body: Array("--\(Self.boundary)\r\n".utf8))
+                XCTAssertTrue(declared.hasPrefix("HTTP/1.1 413"), "\(path): \(declared)")
+            }
+            await app.server.shutdown()
+        }
+    }
+
+    private static let boundary = "locify-boundary"
+
+    /// A form whose first field is the CSRF token, then a file; `closed: false` leaves the file unfinished.
+    private static func multipart(token: String, file: String, closed: Bool = true) -> String {
+        """
+        --\(boundary)\r
+        Content-Disposition: form-data; name="_csrf"\r
+        \r
+        \(token)\r
+        --\(boundary)\r
+        Content-Disposition: form-data; name="file"; filename="big.vcf"\r
+        Content-Type: text/plain\r
+        \r
+        \(file)
+        """ + (closed ? "\r\n--\(boundary)--\r\n" : "")
+    }
+
     func testAWordWhereAnIdGoesIsAnotherRoutesPathOrNothing() async throws {
         try await withApp(.sqlite) { app, _ in
             let account = try await app.makeAccount()
