@@ -70,10 +70,13 @@ enum AddressFormPage {
         let coordinateFields: [FormField]
         let coordinatesOpen: Bool
         let geocodeNote: String?
+        /// A pin to place by tapping or dragging, kept in the coordinate fields.
+        let positionMap: MapView
 
         init(
             form: AddressForm, contact: Contact, errors: FieldMessages = [:], editing stored: ContactAddress? = nil,
-            session: PageSession, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+            session: PageSession, tilesEnabled: Bool = true, countries: CountryCatalog = .bundled,
+            formats: AddressFormats = .bundled
         ) {
             heading =
                 stored == nil ? "New address for \(contact.completeName)" : "Edit address of \(contact.completeName)"
@@ -142,15 +145,27 @@ enum AddressFormPage {
                     "longitude", label: "Longitude", value: form.longitude, errors: errors, inputMode: "decimal",
                     size: 12),
             ]
+            let notFound = stored.map { $0.address.coordinate == nil && $0.geocode.status == .notFound } ?? false
             coordinatesOpen =
-                !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty || errors["latitude"] != nil
+                notFound || !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty
+                || errors["latitude"] != nil
                 || errors["longitude"] != nil
             if let stored, !stored.geocode.isTypedByUser, let coordinate = stored.address.coordinate {
                 geocodeNote =
                     "Placed on the map by the geocoder at \(MapLinks.text(coordinate)). Type coordinates to place it yourself."
+            } else if notFound {
+                geocodeNote =
+                    "This address could not be found on the map: tap the map to place the pin, or type its coordinates."
             } else {
                 geocodeNote = nil
             }
+            let typed = form.latitude.flatMap(Double.init).flatMap { latitude in
+                form.longitude.flatMap(Double.init).map { Coordinate(latitude: latitude, longitude: $0) }
+            }
+            positionMap = MapView(
+                id: "address-pick-map", label: "Map: tap to place the pin, or drag it", markers: [],
+                zoom: typed == nil ? 5 : 15, tilesEnabled: tilesEnabled,
+                behaviour: .init(pick: "latitude,longitude", locates: typed == nil))
         }
     }
 }
@@ -162,6 +177,8 @@ struct AddressCard: Encodable {
     let lines: [String]
     /// Why there is no map: still being looked up, or not found.
     let positionNote: String?
+    /// Where the pin is placed by hand, when the geocoder could not find the address.
+    let placeByHandURL: String?
     let actions: MapActions
     let vcardURL: String
     let editURL: String
@@ -183,6 +200,9 @@ struct AddressCard: Encodable {
         case (nil, .notFound): positionNote = "This address could not be found on the map."
         default: positionNote = nil
         }
+        placeByHandURL =
+            address.coordinate == nil && stored.geocode.status == .notFound
+            ? SiteURL.editAddress(contact: stored.contactID, address: stored.id).path + "#position" : nil
         actions = MapActions(
             address.mapDestination(lines: written), preferredApp: preferredApp,
             shareText: ShareText.address(name: address.label, lines: written, coordinate: address.coordinate))

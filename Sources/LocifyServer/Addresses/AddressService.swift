@@ -168,7 +168,19 @@ struct GeocodeAddressJob: JobHandler {
         let stored = try? await service.address(payload.addressID)
         guard let stored, stored.geocode.status == .pending, stored.address.geocodingQuery.text == payload.query
         else { return }
-        let query = stored.address.geocodingQuery
+        do {
+            try await locate(stored.address.geocodingQuery, payload: payload, service: service, context: context)
+        } catch  where context.attempt >= Self.maximumAttempts {
+            // No attempt is left: the address is not "being located" forever; its page offers to place the
+            // pin by hand. The job itself still ends as failed, with its error, for the administrator.
+            try await service.recordGeocode(addressID: payload.addressID, query: payload.query, result: nil)
+            throw error
+        }
+    }
+
+    private func locate(
+        _ query: GeocodingQuery, payload: Payload, service: AddressService, context: JobContext
+    ) async throws {
         // An outside geocoder's answers are kept, so the same text is sent to it once.
         guard context.config.geocoder == .nominatim else {
             let results = try await context.dependencies.geocoder.search(query)

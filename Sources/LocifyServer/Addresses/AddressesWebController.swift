@@ -21,7 +21,9 @@ struct AddressesWebController: RouteCollection {
         var form = AddressForm(defaultCountry: try await request.addresses().lastUsedCountry())
         if let country = request.queryParameters["country"] { form.country = country }
         return try await request.view.render(
-            "addresses/form", AddressFormPage.Context(form: form, contact: contact, session: request.pageSession))
+            "addresses/form",
+            AddressFormPage.Context(
+                form: form, contact: contact, session: request.pageSession, tilesEnabled: request.mapTilesEnabled))
     }
 
     func create(request: Request) async throws -> Response {
@@ -30,7 +32,9 @@ struct AddressesWebController: RouteCollection {
         func page(_ errors: FieldMessages) async throws -> View {
             try await request.view.render(
                 "addresses/form",
-                AddressFormPage.Context(form: form, contact: contact, errors: errors, session: request.pageSession))
+                AddressFormPage.Context(
+                    form: form, contact: contact, errors: errors, session: request.pageSession,
+                    tilesEnabled: request.mapTilesEnabled))
         }
         if form.isRefresh { return try await page([:]).encodeResponse(for: request) }
         return try await request.handleForm {
@@ -49,7 +53,9 @@ struct AddressesWebController: RouteCollection {
         if let country = request.queryParameters["country"] { form.country = country }
         return try await request.view.render(
             "addresses/form",
-            AddressFormPage.Context(form: form, contact: contact, editing: address, session: request.pageSession))
+            AddressFormPage.Context(
+                form: form, contact: contact, editing: address, session: request.pageSession,
+                tilesEnabled: request.mapTilesEnabled))
     }
 
     func update(request: Request) async throws -> Response {
@@ -59,7 +65,8 @@ struct AddressesWebController: RouteCollection {
             try await request.view.render(
                 "addresses/form",
                 AddressFormPage.Context(
-                    form: form, contact: contact, errors: errors, editing: address, session: request.pageSession))
+                    form: form, contact: contact, errors: errors, editing: address, session: request.pageSession,
+                    tilesEnabled: request.mapTilesEnabled))
         }
         if form.isRefresh { return try await page([:]).encodeResponse(for: request) }
         return try await request.handleForm {

@@ -32,7 +32,8 @@ final class AddressesWebTests: XCTestCase {
             XCTAssertTrue(invalid.text.contains("Postal codes in Germany look like 26133."), invalid.text)
             XCTAssertTrue(invalid.text.contains("Latitude must be a number."))
             XCTAssertTrue(
-                invalid.text.contains(#"<details class="field" open>"#), "the position part opens on its error")
+                invalid.text.contains(#"<details class="field" id="position" open>"#),
+                "the position part opens on its error")
             XCTAssertTrue(invalid.text.contains(#"value="Berlin""#))
 
             // Switching country without JavaScript redraws the form and saves nothing.
@@ -108,6 +109,47 @@ final class AddressesWebTests: XCTestCase {
             let afterDelete = try await browser.get("/contacts/\(ada.id)")
             XCTAssertTrue(afterDelete.text.contains("The address was deleted."))
             XCTAssertTrue(afterDelete.text.contains("No addresses yet."))
+        }
+    }
+
+    func testAnAddressTheGeocoderNeverReachesIsOfferedToBePlacedByHand() async throws {
+        try await forEachDatabase { app, clock, database in
+            app.dependencies.geocoder = StubGeocoder { _ in throw GeocoderDown() }
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let created = try await browser.post(
+                "/contacts/\(ada.id)/addresses", form: ["name": "Home", "country": "DE", "city": "Berlin"])
+            XCTAssertEqual(created.status, .seeOther, created.text)
+            for attempt in 1...GeocodeAddressJob.maximumAttempts {
+                let ran = try await app.jobRunner.runDue(now: clock.now)
+                XCTAssertEqual(ran, 1, "\(database): attempt \(attempt)")
+                let page = try await browser.get("/contacts/\(ada.id)")
+                let stillLooking = page.text.contains("Finding this address on the map…")
+                XCTAssertEqual(
+                    stillLooking, attempt < GeocodeAddressJob.maximumAttempts, "\(database): attempt \(attempt)")
+                clock.advance(by: 7 * 3600)
+            }
+            let jobs = try await JobRecord.all(on: app.db)
+            XCTAssertEqual(jobs.map(\.state), [.failed], "\(database): the job stays failed, for the administrator")
+            let addresses = try await AddressModel.query(on: app.db).all()
+            let address = try XCTUnwrap(addresses.first)
+            let page = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(page.text.contains("This address could not be found on the map."), page.text)
+            let placeURL = "/contacts/\(ada.id)/addresses/\(try address.requireID())/edit"
+            XCTAssertTrue(page.text.contains(#"<a href="\#(placeURL)#position">Place the pin yourself</a>"#), page.text)
+            let form = try await browser.get(placeURL)
+            XCTAssertTrue(form.text.contains(#"<details class="field" id="position" open>"#), form.text)
+            XCTAssertTrue(form.text.contains("tap the map to place the pin, or type its coordinates."))
+            XCTAssertTrue(form.text.contains(#"data-pick="latitude,longitude""#))
+            let placed = try await browser.post(
+                placeURL,
+                form: ["name": "Home", "country": "DE", "city": "Berlin", "latitude": "52.52", "longitude": "13.4"])
+            XCTAssertEqual(placed.status, .seeOther, placed.text)
+            let after = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertFalse(after.text.contains("could not be found"), "\(database)")
+            XCTAssertTrue(after.text.contains(#"id="address-\#(try address.requireID())-map""#))
         }
     }
 

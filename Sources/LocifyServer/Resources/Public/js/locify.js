@@ -510,6 +510,9 @@ const LocifyMap = (() => {
     container.addEventListener("pointerup", release);
     container.addEventListener("pointercancel", release);
     window.addEventListener("resize", draw);
+    // A map in a closed <details> has no size until it opens.
+    const folded = container.closest("details");
+    if (folded) folded.addEventListener("toggle", () => { if (folded.open) { fit(); draw(); } });
 
     // Pick mode: the pin and the two inputs hold the same point.
     let pick = null;
