@@ -8,7 +8,8 @@ import Vapor
 struct AccountService {
     let database: any Database
     let dependencies: LocifyDependencies
-    let threadPool: NIOThreadPool
+    /// Where passwords are hashed: bcrypt is slow on purpose, and must not hold up database work.
+    let cpuWork: NIOThreadPool
     let tokenCache: TokenCache
 
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
@@ -220,25 +221,25 @@ struct AccountService {
 
     private func hash(_ password: String) async throws -> String {
         let hasher = dependencies.passwords
-        return try await threadPool.offloaded { try hasher.hash(password) }
+        return try await cpuWork.offloaded { try hasher.hash(password) }
     }
 
     private func verify(_ password: String, against digest: String) async throws -> Bool {
         let hasher = dependencies.passwords
-        return try await threadPool.offloaded { try hasher.verify(password, digest) }
+        return try await cpuWork.offloaded { try hasher.verify(password, digest) }
     }
 }
 
 extension Request {
     var accounts: AccountService {
         AccountService(
-            database: db, dependencies: application.dependencies, threadPool: application.threadPool,
+            database: db, dependencies: application.dependencies, cpuWork: application.cpuWork,
             tokenCache: application.tokenCache)
     }
 }
 
 extension Application {
     var accounts: AccountService {
-        AccountService(database: db, dependencies: dependencies, threadPool: threadPool, tokenCache: tokenCache)
+        AccountService(database: db, dependencies: dependencies, cpuWork: cpuWork, tokenCache: tokenCache)
     }
 }

@@ -134,9 +134,30 @@ extension Application {
 
 extension NIOThreadPool {
     /// Runs CPU-heavy work (hashing, parsing an import, rendering tiles) off the event loops, so they stay
-    /// free to answer other requests. Every feature's heavy work goes through here.
+    /// free to answer other requests. Every feature's heavy work goes through `Application.cpuWork`.
     func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await runIfActive(work)
+    }
+}
+
+extension Application {
+    private struct CPUWorkKey: StorageKey {
+        typealias Value = NIOThreadPool
+    }
+
+    /// The threads for long CPU work: password hashing, the gazetteer, basemap tiles, reading and writing
+    /// import and export files. Apart from `threadPool`, where the SQLite driver runs every query, so that
+    /// a write never queues behind a gazetteer load or a 100,000-place file.
+    var cpuWork: NIOThreadPool {
+        get { configured(CPUWorkKey.self) }
+        set { storage[CPUWorkKey.self] = newValue }
+    }
+}
+
+/// Starts the CPU pool with the application and stops it when the application shuts down.
+struct CPUWorkLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        try? await application.cpuWork.shutdownGracefully()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocifyCore
+import NIOPosix
 
 /// What an import did: who came in, and each card or address left out with the reason.
 struct ImportReport: Sendable, Equatable {
@@ -41,13 +42,15 @@ struct ContactInterchange {
     let contacts: ContactService
     let contactFields: ContactFieldService
     let addresses: AddressService
+    /// Where the file is read: a large vCard file is too long a parse for an event loop.
+    let cpuWork: NIOThreadPool
 
     /// Creates a contact for each card, with its e-mails, phone numbers and the accounts a field kind
     /// recognises. A card with an e-mail that is already a contact's is left out, so importing the same
     /// file twice adds nobody twice; an address or a field that breaks a rule is left out and its
     /// contact kept.
     func importVCards(_ text: String) async throws -> ImportReport {
-        let (cards, issues) = VCardFormat.readNumbered(text)
+        let (cards, issues) = try await cpuWork.offloaded { VCardFormat.readNumbered(text) }
         var report = ImportReport()
         report.skipped = issues.map { .init(record: $0.record, name: nil, reason: Self.describe($0.reason)) }
         var knownEmails = try await contactFields.allEmails()

@@ -41,6 +41,7 @@ extension LocifyApp {
             contactFields: ContactFieldService(database: app.db, ownerID: owner.id, dependencies: app.dependencies),
             addresses: AddressService(
                 database: app.db, ownerID: owner.id, dependencies: app.dependencies,
-                geocoderEnabled: app.locifyConfig.geocoder != .off, jobsQueued: {}))
+                geocoderEnabled: app.locifyConfig.geocoder != .off, jobsQueued: {}),
+            cpuWork: app.cpuWork)
     }
 }

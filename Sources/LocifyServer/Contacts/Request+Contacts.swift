@@ -8,6 +8,8 @@ extension Request {
 
     /// Import and export of the signed-in user's contacts.
     func contactInterchange() throws -> ContactInterchange {
-        ContactInterchange(contacts: try contacts(), contactFields: try contactFields(), addresses: try addresses())
+        ContactInterchange(
+            contacts: try contacts(), contactFields: try contactFields(), addresses: try addresses(),
+            cpuWork: application.cpuWork)
     }
 }

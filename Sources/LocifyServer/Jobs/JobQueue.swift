@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import NIOPosix
 import SQLKit
 
 /// A kind of background work: its name in the `jobs` table, its payload, how often it is tried, and
@@ -19,6 +20,8 @@ struct JobContext: Sendable {
     let config: LocifyConfig
     let logger: Logger
     let attempt: Int
+    /// Where a job's long CPU work runs (see `Application.cpuWork`).
+    let cpuWork: NIOThreadPool
 }
 
 /// Puts work in the `jobs` table. Call it with the database (or transaction) of the change that causes

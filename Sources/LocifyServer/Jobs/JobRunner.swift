@@ -29,6 +29,7 @@ struct JobRunner: Sendable {
     let config: LocifyConfig
     let logger: Logger
     let handlers: [String: RegisteredJob]
+    let cpuWork: NIOThreadPool
     /// Names this process in `locked_by`, so an operator can see who holds a job.
     let workerID: String
     /// A claim older than this is taken to be a dead worker's, and the job runs again.
@@ -36,8 +37,9 @@ struct JobRunner: Sendable {
 
     init(
         database: any Database, dependencies: LocifyDependencies, config: LocifyConfig, logger: Logger,
-        handlers: [RegisteredJob], workerID: String
+        handlers: [RegisteredJob], cpuWork: NIOThreadPool, workerID: String
     ) {
+        self.cpuWork = cpuWork
         self.database = database
         self.dependencies = dependencies
         self.config = config
@@ -106,7 +108,8 @@ struct JobRunner: Sendable {
             return
         }
         let context = JobContext(
-            database: database, dependencies: dependencies, config: config, logger: logger, attempt: job.attempts)
+            database: database, dependencies: dependencies, config: config, logger: logger, attempt: job.attempts,
+            cpuWork: cpuWork)
         do {
             try await handler.run(job.payload, context)
             try await sql.raw(
@@ -261,6 +264,7 @@ extension Application {
     var jobRunner: JobRunner {
         JobRunner(
             database: db, dependencies: dependencies, config: locifyConfig, logger: logger, handlers: jobHandlers,
+            cpuWork: cpuWork,
             workerID: "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)")
     }
 }

@@ -22,7 +22,7 @@ struct MapsController: RouteCollection {
         let parameters = request.queryParameters
         let zoom = min(max(parameters["zoom"].flatMap(Int.init) ?? StaticMapLink.defaultZoom, 1), 17)
         let isDark = parameters["palette"] == "dark"
-        let svg = try await request.application.threadPool.offloaded {
+        let svg = try await request.application.cpuWork.offloaded {
             Basemap.bundled.staticMap(
                 center: center, zoom: zoom, width: 480, height: 240,
                 palette: isDark ? .dark : .light)
@@ -51,7 +51,7 @@ struct MapsController: RouteCollection {
         if let cached = cache.cached(key) {
             svg = cached
         } else {
-            svg = try await request.application.threadPool.offloaded {
+            svg = try await request.application.cpuWork.offloaded {
                 Basemap.bundled.tile(tile, palette: key.isDark ? .dark : .light)
             }
             cache.keep(svg, for: key)

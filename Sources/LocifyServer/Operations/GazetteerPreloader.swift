@@ -1,12 +1,13 @@
 import LocifyCore
 import Vapor
 
-/// Prepares the offline geocoder (gazetteer, address formats, subdivision names) on the thread pool once
-/// the server has booted: start-up does not wait for it, and neither does the first request that geocodes.
+/// Prepares the offline geocoder (gazetteer, address formats, subdivision names) on the CPU pool once the
+/// server has booted: start-up does not wait for it, neither does the first request that geocodes, and
+/// database work (on `threadPool`) never queues behind it.
 struct GazetteerPreloader: LifecycleHandler {
     func didBoot(_ application: Application) throws {
         let logger = application.logger
-        application.threadPool.submit { state in
+        application.cpuWork.submit { state in
             guard state == .active else { return }
             let started = DispatchTime.now().uptimeNanoseconds
             let places = BundledGeocoder.prepare()

@@ -30,7 +30,7 @@ extension LocifyApp {
                     targetID = try await places.createCategory(named: categoryName).id
                 }
             }
-            let importer = PlaceImporter(places: places, config: app.locifyConfig)
+            let importer = PlaceImporter(places: places, config: app.locifyConfig, cpuWork: app.cpuWork)
             let report = try await importer.run(
                 file, targetCategoryID: targetID, dryRun: dryRun, listName: PlaceImportStore.listName(of: fileName),
                 batchSize: PlaceImportStore.batchSize

@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOPosix
 import SQLKit
 
 /// Brings places in from a file: the format is recognised by the content, each record is checked as a
@@ -11,15 +12,18 @@ import SQLKit
 struct PlaceImporter {
     let places: PlaceService
     let geocoderEnabled: Bool
+    /// Where a file is read: 100,000 records are too long a parse for an event loop.
+    let cpuWork: NIOThreadPool
 
-    init(places: PlaceService, geocoderEnabled: Bool) {
+    init(places: PlaceService, geocoderEnabled: Bool, cpuWork: NIOThreadPool) {
         self.places = places
         self.geocoderEnabled = geocoderEnabled
+        self.cpuWork = cpuWork
     }
 
     /// Records with only an address are placed through the geocoder unless `LOCIFY_GEOCODER=off`.
-    init(places: PlaceService, config: LocifyConfig) {
-        self.init(places: places, geocoderEnabled: config.geocoder != .off)
+    init(places: PlaceService, config: LocifyConfig, cpuWork: NIOThreadPool) {
+        self.init(places: places, geocoderEnabled: config.geocoder != .off, cpuWork: cpuWork)
     }
 
     /// Where an import has got to, for a progress bar or `GET /api/imports/{id}`.
@@ -54,7 +58,7 @@ struct PlaceImporter {
         _ data: Data, targetCategoryID: Int?, dryRun: Bool, listName: String?, batchSize: Int? = nil,
         progress: ProgressReport? = nil
     ) async throws -> PlaceImportReportResource {
-        let (format, read) = try Self.read(data, listName: listName)
+        let (format, read) = try await cpuWork.offloaded { try Self.read(data, listName: listName) }
         return try await run(
             read, format: format, targetCategoryID: targetCategoryID, dryRun: dryRun, batchSize: batchSize,
             progress: progress)

@@ -192,7 +192,7 @@ struct PlaceImportJob: JobHandler {
         let importer = PlaceImporter(
             places: PlaceService(
                 database: context.database, ownerID: payload.ownerID, dependencies: context.dependencies),
-            config: context.config)
+            config: context.config, cpuWork: context.cpuWork)
         do {
             _ = try await store.importFile(of: stored, with: importer)
         } catch {

@@ -14,7 +14,7 @@ struct PlacesAPIController: RouteCollection {
         places.get(use: index)
         places.post(use: create)
         places.get("export", use: export)
-        places.on(.POST, "import", body: .collect(maxSize: "32mb"), use: importPlaces)
+        places.upload(["import"], limit: .megabytes(32), use: importPlaces)
         places.get(":placeID", use: show)
         routes.get(SiteURL.apiImports.pathComponents + [":importID"], use: showImport)
         places.put(":placeID", use: update)
@@ -108,7 +108,7 @@ struct PlacesAPIController: RouteCollection {
         }
         let form: ImportForm
         do {
-            form = try request.content.decode(ImportForm.self)
+            form = try await request.decodedUpload(ImportForm.self)
         } catch {
             throw UnreadableUpload()
         }
@@ -197,7 +197,7 @@ extension Request {
     /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
     func placesDownload(_ format: PlaceExportFormat, filter: PlaceFilter) async throws -> Response {
         let records = try await places().records(filter: filter)
-        let file = try await application.threadPool.offloaded { try format.file(records) }
+        let file = try await application.cpuWork.offloaded { try format.file(records) }
         let response = Response(status: .ok, body: .init(data: file))
         response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
         response.headers.replaceOrAdd(
@@ -206,7 +206,7 @@ extension Request {
     }
 
     func placeImporter() throws -> PlaceImporter {
-        PlaceImporter(places: try places(), config: application.locifyConfig)
+        PlaceImporter(places: try places(), config: application.locifyConfig, cpuWork: application.cpuWork)
     }
 
     /// An uploaded places file read on the thread pool: its bytes, format and records, or the
@@ -214,7 +214,7 @@ extension Request {
     func readPlacesFile(_ file: File) async throws -> (data: Data, format: PlaceImportFormat, read: PlaceImport) {
         let data = Data(file.data.readableBytesView)
         let listName = PlaceImportStore.listName(of: file.filename)
-        let (format, read) = try await application.threadPool.offloaded {
+        let (format, read) = try await application.cpuWork.offloaded {
             try PlaceImporter.read(data, listName: listName)
         }
         return (data, format, read)

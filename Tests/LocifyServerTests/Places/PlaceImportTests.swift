@@ -237,7 +237,7 @@ final class PlaceImportTests: XCTestCase {
             let places = PlaceService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
             let steps = NIOLockedValueBox<[PlaceImporter.Progress]>([])
             let count = PlaceImportStore.batchSize * 2 + 10
-            let report = try await PlaceImporter(places: places, geocoderEnabled: false).run(
+            let report = try await PlaceImporter(places: places, geocoderEnabled: false, cpuWork: app.cpuWork).run(
                 Data(largeCSV(count: count).utf8), targetCategoryID: nil, dryRun: false, listName: nil,
                 batchSize: PlaceImportStore.batchSize
             ) { step in steps.withLockedValue { $0.append(step) } }

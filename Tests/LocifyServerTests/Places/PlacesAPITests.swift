@@ -297,7 +297,7 @@ final class PlacesAPITests: XCTestCase {
             for index in 0..<700 { lines.append("Anchor \(index),45.0,4.0") }
             for index in 0..<count { lines.append("Stall \(String(format: "%04d", index)),45.0,4.0") }
             lines.append("Other place,45.0,4.0")
-            _ = try await PlaceImporter(places: places, geocoderEnabled: false).run(
+            _ = try await PlaceImporter(places: places, geocoderEnabled: false, cpuWork: app.cpuWork).run(
                 Data(lines.joined(separator: "\n").utf8), targetCategoryID: nil, dryRun: false, listName: nil,
                 batchSize: 500)
             let first = try await list(app, account, "q=STALL&sort=name&limit=100")
