@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Writes while the server is busy with long work: eight clients each create contacts one after another
+# (POST /api/contacts, each its own connection), first from the moment a fresh start answers /health
+# (while the gazetteer loads), then while a 100,000-place file is imported in the background. Prints
+# p50/p99/max latency of those writes; the target is p99 under 50 ms. SQLite, the embedded default, where
+# every query runs on the driver's thread pool. Usage: bash Benchmarks/write-latency.sh [places]
+# Builds a release binary unless LOCIFY_BIN names one; sends traffic only to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-100000}"
+source Benchmarks/common.sh
+release_binary
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+"$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
+token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+
+python3 - "$bin" "$data" "$token" "$count" <<'PY'
+import http.client, json, os, random, socket, statistics, subprocess, sys, threading, time
+binary, data, token, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+auth = {"Authorization": f"Bearer {token}"}
+
+random.seed(11)
+rows = ["name,latitude,longitude,category"]
+for n in range(count):
+    rows.append(f"Place {n},{random.uniform(36, 64):.6f},{random.uniform(-10, 30):.6f},Category {n % 20}")
+places = ("\n".join(rows) + "\n").encode()
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+log = open(os.path.join(data, "server.log"), "w+")
+server = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", data], stdout=log,
+                          stderr=subprocess.STDOUT, env={**os.environ, "LOCIFY_LOG_LEVEL": "info",
+                                                         "LOCIFY_GRAVATAR_URL": "off"})
+
+def request(method, path, body=None, headers={}):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request(method, path, body=body, headers={**auth, **headers})
+    response = connection.getresponse()
+    payload = response.read()
+    connection.close()
+    return response.status, payload
+
+def writers(until, clients=8):
+    """Each client creates contacts one after another until `until()` is true; returns the latencies in ms."""
+    latencies, lock = [], threading.Lock()
+    def client(number):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        n = 0
+        while not until():
+            body = json.dumps({"first_name": f"Writer {number}", "last_name": f"Contact {n}"})
+            began = time.perf_counter()
+            connection.request("POST", "/api/contacts", body=body, headers={**auth, "Content-Type": "application/json"})
+            response = connection.getresponse()
+            response.read()
+            elapsed = (time.perf_counter() - began) * 1000
+            if response.status != 201:
+                sys.exit(f"a write answered {response.status}")
+            with lock:
+                latencies.append(elapsed)
+            n += 1
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads: thread.start()
+    for thread in threads: thread.join()
+    return latencies
+
+def report(label, latencies):
+    ordered = sorted(latencies)
+    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    print(f"{label:44} {len(ordered):6} writes  p50 {p(0.5):6.1f} ms  p99 {p(0.99):6.1f} ms  max {ordered[-1]:6.1f} ms")
+    return p(0.99)
+
+try:
+    began = time.perf_counter()
+    while True:
+        try:
+            if request("GET", "/health")[0] == 200: break
+        except OSError:
+            time.sleep(0.002)
+        if time.perf_counter() - began > 20: sys.exit("the server did not start")
+    print(f"answering /health {1000 * (time.perf_counter() - began):.0f} ms after exec")
+    started = time.perf_counter()
+    during_start = writers(lambda: time.perf_counter() - started > 3)
+    log.flush(); log.seek(0)
+    ready = [line.strip() for line in log if "Gazetteer ready" in line]
+    print("  " + (ready[0].split("] ")[-1] if ready else "the gazetteer was not ready within 3 s"))
+    worst = report("writes in the first 3 s (gazetteer loading)", during_start)
+
+    boundary = "bench-boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"places.csv\"\r\n"
+            f"Content-Type: text/csv\r\n\r\n").encode() + places + f"\r\n--{boundary}--\r\n".encode()
+    status, answer = request("POST", "/api/places/import", body=body,
+                             headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    if status != 202: sys.exit(f"the import answered {status}: {answer[:300]}")
+    imported = json.loads(answer)["data"]
+    import_began = time.perf_counter()
+    state = {"done": False}
+    def watch():
+        while not state["done"]:
+            status, answer = request("GET", f"/api/imports/{imported['id']}")
+            progress = json.loads(answer)["data"]
+            if progress["status"] in ("done", "failed"):
+                state["done"] = True
+                state["status"] = progress["status"]
+            time.sleep(0.2)
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    during_import = writers(lambda: state["done"])
+    watcher.join()
+    print(f"  the {count:,}-place import ended {state['status']} after {time.perf_counter() - import_began:.1f} s")
+    worst = max(worst, report(f"writes during the {count:,}-place import", during_import))
+    print(f"worst p99: {worst:.1f} ms (target under 50 ms)")
+finally:
+    server.terminate()
+    server.wait()
+PY
