@@ -25,7 +25,7 @@ final class AccountWebTests: XCTestCase {
     }
 
     func testCookiesAreSecureBehindHTTPSOnlyWhenATrustedProxySaysSo() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             let port = try XCTUnwrap(app.http.server.shared.localAddress?.port)
             func csrfCookie() throws -> String {
@@ -46,7 +46,7 @@ final class AccountWebTests: XCTestCase {
     }
 
     func testRegistrationErrorsAppearBesideTheFieldsWithValuesKept() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             try await browser.get("/register")
             let response = try await browser.post(

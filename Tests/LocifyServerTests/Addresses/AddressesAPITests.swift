@@ -348,7 +348,7 @@ final class AddressesAPITests: XCTestCase {
     }
 
     func testAJobThatKeepsFailingEndsFailedAndVisible() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let account = try await app.makeAccount()
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
             app.dependencies.geocoder = StubGeocoder { _ in throw GeocoderDown() }

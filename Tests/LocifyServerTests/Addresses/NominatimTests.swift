@@ -74,7 +74,7 @@ final class NominatimTests: XCTestCase {
     }
 
     func testAFailingOrSlowNominatimIsRetriedLaterAndTheAddressStaysUsable() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let serve: StandInRoutes = { routes in
                 routes.get("broken", "search") { _ in HTTPStatus.internalServerError }
                 routes.get("slow", "search") { _ async throws -> String in

@@ -50,6 +50,8 @@ final class PlainRowTests: XCTestCase {
     }
 
     func testAValueOfAnotherKindIsAnErrorNamingTheColumn() async throws {
+        // SQLite only: its values are read by PlainRow itself, which names the column; PostgreSQL's are
+        // decoded by its driver, whose error is its own (and types its columns, so the case is rarer).
         try await withApp(.sqlite) { app, _ in
             let rows = try await app.db.plainRows(#"SELECT 'not a number' AS "n""#, columns: ["n"])
             XCTAssertThrowsError(try rows.first?.integer(0)) {

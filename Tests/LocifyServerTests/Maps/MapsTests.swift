@@ -6,7 +6,7 @@ import XCTVapor
 
 final class MapsTests: XCTestCase {
     func testTheTileProxyFetchesOnceKeepsTheTileAndIsNoOpenRelay() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let png = Data([0x89, 0x50, 0x4E, 0x47, 9, 9])
             let serve: StandInRoutes = { routes in
                 routes.get("t", ":z", ":x", ":y") { _ in
@@ -64,7 +64,7 @@ final class MapsTests: XCTestCase {
     }
 
     func testTheBasemapIsDrawnOnceForASignedInBrowserOrAToken() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             let light = try await app.send(.GET, "/maps/basemap/2/2/1.svg", headers: account.bearer)
             XCTAssertEqual(light.status, .ok)

@@ -163,7 +163,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testEmailGoesThroughTheSendmailCommandAsAPlainTextMessage() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let outbox = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "locify-mail-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: outbox) }
@@ -195,7 +195,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testAServerDownAtTheMomentTellsWhenItIsBackAndSaysItIsLate() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let account = try await app.makeAccount()
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
             try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
@@ -216,6 +216,8 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testWhatWasQueuedBeforeARestartIsDeliveredAfterItOnce() async throws {
+        // PostgreSQL only: a second application on the same database stands for the restarted server,
+        // and the in-memory SQLite of the tests cannot be shared between two applications.
         try await withApp(.postgres) { app, clock in
             let account = try await app.makeAccount()
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
@@ -242,7 +244,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testADeliveryInterruptedHalfWayIsNeverSentAgain() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let hook = Hook()
             try await withStandIn(hook.routes) { standIn in
                 let (account, ada) = try await self.webhookOnlyAccount(app, clock, standIn)
@@ -285,7 +287,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testAFailingWebhookIsRetriedWithBackOffAndTheLogSaysSo() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let hook = Hook([.internalServerError, .badGateway])
             try await withStandIn(hook.routes) { standIn in
                 let (account, ada) = try await self.webhookOnlyAccount(app, clock, standIn)
@@ -346,7 +348,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testDaylightSavingChangesNeitherSkipNorRepeatADay() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let account = try await app.makeAccount()
             try await self.setTimeZone(app, account, "Europe/Berlin")
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
@@ -380,7 +382,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testATimezoneChangeMovesNotificationsToTheNewLocalTime() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let account = try await app.account(email: "grace@example.com")
@@ -423,6 +425,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     func testTwoServersOnOnePostgreSQLDeliverEachOfFiftyNoticesOnce() async throws {
+        // PostgreSQL only: several servers share one database only there (claims use FOR UPDATE SKIP LOCKED).
         try await withApp(.postgres) { app, clock in
             let hook = Hook()
             try await withStandIn(hook.routes) { standIn in

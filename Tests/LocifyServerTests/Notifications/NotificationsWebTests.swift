@@ -70,7 +70,7 @@ final class NotificationsWebTests: XCTestCase {
     }
 
     func testTheSettingsFormSaysWhatIsWrongAndKeepsWhatWasThere() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let account = try await app.account(email: "grace@example.com")
@@ -124,7 +124,7 @@ final class NotificationsWebTests: XCTestCase {
     }
 
     func testSendTestReachesTheWebhookAndTheLogSaysHowItWent() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let failing = NIOLockedValueBox(false)
             let serve: StandInRoutes = { routes in
                 routes.post("message") { _ -> HTTPStatus in failing.withLockedValue { $0 } ? .unauthorized : .ok }

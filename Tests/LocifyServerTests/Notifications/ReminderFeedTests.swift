@@ -113,7 +113,7 @@ final class ReminderFeedTests: XCTestCase {
     }
 
     func testANewAddressFromSettingsRetiresTheOldOne() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let page = try await browser.get("/settings/notifications")

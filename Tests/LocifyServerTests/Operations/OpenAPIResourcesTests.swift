@@ -32,7 +32,7 @@ final class OpenAPIResourcesTests: XCTestCase {
     }
 
     func testEveryResourceFitsItsSchema() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let document = try JSONValue.parse(try await app.send(.GET, "/openapi.json").text)
             let check = SchemaCheck(document: document)
             let avatar = AvatarResource(

@@ -17,7 +17,7 @@ final class OperationsTests: XCTestCase {
     }
 
     func testOpenAPIDescribesEveryRegisteredAPIRoute() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let response = try await app.send(.GET, "/openapi.json")
             XCTAssertEqual(response.status, .ok)
             let document = try response.json()
@@ -48,7 +48,7 @@ final class OperationsTests: XCTestCase {
     }
 
     func testPagesForVisitorsAndErrors() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             let about = try await browser.get("/about")
             XCTAssertTrue(about.text.contains("GeoNames"))
@@ -67,7 +67,7 @@ final class OperationsTests: XCTestCase {
     }
 
     func testUnknownPathKeepsTheSignedInNavigation() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             try await browser.register()
             let missing = try await browser.get("/no-such-page")
@@ -84,7 +84,7 @@ final class OperationsTests: XCTestCase {
     }
 
     func testTheServedDescriptionCarriesTodaysBirthdayBounds() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             // 2024-05-04 is the test clock's day.
             let text = try await app.send(.GET, "/openapi.json").text
             XCTAssertFalse(text.contains("\"__"), "every placeholder is filled in")

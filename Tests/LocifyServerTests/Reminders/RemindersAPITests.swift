@@ -341,7 +341,7 @@ final class ReminderTimelineTests: XCTestCase {
     }
 
     func testTodayIsTheUsersOwnAtBothEndsOfTheClock() async throws {
-        try await withApp(.sqlite) { app, clock in
+        try await forEachDatabase { app, clock, _ in
             // 2024-05-04T10:06Z is already Sunday the 5th in Kiritimati (UTC+14) and still Friday the 3rd
             // at UTC−12: the same reminders fall into different groups.
             for (zone, today, thisWeek) in [
@@ -449,7 +449,7 @@ final class BirthdayReminderTests: XCTestCase {
     }
 
     func testRemindMeOnTheContactForm() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             try await browser.get("/contacts/new")

@@ -119,7 +119,7 @@ final class RemindersWebTests: XCTestCase {
     }
 
     func testFromAContactsPageTheFormKnowsTheContactAndGoesBackThere() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let account = try await app.account(email: "grace@example.com")
@@ -166,7 +166,7 @@ final class RemindersWebTests: XCTestCase {
     }
 
     func testALongTimelineShowsTheNearestAndOffersTheRest() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let account = try await app.account(email: "grace@example.com")

@@ -57,7 +57,7 @@ final class EdgeHardeningTests: XCTestCase {
     ]
 
     func testEveryKindOfResponseCarriesTheSecurityHeaders() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             let browser = WebClient(app: app)
             let responses = [
@@ -83,7 +83,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testNoPageHasInlineScriptOrStyle() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             var pages = [
                 try await browser.get("/register"), try await browser.get("/login"), try await browser.get("/about"),
@@ -109,7 +109,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testEveryBundledPublicFileIsServedAndOtherPathsNeverTouchTheDisk() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let directory = try XCTUnwrap(Bundle.locifyServerResources?.appendingPathComponent("Public"))
             let files = try XCTUnwrap(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
                 .compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath }
@@ -125,7 +125,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testAvatarColourClassesMatchTheCoreColoursAndContrast() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let stylesheet = try await WebClient(app: app).get("/css/locify.css").text
             for (index, colour) in Avatar.defaultColors.enumerated() {
                 let rule =
@@ -136,7 +136,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testAnUnsupportedMethodOnAKnownPathAnswers405WithAllow() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             let trace = try await app.send(.TRACE, "/api/me", headers: account.bearer)
             XCTAssertEqual(trace.status, .methodNotAllowed)
@@ -156,7 +156,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testADoubledSlashReachesTheSameRoute() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             let single = try await app.send(.GET, "/api/me", headers: account.bearer)
             let doubled = try await app.send(.GET, "//api/me", headers: account.bearer)
@@ -189,7 +189,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testEveryWebFormRefusesAMissingCSRFToken() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             try await browser.register()
             let forms = app.routes.all.filter {
@@ -207,7 +207,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testALargeUploadIsReadOnlyForASignedInVisitorWhoseFirstFieldIsTheToken() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             app.grouped(WebSessionAuthenticator(), CSRFMiddleware()).upload(["upload-probe"], limit: .megabytes(4)) {
                 request in "\(request.body.data?.readableBytes ?? 0)"
             }
@@ -238,7 +238,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testAnUploadIsRefusedAsSoonAsItsFirstPartOrItsLengthSaysSo() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
             try await browser.register()
             let token = try XCTUnwrap(browser.cookies[CookieName.csrf])
@@ -311,7 +311,7 @@ final class EdgeHardeningTests: XCTestCase {
     }
 
     func testAWordWhereAnIdGoesIsAnotherRoutesPathOrNothing() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             // PUT /api/reminders/{id} takes "timeline", which is a GET route of its own: 405, as for any
             // method a path does not serve.

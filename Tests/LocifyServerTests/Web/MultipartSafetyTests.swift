@@ -28,7 +28,7 @@ final class MultipartSafetyTests: XCTestCase {
     }
 
     func testEveryMultipartRouteRefusesTheBodyThatCrashedTheParser() async throws {
-        try await withApp(.sqlite) { app, _ in
+        try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
             var headers = account.bearer
             headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
