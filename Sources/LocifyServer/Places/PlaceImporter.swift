@@ -138,7 +138,7 @@ struct PlaceImporter {
             knownCategories = applied.categoryIDs
             if let progress { try await progress(Progress(stage: .saving, done: rows.count, total: total)) }
         }
-        if !dryRun, !plans.isEmpty { try await places.fileQueuedSearchEntries() }
+        if !dryRun, !plans.isEmpty { try await places.tidyAfterImport() }
         return PlaceImportReportResource(
             format: format.rawValue, dryRun: dryRun, rows: rows,
             unreadable: read.issues.map { .init(record: $0.record, reason: $0.reason) })
