@@ -192,9 +192,8 @@ extension Gazetteer {
         for row in rows {
             for rawColumn in columns {
                 let column = ((rawColumn % Self.gridColumns) + Self.gridColumns) % Self.gridColumns
-                for index in cell(row: row, column: column) {
-                    let place = places[Int(index)]
-                    if place.population >= minimumPopulation { result.append(place) }
+                for index in cell(row: row, column: column) where population(Int(index)) >= minimumPopulation {
+                    result.append(place(Int(index)))
                 }
             }
         }

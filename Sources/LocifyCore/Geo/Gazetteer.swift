@@ -14,21 +14,68 @@ public struct GazetteerPlace: Sendable, Equatable {
 
 /// The bundled GeoNames places (population ≥ 1000), indexed by folded name and latin alternates, and
 /// by a 1° grid for nearest-place look-ups.
+///
+/// Kept in columns rather than as an array of `GazetteerPlace`: about 170,000 places with five strings
+/// each, a dictionary of 400,000 name keys and 64,800 grid arrays held about 75 MB (440 bytes a place),
+/// most of it allocation headers. Here each place is a few fixed-width numbers, every name sits in one
+/// byte array, the name index is an open-addressing table over those bytes, and the name and grid
+/// indexes are each one flat array of place numbers with start offsets. A `GazetteerPlace` is made when
+/// asked for.
 public final class Gazetteer: Sendable {
-    public let places: [GazetteerPlace]
-    private let byName: [String: [Int32]]
-    private let grid: [[Int32]]
+    // One entry a place, in the file's order (most populous first).
+    private let geonameIDs: [UInt32]
+    private let latitudes: [Double]
+    private let longitudes: [Double]
+    private let populations: [UInt32]
+    /// Place i's name is `names[nameEnds[i - 1]..<nameEnds[i]]` (from 0 for the first).
+    private let nameEnds: [UInt32]
+    private let names: [UInt8]
+    /// Indexes into `labels`: country code, first-level area, time zone (a few thousand distinct values).
+    private let countryLabels: [UInt16]
+    private let admin1Labels: [UInt16]
+    private let timeZoneLabels: [UInt16]
+    private let labels: [String]
+    private let byName: NameIndex
+    /// Cell c's places are `gridPlaces[gridStarts[c]..<gridStarts[c + 1]]`.
+    private let gridStarts: [UInt32]
+    private let gridPlaces: [Int32]
 
     static let gridColumns = 360
     static let gridRows = 180
 
     /// Parses the TSV (header line first, columns as data/README.md lists them).
     public init(tsv data: Data) {
-        var places: [GazetteerPlace] = []
-        places.reserveCapacity(175_000)
-        var byName: [String: [Int32]] = [:]
-        byName.reserveCapacity(400_000)
-        var grid = [[Int32]](repeating: [], count: Self.gridColumns * Self.gridRows)
+        let expected = data.count / 70
+        var geonameIDs: [UInt32] = []
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
+        var populations: [UInt32] = []
+        var nameEnds: [UInt32] = []
+        var names: [UInt8] = []
+        var countryLabels: [UInt16] = []
+        var admin1Labels: [UInt16] = []
+        var timeZoneLabels: [UInt16] = []
+        geonameIDs.reserveCapacity(expected)
+        latitudes.reserveCapacity(expected)
+        longitudes.reserveCapacity(expected)
+        populations.reserveCapacity(expected)
+        nameEnds.reserveCapacity(expected)
+        countryLabels.reserveCapacity(expected)
+        admin1Labels.reserveCapacity(expected)
+        timeZoneLabels.reserveCapacity(expected)
+        names.reserveCapacity(expected * 10)
+        var labels: [String] = []
+        var labelNumbers: [String: UInt16] = [:]
+        func label(_ text: String) -> UInt16 {
+            if let known = labelNumbers[text] { return known }
+            let number = UInt16(clamping: labels.count)
+            labels.append(text)
+            labelNumbers[text] = number
+            return number
+        }
+        var nameIndex = NameIndex.Builder(expectedKeys: expected * 3)
+        var cells: [Int32] = []
+        cells.reserveCapacity(expected)
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             let bytes = buffer.bindMemory(to: UInt8.self)
             var lineStart = 0
@@ -61,27 +108,67 @@ public final class Gazetteer: Sendable {
                 guard columns.count >= 8,
                     let latitude = Double(text(columns[2])), let longitude = Double(text(columns[3]))
                 else { continue }
-                let index = Int32(places.count)
-                let place = GazetteerPlace(
-                    geonameID: integer(columns[0]), name: text(columns[1]),
-                    coordinate: Coordinate(latitude: latitude, longitude: longitude), countryCode: text(columns[4]),
-                    admin1: text(columns[5]), population: integer(columns[6]), timeZone: text(columns[7]))
-                places.append(place)
-                var keys = [Self.key(place.name)]
+                let index = Int32(geonameIDs.count)
+                geonameIDs.append(UInt32(clamping: integer(columns[0])))
+                latitudes.append(latitude)
+                longitudes.append(longitude)
+                populations.append(UInt32(clamping: integer(columns[6])))
+                names.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[columns[1]]))
+                nameEnds.append(UInt32(names.count))
+                countryLabels.append(label(text(columns[4])))
+                admin1Labels.append(label(text(columns[5])))
+                timeZoneLabels.append(label(text(columns[7])))
+                let name = text(columns[1])
+                var keys = [Self.keyBytes(name)]
                 if columns.count > 8, !columns[8].isEmpty {
                     for alternate in text(columns[8]).split(separator: "|") {
-                        let key = Self.key(String(alternate))
+                        let key = Self.keyBytes(alternate)
                         if !keys.contains(key) { keys.append(key) }
                     }
                 }
-                for key in keys where !key.isEmpty { byName[key, default: []].append(index) }
-                grid[Self.cell(latitude: latitude, longitude: longitude)].append(index)
+                for key in keys where !key.isEmpty { nameIndex.add(key, place: index) }
+                cells.append(Int32(Self.cell(latitude: latitude, longitude: longitude)))
             }
         }
-        self.places = places
-        self.byName = byName
-        self.grid = grid
+        self.geonameIDs = geonameIDs
+        self.latitudes = latitudes
+        self.longitudes = longitudes
+        self.populations = populations
+        self.nameEnds = nameEnds
+        self.names = names
+        self.countryLabels = countryLabels
+        self.admin1Labels = admin1Labels
+        self.timeZoneLabels = timeZoneLabels
+        self.labels = labels
+        byName = nameIndex.build()
+        (gridStarts, gridPlaces) = Self.grouped(cells, groups: Self.gridColumns * Self.gridRows)
     }
+
+    /// Every place, made on demand, most populous first.
+    public var places: Places { Places(gazetteer: self) }
+
+    public struct Places: RandomAccessCollection, Sendable {
+        let gazetteer: Gazetteer
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { gazetteer.geonameIDs.count }
+        public subscript(position: Int) -> GazetteerPlace { gazetteer.place(position) }
+    }
+
+    func place(_ index: Int) -> GazetteerPlace {
+        let nameStart = index == 0 ? 0 : Int(nameEnds[index - 1])
+        return GazetteerPlace(
+            geonameID: Int(geonameIDs[index]),
+            name: String(decoding: names[nameStart..<Int(nameEnds[index])], as: UTF8.self),
+            coordinate: coordinate(index), countryCode: labels[Int(countryLabels[index])],
+            admin1: labels[Int(admin1Labels[index])], population: Int(populations[index]),
+            timeZone: labels[Int(timeZoneLabels[index])])
+    }
+
+    func coordinate(_ index: Int) -> Coordinate {
+        Coordinate(latitude: latitudes[index], longitude: longitudes[index])
+    }
+
+    func population(_ index: Int) -> Int { Int(populations[index]) }
 
     /// The bundled gazetteer, read on first use (about 170,000 places).
     public static var bundled: Gazetteer {
@@ -91,7 +178,7 @@ public final class Gazetteer: Sendable {
     /// Places called `name` (case, accents and punctuation ignored; latin alternates included), most
     /// populous first.
     public func places(named name: String) -> [GazetteerPlace] {
-        (byName[Self.key(name)] ?? []).map { places[Int($0)] }
+        byName.places(for: Self.keyBytes(name)).map { place(Int($0)) }
     }
 
     /// The nearest place to `coordinate` within `maximumDistance` metres, by walking grid rings outward.
@@ -123,8 +210,8 @@ public final class Gazetteer: Sendable {
                         ? Array((column - ring)...(column + ring)) : [column - ring, column + ring])
                 for rawColumn in columnSpan {
                     let wrapped = ((rawColumn % Self.gridColumns) + Self.gridColumns) % Self.gridColumns
-                    for index in grid[cellRow * Self.gridColumns + wrapped] {
-                        let distance = Geo.distance(coordinate, places[Int(index)].coordinate)
+                    for index in cell(row: cellRow, column: wrapped) {
+                        let distance = Geo.distance(coordinate, self.coordinate(Int(index)))
                         if distance <= maximumDistance, distance < (best?.distance ?? .infinity) {
                             best = (index, distance)
                         }
@@ -132,10 +219,13 @@ public final class Gazetteer: Sendable {
                 }
             }
         }
-        return best.map { places[Int($0.index)] }
+        return best.map { place(Int($0.index)) }
     }
 
-    func cell(row: Int, column: Int) -> [Int32] { grid[row * Self.gridColumns + column] }
+    func cell(row: Int, column: Int) -> ArraySlice<Int32> {
+        let cell = row * Self.gridColumns + column
+        return gridPlaces[Int(gridStarts[cell])..<Int(gridStarts[cell + 1])]
+    }
 
     static func row(_ latitude: Double) -> Int { min(gridRows - 1, max(0, Int((latitude + 90).rounded(.down)))) }
     static func column(_ longitude: Double) -> Int {
@@ -143,9 +233,28 @@ public final class Gazetteer: Sendable {
     }
     static func cell(latitude: Double, longitude: Double) -> Int { row(latitude) * gridColumns + column(longitude) }
 
+    /// `members[i]` is the group of item i; returns where each group starts in the items listed group by
+    /// group (one more start than groups) and those items, each group in the items' order.
+    static func grouped(_ members: [Int32], groups: Int) -> (starts: [UInt32], items: [Int32]) {
+        var starts = [UInt32](repeating: 0, count: groups + 1)
+        for group in members { starts[Int(group) + 1] += 1 }
+        for group in 0..<groups { starts[group + 1] += starts[group] }
+        var next = starts
+        var items = [Int32](repeating: 0, count: members.count)
+        for (item, group) in members.enumerated() {
+            items[Int(next[Int(group)])] = Int32(item)
+            next[Int(group)] += 1
+        }
+        return (starts, items)
+    }
+
     /// The index key of a name: ASCII, lower case, punctuation as single spaces ("Saint-Étienne" → "saint etienne").
     static func key(_ name: String) -> String {
-        let source = name.utf8.allSatisfy { $0 < 128 } ? name : TextFolding.ascii(name)
+        String(decoding: keyBytes(name), as: UTF8.self)
+    }
+
+    static func keyBytes(_ name: some StringProtocol) -> [UInt8] {
+        let source = name.utf8.allSatisfy { $0 < 128 } ? String(name) : TextFolding.ascii(String(name))
         var output: [UInt8] = []
         output.reserveCapacity(source.utf8.count)
         var pendingSpace = false
@@ -159,7 +268,105 @@ public final class Gazetteer: Sendable {
                 pendingSpace = true
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
+    }
+}
+
+/// Name keys to places, without a `String` or an array per key: the keys' bytes back to back, an
+/// open-addressing table of key numbers found by an FNV-1a hash, and each key's places in one flat array.
+struct NameIndex: Sendable {
+    private let keyBytes: [UInt8]
+    /// Key k is `keyBytes[keyEnds[k - 1]..<keyEnds[k]]` (from 0 for the first).
+    private let keyEnds: [UInt32]
+    /// Key number + 1 in each slot; 0 is empty. A power of two long, at most half full.
+    private let slots: [UInt32]
+    /// Key k's places are `places[placeStarts[k]..<placeStarts[k + 1]]`, in the order they were added.
+    private let placeStarts: [UInt32]
+    private let places: [Int32]
+
+    func places(for key: [UInt8]) -> ArraySlice<Int32> {
+        guard let number = Self.find(key, slots: slots, keyBytes: keyBytes, keyEnds: keyEnds).number else {
+            return []
+        }
+        return places[Int(placeStarts[number])..<Int(placeStarts[number + 1])]
+    }
+
+    static func hash(_ key: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The key's number, or the empty slot where it would go.
+    static func find(_ key: [UInt8], slots: [UInt32], keyBytes: [UInt8], keyEnds: [UInt32]) -> (
+        number: Int?, slot: Int
+    ) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash(key)) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return (nil, slot) }
+            let number = Int(entry - 1)
+            let start = number == 0 ? 0 : Int(keyEnds[number - 1])
+            if keyBytes[start..<Int(keyEnds[number])].elementsEqual(key) { return (number, slot) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    struct Builder {
+        private var keyBytes: [UInt8] = []
+        private var keyEnds: [UInt32] = []
+        private var slots: [UInt32]
+        /// One entry per (key, place) added: the key's number, and the place.
+        private var memberKeys: [Int32] = []
+        private var memberPlaces: [Int32] = []
+
+        init(expectedKeys: Int) {
+            var capacity = 16
+            while capacity < expectedKeys * 2 { capacity <<= 1 }
+            slots = [UInt32](repeating: 0, count: capacity)
+            keyBytes.reserveCapacity(expectedKeys * 10)
+            keyEnds.reserveCapacity(expectedKeys)
+            memberKeys.reserveCapacity(expectedKeys)
+            memberPlaces.reserveCapacity(expectedKeys)
+        }
+
+        mutating func add(_ key: [UInt8], place: Int32) {
+            let found = NameIndex.find(key, slots: slots, keyBytes: keyBytes, keyEnds: keyEnds)
+            let number: Int
+            if let known = found.number {
+                number = known
+            } else {
+                number = keyEnds.count
+                keyBytes.append(contentsOf: key)
+                keyEnds.append(UInt32(keyBytes.count))
+                slots[found.slot] = UInt32(number + 1)
+                if keyEnds.count * 2 > slots.count { grow() }
+            }
+            memberKeys.append(Int32(number))
+            memberPlaces.append(place)
+        }
+
+        private mutating func grow() {
+            slots = [UInt32](repeating: 0, count: slots.count * 2)
+            let mask = slots.count - 1
+            for number in 0..<keyEnds.count {
+                let start = number == 0 ? 0 : Int(keyEnds[number - 1])
+                var slot = Int(truncatingIfNeeded: NameIndex.hash(Array(keyBytes[start..<Int(keyEnds[number])]))) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = UInt32(number + 1)
+            }
+        }
+
+        func build() -> NameIndex {
+            let (starts, order) = Gazetteer.grouped(memberKeys, groups: keyEnds.count)
+            return NameIndex(
+                keyBytes: keyBytes, keyEnds: keyEnds, slots: slots, placeStarts: starts,
+                places: order.map { memberPlaces[Int($0)] })
+        }
     }
 }
 
