@@ -60,7 +60,9 @@ extension ReminderTimelineResource.Group {
             contacts.write(item.contact, to: writer)
             writer.append("}")
         }
-        writer.append("]}")
+        writer.append(#"],"next_page":"#)
+        if let nextPage { writer.writeString(nextPage) } else { writer.append("null") }
+        writer.append("}")
     }
 }
 

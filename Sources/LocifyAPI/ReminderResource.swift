@@ -172,10 +172,21 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         }
     }
 
+    /// A group's count is all of its reminders; its items are the first `limit` of them (a window, so a
+    /// timeline of ten thousand reminders stays small), and `nextPage` the page of the group after them.
     public struct Group: Codable, Sendable, Equatable {
         public var count: Int
         public var items: [Item]
+        @Nullable public var nextPage: String?
+
+        enum CodingKeys: String, CodingKey {
+            case count, items
+            case nextPage = "next_page"
+        }
     }
+
+    /// The summary's default and largest number of items a group shows.
+    public static let defaultLimit = 100
 
     public var overdue: Group
     public var today: Group
@@ -190,27 +201,39 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         case later
     }
 
-    /// `timeline` holds positions in `reminders`; `contact` gives each reminder's contact as the item shows it.
+    /// `timeline` holds positions in `reminders`; `contact` gives each reminder's contact as the item shows
+    /// it. Each group shows its first `limit` items; `nextPage` gives the URL of a group's second page.
     public init(
-        _ timeline: Timeline<Int>, reminders: [ReminderOutline], contact: (ReminderOutline) -> ContactSummary?
+        _ timeline: Timeline<Int>, reminders: [ReminderOutline], limit: Int = defaultLimit,
+        nextPage: (Timeline<Int>.Group) -> String = { _ in "" },
+        contact: (ReminderOutline) -> ContactSummary?
     ) {
-        func group(_ entries: [Timeline<Int>.Entry]) -> Group {
-            let items = entries.compactMap { entry -> Item? in
-                let reminder = reminders[entry.item]
-                guard let person = contact(reminder) else { return nil }
-                let recurrence = reminder.schedule.recurrence
-                return Item(
-                    reminderID: reminder.id, title: reminder.title, date: entry.date.description,
-                    frequencyType: recurrence.frequencyType, frequencyNumber: recurrence.frequencyNumber,
-                    contact: person)
-            }
-            return Group(count: items.count, items: items)
+        func group(_ name: Timeline<Int>.Group) -> Group {
+            let entries = timeline[name]
+            let items = Self.items(entries.prefix(limit), reminders: reminders, contact: contact)
+            return Group(count: entries.count, items: items, nextPage: entries.count > limit ? nextPage(name) : nil)
         }
-        overdue = group(timeline.overdue)
-        today = group(timeline.today)
-        thisWeek = group(timeline.thisWeek)
-        thisMonth = group(timeline.thisMonth)
-        later = group(timeline.later)
+        overdue = group(.overdue)
+        today = group(.today)
+        thisWeek = group(.thisWeek)
+        thisMonth = group(.thisMonth)
+        later = group(.later)
+    }
+
+    /// The items of `entries`, leaving out a reminder whose contact is not known.
+    public static func items(
+        _ entries: some Sequence<Timeline<Int>.Entry>, reminders: [ReminderOutline],
+        contact: (ReminderOutline) -> ContactSummary?
+    ) -> [Item] {
+        entries.compactMap { entry -> Item? in
+            let reminder = reminders[entry.item]
+            guard let person = contact(reminder) else { return nil }
+            let recurrence = reminder.schedule.recurrence
+            return Item(
+                reminderID: reminder.id, title: reminder.title, date: entry.date.description,
+                frequencyType: recurrence.frequencyType, frequencyNumber: recurrence.frequencyNumber,
+                contact: person)
+        }
     }
 }
 

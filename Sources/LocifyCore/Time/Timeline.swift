@@ -47,4 +47,22 @@ public struct Timeline<Item> {
             self[keyPath: group].sort { $0.date < $1.date }
         }
     }
+
+    /// The timeline's groups by their wire names, in the order they are shown.
+    public enum Group: String, CaseIterable, Sendable {
+        case overdue, today
+        case thisWeek = "this_week"
+        case thisMonth = "this_month"
+        case later
+    }
+
+    public subscript(group: Group) -> [Entry] {
+        switch group {
+        case .overdue: overdue
+        case .today: today
+        case .thisWeek: thisWeek
+        case .thisMonth: thisMonth
+        case .later: later
+        }
+    }
 }

@@ -10,6 +10,7 @@ struct RemindersAPIController: RouteCollection {
         reminders.post(use: create)
         reminders.get("upcoming", ":month", use: upcoming)
         reminders.get("timeline", use: timeline)
+        reminders.get("timeline", ":group", use: timelineGroup)
         reminders.get("feed", use: feed)
         reminders.post(":reminderID", "done", use: done)
         reminders.get(":reminderID", use: show)
@@ -87,18 +88,37 @@ struct RemindersAPIController: RouteCollection {
 
     /// Overdue, today, this week (from the user's first day of the week, Monday unless set), this month and
     /// later (Locify's own).
+    /// Every group's count and its first `limit` reminders (100 unless asked), with the URL of the rest:
+    /// a window, so ten thousand reminders answer as fast and as small as a hundred.
     func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
-        let reminders = try await request.reminders().outlines()
-        let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
-        let weekStart = try await request.notificationSettings().preferences().weekStartsOn
-        let timeline = Timeline.of(reminders, today: request.today, weekStartsOn: weekStart)
-        // Each contact's summary is made once, however many reminders it has.
-        var summaries: [Int: ReminderTimelineResource.ContactSummary] = [:]
-        for (id, contact) in contacts {
-            summaries[id] = .init(id: contact.id, name: contact.completeName, avatar: request.avatarResource(contact))
-        }
+        let limit = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit).limit
+        let (timeline, reminders) = try await request.reminderTimeline()
+        let shown =
+            timeline.overdue.prefix(limit) + timeline.today.prefix(limit) + timeline.thisWeek.prefix(limit)
+            + timeline.thisMonth.prefix(limit) + timeline.later.prefix(limit)
+        let summaries = try await request.timelineContacts(of: shown.map { reminders[$0.item] })
         return DataEnvelope(
-            data: ReminderTimelineResource(timeline, reminders: reminders) { summaries[$0.contactID] })
+            data: ReminderTimelineResource(
+                timeline, reminders: reminders, limit: limit,
+                nextPage: { group in request.timelinePageURLs(of: group, limit: limit)(2) }
+            ) { summaries[$0.contactID] })
+    }
+
+    /// `GET /api/reminders/timeline/{group}`: one group of the timeline, page by page (`page`, `limit`).
+    func timelineGroup(request: Request) async throws -> PageResource<ReminderTimelineResource.Item> {
+        guard let group = request.parameters.get("group").flatMap(Timeline<Int>.Group.init(rawValue:)) else {
+            throw AppError.notFound
+        }
+        let selection = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit)
+        let (timeline, reminders) = try await request.reminderTimeline()
+        let entries = timeline[group]
+        let window = PageWindow(page: selection.page, limit: selection.limit, total: entries.count)
+        let page = entries.dropFirst(min(window.offset, entries.count)).prefix(window.limit)
+        let summaries = try await request.timelineContacts(of: page.map { reminders[$0.item] })
+        return PageResource(
+            items: ReminderTimelineResource.items(page, reminders: reminders) { summaries[$0.contactID] },
+            window: window, path: request.absoluteURL(.apiReminderTimelineGroup(group.rawValue)),
+            pageURL: request.timelinePageURLs(of: group, limit: selection.limit))
     }
 
     /// The address of the user's calendar feed (Locify's own), made on first use.
@@ -157,5 +177,32 @@ extension Request {
             return ReminderResource(
                 reminder, contact: contactShortResource(contact, currentYear: today.year), today: today)
         }
+    }
+}
+
+extension Request {
+    /// The signed-in user's timeline, over positions in the reminders it was made of.
+    fileprivate func reminderTimeline() async throws -> (Timeline<Int>, [ReminderOutline]) {
+        let reminders = try await self.reminders().outlines()
+        let weekStart = try await notificationSettings().preferences().weekStartsOn
+        return (Timeline.of(reminders, today: today, weekStartsOn: weekStart), reminders)
+    }
+
+    /// The contacts of the reminders shown, each summary made once however many reminders it has.
+    fileprivate func timelineContacts(of shown: [ReminderOutline]) async throws
+        -> [Int: ReminderTimelineResource.ContactSummary]
+    {
+        let contacts = try await self.contacts().contacts(shown.map(\.contactID))
+        var summaries: [Int: ReminderTimelineResource.ContactSummary] = [:]
+        for (id, contact) in contacts {
+            summaries[id] = .init(id: contact.id, name: contact.completeName, avatar: avatarResource(contact))
+        }
+        return summaries
+    }
+
+    fileprivate func timelinePageURLs(of group: Timeline<Int>.Group, limit: Int) -> @Sendable (Int) -> String {
+        pageURLs(
+            of: .apiReminderTimelineGroup(group.rawValue),
+            keeping: [("limit", limit == ReminderTimelineResource.defaultLimit ? nil : String(limit))])
     }
 }

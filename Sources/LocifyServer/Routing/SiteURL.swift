@@ -40,6 +40,8 @@ enum SiteURL {
     case settingsNotifications, settingsNotificationsTest, settingsFeed
     case reminderFeed(secret: String)
     case apiReminderFeed
+    case apiReminderTimeline
+    case apiReminderTimelineGroup(String)
     case apiPhotos
     case apiPhoto(Int)
     case apiContactPhotos(Int)
@@ -197,6 +199,8 @@ enum SiteURL {
         case .settingsFeed: "/settings/feed"
         case .reminderFeed(let secret): "/feeds/\(secret)/reminders.ics"
         case .apiReminderFeed: "/api/reminders/feed"
+        case .apiReminderTimeline: "/api/reminders/timeline"
+        case .apiReminderTimelineGroup(let group): "/api/reminders/timeline/\(group)"
         case .apiPhotos: "/api/photos"
         case .apiPhoto(let id): "/api/photos/\(id)"
         case .apiContactPhotos(let id): "/api/contacts/\(id)/photos"

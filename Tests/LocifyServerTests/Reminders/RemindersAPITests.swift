@@ -289,6 +289,47 @@ final class ReminderTimelineTests: XCTestCase {
         return try response.decoded(DataEnvelope<ReminderResource>.self).data.id
     }
 
+    func testATimelineShowsAWindowOfEachGroupAndPagesThroughTheRest() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let grace = try await app.makeContact(for: account, ContactDraft(firstName: "Grace"))
+            // 105 later this year and next, one overdue; today is Saturday 2024-05-04.
+            for day in 0..<105 {
+                let date = CalendarDate(year: 2024, month: 7, day: 1)!.adding(days: day)!
+                _ = try await add(
+                    app, account, contact: day == 104 ? grace.id : ada.id, "Later \(day)", date.description, "one_time")
+            }
+            _ = try await add(app, account, contact: ada.id, "Missed", "2024-05-01", "one_time")
+            let whole = try await timeline(app, account)
+            XCTAssertEqual(whole.later.count, 105, "\(database): the count is every reminder")
+            XCTAssertEqual(whole.later.items.count, 100, "the window is the first hundred")
+            XCTAssertEqual(whole.later.items.first?.title, "Later 0")
+            XCTAssertEqual(whole.later.nextPage, "http://127.0.0.1:8080/api/reminders/timeline/later?page=2")
+            XCTAssertEqual(whole.overdue.items.map(\.title), ["Missed"])
+            XCTAssertNil(whole.overdue.nextPage, "a group shown whole has no next page")
+
+            let small = try await app.send(.GET, "/api/reminders/timeline?limit=2", headers: account.bearer)
+            let window = try small.decoded(DataEnvelope<ReminderTimelineResource>.self).data
+            XCTAssertEqual(window.later.items.map(\.title), ["Later 0", "Later 1"])
+            XCTAssertEqual(window.later.nextPage, "http://127.0.0.1:8080/api/reminders/timeline/later?limit=2&page=2")
+
+            let rest = try await app.send(.GET, "/api/reminders/timeline/later?page=2", headers: account.bearer)
+            XCTAssertEqual(rest.status, .ok, rest.text)
+            let page = try rest.decoded(PageResource<ReminderTimelineResource.Item>.self)
+            XCTAssertEqual(page.data.map(\.title), ["Later 100", "Later 101", "Later 102", "Later 103", "Later 104"])
+            XCTAssertEqual(page.data.last?.contact.name, "Grace", "the contacts of the page's reminders")
+            XCTAssertEqual(page.meta.total, 105)
+            XCTAssertEqual(page.meta.currentPage, 2)
+            XCTAssertNil(page.links.next)
+            let unknown = try await app.send(.GET, "/api/reminders/timeline/someday", headers: account.bearer)
+            XCTAssertEqual(unknown.status, .notFound)
+            XCTAssertEqual(unknown.errorCode, 31)
+            let tooMany = try await app.send(.GET, "/api/reminders/timeline?limit=101", headers: account.bearer)
+            XCTAssertEqual(tooMany.status, .badRequest)
+        }
+    }
+
     func testTheTimelineGroupsByTheUsersTodayAndDoneLeavesOverdue() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
