@@ -73,7 +73,9 @@ public final class Gazetteer: Sendable {
             labelNumbers[text] = number
             return number
         }
-        var nameIndex = NameIndex.Builder(expectedKeys: expected * 3)
+        // The bundled file has about one key for every 40 of its bytes (a name and a latin alternate or two,
+        // shared between places); more keys grow the table.
+        var nameIndex = NameIndex.Builder(expectedKeys: data.count / 40)
         var cells: [Int32] = []
         cells.reserveCapacity(expected)
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -130,15 +132,16 @@ public final class Gazetteer: Sendable {
                 cells.append(Int32(Self.cell(latitude: latitude, longitude: longitude)))
             }
         }
-        self.geonameIDs = geonameIDs
-        self.latitudes = latitudes
-        self.longitudes = longitudes
-        self.populations = populations
-        self.nameEnds = nameEnds
-        self.names = names
-        self.countryLabels = countryLabels
-        self.admin1Labels = admin1Labels
-        self.timeZoneLabels = timeZoneLabels
+        // Each column kept at its length: what was reserved for a guess of the count is let go.
+        self.geonameIDs = geonameIDs.fitted()
+        self.latitudes = latitudes.fitted()
+        self.longitudes = longitudes.fitted()
+        self.populations = populations.fitted()
+        self.nameEnds = nameEnds.fitted()
+        self.names = names.fitted()
+        self.countryLabels = countryLabels.fitted()
+        self.admin1Labels = admin1Labels.fitted()
+        self.timeZoneLabels = timeZoneLabels.fitted()
         self.labels = labels
         byName = nameIndex.build()
         (gridStarts, gridPlaces) = Self.grouped(cells, groups: Self.gridColumns * Self.gridRows)
@@ -278,7 +281,7 @@ struct NameIndex: Sendable {
     private let keyBytes: [UInt8]
     /// Key k is `keyBytes[keyEnds[k - 1]..<keyEnds[k]]` (from 0 for the first).
     private let keyEnds: [UInt32]
-    /// Key number + 1 in each slot; 0 is empty. A power of two long, at most half full.
+    /// Key number + 1 in each slot; 0 is empty. A power of two long, at most 70 % full.
     private let slots: [UInt32]
     /// Key k's places are `places[placeStarts[k]..<placeStarts[k + 1]]`, in the order they were added.
     private let placeStarts: [UInt32]
@@ -326,7 +329,7 @@ struct NameIndex: Sendable {
 
         init(expectedKeys: Int) {
             var capacity = 16
-            while capacity < expectedKeys * 2 { capacity <<= 1 }
+            while capacity * 7 < expectedKeys * 10 { capacity <<= 1 }
             slots = [UInt32](repeating: 0, count: capacity)
             keyBytes.reserveCapacity(expectedKeys * 10)
             keyEnds.reserveCapacity(expectedKeys)
@@ -344,7 +347,7 @@ struct NameIndex: Sendable {
                 keyBytes.append(contentsOf: key)
                 keyEnds.append(UInt32(keyBytes.count))
                 slots[found.slot] = UInt32(number + 1)
-                if keyEnds.count * 2 > slots.count { grow() }
+                if keyEnds.count * 10 > slots.count * 7 { grow() }
             }
             memberKeys.append(Int32(number))
             memberPlaces.append(place)
@@ -364,9 +367,16 @@ struct NameIndex: Sendable {
         func build() -> NameIndex {
             let (starts, order) = Gazetteer.grouped(memberKeys, groups: keyEnds.count)
             return NameIndex(
-                keyBytes: keyBytes, keyEnds: keyEnds, slots: slots, placeStarts: starts,
+                keyBytes: keyBytes.fitted(), keyEnds: keyEnds.fitted(), slots: slots, placeStarts: starts,
                 places: order.map { memberPlaces[Int($0)] })
         }
+    }
+}
+
+extension Array {
+    /// A copy whose storage holds just its elements, without the spare capacity reserved while it grew.
+    func fitted() -> [Element] {
+        withUnsafeBufferPointer { Array($0) }
     }
 }
 
