@@ -103,3 +103,38 @@ final class OperationsTests: XCTestCase {
         }
     }
 }
+
+/// Migrations as a first start and an upgrade run them.
+final class MigrationTests: XCTestCase {
+    struct Failing: AsyncMigration {
+        struct Refused: Error {}
+        func prepare(on database: any Database) async throws { throw Refused() }
+        func revert(on database: any Database) async throws {}
+    }
+
+    func testOnSQLiteAMigrationThatFailsLeavesTheDatabaseAsItWas() async throws {
+        // SQLite only: there every pending migration runs in one transaction (see migrateDatabase).
+        TestLogging.bootstrapOnce()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = LocifyConfig(
+            dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
+            preloadsGazetteer: false, workers: 0)
+        let app = try await Application.make(.testing)
+        do {
+            try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
+            app.migrations.add(Failing())
+            do {
+                try await app.migrateDatabase()
+                XCTFail("the failing migration stops the batch")
+            } catch is Failing.Refused {}
+            let tables = try await app.db.plainRows(
+                #"SELECT COUNT(*) AS "n" FROM "sqlite_master" WHERE "type" = 'table'"#, columns: ["n"])
+            XCTAssertEqual(try tables.first?.requiredInteger(0), 0, "not one table of the batch is left")
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+}

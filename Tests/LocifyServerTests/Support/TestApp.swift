@@ -125,7 +125,7 @@ private func withInstance(
             try await sql.raw("DROP SCHEMA public CASCADE").run()
             try await sql.raw("CREATE SCHEMA public").run()
         }
-        try await app.autoMigrate()
+        try await app.migrateDatabase()
         try await body(app)
     } catch {
         try? await app.asyncShutdown()
