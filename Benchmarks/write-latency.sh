@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes while the server is busy with long work: eight clients each create contacts one after another
+# Writes while the server is busy with long work: clients (WRITERS, 8 unless set) each create contacts one after another
 # (POST /api/contacts, each its own connection), first from the moment a fresh start answers /health
 # (while the gazetteer loads), then while a 100,000-place file is imported in the background. Prints
 # p50/p99/max latency of those writes; the target is p99 under 50 ms. SQLite, the embedded default, where
@@ -15,9 +15,9 @@ trap 'rm -rf "$data"' EXIT
 "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
 token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
 
-python3 - "$bin" "$data" "$token" "$count" <<'PY'
+python3 - "$bin" "$data" "$token" "$count" "${WRITERS:-8}" <<'PY'
 import http.client, json, os, random, socket, statistics, subprocess, sys, threading, time
-binary, data, token, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+binary, data, token, count, clients = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 auth = {"Authorization": f"Bearer {token}"}
 
 random.seed(11)
@@ -42,7 +42,7 @@ def request(method, path, body=None, headers={}):
     connection.close()
     return response.status, payload
 
-def writers(until, clients=8):
+def writers(until):
     """Each client creates contacts one after another until `until()` is true; returns the latencies in ms."""
     latencies, lock = [], threading.Lock()
     def client(number):
