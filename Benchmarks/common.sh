@@ -14,13 +14,19 @@ release_binary() {
   fi
 }
 
-# A server on a free port with one account (bench@example.com / benchmark) and its API token; stopped and
-# its data removed when the script exits. Sets $data, $port, $token and $server.
+# The benchmark's account (bench@example.com / benchmark) in the data directory $1, and its API token in
+# $token.
+make_bench_account() {
+  "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$1" >/dev/null
+  token=$("$bin" token create --email bench@example.com --name bench --data-dir "$1" | tail -n 1)
+}
+
+# A server on a free port with the benchmark's account and its API token; stopped and its data removed
+# when the script exits. Sets $data, $port, $token and $server.
 start_bench_server() {
   data=$(mktemp -d)
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
-  token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+  make_bench_account "$data"
   LOCIFY_LOG_LEVEL=warning LOCIFY_GRAVATAR_URL=off "$bin" serve --port "$port" --data-dir "$data" >"$data/server.log" 2>&1 &
   server=$!
   trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT

@@ -89,8 +89,7 @@ serve() {
   local label=$1
   data="$work/data-$label"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
-  token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+  make_bench_account "$data"
   local started=$SECONDS
   "$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
   echo "($label: imported in $((SECONDS - started)) s)"

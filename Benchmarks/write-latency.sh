@@ -12,8 +12,7 @@ source Benchmarks/common.sh
 release_binary
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
-"$bin" user create --email bench@example.com --name Bench --password benchmark --data-dir "$data" >/dev/null
-token=$("$bin" token create --email bench@example.com --name bench --data-dir "$data" | tail -n 1)
+make_bench_account "$data"
 
 python3 - "$bin" "$data" "$token" "$count" "${WRITERS:-8}" <<'PY'
 import http.client, json, os, random, socket, statistics, subprocess, sys, threading, time

@@ -205,8 +205,7 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
     /// it. Each group shows its first `limit` items; `nextPage` gives the URL of a group's second page.
     public init(
         _ timeline: Timeline<Int>, reminders: [ReminderOutline], limit: Int = defaultLimit,
-        nextPage: (Timeline<Int>.Group) -> String = { _ in "" },
-        contact: (ReminderOutline) -> ContactSummary?
+        nextPage: (Timeline<Int>.Group) -> String, contact: (ReminderOutline) -> ContactSummary?
     ) {
         func group(_ name: Timeline<Int>.Group) -> Group {
             let entries = timeline[name]

@@ -128,13 +128,18 @@ final class DirectJSONTests: XCTestCase {
         func avatar(_ contact: Contact) -> AvatarResource {
             AvatarResource(url: nil, source: "default", defaultAvatarColor: contact.defaultAvatarColor)
         }
-        let timeline = ReminderTimelineResource(
-            Timeline.of(reminders.map(\.outline), today: today, weekStartsOn: 2), reminders: reminders.map(\.outline)
-        ) { reminder in
-            byID[reminder.contactID].map { .init(id: $0.id, name: $0.completeName, avatar: avatar($0)) }
+        for limit in [ReminderTimelineResource.defaultLimit, 1] {
+            // At a limit of one, the groups with more carry a next page (a string where the others have null).
+            let timeline = ReminderTimelineResource(
+                Timeline.of(reminders.map(\.outline), today: today, weekStartsOn: 2),
+                reminders: reminders.map(\.outline),
+                limit: limit, nextPage: { "http://x/api/reminders/timeline/\($0.rawValue)?page=2" },
+                contact: { reminder in
+                    byID[reminder.contactID].map { .init(id: $0.id, name: $0.completeName, avatar: avatar($0)) }
+                })
+            XCTAssertEqual(timeline.overdue.count + timeline.today.count + timeline.later.count > 0, true)
+            XCTAssertEqual(try json(timeline, direct: true), try json(timeline, direct: false))
         }
-        XCTAssertEqual(timeline.overdue.count + timeline.today.count + timeline.later.count > 0, true)
-        XCTAssertEqual(try json(timeline, direct: true), try json(timeline, direct: false))
         let upcoming = (reminders + reminders).map { reminder in  // each contact twice: written once, copied once
             UpcomingReminderResource(
                 reminder, on: today,

@@ -107,7 +107,8 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     public func trusts(_ text: String?) -> Bool {
-        guard let text, let address = IPAddress(text) else { return false }
+        // Every request that builds a link asks (through `isSecure`): with no proxy, nothing is parsed.
+        guard !networks.isEmpty, let text, let address = IPAddress(text) else { return false }
         return networks.contains { $0.contains(address) }
     }
 
@@ -127,7 +128,7 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// Whether the client reached the proxies over HTTPS, when the peer is one that may say so.
     public func forwardedOverHTTPS(peer: String?, forwardedProto: String?) -> Bool {
-        guard trusts(peer), let proto = forwardedProto?.split(separator: ",").first else { return false }
+        guard let proto = forwardedProto?.split(separator: ",").first, trusts(peer) else { return false }
         return proto.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 

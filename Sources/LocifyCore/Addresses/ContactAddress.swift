@@ -56,6 +56,9 @@ public struct ContactAddress: Equatable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// No position, and the geocoder has given up on it: only a person can place its pin now.
+    public var needsPinByHand: Bool { address.coordinate == nil && geocode.status == .notFound }
 }
 
 /// What saving an address does to its coordinates: coordinates a person typed are kept and never

@@ -45,7 +45,6 @@ public final class Gazetteer: Sendable {
 
     /// Parses the TSV (header line first, columns as data/README.md lists them).
     public init(tsv data: Data) {
-        let expected = data.count / 70
         var geonameIDs: [UInt32] = []
         var latitudes: [Double] = []
         var longitudes: [Double] = []
@@ -55,15 +54,6 @@ public final class Gazetteer: Sendable {
         var countryLabels: [UInt16] = []
         var admin1Labels: [UInt16] = []
         var timeZoneLabels: [UInt16] = []
-        geonameIDs.reserveCapacity(expected)
-        latitudes.reserveCapacity(expected)
-        longitudes.reserveCapacity(expected)
-        populations.reserveCapacity(expected)
-        nameEnds.reserveCapacity(expected)
-        countryLabels.reserveCapacity(expected)
-        admin1Labels.reserveCapacity(expected)
-        timeZoneLabels.reserveCapacity(expected)
-        names.reserveCapacity(expected * 10)
         var labels: [String] = []
         var labelNumbers: [String: UInt16] = [:]
         func label(_ text: String) -> UInt16 {
@@ -77,7 +67,6 @@ public final class Gazetteer: Sendable {
         // shared between places); more keys grow the table.
         var nameIndex = NameIndex.Builder(expectedKeys: data.count / 40)
         var cells: [Int32] = []
-        cells.reserveCapacity(expected)
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             let bytes = buffer.bindMemory(to: UInt8.self)
             var lineStart = 0
@@ -132,7 +121,7 @@ public final class Gazetteer: Sendable {
                 cells.append(Int32(Self.cell(latitude: latitude, longitude: longitude)))
             }
         }
-        // Each column kept at its length: what was reserved for a guess of the count is let go.
+        // Each column kept at its length: the spare capacity left by growing is let go.
         self.geonameIDs = geonameIDs.fitted()
         self.latitudes = latitudes.fitted()
         self.longitudes = longitudes.fitted()

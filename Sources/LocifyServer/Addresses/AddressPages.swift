@@ -145,7 +145,7 @@ enum AddressFormPage {
                     "longitude", label: "Longitude", value: form.longitude, errors: errors, inputMode: "decimal",
                     size: 12),
             ]
-            let notFound = stored.map { $0.address.coordinate == nil && $0.geocode.status == .notFound } ?? false
+            let notFound = stored?.needsPinByHand ?? false
             coordinatesOpen =
                 notFound || !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty
                 || errors["latitude"] != nil
@@ -159,13 +159,10 @@ enum AddressFormPage {
             } else {
                 geocodeNote = nil
             }
-            let typed = form.latitude.flatMap(Double.init).flatMap { latitude in
-                form.longitude.flatMap(Double.init).map { Coordinate(latitude: latitude, longitude: $0) }
-            }
-            positionMap = MapView(
-                id: "address-pick-map", label: "Map: tap to place the pin, or drag it", markers: [],
-                zoom: typed == nil ? 5 : 15, tilesEnabled: tilesEnabled,
-                behaviour: .init(pick: "latitude,longitude", locates: typed == nil))
+            let typed = form.draft(stored: stored).0
+            positionMap = .pinPicker(
+                id: "address-pick-map", at: Coordinate(validLatitude: typed.latitude, longitude: typed.longitude),
+                tilesEnabled: tilesEnabled)
         }
     }
 }
@@ -201,7 +198,7 @@ struct AddressCard: Encodable {
         default: positionNote = nil
         }
         placeByHandURL =
-            address.coordinate == nil && stored.geocode.status == .notFound
+            stored.needsPinByHand
             ? SiteURL.editAddress(contact: stored.contactID, address: stored.id).path + "#position" : nil
         actions = MapActions(
             address.mapDestination(lines: written), preferredApp: preferredApp,

@@ -154,7 +154,7 @@ extension Application {
     }
 }
 
-/// Starts the CPU pool with the application and stops it when the application shuts down.
+/// Stops the CPU pool (started by `configure`) when the application shuts down.
 struct CPUWorkLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         try? await application.cpuWork.shutdownGracefully()

@@ -65,3 +65,13 @@ struct MapView: Encodable {
             ?? "https://www.openstreetmap.org/"
     }
 }
+
+extension MapView {
+    /// A form's map whose pin a tap places and a drag moves, kept in the `latitude` and `longitude` inputs:
+    /// close on the point already chosen, else wide and on the person's position when the browser tells it.
+    static func pinPicker(id: String, at point: Coordinate?, tilesEnabled: Bool) -> MapView {
+        MapView(
+            id: id, label: "Map: tap to place the pin, or drag it", markers: [], zoom: point == nil ? 5 : 15,
+            tilesEnabled: tilesEnabled, behaviour: .init(pick: "latitude,longitude", locates: point == nil))
+    }
+}

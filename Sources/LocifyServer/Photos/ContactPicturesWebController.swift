@@ -23,7 +23,7 @@ struct ContactPicturesWebController: RouteCollection {
         let contactID = try request.pathID("contactID")
         let contact = try await request.contacts().contact(contactID)
         do {
-            let received = try await request.photoUpload()
+            let received = try request.photoUpload()
             let photo = try await request.photos().create(
                 contactID: contactID, upload: try received.checked(), originalFilename: received.filename)
             let form = try? request.content.decode(UploadForm.self)

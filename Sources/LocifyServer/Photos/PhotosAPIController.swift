@@ -41,7 +41,7 @@ struct PhotosAPIController: RouteCollection {
     }
 
     func create(request: Request) async throws -> Response {
-        let upload = try await request.photoUpload()
+        let upload = try request.photoUpload()
         return try await created(request, upload: upload, contactID: upload.contactID)
     }
 
@@ -49,7 +49,7 @@ struct PhotosAPIController: RouteCollection {
     func createForContact(request: Request) async throws -> Response {
         let contactID = try request.pathID("contactID")
         _ = try await request.contacts().contact(contactID)
-        return try await created(request, upload: try await request.photoUpload(), contactID: contactID)
+        return try await created(request, upload: try request.photoUpload(), contactID: contactID)
     }
 
     private func created(_ request: Request, upload: ReceivedPhoto, contactID: Int?) async throws -> Response {
@@ -151,22 +151,14 @@ extension Request {
         }
     }
 
-    /// The upload in the body, multipart or JSON, read only up to what the limit allows: a body that
-    /// says it is larger is refused before any of it is read, one that grows past it as soon as it does.
-    func photoUpload() async throws -> ReceivedPhoto {
+    /// The upload in the body, multipart or JSON, which its route (`BodyLimit.photo`) has read up to the
+    /// larger of the two allowances; a multipart body that says it is over its own is refused here.
+    func photoUpload() throws -> ReceivedPhoto {
         let maximum = application.locifyConfig.maximumPhotoBytes
         let isMultipart = headers.contentType?.type == "multipart"
-        // Room for the form's other parts, or for base64's third.
-        let limit = isMultipart ? maximum + 64 * 1024 : maximum / 3 * 4 + 64 * 1024
-        if let length = headers.first(name: .contentLength).flatMap(Int.init), length > limit {
+        // Room for the form's other parts (base64's third more is the route's limit).
+        if isMultipart, let length = declaredBodyLength, length > maximum + 64 * 1024 {
             throw PhotoTooLarge(maximumBytes: maximum)
-        }
-        if body.data == nil {
-            do {
-                _ = try await body.collect(max: limit).get()
-            } catch {
-                throw PhotoTooLarge(maximumBytes: maximum)
-            }
         }
         guard let data = body.data, data.readableBytes > 0 else {
             return ReceivedPhoto(

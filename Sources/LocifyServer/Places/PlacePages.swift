@@ -357,10 +357,7 @@ struct PlaceForm: Content {
     /// The position typed, read as `draft()` reads it, when it is one.
     var coordinate: Coordinate? {
         let (draft, _) = draft()
-        guard let latitude = draft.latitude, let longitude = draft.longitude,
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+        return Coordinate(validLatitude: draft.latitude, longitude: draft.longitude)
     }
 }
 
@@ -430,11 +427,7 @@ enum PlaceFormPage {
                 "longitude", label: "Longitude", value: form.longitude, errors: errors, isRequired: true,
                 inputMode: "decimal")
             let point = form.coordinate
-            map = MapView(
-                id: "place-pick-map", label: "Map: tap to place the pin, or drag it", markers: [],
-                zoom: point == nil ? 5 : 15,
-                tilesEnabled: tilesEnabled,
-                behaviour: .init(pick: "latitude,longitude", locates: point == nil))
+            map = .pinPicker(id: "place-pick-map", at: point, tilesEnabled: tilesEnabled)
             previewURL = point.map { StaticMapLink.path($0, zoom: 15) }
             submitLabel = editing == nil ? "Save place" : "Save changes"
             cancelURL = editing.map { SiteURL.place($0.id).path } ?? SiteURL.places.path

@@ -87,21 +87,18 @@ struct RemindersAPIController: RouteCollection {
     }
 
     /// Overdue, today, this week (from the user's first day of the week, Monday unless set), this month and
-    /// later (Locify's own).
-    /// Every group's count and its first `limit` reminders (100 unless asked), with the URL of the rest:
-    /// a window, so ten thousand reminders answer as fast and as small as a hundred.
+    /// later (Locify's own): every group's count and its first `limit` reminders (100 unless asked), with
+    /// the URL of the rest, so ten thousand reminders answer as small as a hundred.
     func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
         let limit = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit).limit
         let (timeline, reminders) = try await request.reminderTimeline()
-        let shown =
-            timeline.overdue.prefix(limit) + timeline.today.prefix(limit) + timeline.thisWeek.prefix(limit)
-            + timeline.thisMonth.prefix(limit) + timeline.later.prefix(limit)
+        let shown = Timeline<Int>.Group.allCases.flatMap { timeline[$0].prefix(limit) }
         let summaries = try await request.timelineContacts(of: shown.map { reminders[$0.item] })
         return DataEnvelope(
             data: ReminderTimelineResource(
                 timeline, reminders: reminders, limit: limit,
-                nextPage: { group in request.timelinePageURLs(of: group, limit: limit)(2) }
-            ) { summaries[$0.contactID] })
+                nextPage: { group in request.timelinePageURLs(of: group, limit: limit)(2) },
+                contact: { summaries[$0.contactID] }))
     }
 
     /// `GET /api/reminders/timeline/{group}`: one group of the timeline, page by page (`page`, `limit`).

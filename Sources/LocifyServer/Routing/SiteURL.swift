@@ -40,7 +40,6 @@ enum SiteURL {
     case settingsNotifications, settingsNotificationsTest, settingsFeed
     case reminderFeed(secret: String)
     case apiReminderFeed
-    case apiReminderTimeline
     case apiReminderTimelineGroup(String)
     case apiPhotos
     case apiPhoto(Int)
@@ -199,7 +198,6 @@ enum SiteURL {
         case .settingsFeed: "/settings/feed"
         case .reminderFeed(let secret): "/feeds/\(secret)/reminders.ics"
         case .apiReminderFeed: "/api/reminders/feed"
-        case .apiReminderTimeline: "/api/reminders/timeline"
         case .apiReminderTimelineGroup(let group): "/api/reminders/timeline/\(group)"
         case .apiPhotos: "/api/photos"
         case .apiPhoto(let id): "/api/photos/\(id)"

@@ -14,6 +14,11 @@ struct BodyLimit: Sendable {
             bytes: { _ in count * 1024 * 1024 }, tooLarge: { _ in BodyTooLarge(maximumBytes: count * 1024 * 1024) })
     }
 
+    /// What every route reads unless it declares more: Vapor's default body size (1 MB, see `configure`).
+    static let standard = BodyLimit(
+        bytes: { $0.routes.defaultMaxBodySize.value },
+        tooLarge: { BodyTooLarge(maximumBytes: $0.routes.defaultMaxBodySize.value) })
+
     /// A photo, as a multipart file or as base64 in JSON (a third larger), with room for the other fields.
     static let photo = BodyLimit(
         bytes: { $0.locifyConfig.maximumPhotoBytes / 3 * 4 + 64 * 1024 },
@@ -49,13 +54,9 @@ extension RoutesBuilder {
 }
 
 extension Request {
-    /// The matched route's limit, or the default for routes that declare none.
-    var bodyLimit: (bytes: Int, tooLarge: any Error) {
-        if let limit = route?.userInfo[BodyLimit.userInfoKey] as? BodyLimit {
-            return (limit.bytes(application), limit.tooLarge(application))
-        }
-        let bytes = application.routes.defaultMaxBodySize.value
-        return (bytes, BodyTooLarge(maximumBytes: bytes))
+    /// The matched route's limit, or the standard one for routes that declare none.
+    var bodyLimit: BodyLimit {
+        route?.userInfo[BodyLimit.userInfoKey] as? BodyLimit ?? .standard
     }
 
     /// The body's length as the client declared it, when it did.
@@ -69,14 +70,18 @@ extension Request {
         try await application.cpuWork.offloaded { try self.content.decode(Form.self) }
     }
 
-    /// Reads the whole body up to the route's limit, unless it was read already.
-    func collectBody() async throws {
-        guard body.data == nil else { return }
-        let limit = bodyLimit
+    /// Reads the whole body up to `limit` (the route's unless given); a body read already is measured.
+    func collectBody(upTo limit: BodyLimit? = nil) async throws {
+        let limit = limit ?? bodyLimit
+        let maximum = limit.bytes(application)
+        if let data = body.data {
+            guard data.readableBytes <= maximum else { throw limit.tooLarge(application) }
+            return
+        }
         do {
-            _ = try await body.collect(max: limit.bytes + 1).get()
+            _ = try await body.collect(max: maximum + 1).get()
         } catch let abort as Abort where abort.status == .payloadTooLarge {
-            throw limit.tooLarge
+            throw limit.tooLarge(application)
         }
     }
 }
@@ -87,8 +92,8 @@ struct BodyLimitMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         if let length = request.declaredBodyLength, request.body.data == nil {
             let limit = request.bodyLimit
-            if length > limit.bytes {
-                return request.eventLoop.makeFailedFuture(limit.tooLarge)
+            if length > limit.bytes(request.application) {
+                return request.eventLoop.makeFailedFuture(limit.tooLarge(request.application))
             }
         }
         return next.respond(to: request)

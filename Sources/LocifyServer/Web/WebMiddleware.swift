@@ -80,42 +80,29 @@ struct CSRFMiddleware: AsyncMiddleware {
             guard let cookie, let submitted else { return false }
             return constantTimeEqual(cookie, submitted)
         }
-        var (limit, tooLarge) = request.bodyLimit
-        let defaultLimit = request.application.routes.defaultMaxBodySize.value
-        if !request.auth.has(AuthenticatedUser.self), limit > defaultLimit {
-            (limit, tooLarge) = (defaultLimit, BodyTooLarge(maximumBytes: defaultLimit))
+        let application = request.application
+        var limit = request.bodyLimit
+        if !request.auth.has(AuthenticatedUser.self), limit.bytes(application) > BodyLimit.standard.bytes(application) {
+            limit = .standard
         }
         if let header = request.headers.first(name: headerName) {
             guard matches(header) else { throw FormError.expired }
-            return try await collect(request, limit: limit, tooLarge: tooLarge)
+            return try await request.collectBody(upTo: limit)
         }
         if request.body.data == nil, request.headers.contentType?.type == "multipart",
             let boundary = request.headers.contentType?.parameters["boundary"]?.trimmingCharacters(in: ["\""])
         {
             // Past the first part, only a body whose first field is the token is read on.
             try await GuardedBodyReader.collect(
-                request, boundary: boundary, limit: limit, tooLarge: tooLarge,
+                request, boundary: boundary, limit: limit.bytes(application), tooLarge: limit.tooLarge(application),
                 admit: { firstPart in
                     let submitted = GuardedBodyReader.firstField(named: fieldName, in: firstPart, boundary: boundary)
                     return matches(submitted) ? nil : FormError.expired
                 })
             return
         }
-        try await collect(request, limit: limit, tooLarge: tooLarge)
+        try await request.collectBody(upTo: limit)
         guard matches(try? request.content.get(String.self, at: fieldName)) else { throw FormError.expired }
-    }
-
-    /// The body, read now up to `limit` (a body read already is measured instead).
-    private static func collect(_ request: Request, limit: Int, tooLarge: any Error) async throws {
-        if let data = request.body.data {
-            guard data.readableBytes <= limit else { throw tooLarge }
-            return
-        }
-        do {
-            _ = try await request.body.collect(max: limit + 1).get()
-        } catch let abort as Abort where abort.status == .payloadTooLarge {
-            throw tooLarge
-        }
     }
 
     private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

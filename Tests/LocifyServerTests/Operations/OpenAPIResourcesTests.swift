@@ -292,8 +292,9 @@ final class OpenAPIResourcesTests: XCTestCase {
                 ),
             ]
             let timeline = ReminderTimelineResource(
-                Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminders: [reminder.outline]
-            ) { _ in .init(id: 7, name: "Zoë Müller", avatar: avatar) }
+                Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminders: [reminder.outline],
+                nextPage: { "http://x/api/reminders/timeline/\($0.rawValue)?page=2" },
+                contact: { _ in .init(id: 7, name: "Zoë Müller", avatar: avatar) })
             let timelineExample: (String, JSONValue, JSONValue) = (
                 "timeline", try encoded(DataEnvelope(data: timeline)),
                 try responseSchema(document, "get", "/api/reminders/timeline", "200")
