@@ -180,7 +180,7 @@ struct LenientReader {
         if let number = try? container.decode(Double.self, forKey: key), number.isFinite { return number }
         if let text = try? container.decode(String.self, forKey: key) {
             if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
-            if let number = LooseValue.number(text) { return number }
+            if let number = LooseValue.decimal(text) { return number }
         }
         errors.append(LooseValue.notANumber(field: name, label: label(name)))
         return nil

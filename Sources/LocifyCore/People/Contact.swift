@@ -37,7 +37,9 @@ public struct Contact: Hashable, Sendable {
 extension ValidationFailure {
     /// What a change to an archived contact's tags, fields (and Monica's other children) answers.
     public static let archivedContact = ValidationFailure([
-        FieldError(field: "contact_id", message: "Archived contact can’t be edited, please unarchive it first.")
+        FieldError(
+            field: "contact_id", message: "Archived contact can’t be edited, please unarchive it first.",
+            reason: .conflict)
     ])
 }
 
@@ -183,13 +185,16 @@ public struct ContactDraft: Sendable, Equatable {
             gender = genders.first { $0.id == genderID }
             if gender == nil {
                 let choices = genders.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
-                check.fail("gender_id", "Gender must be one of this account’s genders: \(choices).")
+                check.fail(
+                    "gender_id", "Gender must be one of this account’s genders: \(choices).", reason: .unknownReference)
             }
         } else if let name = genderName?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
             gender = Gender.named(name, among: genders)
             if gender == nil {
                 let names = genders.map(\.name).joined(separator: ", ")
-                check.fail("gender", "Gender “\(name)” is none of this account’s genders: \(names).")
+                check.fail(
+                    "gender", "Gender “\(name)” is none of this account’s genders: \(names).", reason: .unknownReference
+                )
             }
         }
         let job = check.text(job, field: "job", label: "Job")

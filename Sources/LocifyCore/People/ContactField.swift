@@ -67,7 +67,7 @@ public struct ContactFieldType: Equatable, Sendable {
             check.fail(
                 "type",
                 "Type “email” and “phone” belong to the E-mail and Phone kinds: they cannot be given to another "
-                    + "kind or taken from those.")
+                    + "kind or taken from those.", reason: .conflict)
         }
 
         guard let name else { throw ValidationFailure(check.errors) }

@@ -36,17 +36,23 @@ public struct PhotoUpload: Equatable, Sendable {
     /// From the API's `data`: plain base64, or a data URL (`data:image/png;base64,…`) whose declared type is
     /// ignored in favour of the bytes.
     public init(base64 text: String, maximumBytes: Int = defaultMaximumBytes) throws(Problem) {
-        var payload = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        if payload.lowercased().hasPrefix("data:") {
-            guard let comma = payload.firstIndex(of: ","), payload[..<comma].lowercased().hasSuffix(";base64") else {
-                throw .unreadableBase64
-            }
-            payload = payload[payload.index(after: comma)...]
+        // Read as bytes: the prefix and base64 are ASCII, and a character-wise reading would let an emoji
+        // modifier or a combining mark fuse with the ":" or "," beside it.
+        var payload = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+        }
+        if payload.count >= 5, lowercased(payload[..<5]) == Array("data:".utf8) {
+            guard let comma = payload.firstIndex(of: UInt8(ascii: ",")),
+                lowercased(payload[..<comma]).reversed().starts(with: ";base64".utf8.reversed())
+            else { throw .unreadableBase64 }
+            payload = Array(payload[(comma + 1)...])
         }
         // Base64 is a third larger than what it carries: a text far over the limit is refused unread.
-        guard payload.utf8.count <= maximumBytes / 3 * 4 + 8 else { throw .tooLarge(maximumBytes: maximumBytes) }
+        guard payload.count <= maximumBytes / 3 * 4 + 8 else { throw .tooLarge(maximumBytes: maximumBytes) }
         // Line breaks and spaces are allowed (MIME wraps base64); any other stray character is an error.
-        guard let data = Data(base64Encoded: String(payload.filter { !$0.isWhitespace })) else {
+        let asciiWhitespace: [UInt8] = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
+        guard let data = Data(base64Encoded: Data(payload.filter { !asciiWhitespace.contains($0) })) else {
             throw .unreadableBase64
         }
         try self.init(bytes: [UInt8](data), maximumBytes: maximumBytes)

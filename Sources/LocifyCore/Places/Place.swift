@@ -166,7 +166,7 @@ public struct PlaceCategory: Hashable, Sendable {
         }
         let key = uniquenessKey(name)
         if existing.contains(where: { uniquenessKey($0) == key }) {
-            check.fail("name", "You already have a category named “\(name)”.")
+            check.fail("name", "You already have a category named “\(name)”.", reason: .conflict)
         }
         return try check.finish(name)
     }

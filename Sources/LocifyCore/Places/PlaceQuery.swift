@@ -56,8 +56,9 @@ public struct PlaceFilter: Equatable, Sendable {
         var within: Double?
         if let text = parameters["within_km"] {
             within = LooseValue.number(text)
+            // Without near there is nothing to measure from, and the filter stays as wide as without it.
             if let value = within, value > 0, value <= 20_040 {
-                if near == nil, parameters["near"] == nil { check.fail("within_km", "within_km needs near.") }
+                if near == nil { within = nil }
             } else {
                 within = nil
                 check.fail("within_km", "within_km must be a distance in kilometres, above 0 and at most 20040.")
@@ -106,8 +107,8 @@ public struct PlaceFilter: Equatable, Sendable {
     public static func coordinate(_ text: String) -> Coordinate? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-            let latitude = LooseValue.number(String(parts[0]).trimmingCharacters(in: .whitespaces)),
-            let longitude = LooseValue.number(String(parts[1]).trimmingCharacters(in: .whitespaces)),
+            let latitude = LooseValue.decimal(String(parts[0])),
+            let longitude = LooseValue.decimal(String(parts[1])),
             (-90...90).contains(latitude), (-180...180).contains(longitude)
         else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
@@ -115,14 +116,15 @@ public struct PlaceFilter: Equatable, Sendable {
 
     static func box(_ text: String) -> Geo.BoundingBox? {
         let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            LooseValue.number(String($0).trimmingCharacters(in: .whitespaces))
+            LooseValue.decimal(String($0))
         }
         guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2],
             let north = numbers[3], (-180...180).contains(west), (-180...180).contains(east),
-            (-90...90).contains(south), (-90...90).contains(north), south <= north
+            (-90...90).contains(south), (-90...90).contains(north)
         else { return nil }
+        // Latitudes have no wrap-around: south and north given the other way round are the same box.
         return Geo.BoundingBox(
-            minLatitude: south, maxLatitude: north, minLongitude: west, maxLongitude: east,
+            minLatitude: min(south, north), maxLatitude: max(south, north), minLongitude: west, maxLongitude: east,
             crossesAntimeridian: west > east)
     }
 }

@@ -44,6 +44,28 @@ public enum LooseValue {
         Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// A plain decimal (`-48.85`, `.5`, `7.`) between spaces or tabs: no exponent, no hexadecimal, no
+    /// `inf`, so that a pattern states exactly which texts are coordinates (the API's description
+    /// does, with their range).
+    public static func decimal(_ text: String) -> Double? {
+        let bytes = Array(text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 })
+            .reversed()
+        var digits = 0
+        var seenPoint = false
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "+"),
+                UInt8(ascii: "-") where index == 0:
+                continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: ".") where !seenPoint: seenPoint = true
+            default: return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        return Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+    }
+
     /// The number in `text`, nil for blank text; a value that is not a number is added to `problems`
     /// under `field`.
     public static func number(_ text: String?, field: String, label: String, problems: inout [FieldError]) -> Double? {

@@ -48,7 +48,7 @@ struct AccountService {
             throw error
         }
         if profile.email != user.email, try await isEmailTaken(profile.email) {
-            throw ValidationFailure(field: "email", "An account with this email already exists.")
+            throw ValidationFailure(field: "email", "An account with this email already exists.", reason: .conflict)
         }
         user.apply(profile)
         user.updatedAt = dependencies.now()

@@ -166,7 +166,8 @@ struct ContactFieldService {
         let model = try await typeModel(id)
         guard model.isDelible else {
             throw ValidationFailure(
-                field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.")
+                field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.",
+                reason: .conflict)
         }
         let affected = try await database.plainRows(
             """
@@ -282,7 +283,9 @@ struct ContactFieldService {
             do {
                 if contact.isArchived { throw ValidationFailure.archivedContact }
                 guard kindIDs.contains(draft.typeID) else {
-                    throw ValidationFailure(field: "contact_field_type_id", "That kind of field is not one of yours.")
+                    throw ValidationFailure(
+                        field: "contact_field_type_id", "That kind of field is not one of yours.",
+                        reason: .unknownReference)
                 }
                 let (data, _, typeID) = try check(
                     Input(contactID: contactID, typeID: draft.typeID, data: draft.data, labels: draft.labels))

@@ -7,6 +7,9 @@ enum FailureKind: Equatable, Sendable {
     case notFound
     /// Input that breaks a rule; the messages name every problem.
     case invalidInput
+    /// Well-formed input that clashes with what is stored (a name already taken, the last of
+    /// something); the messages say what.
+    case conflict
     case limitTooBig
     case invalidSort
     case malformedBody
@@ -62,9 +65,16 @@ enum AppError: AppFailure, Equatable {
 
 /// Validation problems are thrown as they are, by Core's rules and by services alike.
 extension ValidationFailure: AppFailure {
-    var kind: FailureKind { .invalidInput }
+    var kind: FailureKind {
+        switch reason {
+        case .invalid: .invalidInput
+        case .conflict: .conflict
+        // Monica's answer to another account's id in a body, with the message saying which field.
+        case .unknownReference: .notFound
+        }
+    }
 
-    init(field: String, _ message: String) {
-        self.init([FieldError(field: field, message: message)])
+    init(field: String, _ message: String, reason: FieldError.Reason = .invalid) {
+        self.init([FieldError(field: field, message: message, reason: reason)])
     }
 }

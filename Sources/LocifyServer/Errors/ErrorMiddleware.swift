@@ -103,7 +103,7 @@ extension LocifyErrorMiddleware {
 
         /// Validation problems are an array in Monica's envelope; everything else one string.
         var envelopeMessage: ErrorMessage {
-            kind == .invalidInput ? .list(messages) : .text(messages.joined(separator: " "))
+            kind == .invalidInput || kind == .conflict ? .list(messages) : .text(messages.joined(separator: " "))
         }
 
         /// Headers that belong with the status, on whichever shape the response takes.
@@ -128,6 +128,7 @@ extension FailureKind {
         switch self {
         case .notFound: .notFound
         case .invalidInput: .unprocessableEntity
+        case .conflict: .conflict
         case .limitTooBig, .invalidSort, .malformedBody: .badRequest
         case .unauthenticated, .badCredentials: .unauthorized
         case .rateLimited: .tooManyRequests
@@ -143,6 +144,9 @@ extension FailureKind {
         switch self {
         case .notFound: MonicaErrorCode.notFound
         case .invalidInput: MonicaErrorCode.validation
+        // Monica answers these with its validation code (and 422); the code stays so its clients
+        // show the messages as they show any refusal.
+        case .conflict: MonicaErrorCode.validation
         case .limitTooBig: MonicaErrorCode.limitTooBig
         case .invalidSort: MonicaErrorCode.invalidSort
         case .malformedBody: MonicaErrorCode.malformedJSON

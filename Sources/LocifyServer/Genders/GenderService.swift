@@ -90,18 +90,21 @@ struct GenderService {
         let genders = try await models()
         guard let model = genders.first(where: { $0.id == id }) else { throw AppError.notFound }
         guard genders.count > 1 else {
-            throw ValidationFailure(field: "id", "This is the last gender: add another before deleting it.")
+            throw ValidationFailure(
+                field: "id", "This is the last gender: add another before deleting it.", reason: .conflict)
         }
         let inUse = try await ContactModel.owned(by: ownerID, on: database).filter(\.$genderID == id).count()
         if let replacement {
             guard replacement != id else {
-                throw ValidationFailure(field: "replace_by", "A gender cannot replace itself: choose another.")
+                throw ValidationFailure(
+                    field: "replace_by", "A gender cannot replace itself: choose another.", reason: .conflict)
             }
             guard genders.contains(where: { $0.id == replacement }) else { throw AppError.notFound }
         } else if inUse > 0 {
             let contacts = inUse == 1 ? "1 contact has" : "\(inUse) contacts have"
             throw ValidationFailure(
-                field: "replace_by", "\(contacts) this gender: say which gender replaces it (replace_by).")
+                field: "replace_by", "\(contacts) this gender: say which gender replaces it (replace_by).",
+                reason: .conflict)
         }
         try await database.transaction { transaction in
             if let replacement {

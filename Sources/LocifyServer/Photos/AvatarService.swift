@@ -27,7 +27,8 @@ struct AvatarService {
                 AND "id" = \(literal: photoID)
                 """, columns: ["id"])
             guard !rows.isEmpty else {
-                throw ValidationFailure(field: "photo_id", "The photo must be one of this contact's photos.")
+                throw ValidationFailure(
+                    field: "photo_id", "The photo must be one of this contact's photos.", reason: .unknownReference)
             }
         }
         model.avatarChoice = choice.rawValue

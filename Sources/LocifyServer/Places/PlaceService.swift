@@ -81,17 +81,23 @@ struct PlaceService {
         let (all, _) = try await categories()
         guard let count = all.first(where: { $0.0.id == id })?.1 else { throw AppError.notFound }
         guard all.count > 1 else {
-            throw ValidationFailure(field: "id", "The last category cannot be deleted: every place needs one.")
+            throw ValidationFailure(
+                field: "id", "The last category cannot be deleted: every place needs one.", reason: .conflict)
         }
         if count > 0 {
             guard let moveTo else {
                 throw ValidationFailure(
                     field: "move_to",
-                    "This category holds \(count) place\(count == 1 ? "" : "s"): say which category receives them (move_to)."
-                )
+                    "This category holds \(count) place\(count == 1 ? "" : "s"): say which category receives them (move_to).",
+                    reason: .conflict)
             }
-            guard moveTo != id, all.contains(where: { $0.0.id == moveTo }) else {
-                throw ValidationFailure(field: "move_to", "move_to must be another of your categories.")
+            guard moveTo != id else {
+                throw ValidationFailure(
+                    field: "move_to", "move_to must be another of your categories.", reason: .conflict)
+            }
+            guard all.contains(where: { $0.0.id == moveTo }) else {
+                throw ValidationFailure(
+                    field: "move_to", "move_to must be another of your categories.", reason: .unknownReference)
             }
         }
         let now = dependencies.now()
@@ -152,8 +158,9 @@ struct PlaceService {
     func page(filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection) async throws
         -> ([Found], PageWindow)
     {
+        // Distance is measured from near; without it the list keeps the order of names.
         if sort.field == .distance, filter.near == nil {
-            throw ValidationFailure(field: "sort", "Sorting by distance needs near=latitude,longitude.")
+            return try await self.page(filter: filter, sort: ListSort(.name), page: page)
         }
         // No place's text holds NUL (PostgreSQL cannot store it, and would refuse it in the question).
         if filter.text?.contains("\u{0}") == true { return ([], page.window(total: 0)) }
@@ -662,7 +669,8 @@ struct PlaceService {
             SELECT "id" FROM "place_categories" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
             """, columns: ["id"])
         guard !rows.isEmpty else {
-            throw ValidationFailure(field: "category_id", "category_id must be one of your categories.")
+            throw ValidationFailure(
+                field: "category_id", "category_id must be one of your categories.", reason: .unknownReference)
         }
     }
 

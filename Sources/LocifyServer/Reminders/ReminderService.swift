@@ -150,7 +150,8 @@ struct ReminderService {
         let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
         guard model.frequencyType == Recurrence.once.frequencyType else {
             throw ValidationFailure(
-                field: "frequency_type", "Only a one-time reminder can be marked done; a repeating one comes back.")
+                field: "frequency_type", "Only a one-time reminder can be marked done; a repeating one comes back.",
+                reason: .conflict)
         }
         if model.doneAt == nil {
             model.doneAt = dependencies.now()
@@ -163,7 +164,8 @@ struct ReminderService {
         let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
         guard model.isDelible else {
             throw ValidationFailure(
-                field: "id", "A birthday reminder goes with the birthday: remove the birthday or its reminder there.")
+                field: "id", "A birthday reminder goes with the birthday: remove the birthday or its reminder there.",
+                reason: .conflict)
         }
         try await model.delete(on: database)
     }

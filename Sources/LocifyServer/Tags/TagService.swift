@@ -61,7 +61,8 @@ struct TagService {
             try Tag.validatedName(text)
         }
         if let other = try await self.model(named: name), other.id != model.id {
-            throw ValidationFailure(field: "name", "There is already a tag named “\(other.name)”.")
+            throw ValidationFailure(
+                field: "name", "There is already a tag named “\(other.name)”.", reason: .conflict)
         }
         if model.name != name {
             model.name = name

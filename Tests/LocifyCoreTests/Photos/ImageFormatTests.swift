@@ -83,6 +83,9 @@ final class ImageFormatTests: XCTestCase {
         let jpegBytes = jpeg(frame: 0xC0)
         let dataURL = "data:image/png;base64," + Data(jpegBytes).base64EncodedString(options: .lineLength64Characters)
         XCTAssertEqual(try PhotoUpload(base64: dataURL).info.format, .jpeg)
+        // A mark that fuses with the ":" into one character leaves the prefix a prefix.
+        let fused = "dATA:\u{1F3FB}\u{A0};bASe64," + Data(png).base64EncodedString()
+        XCTAssertEqual(try PhotoUpload(base64: fused).bytes, png)
         for bad in ["data:image/png,raw", "not base64!", "data:image/png;base64,@@@@"] {
             XCTAssertThrowsError(try PhotoUpload(base64: bad), bad) {
                 XCTAssertEqual($0 as? PhotoUpload.Problem, .unreadableBase64)

@@ -59,6 +59,15 @@ final class PlaceRulesTests: XCTestCase {
         XCTAssertThrowsError(try PlaceFilter(parameters: ["within_km": "3", "bbox": "x", "near": "1,2,3"])) { error in
             XCTAssertEqual(Set((error as? ValidationFailure)?.errors.map(\.field) ?? []), ["bbox", "near"])
         }
-        XCTAssertThrowsError(try PlaceFilter(parameters: ["within_km": "3"]))
+        // Without near there is nothing to measure from: within_km filters nothing.
+        let unmeasured = try PlaceFilter(parameters: ["within_km": "3"])
+        XCTAssertNil(unmeasured.withinKilometers)
+        XCTAssertTrue(unmeasured.contains(Coordinate(latitude: 80, longitude: 170)))
+        XCTAssertEqual(LooseValue.decimal(" -48.5\t"), -48.5)
+        XCTAssertEqual(LooseValue.decimal(".5"), 0.5)
+        XCTAssertEqual(LooseValue.decimal("7."), 7)
+        for text in ["1e1", "0x10", "inf", "nan", "", "-", ".", "1.2.3", "+-1", "1 2"] {
+            XCTAssertNil(LooseValue.decimal(text), text)
+        }
     }
 }

@@ -114,7 +114,7 @@ final class ContactFieldsAPITests: XCTestCase {
             let gone = try await app.send(.GET, "/api/contactfields/\(socialField.id)", headers: account.bearer)
             XCTAssertEqual(gone.status, .notFound, "its fields go with it")
             let kept = try await app.send(.DELETE, "/api/contactfieldtypes/\(kinds[0].id)", headers: account.bearer)
-            XCTAssertEqual(kept.status, .unprocessableEntity)
+            XCTAssertEqual(kept.status, .conflict)
             let deleted = try await app.send(.DELETE, "/api/contactfields/\(field.id)", headers: account.bearer)
             XCTAssertEqual(try deleted.decoded(DeletedResource.self), DeletedResource(id: field.id))
             let left = try await types(app, account)
@@ -160,7 +160,7 @@ final class ContactFieldsAPITests: XCTestCase {
             let onArchived = try await app.send(
                 .POST, "/api/contacts/\(archived.id)/contactfields", headers: account.bearer,
                 json: #"{"contact_field_type_id": \#(phone.id), "data": "123"}"#)
-            XCTAssertEqual(onArchived.status, .unprocessableEntity)
+            XCTAssertEqual(onArchived.status, .conflict)
             XCTAssertEqual(
                 try onArchived.decoded(ErrorEnvelope.self).error.message,
                 .list(["Archived contact can’t be edited, please unarchive it first."]))
@@ -260,10 +260,10 @@ final class ContactFieldsAPITests: XCTestCase {
             // E-mail and Phone keep their type, and no other kind takes it.
             let retyped = try await app.send(
                 .PUT, "/api/contactfieldtypes/\(kinds[0].id)", headers: account.bearer, json: #"{"type": null}"#)
-            XCTAssertEqual(retyped.status, .unprocessableEntity)
+            XCTAssertEqual(retyped.status, .conflict)
             let impostor = try await app.send(
                 .POST, "/api/contactfieldtypes", headers: account.bearer, json: #"{"name": "Mail", "type": "email"}"#)
-            XCTAssertEqual(impostor.status, .unprocessableEntity)
+            XCTAssertEqual(impostor.status, .conflict)
         }
     }
 

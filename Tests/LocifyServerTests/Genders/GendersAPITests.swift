@@ -65,7 +65,7 @@ final class GendersAPITests: XCTestCase {
             let borrowed = try await app.send(
                 .POST, "/api/contacts", headers: other.bearer,
                 json: #"{"first_name": "Mallory", "gender_id": \#(nonBinary.id)}"#)
-            XCTAssertEqual(borrowed.status, .unprocessableEntity)
+            XCTAssertEqual(borrowed.status, .notFound)
             let kept = try await genders(app, account)
             XCTAssertEqual(kept.map(\.name).last, "Other")
         }
@@ -88,7 +88,7 @@ final class GendersAPITests: XCTestCase {
             XCTAssertEqual(alan.gender, "Man")
             let unknown = try await app.send(
                 .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name": "Bob", "gender": "Robot"}"#)
-            XCTAssertEqual(unknown.status, .unprocessableEntity)
+            XCTAssertEqual(unknown.status, .notFound)
 
             // Renaming a gender shows on its contacts.
             _ = try await app.send(
@@ -98,13 +98,13 @@ final class GendersAPITests: XCTestCase {
 
             // In use: refused without a replacement, and nothing changes; with one, the contacts move.
             let inUse = try await app.send(.DELETE, "/api/genders/\(woman.id)", headers: account.bearer)
-            XCTAssertEqual(inUse.status, .unprocessableEntity)
+            XCTAssertEqual(inUse.status, .conflict)
             XCTAssertEqual(
                 try inUse.decoded(ErrorEnvelope.self).error.message,
                 .list(["1 contact has this gender: say which gender replaces it (replace_by)."]))
             let itself = try await app.send(
                 .DELETE, "/api/genders/\(woman.id)?replace_by=\(woman.id)", headers: account.bearer)
-            XCTAssertEqual(itself.status, .unprocessableEntity)
+            XCTAssertEqual(itself.status, .conflict)
             let elsewhere = try await app.send(
                 .DELETE, "/api/genders/\(woman.id)?replace_by=999999", headers: account.bearer)
             XCTAssertEqual(elsewhere.status, .notFound)
@@ -126,7 +126,7 @@ final class GendersAPITests: XCTestCase {
             _ = try await app.send(
                 .PUT, "/api/contacts/\(ada.id)", headers: account.bearer, json: #"{"gender_id": null}"#)
             let last = try await app.send(.DELETE, "/api/genders/\(rather.id)", headers: account.bearer)
-            XCTAssertEqual(last.status, .unprocessableEntity)
+            XCTAssertEqual(last.status, .conflict)
             XCTAssertEqual(
                 try last.decoded(ErrorEnvelope.self).error.message,
                 .list(["This is the last gender: add another before deleting it."]))

@@ -208,19 +208,22 @@ final class PhotosAPITests: XCTestCase {
             XCTAssertEqual(served.headers.contentType?.description, "image/png")
             XCTAssertEqual(Array(served.body.readableBytesView), TestImages.png())
             // Refusals change nothing.
-            for json in [
-                #"{"source": "selfie"}"#, #"{"source": "photo"}"#, #"{"source": "photo", "photo_id": 999}"#, "{}",
-            ] {
+            for json in [#"{"source": "selfie"}"#, #"{"source": "photo"}"#, "{}"] {
                 let refused = try await app.send(
                     .PUT, "/api/contacts/\(ada.id)/avatar", headers: account.bearer, json: json)
                 XCTAssertEqual(refused.status, .unprocessableEntity, "\(json): \(refused.text)")
             }
+            // A photo that is not the contact's is an id in the body that is not found.
+            let missingPhoto = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/avatar", headers: account.bearer,
+                json: #"{"source": "photo", "photo_id": 999}"#)
+            XCTAssertEqual(missingPhoto.status, .notFound, missingPhoto.text)
             let gracePhoto = try await app.uploadPhoto(TestImages.gif, contactID: grace.id, account: account)
                 .decoded(DataEnvelope<PhotoResource>.self).data
             let othersPhoto = try await app.send(
                 .PUT, "/api/contacts/\(ada.id)/avatar", headers: account.bearer,
                 json: #"{"source": "photo", "photo_id": \#(gracePhoto.id)}"#)
-            XCTAssertEqual(othersPhoto.status, .unprocessableEntity)
+            XCTAssertEqual(othersPhoto.status, .notFound)
             let still = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
                 .decoded(DataEnvelope<ContactResource>.self).data.information.avatar
             XCTAssertEqual(still, avatar)

@@ -38,18 +38,20 @@ final class PlacesAPITests: XCTestCase {
             XCTAssertEqual(created.status, .created)
             let bakeries = try created.decoded(DataEnvelope<PlaceCategoryResource>.self).data
             XCTAssertEqual(bakeries.name, "Bakeries")
-            for json in [
-                #"{"name": "CAFE"}"#, #"{"name": ""}"#, "{}", #"{"name": "\#(String(repeating: "x", count: 101))"}"#,
-            ] {
+            for json in [#"{"name": ""}"#, "{}", #"{"name": "\#(String(repeating: "x", count: 101))"}"#] {
                 let refused = try await app.send(.POST, "/api/categories", headers: account.bearer, json: json)
                 XCTAssertEqual(refused.status, .unprocessableEntity, "\(json): \(refused.text)")
             }
+            // A name already taken (ignoring case) is well-formed input that clashes with what is stored.
+            let taken = try await app.send(
+                .POST, "/api/categories", headers: account.bearer, json: #"{"name": "CAFE"}"#)
+            XCTAssertEqual(taken.status, .conflict, taken.text)
             let renamed = try await app.send(
                 .PUT, "/api/categories/\(bakeries.id)", headers: account.bearer, json: #"{"name": "bakeries"}"#)
             XCTAssertEqual(renamed.status, .ok, "its own name in another case is fine: \(renamed.text)")
             let clash = try await app.send(
                 .PUT, "/api/categories/\(bakeries.id)", headers: account.bearer, json: #"{"name": "other"}"#)
-            XCTAssertEqual(clash.status, .unprocessableEntity)
+            XCTAssertEqual(clash.status, .conflict)
             // Another account has its own defaults and cannot touch these.
             let other = try await app.makeAccount(email: "eve@example.com")
             let theirs = try await categories(app, other)
@@ -72,11 +74,11 @@ final class PlacesAPITests: XCTestCase {
                 app, account,
                 #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(cafe.id)}"#)
             let refused = try await app.send(.DELETE, "/api/categories/\(cafe.id)", headers: account.bearer)
-            XCTAssertEqual(refused.status, .unprocessableEntity, "\(database)")
+            XCTAssertEqual(refused.status, .conflict, "\(database)")
             XCTAssertTrue(refused.text.contains("move_to"), refused.text)
             let toItself = try await app.send(
                 .DELETE, "/api/categories/\(cafe.id)?move_to=\(cafe.id)", headers: account.bearer)
-            XCTAssertEqual(toItself.status, .unprocessableEntity)
+            XCTAssertEqual(toItself.status, .conflict)
             let moved = try await app.send(
                 .DELETE, "/api/categories/\(cafe.id)?move_to=\(other.id)", headers: account.bearer)
             XCTAssertEqual(moved.status, .ok, moved.text)
@@ -92,7 +94,7 @@ final class PlacesAPITests: XCTestCase {
                 XCTAssertEqual(deleted.status, .ok)
             }
             let last = try await app.send(.DELETE, "/api/categories/\(other.id)", headers: account.bearer)
-            XCTAssertEqual(last.status, .unprocessableEntity)
+            XCTAssertEqual(last.status, .conflict, "well-formed, but every place needs a category")
             XCTAssertTrue(last.text.contains("last category"), last.text)
         }
     }
@@ -126,12 +128,16 @@ final class PlacesAPITests: XCTestCase {
                 #"{"name": "x", "latitude": 0, "longitude": -181, "category_id": \#(cafe.id)}"#,
                 #"{"name": "x", "latitude": "north", "longitude": 0, "category_id": \#(cafe.id)}"#,
                 #"{"name": "\#(String(repeating: "n", count: 201))", "latitude": 0, "longitude": 0, "category_id": \#(cafe.id)}"#,
-                #"{"name": "x", "latitude": 0, "longitude": 0, "category_id": 999999}"#,
             ]
             for json in refusals {
                 let refused = try await app.send(.POST, "/api/places", headers: account.bearer, json: json)
                 XCTAssertEqual(refused.status, .unprocessableEntity, "\(database) \(json): \(refused.text)")
             }
+            let unknownCategory = try await app.send(
+                .POST, "/api/places", headers: account.bearer,
+                json: #"{"name": "x", "latitude": 0, "longitude": 0, "category_id": 999999}"#)
+            XCTAssertEqual(unknownCategory.status, .notFound, "\(database) \(unknownCategory.text)")
+            XCTAssertTrue(unknownCategory.text.contains("category_id must be one of your categories."))
             let everything = try await app.send(.POST, "/api/places", headers: account.bearer, json: "{}")
             XCTAssertEqual(
                 try everything.json()["error"].flatMap { ($0 as? [String: Any])?["message"] as? [String] }?.count, 4)
@@ -162,7 +168,7 @@ final class PlacesAPITests: XCTestCase {
             let stolen = try await app.send(
                 .POST, "/api/places", headers: other.bearer,
                 json: #"{"name": "x", "latitude": 0, "longitude": 0, "category_id": \#(cafe.id)}"#)
-            XCTAssertEqual(stolen.status, .unprocessableEntity, "another account's category is not one of yours")
+            XCTAssertEqual(stolen.status, .notFound, "another account's category is not one of yours")
             let deleted = try await app.send(.DELETE, "/api/places/\(place.id)", headers: account.bearer)
             XCTAssertEqual(deleted.status, .ok)
         }
@@ -233,12 +239,21 @@ final class PlacesAPITests: XCTestCase {
             XCTAssertEqual(nearDateLine.data.map(\.name), ["Fiji café", "Samoa market"])
             // Bad parameters are named.
             for query in [
-                "near=abc", "near=91,0", "within_km=5", "near=1,1&within_km=-1", "bbox=1,2,3", "bbox=0,10,1,5",
-                "sort=distance", "favorite=maybe", "category_id=x", "favorite=", "within_km=&near=1,1",
+                "near=abc", "near=91,0", "near=1e1,2", "near=0x10,2", "near=1,1&within_km=-1", "bbox=1,2,3",
+                "bbox=0,91,1,5", "favorite=maybe", "category_id=x", "favorite=", "within_km=&near=1,1",
             ] {
                 let refused = try await app.send(.GET, "/api/places?" + query, headers: account.bearer)
                 XCTAssertEqual(refused.status, .unprocessableEntity, "\(query): \(refused.text)")
             }
+            // What has a reading is read: a box's south and north either way round, distance without a
+            // point to measure from as no filter, and by name.
+            let upsideDown = try await list(app, account, "bbox=2.2,48.9,2.4,48.8&sort=name")
+            XCTAssertEqual(upsideDown.data.map(\.name), paris.data.map(\.name))
+            let everyPlace = try await list(app, account, "sort=name")
+            let unmeasured = try await list(app, account, "within_km=5&sort=name")
+            XCTAssertEqual(unmeasured.data.map(\.name), everyPlace.data.map(\.name))
+            let byDistanceFromNowhere = try await list(app, account, "sort=distance")
+            XCTAssertEqual(byDistanceFromNowhere.data.map(\.name), everyPlace.data.map(\.name))
             let unknownSort = try await app.send(.GET, "/api/places?sort=popularity", headers: account.bearer)
             XCTAssertEqual(unknownSort.status, .badRequest)
             XCTAssertEqual(unknownSort.errorCode, 39)

@@ -63,10 +63,14 @@ final class SearchAPITests: XCTestCase {
             let byName = try await app.send(.GET, "/api/search?q=amelie", headers: account.bearer)
                 .decoded(DataEnvelope<[PlaceSearchResultResource]>.self).data
             XCTAssertEqual(byName.map(\.type), ["address"])
-            for query in ["", "q=", "q=%20", "q=x&near=north", "q=x&limit=0", "q=x&limit=51"] {
+            for query in ["", "q=", "q=x&near=north", "q=x&near=4e1,2", "q=x&limit=0", "q=x&limit=51"] {
                 let refused = try await app.send(.GET, "/api/search?" + query, headers: account.bearer)
                 XCTAssertEqual(refused.status, .unprocessableEntity, query)
             }
+            // Text with nothing to look for finds nothing (and asks no geocoder).
+            let blank = try await app.send(.GET, "/api/search?q=%20%21", headers: account.bearer)
+            XCTAssertEqual(blank.status, .ok)
+            XCTAssertEqual(try blank.decoded(DataEnvelope<[PlaceSearchResultResource]>.self).data.count, 0)
         }
     }
 }

@@ -374,7 +374,7 @@ final class ReminderTimelineTests: XCTestCase {
             XCTAssertEqual([dueBefore, dueAfter], [2, 1])
             let rent = try XCTUnwrap(afterDone.thisMonth.items.first { $0.title == "Rent" })
             let refused = try await app.send(.POST, "/api/reminders/\(rent.reminderID)/done", headers: account.bearer)
-            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertEqual(refused.status, .conflict)
             XCTAssertEqual(
                 try refused.decoded(ErrorEnvelope.self).error.message,
                 .list(["Only a one-time reminder can be marked done; a repeating one comes back."]))
@@ -464,7 +464,7 @@ final class BirthdayReminderTests: XCTestCase {
             XCTAssertEqual(birthday.nextExpectedDate, "2025-02-28T00:00:00Z")
 
             let refused = try await app.send(.DELETE, "/api/reminders/\(birthday.id)", headers: account.bearer)
-            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertEqual(refused.status, .conflict)
 
             try await put(app, account, zoe, #"{"birthdate_day": 1, "birthdate_month": 3, "birthdate_year": 1992}"#)
             let moved = try await reminders(app, account, of: zoe)

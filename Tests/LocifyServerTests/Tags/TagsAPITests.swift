@@ -51,7 +51,7 @@ final class TagsAPITests: XCTestCase {
 
             let clash = try await app.send(
                 .PUT, "/api/tags/\(familyTag.id)", headers: account.bearer, json: #"{"name": "BOOK CLUB – ZURICH"}"#)
-            XCTAssertEqual(clash.status, .unprocessableEntity)
+            XCTAssertEqual(clash.status, .conflict)
             XCTAssertEqual(
                 try clash.decoded(ErrorEnvelope.self).error.message,
                 .list(["There is already a tag named “Book Club – Zürich”."]))
@@ -166,7 +166,7 @@ final class TagsAPITests: XCTestCase {
                 for: account, ContactDraft(firstName: "Old", isArchived: true))
             let onArchived = try await app.send(
                 .POST, "/api/contacts/\(archived.id)/setTags", headers: account.bearer, json: #"{"tags": ["x"]}"#)
-            XCTAssertEqual(onArchived.status, .unprocessableEntity)
+            XCTAssertEqual(onArchived.status, .conflict)
             XCTAssertEqual(
                 try onArchived.decoded(ErrorEnvelope.self).error.message,
                 .list(["Archived contact can’t be edited, please unarchive it first."]))
