@@ -2,7 +2,9 @@ import Foundation
 import LocifyCore
 
 /// The body of the address routes. Like `ContactInput` it reads loose types and notes values it cannot
-/// use. `country_id` is read as `country` (clients written from Monica's old documentation send it).
+/// use. `country_id` is read as `country` when `country` is left out or null (clients written from
+/// Monica's old documentation send it); beside a `country` it is not read, as one that differed could
+/// only be a guess at which was meant, and the API's description states no rule across the two.
 public struct AddressInput: Decodable, Sendable {
     public private(set) var contactID: Int?
     public private(set) var draft = PostalAddressDraft()
@@ -27,16 +29,6 @@ public struct AddressInput: Decodable, Sendable {
         let country = reader.string("country")
         let countryID = reader.string("country_id")
         draft.country = country ?? countryID
-        // Both sent: they must say the same, or which one was meant is a guess.
-        if let country, let countryID {
-            let (first, second) = (
-                country.trimmingCharacters(in: .whitespacesAndNewlines),
-                countryID.trimmingCharacters(in: .whitespacesAndNewlines)
-            )
-            if !first.isEmpty, !second.isEmpty, first.caseInsensitiveCompare(second) != .orderedSame {
-                reader.fail("country", "Country and country_id differ: send the country once.")
-            }
-        }
         draft.latitude = reader.number("latitude")
         draft.longitude = reader.number("longitude")
         presentKeys = Set(container.allKeys.map(\.stringValue))
@@ -44,6 +36,11 @@ public struct AddressInput: Decodable, Sendable {
         typeErrors = reader.errors.map {
             $0.field == "country_id" ? FieldError(field: "country", message: $0.message) : $0
         }
+    }
+
+    /// The fields an update keeps from the stored address: those this body does not send.
+    public var keptFields: Set<String> {
+        Set(PostalAddressDraft.fieldLabels.keys).subtracting(presentKeys)
     }
 
     /// Whether this body sets the coordinates (to values or to nothing).

@@ -34,10 +34,16 @@ public struct PostalAddressDraft: Sendable {
     ]
 
     /// Every problem at once, each naming its field. A province missing from the country's list is
-    /// allowed: lists are incomplete and people write provinces many ways.
+    /// allowed: lists are incomplete and people write provinces many ways. `storedFields` names the
+    /// wire fields whose values were kept from what is stored (an update sends only what changes): a rule
+    /// across fields that fails because of one of them is a conflict with the stored address, not bad
+    /// input.
     public func validated(
-        countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+        countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled, storedFields: Set<String> = []
     ) throws(ValidationFailure) -> PostalAddress {
+        func reason(involving fields: Set<String>) -> FieldError.Reason {
+            fields.isDisjoint(with: storedFields) ? .invalid : .conflict
+        }
         var check = FieldChecker()
         let label = check.text(label, field: "name", label: "Label")
         let street = check.text(street, field: "street", label: "Street", limit: 255)
@@ -54,7 +60,9 @@ public struct PostalAddressDraft: Sendable {
             }
         }
         if street == nil, city == nil, countryText == nil {
-            check.fail("street", "Give at least a street, a city or a country.")
+            check.fail(
+                "street", "Give at least a street, a city or a country.",
+                reason: reason(involving: ["street", "city", "country"]))
         }
         if let postalCode, let countryCode, let format = formats.format(for: countryCode),
             let problem = PostalCodeRule(
@@ -62,7 +70,7 @@ public struct PostalAddressDraft: Sendable {
             )
             .problem(with: postalCode)
         {
-            check.fail("postal_code", problem)
+            check.fail("postal_code", problem, reason: reason(involving: ["postal_code", "country"]))
         }
         var coordinate: Coordinate?
         switch (latitude, longitude) {

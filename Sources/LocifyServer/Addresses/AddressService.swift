@@ -80,15 +80,16 @@ struct AddressService {
     }
 
     /// Changes a stored address: `change` gets it as a draft and returns the new one. `contactID` moves
-    /// it to another of the owner's contacts; nil keeps its contact.
+    /// it to another of the owner's contacts; nil keeps its contact. `keptFields` names what `change`
+    /// keeps from the stored address, for `PostalAddressDraft.validated(storedFields:)`.
     func update(
         _ id: Int, contactID: Int?, typeErrors: [FieldError] = [], coordinatesSent: Bool,
-        _ change: (PostalAddressDraft) -> PostalAddressDraft
+        keptFields: Set<String> = [], _ change: (PostalAddressDraft) -> PostalAddressDraft
     ) async throws -> ContactAddress {
         let model = try await AddressModel.requireOwned(id, by: ownerID, on: database)
         let before = (address: model.address, geocode: model.geocode)
         let address = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try change(before.address.draft).validated()
+            try change(before.address.draft).validated(storedFields: keptFields)
         }
         if let contactID, contactID != model.$contact.id {
             try await requireContact(contactID)

@@ -70,7 +70,7 @@ struct AddressesAPIController: RouteCollection {
         let input = try request.addressInput()
         let address = try await request.addresses().update(
             try request.pathID("addressID"), contactID: input.contactID, typeErrors: input.typeErrors,
-            coordinatesSent: input.setsCoordinates
+            coordinatesSent: input.setsCoordinates, keptFields: input.keptFields
         ) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.addressResource(address))
     }

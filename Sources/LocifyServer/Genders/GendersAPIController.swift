@@ -43,7 +43,7 @@ struct GendersAPIController: RouteCollection {
     func delete(request: Request) async throws -> DeletedResource {
         let id = try request.pathID("genderID")
         var replacement = try request.jsonInput(GenderInput.self, empty: GenderInput()).replaceBy
-        if let text = request.queryParameters["replace_by"], !text.isEmpty {
+        if let text = request.queryParameters["replace_by"], !text.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let value = LooseValue.integer(text) else {
                 throw ValidationFailure(field: "replace_by", "Replacement must be a whole number.")
             }

@@ -97,3 +97,35 @@ final class HashIDTests: XCTestCase {
         }
     }
 }
+
+final class ValidationFailureReasonTests: XCTestCase {
+    /// Input to fix wins over a clash, and something missing over a clash: the API answers 422, 404 and
+    /// 409 by it.
+    func testTheFailuresReasonIsItsMostPressingProblem() {
+        let invalid = FieldError(field: "name", message: "Name is required.")
+        let conflict = FieldError(field: "name", message: "Taken.", reason: .conflict)
+        let missing = FieldError(field: "category_id", message: "Not yours.", reason: .unknownReference)
+        XCTAssertEqual(ValidationFailure([conflict]).reason, .conflict)
+        XCTAssertEqual(ValidationFailure([conflict, missing]).reason, .unknownReference)
+        XCTAssertEqual(ValidationFailure([conflict, missing, invalid]).reason, .invalid)
+        XCTAssertEqual(ValidationFailure([]).reason, .invalid)
+    }
+
+    /// A rule across fields that fails because of a value kept from the stored address is a conflict.
+    func testAnAddressRuleBrokenByAKeptValueIsAConflict() {
+        let draft = PostalAddressDraft(street: "Unter den Linden 1", postalCode: "ABC", country: "DE")
+        XCTAssertThrowsError(try draft.validated()) {
+            XCTAssertEqual(($0 as? ValidationFailure)?.reason, .invalid)
+        }
+        XCTAssertThrowsError(try draft.validated(storedFields: ["country"])) {
+            XCTAssertEqual(($0 as? ValidationFailure)?.reason, .conflict)
+        }
+        let empty = PostalAddressDraft()
+        XCTAssertThrowsError(try empty.validated(storedFields: ["city"])) {
+            XCTAssertEqual(($0 as? ValidationFailure)?.reason, .conflict)
+        }
+        XCTAssertThrowsError(try empty.validated(storedFields: ["name"])) {
+            XCTAssertEqual(($0 as? ValidationFailure)?.reason, .invalid, "the kept label plays no part")
+        }
+    }
+}
