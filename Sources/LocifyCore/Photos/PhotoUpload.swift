@@ -36,15 +36,12 @@ public struct PhotoUpload: Equatable, Sendable {
     /// From the API's `data`: plain base64, or a data URL (`data:image/png;base64,…`) whose declared type is
     /// ignored in favour of the bytes.
     public init(base64 text: String, maximumBytes: Int = defaultMaximumBytes) throws(Problem) {
-        // Read as bytes: the prefix and base64 are ASCII, and a character-wise reading would let an emoji
-        // modifier or a combining mark fuse with the ":" or "," beside it.
+        // Cut by bytes: read as characters, an emoji modifier or a combining mark after the ":" or ","
+        // fuses with it into one character that is neither.
         var payload = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
-        }
-        if payload.count >= 5, lowercased(payload[..<5]) == Array("data:".utf8) {
+        if String(decoding: payload.prefix(5), as: UTF8.self).lowercased() == "data:" {
             guard let comma = payload.firstIndex(of: UInt8(ascii: ",")),
-                lowercased(payload[..<comma]).reversed().starts(with: ";base64".utf8.reversed())
+                String(decoding: payload[..<comma], as: UTF8.self).lowercased().hasSuffix(";base64")
             else { throw .unreadableBase64 }
             payload = Array(payload[(comma + 1)...])
         }

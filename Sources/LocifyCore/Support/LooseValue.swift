@@ -48,11 +48,10 @@ public enum LooseValue {
     /// `inf`, so that a pattern states exactly which texts are coordinates (the API's description
     /// does, with their range).
     public static func decimal(_ text: String) -> Double? {
-        let bytes = Array(text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 })
-            .reversed()
+        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
         var digits = 0
         var seenPoint = false
-        for (index, byte) in bytes.enumerated() {
+        for (index, byte) in trimmed.utf8.enumerated() {
             switch byte {
             case UInt8(ascii: "+"),
                 UInt8(ascii: "-") where index == 0:
@@ -63,7 +62,7 @@ public enum LooseValue {
             }
         }
         guard digits > 0 else { return nil }
-        return Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+        return Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The number in `text`, nil for blank text; a value that is not a number is added to `problems`

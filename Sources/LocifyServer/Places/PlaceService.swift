@@ -159,9 +159,7 @@ struct PlaceService {
         -> ([Found], PageWindow)
     {
         // Distance is measured from near; without it the list keeps the order of names.
-        if sort.field == .distance, filter.near == nil {
-            return try await self.page(filter: filter, sort: ListSort(.name), page: page)
-        }
+        let sort = sort.field == .distance && filter.near == nil ? ListSort(.name) : sort
         // No place's text holds NUL (PostgreSQL cannot store it, and would refuse it in the question).
         if filter.text?.contains("\u{0}") == true { return ([], page.window(total: 0)) }
         if let near = filter.near { return try await self.page(near: near, filter: filter, sort: sort, page: page) }
