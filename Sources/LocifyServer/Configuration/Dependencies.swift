@@ -136,9 +136,36 @@ extension NIOThreadPool {
     /// Runs CPU-heavy work (hashing, parsing an import, rendering tiles) off the event loops, so they stay
     /// free to answer other requests. Every feature's heavy work goes through `Application.cpuWork`.
     func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await runIfActive(work)
+        try await runIfActive {
+            Self.yieldToRequests()
+            return try work()
+        }
     }
+
+    /// Lowers the calling thread's priority (Linux keeps one for each thread), so that on a machine with as
+    /// many cores as the pool has threads, a gazetteer load or an import's checking takes the CPU only
+    /// when the event loops and the database's threads leave it idle. Idempotent; a few hundred
+    /// nanoseconds.
+    static func yieldToRequests() {
+        #if os(Linux)
+            let thread = id_t(currentThreadID())
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            if getpriority(which, thread) < lowPriority {
+                _ = setpriority(which, thread, lowPriority)
+            }
+        #endif
+    }
+
+    /// nice 10: the scheduler gives such a thread about a tenth of a core another thread wants.
+    static let lowPriority: Int32 = 10
 }
+
+#if os(Linux)
+    /// glibc's `gettid` (2.30 and later), which the Glibc module does not export: the calling thread's id,
+    /// which `setpriority` takes in place of a process id.
+    @_silgen_name("gettid")
+    private func currentThreadID() -> Int32
+#endif
 
 extension Application {
     private struct CPUWorkKey: StorageKey {

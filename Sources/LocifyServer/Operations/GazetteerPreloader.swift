@@ -10,6 +10,7 @@ struct GazetteerPreloader: LifecycleHandler {
         let logger = application.logger
         application.cpuWork.submit { state in
             guard state == .active else { return }
+            NIOThreadPool.yieldToRequests()
             let started = DispatchTime.now().uptimeNanoseconds
             let places = BundledGeocoder.prepare()
             #if os(Linux)

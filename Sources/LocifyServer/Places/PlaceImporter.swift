@@ -52,8 +52,9 @@ struct PlaceImporter {
     }
 
     /// Imports `data`. Without `batchSize` every record is written in one transaction (all or nothing);
-    /// with it, each batch is a transaction of its own and `progress` is told after each, so a long
-    /// import shows how far it got and a retried one merges what was already written.
+    /// with it, each batch is a transaction of its own, followed by a rest as long, and `progress` is told
+    /// after each, so a long import shows how far it got, a retried one merges what was already written,
+    /// and other writes are not held up behind it.
     func run(
         _ data: Data, targetCategoryID: Int?, dryRun: Bool, listName: String?, batchSize: Int? = nil,
         progress: ProgressReport? = nil
@@ -75,47 +76,29 @@ struct PlaceImporter {
             categories.map { (PlaceCategory.uniquenessKey($0.0.name), $0.0.id) },
             uniquingKeysWith: { first, _ in first })
         let fallbackCategory = categoryIDs[PlaceCategory.uniquenessKey("Other")] ?? categories.first?.0.id ?? 0
-        var known = PlaceMatcher(try await places.all(filter: PlaceFilter()))
-
-        var plans: [(name: String, plan: Plan)] = []
-        let total = read.places.count
-        for (index, record) in read.places.enumerated() {
-            if let progress, index % 100 == 0 {
-                try await progress(Progress(stage: .checking, done: index, total: total))
-            }
-            var coordinate = record.coordinate
-            if coordinate == nil, let address = record.address, geocoderEnabled {
-                coordinate = try? await places.dependencies.geocoder.search(GeocodingQuery(text: address, limit: 1))
-                    .first?.coordinate
-            }
-            guard let coordinate else {
-                plans.append((record.name, .skip("It has no position, and its address could not be placed.")))
-                continue
-            }
-            let draft = PlaceDraft(
-                name: record.name, address: record.address, latitude: coordinate.latitude,
-                longitude: coordinate.longitude, notes: record.notes, categoryID: fallbackCategory,
-                isFavorite: record.isFavorite, source: format.rawValue, externalID: record.externalID)
-            let fields: PlaceFields
-            do {
-                fields = try draft.validated().0
-            } catch {
-                plans.append((record.name, .skip(error.messages.joined(separator: " "))))
-                continue
-            }
-            var checked = record
-            checked.coordinate = coordinate
-            if let same = known.match(checked) {
-                plans.append((record.name, .merge(same.id, fields)))
-                continue
-            }
-            plans.append((record.name, .create(fields, category: record.category)))
-            // Later records of the same file merge into this one.
-            known.add(
-                Place(
-                    id: 0, uuid: UUID(), ownerID: places.ownerID, categoryID: 0, fields: fields,
-                    createdAt: Date(), updatedAt: Date()))
+        let saved = try await places.all(filter: PlaceFilter())
+        let ownerID = places.ownerID
+        // Checking 100,000 records is seconds of CPU: on an event loop it would hold up every request
+        // that loop serves, so it runs on the CPU pool, a part at a time, with progress between parts.
+        let planner = try await cpuWork.offloaded {
+            ImportPlanner(
+                saved: saved, ownerID: ownerID, fallbackCategory: fallbackCategory, source: format.rawValue)
         }
+        let total = read.places.count
+        for start in stride(from: 0, to: total, by: Self.checkingPart) {
+            if let progress { try await progress(Progress(stage: .checking, done: start, total: total)) }
+            var part = Array(read.places[start..<min(start + Self.checkingPart, total)])
+            if geocoderEnabled {
+                for index in part.indices where part[index].coordinate == nil {
+                    guard let address = part[index].address else { continue }
+                    part[index].coordinate = try? await places.dependencies.geocoder.search(
+                        GeocodingQuery(text: address, limit: 1)
+                    ).first?.coordinate
+                }
+            }
+            try await cpuWork.offloaded { [part] in planner.plan(part) }
+        }
+        let plans = planner.plans
         var rows: [PlaceImportReportResource.Row] = []
         var knownCategories = categoryIDs
         let batch = max(1, batchSize ?? plans.count)
@@ -128,11 +111,15 @@ struct PlaceImporter {
                     part, from: start, on: places.database, categoryIDs: categories, target: targetCategoryID,
                     fallback: fallbackCategory, dryRun: true)
             } else {
+                let began = ContinuousClock.now
                 applied = try await places.database.transaction { transaction in
                     try await apply(
                         part, from: start, on: transaction, categoryIDs: categories, target: targetCategoryID,
                         fallback: fallbackCategory, dryRun: false)
                 }
+                // A batch holds SQLite's one write lock; resting as long as it took leaves the database
+                // at least half the time to everyone else's writes, which then wait one batch at most.
+                if batchSize != nil { try await Task.sleep(for: ContinuousClock.now - began) }
             }
             rows += applied.rows
             knownCategories = applied.categoryIDs
@@ -150,6 +137,59 @@ struct PlaceImporter {
         case skip(String)
     }
 
+    /// Records checked a part at a time and a progress report between parts.
+    static let checkingPart = 100
+
+    /// Decides what becomes of each record, in file order: skipped with the reason, merged into a place
+    /// already saved (or made earlier in the same file), or created. Pure CPU work, for the CPU pool.
+    /// A class because its matcher of every saved place is too big to copy for each part; the importer
+    /// hands it one part at a time and waits for each, so it is never used from two threads at once.
+    final class ImportPlanner: @unchecked Sendable {
+        private var known: PlaceMatcher
+        private(set) var plans: [(name: String, plan: Plan)] = []
+        private let ownerID: Int
+        private let fallbackCategory: Int
+        private let source: String
+
+        init(saved: [Place], ownerID: Int, fallbackCategory: Int, source: String) {
+            self.known = PlaceMatcher(saved)
+            self.ownerID = ownerID
+            self.fallbackCategory = fallbackCategory
+            self.source = source
+        }
+
+        /// `records` already placed through the geocoder where they could be.
+        func plan(_ records: [PlaceRecord]) {
+            for record in records {
+                guard let coordinate = record.coordinate else {
+                    plans.append((record.name, .skip("It has no position, and its address could not be placed.")))
+                    continue
+                }
+                let draft = PlaceDraft(
+                    name: record.name, address: record.address, latitude: coordinate.latitude,
+                    longitude: coordinate.longitude, notes: record.notes, categoryID: fallbackCategory,
+                    isFavorite: record.isFavorite, source: source, externalID: record.externalID)
+                let fields: PlaceFields
+                do {
+                    fields = try draft.validated().0
+                } catch {
+                    plans.append((record.name, .skip(error.messages.joined(separator: " "))))
+                    continue
+                }
+                if let same = known.match(record) {
+                    plans.append((record.name, .merge(same.id, fields)))
+                    continue
+                }
+                plans.append((record.name, .create(fields, category: record.category)))
+                // Later records of the same file merge into this one.
+                known.add(
+                    Place(
+                        id: 0, uuid: UUID(), ownerID: ownerID, categoryID: 0, fields: fields, createdAt: Date(),
+                        updatedAt: Date()))
+            }
+        }
+    }
+
     private struct Applied: Sendable {
         let rows: [PlaceImportReportResource.Row]
         /// The categories known afterwards: those the batch made are added.
@@ -165,6 +205,7 @@ struct PlaceImporter {
         let writer = PlaceService(database: database, ownerID: places.ownerID, dependencies: places.dependencies)
         var categoryIDs = known
         var rows: [PlaceImportReportResource.Row] = []
+        var created: [(row: Int, fields: PlaceFields, categoryID: Int)] = []
         for (position, (name, plan)) in plans.enumerated() {
             let index = offset + position
             switch plan {
@@ -186,9 +227,13 @@ struct PlaceImporter {
                         categoryIDs[key] = categoryID
                     }
                 }
-                let id = dryRun ? nil : try await writer.insert(fields, categoryID: categoryID)
-                rows.append(.init(row: index + 1, name: name, outcome: "created", placeID: id, reason: nil))
+                created.append((rows.count, fields, categoryID))
+                rows.append(.init(row: index + 1, name: name, outcome: "created", placeID: nil, reason: nil))
             }
+        }
+        if !dryRun {
+            let ids = try await writer.insert(created.map { ($0.fields, $0.categoryID) })
+            for (place, id) in zip(created, ids) { rows[place.row].placeID = id }
         }
         return Applied(rows: rows, categoryIDs: categoryIDs)
     }

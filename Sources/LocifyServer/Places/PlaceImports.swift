@@ -2,6 +2,8 @@ import Fluent
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOConcurrencyHelpers
+import NIOPosix
 import SQLKit
 
 /// Places imports kept between requests: a large file imported in the background, with its progress,
@@ -48,7 +50,19 @@ struct PlaceImportRecord: Sendable {
     let stage: String?
     let processed: Int
     let total: Int
-    let report: PlaceImportReportResource?
+    private(set) var report: PlaceImportReportResource?
+    /// The report as stored: a report of 100,000 rows is megabytes of JSON, read on the CPU pool
+    /// (`PlaceImportStore.record`), not on an event loop.
+    private let reportText: String?
+
+    /// The report read from its stored text.
+    func decodingReport() -> PlaceImportRecord {
+        var decoded = self
+        decoded.report = reportText.flatMap {
+            try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data($0.utf8))
+        }
+        return decoded
+    }
     let error: String?
     let createdAt: Date
     let updatedAt: Date
@@ -67,9 +81,8 @@ struct PlaceImportRecord: Sendable {
         stage = try row.text(5)
         processed = try row.requiredInteger(6)
         total = try row.requiredInteger(7)
-        report = try row.text(8).flatMap {
-            try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data($0.utf8))
-        }
+        report = nil
+        reportText = try row.text(8)
         error = try row.text(9)
         createdAt = try row.requiredDate(10)
         updatedAt = try row.requiredDate(11)
@@ -88,19 +101,25 @@ struct PlaceImportStore {
     let database: any Database
     let ownerID: Int
     let now: @Sendable () -> Date
+    /// Where reports are written and read: a big file's report is too long a job for an event loop.
+    let cpuWork: NIOThreadPool
 
     /// Files with more records than this are imported by a background job, in batches, with progress;
     /// smaller ones in the request, all or nothing.
     static let backgroundThreshold = 200
-    /// Records per transaction in the background.
-    static let batchSize = 250
+    /// Records per transaction in the background: 50 hold the write lock for a few milliseconds (250 held
+    /// it for tens, and the writes queued behind them missed 50 ms; Benchmarks/write-latency.sh).
+    static let batchSize = 50
+    /// How often a background import's progress is written down at most: each is a write of its own.
+    static let progressInterval = Duration.milliseconds(500)
 
     func create(
         fileName: String, file: Data, targetCategoryID: Int?, status: PlaceImportRecord.Status, total: Int,
         report: PlaceImportReportResource? = nil
     ) async throws -> Int {
         let time = now()
-        let reportText = try report.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        var reportText: String?
+        if let report { reportText = try await cpuWork.offloaded { try Self.text(of: report) } }
         let rows = try await database.plainRows(
             """
             INSERT INTO "place_imports" ("user_id", "status", "file_name", "file", "target_category_id", \
@@ -120,7 +139,12 @@ struct PlaceImportStore {
             WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
             """, columns: PlaceImportRecord.columns)
         guard let row = rows.first else { throw AppError.notFound }
-        return try PlaceImportRecord(row: row)
+        let record = try PlaceImportRecord(row: row)
+        return try await cpuWork.offloaded { record.decodingReport() }
+    }
+
+    static func text(of report: PlaceImportReportResource) throws -> String {
+        String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
     }
 
     func file(of id: Int) async throws -> Data {
@@ -154,7 +178,7 @@ struct PlaceImportStore {
 
     /// The report kept, and the file, no longer needed, dropped.
     func finish(_ id: Int, report: PlaceImportReportResource) async throws {
-        let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        let text = try await cpuWork.offloaded { try Self.text(of: report) }
         try await database.sqlDatabase().raw(
             """
             UPDATE "place_imports" SET "status" = 'done', "stage" = NULL, "processed" = "total", \
@@ -186,7 +210,8 @@ struct PlaceImportJob: JobHandler {
 
     func run(_ payload: Payload, context: JobContext) async throws {
         let store = PlaceImportStore(
-            database: context.database, ownerID: payload.ownerID, now: context.dependencies.now)
+            database: context.database, ownerID: payload.ownerID, now: context.dependencies.now,
+            cpuWork: context.cpuWork)
         let stored = try await store.record(payload.importID)
         guard stored.status == .queued || stored.status == .running else { return }
         let importer = PlaceImporter(
@@ -218,12 +243,19 @@ extension PlaceImportStore {
         -> PlaceImportReportResource?
     {
         let data = try await file(of: stored.id)
+        let lastRecorded = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
         do {
             let report = try await importer.run(
                 data, targetCategoryID: stored.targetCategoryID, dryRun: false,
                 listName: Self.listName(of: stored.fileName), batchSize: Self.batchSize
             ) { progress in
-                try await recordProgress(stored.id, progress)
+                let now = ContinuousClock.now
+                let due = lastRecorded.withLockedValue { last in
+                    guard last.map({ now - $0 >= Self.progressInterval }) ?? true else { return false }
+                    last = now
+                    return true
+                }
+                if due { try await recordProgress(stored.id, progress) }
             }
             try await finish(stored.id, report: report)
             return report

@@ -576,6 +576,47 @@ struct PlaceService {
         return id
     }
 
+    /// New places in one statement, each with its category; their ids in the same order. One statement
+    /// rather than one a place: an import's batch holds SQLite's one write lock, and every statement is a
+    /// trip to the database's thread and back, so fewer trips are a shorter wait for everyone else.
+    func insert(_ places: [(fields: PlaceFields, categoryID: Int)]) async throws -> [Int] {
+        // 15 values a place: 400 places stay under both databases' limits on one statement's values.
+        guard places.count <= 400 else {
+            var ids: [Int] = []
+            for start in stride(from: 0, to: places.count, by: 400) {
+                ids += try await insert(Array(places[start..<min(start + 400, places.count)]))
+            }
+            return ids
+        }
+        guard !places.isEmpty else { return [] }
+        let now = dependencies.now()
+        let uuids = places.map { _ in dependencies.newUUID() }
+        let values = zip(places, uuids).map { place, uuid -> SQLQueryString in
+            let fields = place.fields
+            return """
+                (\(bind: uuid), \(literal: ownerID), \(literal: place.categoryID), \(bind: fields.name), \
+                \(bind: PlaceRows.nameKey(fields.name)), \(bind: fields.address), \(bind: fields.coordinate.latitude), \
+                \(bind: fields.coordinate.longitude), \(bind: fields.notes), \(bind: fields.isFavorite), \
+                \(bind: fields.source), \(bind: fields.externalID), \(bind: fields.searchKey), \(bind: now), \(bind: now))
+                """
+        }
+        // RETURNING promises no order, so each id is found again by the UUID it was given.
+        let rows = try await database.plainRows(
+            """
+            INSERT INTO "places" ("uuid", "user_id", "category_id", "name", "name_key", "address", "latitude", \
+            "longitude", "notes", "is_favorite", "source", "external_id", "search_key", "created_at", "updated_at") \
+            VALUES \(values.joined(separator: ", ")) RETURNING "id", "uuid"
+            """, columns: ["id", "uuid"])
+        var ids: [UUID: Int] = [:]
+        for row in rows {
+            if let uuid = try row.uuid(1), let id = try row.integer(0) { ids[uuid] = id }
+        }
+        return try uuids.map { uuid in
+            guard let id = ids[uuid] else { throw AppError.notFound }
+            return id
+        }
+    }
+
     /// A place imported again adds what the stored one lacks (notes, address, being a favorite) and
     /// changes nothing it has. One statement, so an import's transaction starts with a write.
     func fillGaps(of id: Int, with fields: PlaceFields) async throws {

@@ -142,9 +142,15 @@ struct PlacesAPIController: RouteCollection {
     }
 
     /// `GET /api/imports/{id}`: a background import's progress, and its report once done.
-    func showImport(request: Request) async throws -> DataEnvelope<PlaceImportJobResource> {
+    func showImport(request: Request) async throws -> Response {
         let stored = try await request.placeImports().record(try request.pathID("importID"))
-        return DataEnvelope(data: stored.resource(baseURL: request.baseURL))
+        let envelope = DataEnvelope(data: stored.resource(baseURL: request.baseURL))
+        guard stored.report != nil else { return try await envelope.encodeResponse(for: request) }
+        // A finished import's report can be megabytes: written on the CPU pool, not an event loop.
+        let body = try await request.application.cpuWork.offloaded { try OrderedJSONEncoder().encodedBytes(envelope) }
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        return Response(status: .ok, headers: headers, body: .init(buffer: ByteBuffer(bytes: body)))
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {
@@ -227,7 +233,8 @@ extension Request {
     }
 
     func placeImports() throws -> PlaceImportStore {
-        PlaceImportStore(database: db, ownerID: try requireUser().id, now: dependencies.now)
+        PlaceImportStore(
+            database: db, ownerID: try requireUser().id, now: dependencies.now, cpuWork: application.cpuWork)
     }
 
     /// Each place with its category's name, the names read in one query.

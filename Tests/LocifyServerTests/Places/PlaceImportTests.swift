@@ -242,10 +242,19 @@ final class PlaceImportTests: XCTestCase {
                 batchSize: PlaceImportStore.batchSize
             ) { step in steps.withLockedValue { $0.append(step) } }
             XCTAssertEqual(report.created, count)
+            let batch = PlaceImportStore.batchSize
             let saving = steps.withLockedValue { $0 }.filter { $0.stage == .saving }.map(\.done)
-            XCTAssertEqual(saving, [250, 500, count + 1])
+            XCTAssertEqual(saving, [batch, batch * 2, count + 1])
             let checking = steps.withLockedValue { $0 }.filter { $0.stage == .checking }.map(\.done)
-            XCTAssertEqual(checking, [0, 100, 200, 300, 400, 500])
+            XCTAssertEqual(checking, Array(stride(from: 0, to: count + 1, by: PlaceImporter.checkingPart)))
+            // Each batch's places are made in one statement: every row names the place made from it.
+            let names = Dictionary(
+                uniqueKeysWithValues: try await places.all(filter: PlaceFilter()).map {
+                    ($0.id, $0.fields.name)
+                })
+            let created = report.rows.filter { $0.outcome == "created" }
+            XCTAssertEqual(created.count, count)
+            for row in created { XCTAssertEqual(row.placeID.flatMap { names[$0] }, row.name) }
         }
     }
 
