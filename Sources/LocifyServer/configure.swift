@@ -67,39 +67,44 @@ private func registerDatabase(_ app: Application, config: LocifyConfig) async th
     }
 }
 
+/// Every migration, oldest first.
+let locifyMigrations: [any Migration] = [
+    CreateUsers(),
+    CreateWebSessions(),
+    CreateAPITokens(),
+    CreateContacts(),
+    AddContactListIndexes(),
+    CreateAddresses(),
+    CreateJobs(),
+    CreateGeocodeCache(),
+    CreateReminders(),
+    AddReminderDone(),
+    AddReminderKind(),
+    CreateNotificationSettings(),
+    CreateNotifications(),
+    CreateNotificationDeliveries(),
+    CreatePhotoBlobs(),
+    CreatePhotos(),
+    AddContactAvatars(),
+    CreateGravatarCache(),
+    CreateServerSecrets(),
+    CreatePlaceCategories(),
+    CreatePlaces(),
+    CreatePlaceImports(),
+    AddPlaceSearchIndex(),
+    AddPlaceSearchKeys(),
+    CreateNotes(),
+    CreateTasks(),
+    CreateTags(),
+    CreateGenders(),
+    CreateContactFields(),
+    MoveContactEmailsToFields(),
+    AddContactWork(),
+    CreateLoginFailures(),
+]
+
 func registerMigrations(_ app: Application) {
-    app.migrations.add(CreateUsers())
-    app.migrations.add(CreateWebSessions())
-    app.migrations.add(CreateAPITokens())
-    app.migrations.add(CreateContacts())
-    app.migrations.add(AddContactListIndexes())
-    app.migrations.add(CreateAddresses())
-    app.migrations.add(CreateJobs())
-    app.migrations.add(CreateGeocodeCache())
-    app.migrations.add(CreateReminders())
-    app.migrations.add(AddReminderDone())
-    app.migrations.add(AddReminderKind())
-    app.migrations.add(CreateNotificationSettings())
-    app.migrations.add(CreateNotifications())
-    app.migrations.add(CreateNotificationDeliveries())
-    app.migrations.add(CreatePhotoBlobs())
-    app.migrations.add(CreatePhotos())
-    app.migrations.add(AddContactAvatars())
-    app.migrations.add(CreateGravatarCache())
-    app.migrations.add(CreateServerSecrets())
-    app.migrations.add(CreatePlaceCategories())
-    app.migrations.add(CreatePlaces())
-    app.migrations.add(CreatePlaceImports())
-    app.migrations.add(AddPlaceSearchIndex())
-    app.migrations.add(AddPlaceSearchKeys())
-    app.migrations.add(CreateNotes())
-    app.migrations.add(CreateTasks())
-    app.migrations.add(CreateTags())
-    app.migrations.add(CreateGenders())
-    app.migrations.add(CreateContactFields())
-    app.migrations.add(MoveContactEmailsToFields())
-    app.migrations.add(AddContactWork())
-    app.migrations.add(CreateLoginFailures())
+    app.migrations.add(locifyMigrations)
 }
 
 private func registerViews(_ app: Application) throws {

@@ -123,9 +123,8 @@ final class MigrationTests: XCTestCase {
         let app = try await Application.make(.testing)
         do {
             try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
-            app.migrations.add(Failing())
             do {
-                try await app.migrateDatabase()
+                try await app.migrateDatabase(locifyMigrations + [Failing()])
                 XCTFail("the failing migration stops the batch")
             } catch is Failing.Refused {}
             let tables = try await app.db.plainRows(
