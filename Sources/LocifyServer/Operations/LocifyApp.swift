@@ -70,39 +70,45 @@ public enum LocifyApp {
 }
 
 extension Application {
-    /// Runs the pending migrations. On SQLite they run in one transaction: each statement committed on
-    /// its own waited for the disk, which was most of a first start (about 150 of 250 ms), and an upgrade
-    /// that fails half-way now leaves the database as it was. PostgreSQL runs them one at a time, as
-    /// Fluent does: a statement that fails there (pg_trgm that cannot be created, which a migration
-    /// allows for) would abort a shared transaction.
-    /// `migrations` are the app's own unless a test adds to them.
+    /// Runs the pending migrations of `migrations` (the app's own unless a test adds to them). On SQLite
+    /// they run in one transaction: each statement committed on its own waited for the disk, which was
+    /// most of a first start (about 150 of 250 ms), and an upgrade that fails half-way leaves the database
+    /// as it was. PostgreSQL runs them one at a time, as Fluent does: a statement that fails there
+    /// (pg_trgm that cannot be created, which a migration allows for) would abort a shared transaction.
     func migrateDatabase(_ migrations: [any Migration] = locifyMigrations) async throws {
         let applied = try await appliedMigrations()
         let pending = migrations.filter { !(applied?.contains($0.name) ?? false) }
         if pending.isEmpty { return }
-        guard let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" else {
-            return try await autoMigrate()
+        // Each step logged as soon as it is done, in one batch, as Fluent's migrator does; its own log
+        // table is made as the migrator makes it, so `locify migrate` and Fluent agree.
+        @Sendable func run(on database: any Database, oneByOne: Bool) async throws {
+            if applied == nil { try await MigrationLog.migration.prepare(on: database).get() }
+            let batch = try await Self.nextBatch(on: database)
+            for step in oneByOne ? pending.map({ [$0] }) : [pending] {
+                for migration in step { try await migration.prepare(on: database).get() }
+                try await Self.record(step, batch: batch, on: database)
+            }
         }
-        try await db.transaction { transaction in
-            // Fluent's own log table, as its migrator makes it, so `locify migrate` and Fluent agree.
-            if applied == nil { try await MigrationLog.migration.prepare(on: transaction).get() }
-            for migration in pending { try await migration.prepare(on: transaction).get() }
-            try await Self.record(pending, on: transaction)
+        guard try db.sqlDatabase().dialect.name == "sqlite" else {
+            return try await run(on: db, oneByOne: true)
         }
+        try await db.transaction { transaction in try await run(on: transaction, oneByOne: false) }
+    }
+
+    private static func nextBatch(on database: any Database) async throws -> Int {
+        let rows = try await database.plainRows(
+            #"SELECT MAX("batch") FROM "_fluent_migrations""#, columns: ["batch"])
+        return (try rows.first?.integer(0) ?? 0) + 1
     }
 
     /// The migrations run, in Fluent's log in one statement: its migrator saved each through its model,
     /// a third of a first start's migrations.
-    private static func record(_ migrations: [any Migration], on database: any Database) async throws {
-        let sql = try database.sqlDatabase()
-        let batch =
-            try await database.plainRows(#"SELECT MAX("batch") FROM "_fluent_migrations""#, columns: ["batch"])
-            .first?.integer(0) ?? 0
+    private static func record(_ migrations: [any Migration], batch: Int, on database: any Database) async throws {
         let now = Date()
         let rows = migrations.map { migration -> SQLQueryString in
-            "(\(bind: UUID()), \(bind: migration.name), \(literal: batch + 1), \(bind: now), \(bind: now))"
+            "(\(bind: UUID()), \(bind: migration.name), \(literal: batch), \(bind: now), \(bind: now))"
         }
-        try await sql.raw(
+        try await database.sqlDatabase().raw(
             """
             INSERT INTO "_fluent_migrations" ("id", "name", "batch", "created_at", "updated_at") \
             VALUES \(rows.joined(separator: ", "))

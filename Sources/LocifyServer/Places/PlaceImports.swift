@@ -50,19 +50,9 @@ struct PlaceImportRecord: Sendable {
     let stage: String?
     let processed: Int
     let total: Int
-    private(set) var report: PlaceImportReportResource?
-    /// The report as stored: a report of 100,000 rows is megabytes of JSON, read on the CPU pool
+    /// A report of 100,000 rows is megabytes of JSON: a record is read on the CPU pool
     /// (`PlaceImportStore.record`), not on an event loop.
-    private let reportText: String?
-
-    /// The report read from its stored text.
-    func decodingReport() -> PlaceImportRecord {
-        var decoded = self
-        decoded.report = reportText.flatMap {
-            try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data($0.utf8))
-        }
-        return decoded
-    }
+    let report: PlaceImportReportResource?
     let error: String?
     let createdAt: Date
     let updatedAt: Date
@@ -81,8 +71,9 @@ struct PlaceImportRecord: Sendable {
         stage = try row.text(5)
         processed = try row.requiredInteger(6)
         total = try row.requiredInteger(7)
-        report = nil
-        reportText = try row.text(8)
+        report = try row.text(8).flatMap {
+            try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data($0.utf8))
+        }
         error = try row.text(9)
         createdAt = try row.requiredDate(10)
         updatedAt = try row.requiredDate(11)
@@ -139,8 +130,7 @@ struct PlaceImportStore {
             WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
             """, columns: PlaceImportRecord.columns)
         guard let row = rows.first else { throw AppError.notFound }
-        let record = try PlaceImportRecord(row: row)
-        return try await cpuWork.offloaded { record.decodingReport() }
+        return try await cpuWork.offloaded { try PlaceImportRecord(row: row) }
     }
 
     static func text(of report: PlaceImportReportResource) throws -> String {

@@ -561,19 +561,7 @@ struct PlaceService {
 
     /// Stores checked fields in one of the owner's categories; the new place's id.
     func insert(_ fields: PlaceFields, categoryID: Int) async throws -> Int {
-        let now = dependencies.now()
-        let rows = try await database.plainRows(
-            """
-            INSERT INTO "places" ("uuid", "user_id", "category_id", "name", "name_key", "address", "latitude", \
-            "longitude", "notes", "is_favorite", "source", "external_id", "search_key", "created_at", "updated_at") \
-            VALUES (\(bind: dependencies.newUUID()), \(literal: ownerID), \(literal: categoryID), \(bind: fields.name), \
-            \(bind: PlaceRows.nameKey(fields.name)), \(bind: fields.address), \(bind: fields.coordinate.latitude), \
-            \(bind: fields.coordinate.longitude), \(bind: fields.notes), \(bind: fields.isFavorite), \
-            \(bind: fields.source), \(bind: fields.externalID), \(bind: fields.searchKey), \(bind: now), \(bind: now)) \
-            RETURNING "id"
-            """, columns: ["id"])
-        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
-        return id
+        try await insert([(fields, categoryID)])[0]
     }
 
     /// New places in one statement, each with its category; their ids in the same order. One statement
@@ -581,14 +569,14 @@ struct PlaceService {
     /// trip to the database's thread and back, so fewer trips are a shorter wait for everyone else.
     func insert(_ places: [(fields: PlaceFields, categoryID: Int)]) async throws -> [Int] {
         // 15 values a place: 400 places stay under both databases' limits on one statement's values.
-        guard places.count <= 400 else {
-            var ids: [Int] = []
-            for start in stride(from: 0, to: places.count, by: 400) {
-                ids += try await insert(Array(places[start..<min(start + 400, places.count)]))
-            }
-            return ids
+        var ids: [Int] = []
+        for start in stride(from: 0, to: places.count, by: 400) {
+            ids += try await insertStatement(places[start..<min(start + 400, places.count)])
         }
-        guard !places.isEmpty else { return [] }
+        return ids
+    }
+
+    private func insertStatement(_ places: ArraySlice<(fields: PlaceFields, categoryID: Int)>) async throws -> [Int] {
         let now = dependencies.now()
         let uuids = places.map { _ in dependencies.newUUID() }
         let values = zip(places, uuids).map { place, uuid -> SQLQueryString in
