@@ -22,7 +22,11 @@ public struct PostalCodeRule: Sendable {
         return "\(plural) in \(Self.withArticle(countryName)) look like \(example)."
     }
 
+    /// Every format is written in ASCII, so a code with any other character never fits: ICU would
+    /// otherwise let `\d` take any script's digits and case folding take "ſ" (U+017F) for "s", more
+    /// than the formats (and the API's description of them) say.
     static func matches(_ text: String, pattern: String) -> Bool {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         guard let expression = PatternCache.shared.expression(for: pattern) else { return true }
         let range = NSRange(text.startIndex..., in: text)
         return expression.firstMatch(in: text, options: [], range: range) != nil

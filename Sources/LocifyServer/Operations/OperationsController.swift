@@ -2,6 +2,7 @@ import Fluent
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOConcurrencyHelpers
 import SQLKit
 import Vapor
 
@@ -38,7 +39,17 @@ struct OperationsController: RouteCollection {
 /// route the server registers. The birthday rules depend on the date ("not in the future", "a year up
 /// to this one"), so the document holds placeholders that are filled in with today (UTC) when served.
 enum OpenAPIDocument {
+    /// The last day's document: it is over a megabyte, and only the day changes it.
+    private static let served = NIOLockedValueBox<(day: CalendarDate, data: Data)?>(nil)
+
     static func data(today: CalendarDate) throws -> Data {
+        if let served = served.withLockedValue({ $0 }), served.day == today { return served.data }
+        let data = try filledIn(today: today)
+        served.withLockedValue { $0 = (today, data) }
+        return data
+    }
+
+    private static func filledIn(today: CalendarDate) throws -> Data {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "OpenAPI") else {
             throw Abort(.internalServerError, reason: "openapi.json is missing from the bundle")
         }

@@ -118,6 +118,20 @@ final class AddressFormatTests: XCTestCase {
         XCTAssertEqual(checked, 181)
     }
 
+    /// The API's description writes each format in ASCII (Tests/api/openapi_address_rules.py), so ICU's
+    /// wider reading — any script's digits for `\d`, the long s for "s" — must not take a code.
+    func testPostalCodesOutsideASCIINeverFit() throws {
+        let unitedStates = try XCTUnwrap(formats.format(for: "US"))
+        let rule = PostalCodeRule(format: unitedStates, countryName: "United States")
+        XCTAssertNil(rule.problem(with: "95014"))
+        XCTAssertNotNil(rule.problem(with: "٩٥٠١٤"), "Arabic-Indic digits")
+        XCTAssertNotNil(rule.problem(with: "９５０１４"), "full-width digits")
+        let jersey = try XCTUnwrap(formats.format(for: "JE"))
+        let jerseyRule = PostalCodeRule(format: jersey, countryName: "Jersey")
+        XCTAssertNil(jerseyRule.problem(with: "je2 3zs"))
+        XCTAssertNotNil(jerseyRule.problem(with: "JE2 3Z\u{17F}"), "long s for s")
+    }
+
     func testAddressValidationReportsEveryProblem() {
         XCTAssertThrowsError(try PostalAddressDraft(postalCode: "ABC", country: "gb", latitude: 91).validated()) {
             error in
