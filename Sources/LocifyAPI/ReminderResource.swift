@@ -201,15 +201,16 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         case later
     }
 
-    /// `timeline` holds positions in `reminders`; `contact` gives each reminder's contact as the item shows
-    /// it. Each group shows its first `limit` items; `nextPage` gives the URL of a group's second page.
+    /// `timeline` holds positions, and `reminder` gives the reminder at one (only the items shown are
+    /// asked for); `contact` gives each reminder's contact as the item shows it. Each group shows its first
+    /// `limit` items; `nextPage` gives the URL of a group's second page.
     public init(
-        _ timeline: Timeline<Int>, reminders: [ReminderOutline], limit: Int = defaultLimit,
+        _ timeline: Timeline<Int>, reminder: (Int) -> ReminderOutline?, limit: Int = defaultLimit,
         nextPage: (Timeline<Int>.Group) -> String, contact: (ReminderOutline) -> ContactSummary?
     ) {
         func group(_ name: Timeline<Int>.Group) -> Group {
             let entries = timeline[name]
-            let items = Self.items(entries.prefix(limit), reminders: reminders, contact: contact)
+            let items = Self.items(entries.prefix(limit), reminder: reminder, contact: contact)
             return Group(count: entries.count, items: items, nextPage: entries.count > limit ? nextPage(name) : nil)
         }
         overdue = group(.overdue)
@@ -219,14 +220,14 @@ public struct ReminderTimelineResource: Codable, Sendable, Equatable {
         later = group(.later)
     }
 
-    /// The items of `entries`, leaving out a reminder whose contact is not known.
+    /// The items of `entries`, leaving out a reminder gone since the timeline was read or whose contact is
+    /// not known.
     public static func items(
-        _ entries: some Sequence<Timeline<Int>.Entry>, reminders: [ReminderOutline],
+        _ entries: some Sequence<Timeline<Int>.Entry>, reminder: (Int) -> ReminderOutline?,
         contact: (ReminderOutline) -> ContactSummary?
     ) -> [Item] {
         entries.compactMap { entry -> Item? in
-            let reminder = reminders[entry.item]
-            guard let person = contact(reminder) else { return nil }
+            guard let reminder = reminder(entry.item), let person = contact(reminder) else { return nil }
             let recurrence = reminder.schedule.recurrence
             return Item(
                 reminderID: reminder.id, title: reminder.title, date: entry.date.description,

@@ -132,7 +132,7 @@ final class DirectJSONTests: XCTestCase {
             // At a limit of one, the groups with more carry a next page (a string where the others have null).
             let timeline = ReminderTimelineResource(
                 Timeline.of(reminders.map(\.outline), today: today, weekStartsOn: 2),
-                reminders: reminders.map(\.outline),
+                reminder: { reminders[$0].outline },
                 limit: limit, nextPage: { "http://x/api/reminders/timeline/\($0.rawValue)?page=2" },
                 contact: { reminder in
                     byID[reminder.contactID].map { .init(id: $0.id, name: $0.completeName, avatar: avatar($0)) }

@@ -187,6 +187,22 @@ extension Reminder {
     }
 }
 
+/// Only what places a reminder on a timeline: the API's timeline reads this of every reminder, and the
+/// titles of the few it shows.
+public struct ReminderPlacement: Equatable, Sendable {
+    public let id: Int
+    public let contactID: Int
+    public var schedule: ReminderSchedule
+    public var isDone: Bool
+
+    public init(id: Int, contactID: Int, schedule: ReminderSchedule, isDone: Bool) {
+        self.id = id
+        self.contactID = contactID
+        self.schedule = schedule
+        self.isDone = isDone
+    }
+}
+
 extension Timeline where Item == Int {
     /// The timeline of `reminders`, holding their positions: ten thousand reminders are grouped and
     /// sorted without copying one.
@@ -194,5 +210,14 @@ extension Timeline where Item == Int {
         Timeline(
             Array(reminders.indices), today: today, weekStartsOn: weekStartsOn,
             schedule: { reminders[$0].schedule }, isDone: { reminders[$0].doneAt != nil })
+    }
+
+    /// The timeline of `placements`, holding their positions.
+    public static func of(_ placements: [ReminderPlacement], today: CalendarDate, weekStartsOn: Int)
+        -> Timeline<Int>
+    {
+        Timeline(
+            Array(placements.indices), today: today, weekStartsOn: weekStartsOn,
+            schedule: { placements[$0].schedule }, isDone: { placements[$0].isDone })
     }
 }

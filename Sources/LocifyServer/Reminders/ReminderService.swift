@@ -56,6 +56,27 @@ struct ReminderService {
         ).map(ReminderRows.outline(from:))
     }
 
+    /// The outlines of the owner's reminders among `ids`, by id (a timeline's shown items).
+    func outlines(_ ids: [Int]) async throws -> [Int: ReminderOutline] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ReminderRows.outlineColumnList) FROM "reminders" \
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
+            """, columns: ReminderRows.outlineColumns)
+        return Dictionary(uniqueKeysWithValues: try rows.map(ReminderRows.outline(from:)).map { ($0.id, $0) })
+    }
+
+    /// Where each of the owner's reminders falls, for the API's timeline: read as one packed text
+    /// (`ReminderRows.packedPlacements`), as ten thousand rows cost the driver more than their values.
+    func placements() async throws -> [ReminderPlacement] {
+        let sql = try database.sqlDatabase()
+        let rows = try await database.plainRows(
+            ReminderRows.packedPlacements(ownerID: ownerID, dialect: sql.dialect.name), columns: ["placements"])
+        guard let packed = try rows.first?.text(0) else { return [] }
+        return try ReminderRows.placements(fromPacked: packed)
+    }
+
     /// The owner's reminders that can fall within `range`, a span of one month: repeating ones that have
     /// started by its end, one-time ones inside it, and of the yearly and monthly ones only those whose day
     /// is in it (or clamped into it). The SQL only narrows; `ReminderSchedule` decides. (Reading outlines

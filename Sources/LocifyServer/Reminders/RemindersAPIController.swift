@@ -91,12 +91,13 @@ struct RemindersAPIController: RouteCollection {
     /// the URL of the rest, so ten thousand reminders answer as small as a hundred.
     func timeline(request: Request) async throws -> DataEnvelope<ReminderTimelineResource> {
         let limit = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit).limit
-        let (timeline, reminders) = try await request.reminderTimeline()
+        let (timeline, placements) = try await request.reminderTimeline()
         let shown = Timeline<Int>.Group.allCases.flatMap { timeline[$0].prefix(limit) }
-        let summaries = try await request.timelineContacts(of: shown.map { reminders[$0.item] })
+        let outlines = try await request.reminders().outlines(shown.map { placements[$0.item].id })
+        let summaries = try await request.timelineContacts(of: Array(outlines.values))
         return DataEnvelope(
             data: ReminderTimelineResource(
-                timeline, reminders: reminders, limit: limit,
+                timeline, reminder: { outlines[placements[$0].id] }, limit: limit,
                 nextPage: { group in request.timelinePageURLs(of: group, limit: limit)(2) },
                 contact: { summaries[$0.contactID] }))
     }
@@ -107,13 +108,16 @@ struct RemindersAPIController: RouteCollection {
             throw AppError.notFound
         }
         let selection = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit)
-        let (timeline, reminders) = try await request.reminderTimeline()
+        let (timeline, placements) = try await request.reminderTimeline()
         let entries = timeline[group]
         let window = PageWindow(page: selection.page, limit: selection.limit, total: entries.count)
         let page = entries.dropFirst(min(window.offset, entries.count)).prefix(window.limit)
-        let summaries = try await request.timelineContacts(of: page.map { reminders[$0.item] })
+        let outlines = try await request.reminders().outlines(page.map { placements[$0.item].id })
+        let summaries = try await request.timelineContacts(of: Array(outlines.values))
         return PageResource(
-            items: ReminderTimelineResource.items(page, reminders: reminders) { summaries[$0.contactID] },
+            items: ReminderTimelineResource.items(page, reminder: { outlines[placements[$0].id] }) {
+                summaries[$0.contactID]
+            },
             window: window, path: request.absoluteURL(.apiReminderTimelineGroup(group.rawValue)),
             pageURL: request.timelinePageURLs(of: group, limit: selection.limit))
     }
@@ -178,11 +182,11 @@ extension Request {
 }
 
 extension Request {
-    /// The signed-in user's timeline, over positions in the reminders it was made of.
-    fileprivate func reminderTimeline() async throws -> (Timeline<Int>, [ReminderOutline]) {
-        let reminders = try await self.reminders().outlines()
+    /// The signed-in user's timeline, over positions in the placements it was made of.
+    fileprivate func reminderTimeline() async throws -> (Timeline<Int>, [ReminderPlacement]) {
+        let placements = try await self.reminders().placements()
         let weekStart = try await notificationSettings().preferences().weekStartsOn
-        return (Timeline.of(reminders, today: today, weekStartsOn: weekStart), reminders)
+        return (Timeline.of(placements, today: today, weekStartsOn: weekStart), placements)
     }
 
     /// The contacts of the reminders shown, each summary made once however many reminders it has.

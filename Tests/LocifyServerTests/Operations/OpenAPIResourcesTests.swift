@@ -292,7 +292,7 @@ final class OpenAPIResourcesTests: XCTestCase {
                 ),
             ]
             let timeline = ReminderTimelineResource(
-                Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminders: [reminder.outline],
+                Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminder: { _ in reminder.outline },
                 nextPage: { "http://x/api/reminders/timeline/\($0.rawValue)?page=2" },
                 contact: { _ in .init(id: 7, name: "Zoë Müller", avatar: avatar) })
             let timelineExample: (String, JSONValue, JSONValue) = (

@@ -289,6 +289,24 @@ final class ReminderTimelineTests: XCTestCase {
         return try response.decoded(DataEnvelope<ReminderResource>.self).data.id
     }
 
+    /// The timeline reads every reminder as one packed text; a record it cannot read is an error, not a
+    /// reminder quietly left off.
+    func testPackedPlacementsReadBackAndARecordTheyCannotReadIsAnError() throws {
+        let placements = try ReminderRows.placements(fromPacked: "7,3,2024-05-01,one_time,1,1;8,4,2020-02-29,year,2,0")
+        XCTAssertEqual(placements.map(\.id), [7, 8])
+        XCTAssertEqual(placements.map(\.contactID), [3, 4])
+        XCTAssertEqual(placements.map(\.isDone), [true, false])
+        XCTAssertEqual(placements[1].schedule.initialDate, CalendarDate(year: 2020, month: 2, day: 29))
+        XCTAssertEqual(placements[1].schedule.recurrence, Recurrence(frequencyType: "year", frequencyNumber: 2))
+        XCTAssertEqual(try ReminderRows.placements(fromPacked: ""), [])
+        for broken in [
+            "7,3,2024-05-01,one_time,1", "7,3,2024-13-01,one_time,1,0", "x,3,2024-05-01,week,1,0",
+            "7,3,2024-05-01,fortnight,1,0", "7,3,2024-05-01,week,1,2",
+        ] {
+            XCTAssertThrowsError(try ReminderRows.placements(fromPacked: broken), broken)
+        }
+    }
+
     func testATimelineShowsAWindowOfEachGroupAndPagesThroughTheRest() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
