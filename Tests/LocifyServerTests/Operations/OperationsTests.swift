@@ -83,6 +83,21 @@ final class OperationsTests: XCTestCase {
         }
     }
 
+    /// Each event loop's SQLite connection clears deleted content only from pages it writes anyway
+    /// (see applyConnectionSettings): zeroing every freed page stalled writes during an import.
+    func testEverySQLiteConnectionDeletesSecurelyButFast() async throws {
+        try await withApp(.sqlite) { app, _ in
+            var loops = 0
+            for loop in app.eventLoopGroup.makeIterator() {
+                let database = try XCTUnwrap(app.databases.database(.sqlite, logger: app.logger, on: loop))
+                let rows = try await database.plainRows(#"PRAGMA secure_delete"#, columns: ["secure_delete"])
+                XCTAssertEqual(try rows.first?.requiredInteger(0), 2, "FAST is 2")
+                loops += 1
+            }
+            XCTAssertGreaterThan(loops, 0)
+        }
+    }
+
     func testTheServedDescriptionCarriesTodaysBirthdayBounds() async throws {
         try await forEachDatabase { app, clock, _ in
             // 2024-05-04 is the test clock's day.
