@@ -71,8 +71,8 @@ private func registerDatabase(_ app: Application, config: LocifyConfig) async th
 /// SQLite here is built with SECURE_DELETE, which writes zeros over every page it frees. The places'
 /// trigram index frees thousands of pages as it merges its segments during an import, and all that
 /// writing is done holding the one write lock. FAST still clears deleted content from every page written
-/// anyway, and leaves freed pages to be reused: a 100,000-place import took 65–67 s instead of 77 s, and
-/// a fifth fewer of its batches held the lock over 12 ms (Benchmarks/write-latency.sh). The setting
+/// anyway, and leaves freed pages to be reused: in runs taking turns, the p99 of other writes during a
+/// 100,000-place import fell from 89–102 ms to 64–75 ms (Benchmarks/write-latency.sh). The setting
 /// belongs to a connection, and each event loop has one: it is opened here and given the setting.
 private func applyConnectionSettings(_ app: Application) async throws {
     for loop in app.eventLoopGroup.makeIterator() {
