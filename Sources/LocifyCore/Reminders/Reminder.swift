@@ -187,6 +187,12 @@ extension Reminder {
     }
 }
 
+extension ReminderOutline {
+    public var placement: ReminderPlacement {
+        ReminderPlacement(id: id, contactID: contactID, schedule: schedule, isDone: doneAt != nil)
+    }
+}
+
 /// Only what places a reminder on a timeline: the API's timeline reads this of every reminder, and the
 /// titles of the few it shows.
 public struct ReminderPlacement: Equatable, Sendable {
@@ -204,15 +210,13 @@ public struct ReminderPlacement: Equatable, Sendable {
 }
 
 extension Timeline where Item == Int {
-    /// The timeline of `reminders`, holding their positions: ten thousand reminders are grouped and
-    /// sorted without copying one.
+    /// The timeline of `reminders` (the web page's, which shows their titles), holding their positions.
     public static func of(_ reminders: [ReminderOutline], today: CalendarDate, weekStartsOn: Int) -> Timeline<Int> {
-        Timeline(
-            Array(reminders.indices), today: today, weekStartsOn: weekStartsOn,
-            schedule: { reminders[$0].schedule }, isDone: { reminders[$0].doneAt != nil })
+        of(reminders.map(\.placement), today: today, weekStartsOn: weekStartsOn)
     }
 
-    /// The timeline of `placements`, holding their positions.
+    /// The timeline of `placements`, holding their positions: ten thousand reminders are grouped and
+    /// sorted without copying one.
     public static func of(_ placements: [ReminderPlacement], today: CalendarDate, weekStartsOn: Int)
         -> Timeline<Int>
     {

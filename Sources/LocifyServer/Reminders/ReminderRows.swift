@@ -103,7 +103,7 @@ enum ReminderRows {
                 }
                 return value
             }
-            func text(_ range: Range<Int>) -> String {
+            func string(_ range: Range<Int>) -> String {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
             let comma = UInt8(ascii: ",")
@@ -118,10 +118,10 @@ enum ReminderRows {
                 let isDone = done.count == 1 ? bytes[done.lowerBound] : nil
                 guard let id, let contactID, let number, isDone == UInt8(ascii: "0") || isDone == UInt8(ascii: "1")
                 else {
-                    throw UnreadablePlacement(record: text(recordStart..<min(index, bytes.count)))
+                    throw UnreadablePlacement(record: string(recordStart..<min(index, bytes.count)))
                 }
                 let schedule = try schedule(
-                    id: id, initialDate: text(date), frequencyType: text(type), frequencyNumber: number)
+                    id: id, initialDate: string(date), frequencyType: string(type), frequencyNumber: number)
                 placements.append(
                     ReminderPlacement(
                         id: id, contactID: contactID, schedule: schedule, isDone: isDone == UInt8(ascii: "1")))
