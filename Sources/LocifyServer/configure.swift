@@ -63,6 +63,7 @@ private func registerDatabase(_ app: Application, config: LocifyConfig) async th
             _ = try await sql.raw("PRAGMA journal_mode=WAL").all()
         }
         try await applyConnectionSettings(app)
+        app.lifecycle.use(KeptStatementsLifecycle())
     case .postgres(let url):
         try app.databases.use(.postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .debug), as: .psql)
     }
@@ -80,6 +81,21 @@ private func applyConnectionSettings(_ app: Application) async throws {
             continue
         }
         _ = try await sql.raw("PRAGMA secure_delete = FAST").all()
+    }
+}
+
+/// Finalizes the statements kept for each event loop's connection (see `SQLiteStatements`) before the
+/// databases shut down: SQLite does not close a connection that still has statements. Registered before
+/// the job workers, so it runs after they stopped.
+struct KeptStatementsLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        for loop in application.eventLoopGroup.makeIterator() {
+            guard
+                let sqlite = application.databases.database(.sqlite, logger: application.logger, on: loop)
+                    as? any SQLiteDatabase
+            else { continue }
+            try? await sqlite.withConnection { try await SQLiteStatements.finalizeAll(on: $0) }
+        }
     }
 }
 

@@ -95,8 +95,8 @@ struct PlainRow {
         return converted
     }
 
-    fileprivate init(sqlite row: SQLiteRow, names: [String]) {
-        sqliteValues = row.columns.map(\.data)
+    fileprivate init(sqliteValues: [SQLiteData], names: [String]) {
+        self.sqliteValues = sqliteValues
         sqlRow = nil
         self.names = names
     }
@@ -112,10 +112,9 @@ extension Database {
     /// Runs a read query that selects `columns`, in that order, and returns its rows for reading by
     /// position. The SQL is the same on every database; only the reading differs.
     ///
-    /// `bulk` is for queries that return thousands of rows (every reminder of a user): on SQLite the rows
-    /// are then collected on the database thread, where the default hands each row to the event loop as
-    /// a task of its own, which costs more than the row for a big result and less for a short one.
-    func plainRows(_ query: SQLQueryString, columns: [String], bulk: Bool = false) async throws -> [PlainRow] {
+    /// On SQLite the statement is kept prepared for the connection's next use of the same text (see
+    /// `SQLiteStatements`), and the rows are read on the database thread in one go.
+    func plainRows(_ query: SQLQueryString, columns: [String]) async throws -> [PlainRow] {
         let sql = try sqlDatabase()
         guard let sqlite = self as? any SQLiteDatabase else {
             return try await sql.raw(query).all().map { PlainRow(sql: $0, names: columns) }
@@ -127,20 +126,14 @@ extension Database {
         if logger.logLevel <= .debug {
             logger.debug("\(serializer.sql) \(binds)")
         }
-        // The future-based query: SQLiteConnection's async one costs a task per query, which measured
-        // slower for short lists than the future's per-row hops.
         let text = serializer.sql
-        let rows: [SQLiteRow]
-        if bulk {
-            rows = try await sqlite.withConnection { connection in
-                let collected = RowCollector()
-                try await connection.query(text, binds) { row in collected.rows.append(row) }
-                return collected.rows
-            }
-        } else {
-            rows = try await sqlite.query(text, binds).get()
+        let values = try await sqlite.withConnection { connection in
+            if let rows = try await SQLiteStatements.rows(text, binds, on: connection) { return rows }
+            let collected = RowCollector()
+            try await connection.query(text, binds) { row in collected.rows.append(row.columns.map(\.data)) }
+            return collected.rows
         }
-        return rows.map { PlainRow(sqlite: $0, names: columns) }
+        return values.map { PlainRow(sqliteValues: $0, names: columns) }
     }
 }
 
@@ -180,8 +173,9 @@ extension Database {
     }
 }
 
-/// The rows of one bulk query. SQLiteNIO calls the row closure on its one database thread, one row after
-/// another, and the rows are read only after the query has finished: a lock per row bought nothing.
+/// The rows of one query run through SQLiteNIO. It calls the row closure on its one database thread, one
+/// row after another, and the rows are read only after the query has finished: a lock per row bought
+/// nothing.
 private final class RowCollector: @unchecked Sendable {
-    var rows: [SQLiteRow] = []
+    var rows: [[SQLiteData]] = []
 }

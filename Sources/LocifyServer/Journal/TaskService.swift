@@ -37,7 +37,7 @@ struct TaskService {
             SELECT \(JournalRows.taskColumnList) FROM "tasks" \
             WHERE "user_id" = \(literal: ownerID) AND "is_completed" = \(SQLLiteral.boolean(false)) \
             ORDER BY "created_at", "id"
-            """, columns: JournalRows.taskColumns, bulk: true
+            """, columns: JournalRows.taskColumns
         ).map(JournalRows.task(from:))
     }
 

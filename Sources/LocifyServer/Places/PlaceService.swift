@@ -246,8 +246,7 @@ struct PlaceService {
             }
         let limited: SQLQueryString = limit.map { " LIMIT \(literal: $0)" } ?? ""
         let rows = try await database.plainRows(
-            "SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source)\(limited)", columns: columns,
-            bulk: true)
+            "SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source)\(limited)", columns: columns)
         return try rows.map {
             SortKeys(id: try $0.requiredInteger(0), nameKey: try $0.requiredText(1), createdAt: try $0.requiredDate(2))
         }
@@ -382,7 +381,7 @@ struct PlaceService {
         let columns = ["id", "latitude", "longitude", "name_key", "created_at"]
         let rows = try await database.plainRows(
             #"SELECT \#(SQLQueryString.columnList(columns)) FROM "places" WHERE \#(conditions(filter))"#,
-            columns: columns, bulk: true)
+            columns: columns)
         var keys: [SortKeys] = []
         keys.reserveCapacity(rows.count)
         for row in rows {
@@ -490,7 +489,7 @@ struct PlaceService {
         let rows = try await database.plainRows(
             """
             SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) ORDER BY "name_key", "id"
-            """, columns: PlaceRows.placeColumns, bulk: true)
+            """, columns: PlaceRows.placeColumns)
         return try rows.map(PlaceRows.place(from:)).filter(filter.matches)
     }
 

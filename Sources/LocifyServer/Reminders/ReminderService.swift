@@ -25,7 +25,7 @@ struct ReminderService {
     func all() async throws -> [Reminder] {
         try await database.plainRows(
             #"SELECT \#(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
-            columns: ReminderRows.columns, bulk: true
+            columns: ReminderRows.columns
         ).map(ReminderRows.reminder(from:))
     }
 
@@ -52,7 +52,7 @@ struct ReminderService {
     func outlines() async throws -> [ReminderOutline] {
         try await database.plainRows(
             #"SELECT \#(ReminderRows.outlineColumnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID)"#,
-            columns: ReminderRows.outlineColumns, bulk: true
+            columns: ReminderRows.outlineColumns
         ).map(ReminderRows.outline(from:))
     }
 
@@ -102,7 +102,7 @@ struct ReminderService {
             OR substr("initial_date", 6, 5) BETWEEN \(bind: startMonthDay) AND \(bind: endMonthDay)\(yearClamp)) \
             AND ("frequency_type" <> 'month' OR "frequency_number" <> 1 \
             OR substr("initial_date", 9, 2) BETWEEN \(bind: startDay) AND \(bind: endDay)\(monthClamp))
-            """, columns: ReminderRows.columns, bulk: true
+            """, columns: ReminderRows.columns
         ).map(ReminderRows.reminder(from:))
     }
 

@@ -1,5 +1,7 @@
 import Fluent
+import FluentSQLiteDriver
 import LocifyCore
+import SQLKit
 import XCTVapor
 
 @testable import LocifyServer
@@ -95,6 +97,50 @@ final class OperationsTests: XCTestCase {
                 loops += 1
             }
             XCTAssertGreaterThan(loops, 0)
+        }
+    }
+
+    func testPlainQueriesReuseTheirStatementsOnSQLite() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let loop = app.eventLoopGroup.any()
+            let database = try XCTUnwrap(app.databases.database(.sqlite, logger: app.logger, on: loop))
+            let sqlite = try XCTUnwrap(database as? any SQLiteDatabase)
+            func counts() async throws -> (kept: Int, reused: Int) {
+                let counts = try await sqlite.withConnection { SQLiteStatements.counts(on: $0) }
+                return try XCTUnwrap(counts, "the connection's handle is reachable")
+            }
+            let before = try await counts()
+            let query: SQLQueryString = #"SELECT \#(bind: "kept") AS "text", 41 + 1 AS "number""#
+            for round in 1...3 {
+                let rows = try await database.plainRows(query, columns: ["text", "number"])
+                XCTAssertEqual(try rows.first?.requiredText(0), "kept", "round \(round)")
+                XCTAssertEqual(try rows.first?.requiredInteger(1), 42)
+            }
+            var after = try await counts()
+            XCTAssertEqual(after.reused - before.reused, 2, "prepared once, reused twice")
+            XCTAssertEqual(after.kept, before.kept + 1)
+
+            // A failing statement is not kept, and the connection goes on.
+            do {
+                _ = try await database.plainRows(#"SELECT "nothing" FROM "no_such_table""#, columns: ["nothing"])
+                XCTFail("the query should fail")
+            } catch {
+                XCTAssertTrue(String(describing: error).contains("no such table"), "\(error)")
+            }
+            after = try await counts()
+            XCTAssertEqual(after.kept, before.kept + 1)
+
+            // A kept statement holds no snapshot: a write on another connection is seen at once.
+            let otherLoop = app.eventLoopGroup.makeIterator().first { $0 !== loop } ?? loop
+            let other = try XCTUnwrap(
+                app.databases.database(.sqlite, logger: app.logger, on: otherLoop) as? any SQLDatabase)
+            try await other.raw(#"CREATE TABLE "kept_check" ("n" INTEGER)"#).run()
+            let count: SQLQueryString = #"SELECT COUNT(*) AS "n" FROM "kept_check""#
+            let empty = try await database.plainRows(count, columns: ["n"])
+            XCTAssertEqual(try empty.first?.requiredInteger(0), 0)
+            try await other.raw(#"INSERT INTO "kept_check" VALUES (1)"#).run()
+            let one = try await database.plainRows(count, columns: ["n"])
+            XCTAssertEqual(try one.first?.requiredInteger(0), 1)
         }
     }
 
