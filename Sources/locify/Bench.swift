@@ -6,6 +6,7 @@ import LocifyServer
 extension Locify {
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bench",
             abstract: "Measure the Core's speed and the read path: geocoding, formats, JSON, row decoding.",
             discussion: "Build in release mode for meaningful numbers: swift run -c release locify bench")
 

@@ -5,10 +5,12 @@ import LocifyServer
 extension Locify {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Bring data into an account.", subcommands: [Contacts.self, Places.self])
 
         struct Contacts: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "contacts",
                 abstract: "Import contacts from a vCard file (3.0 or 4.0), with their addresses and birthdays.",
                 discussion: """
                     Contacts whose e-mail the account already has are left out, so importing a file twice adds \
@@ -39,6 +41,7 @@ extension Locify {
 
         struct Places: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "places",
                 abstract: "Import places from GPX, KML, KMZ, GeoJSON, CSV or a Google Takeout file.",
                 discussion: """
                     The format is recognised from the content. A place already saved (the same id from the same \
@@ -85,10 +88,12 @@ extension Locify {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Take data out of an account.", subcommands: [Contacts.self, Places.self])
 
         struct Contacts: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "contacts",
                 abstract: "Write every contact, with its addresses, as one vCard 4.0 file.")
 
             @Option(help: "Email of the account to export.")
@@ -113,6 +118,7 @@ extension Locify {
 
         struct Places: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "places",
                 abstract: "Write the account's places as GPX, KML, KMZ, GeoJSON or CSV.",
                 discussion: """
                     Names, positions, addresses, notes, categories and favourites are kept, so importing the file \

@@ -3,6 +3,9 @@ import Foundation
 import LocifyServer
 import Logging
 
+/// Every command names itself (`commandName`): the argument parser otherwise derives each name from the
+/// type through `String(describing:)`, whose dynamic casts scan every conformance in the program, and it
+/// asks for all of them at every start.
 @main
 struct Locify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

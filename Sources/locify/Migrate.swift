@@ -3,7 +3,8 @@ import LocifyServer
 
 extension Locify {
     struct Migrate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring the database schema up to date.")
+        static let configuration = CommandConfiguration(
+            commandName: "migrate", abstract: "Bring the database schema up to date.")
 
         @OptionGroup var storage: StorageOptions
 

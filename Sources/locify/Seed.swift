@@ -3,7 +3,8 @@ import LocifyServer
 
 extension Locify {
     struct Seed: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fill an account with sample data.")
+        static let configuration = CommandConfiguration(
+            commandName: "seed", abstract: "Fill an account with sample data.")
 
         @Flag(help: "Add a dozen realistic sample contacts.")
         var demo = false

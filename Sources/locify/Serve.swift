@@ -5,6 +5,7 @@ import LocifyServer
 extension Locify {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Start the server (the default command). Runs pending migrations first.")
 
         @Option(help: "Address to listen on (env: LOCIFY_HOST; default 127.0.0.1).")

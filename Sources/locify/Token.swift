@@ -5,6 +5,7 @@ import LocifyServer
 extension Locify {
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "token",
             abstract: "Manage personal API tokens.", subcommands: [Create.self, List.self, Revoke.self])
     }
 }
@@ -12,6 +13,7 @@ extension Locify {
 extension Locify.Token {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a personal API token.",
             discussion:
                 "The token is printed alone on the last line of standard output; it is not stored and cannot be shown again."
@@ -36,7 +38,8 @@ extension Locify.Token {
 
 extension Locify.Token {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an account's tokens (never their secrets).")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List an account's tokens (never their secrets).")
 
         @Option(help: "Email of the account.")
         var email: String
@@ -63,6 +66,7 @@ extension Locify.Token {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a token: apps using it are signed out at once.")
 
         @Option(help: "Email of the account.")

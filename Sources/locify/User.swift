@@ -5,6 +5,7 @@ import LocifyServer
 extension Locify {
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "user",
             abstract: "Manage accounts.", subcommands: [Create.self])
     }
 }
@@ -12,6 +13,7 @@ extension Locify {
 extension Locify.User {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create an account.",
             discussion: "Without --password the password is asked for at the terminal (not echoed).")
 

@@ -222,3 +222,21 @@ private struct KeptStatements: @unchecked Sendable {
         for entry in statements.values { sqlite_nio_sqlite3_finalize(entry.statement) }
     }
 }
+
+extension SQLiteStatements {
+    /// Runs `script` (statements separated by semicolons) in one call on `connection`'s database thread;
+    /// false when the connection cannot be reached (then nothing ran).
+    static func execute(script: String, on connection: SQLiteConnection) async throws -> Bool {
+        guard let access = Access(connection) else { return false }
+        try await access.threadPool.runIfActive {
+            var failure: UnsafeMutablePointer<CChar>?
+            let status = sqlite_nio_sqlite3_exec(access.handle, script, nil, nil, &failure)
+            guard status == SQLITE_OK else {
+                let message = failure.map { String(cString: $0) } ?? message(of: access.handle)
+                sqlite_nio_sqlite3_free(failure)
+                throw StatementError(status: status, message: message, sql: String(script.prefix(200)))
+            }
+        }
+        return true
+    }
+}

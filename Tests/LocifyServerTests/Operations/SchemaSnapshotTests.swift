@@ -1,0 +1,153 @@
+import Fluent
+import Foundation
+import SQLKit
+import XCTVapor
+
+@testable import LocifyServer
+
+/// `SQLiteSchemaSnapshot` against the migrations it stands for. After adding a migration, run
+/// `LOCIFY_WRITE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests` to write the snapshot anew.
+final class SchemaSnapshotTests: XCTestCase {
+    func testTheSQLiteSchemaSnapshotIsWhatTheMigrationsMake() async throws {
+        let migrated = try await newDatabase(usesSnapshot: false)
+        if ProcessInfo.processInfo.environment["LOCIFY_WRITE_SCHEMA_SNAPSHOT"] == "1" {
+            try Self.writeSnapshot(statements: migrated.statements, migrations: migrated.log.map(\.name))
+        }
+        let advice = "the migrations changed: LOCIFY_WRITE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests"
+        XCTAssertEqual(SQLiteSchemaSnapshot.migrations, locifyMigrations.map(\.logName), advice)
+        XCTAssertEqual(SQLiteSchemaSnapshot.statements, migrated.statements, advice)
+
+        let snapshotted = try await newDatabase(usesSnapshot: true)
+        XCTAssertEqual(snapshotted.objects, migrated.objects, "the same tables, indexes, triggers, in the same words")
+        XCTAssertEqual(snapshotted.log.map(\.name), migrated.log.map(\.name))
+        XCTAssertEqual(snapshotted.log.map(\.batch), Array(repeating: 1, count: locifyMigrations.count))
+        XCTAssertEqual(snapshotted.filledTables, migrated.filledTables)
+        XCTAssertEqual(migrated.filledTables, ["_fluent_migrations"])
+    }
+
+    func testMigrationsAreLoggedUnderFluentsNames() {
+        for migration in locifyMigrations + [AddLaterTable()] {
+            XCTAssertEqual(migration.logName, migration.name)
+        }
+    }
+
+    func testAMigrationNewerThanTheSnapshotRunsAfterIt() async throws {
+        let database = try await newDatabase(usesSnapshot: true, migrations: locifyMigrations + [AddLaterTable()])
+        XCTAssertEqual(database.log.map(\.name), locifyMigrations.map(\.logName) + [AddLaterTable().name])
+        XCTAssertTrue(database.objects.contains { $0.hasPrefix("table later_table ") })
+    }
+
+    func testTheSnapshotIsNotUsedOnADatabaseThatHasTablesAlready() async throws {
+        // A database with a table of its own but no migration log: the migrations run as ever, and the
+        // table stays.
+        let database = try await newDatabase(
+            usesSnapshot: true, before: #"CREATE TABLE "someone_elses" ("id" INTEGER)"#)
+        XCTAssertTrue(database.objects.contains { $0.hasPrefix("table someone_elses ") })
+        XCTAssertEqual(database.log.map(\.name), locifyMigrations.map(\.logName))
+    }
+
+    private struct Made {
+        /// Every object of `sqlite_master` as "type name table: sql", sorted.
+        var objects: [String]
+        /// The statements that make the schema again, in the order SQLite made the objects.
+        var statements: [String]
+        var log: [(name: String, batch: Int)]
+        var filledTables: [String]
+    }
+
+    struct AddLaterTable: AsyncMigration {
+        func prepare(on database: any Database) async throws {
+            try await database.schema("later_table").field("id", .int, .identifier(auto: true)).create()
+        }
+        func revert(on database: any Database) async throws { try await database.schema("later_table").delete() }
+    }
+
+    private func newDatabase(
+        usesSnapshot: Bool, migrations: [any Migration] = locifyMigrations, before: String? = nil
+    ) async throws -> Made {
+        TestLogging.bootstrapOnce()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = LocifyConfig(
+            dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
+            preloadsGazetteer: false, workers: 0)
+        let app = try await Application.make(.testing)
+        do {
+            try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
+            if let before { try await app.db.sqlDatabase().raw(SQLQueryString(before)).run() }
+            try await app.migrateDatabase(migrations, usesSnapshot: usesSnapshot)
+            let made = try await Self.describe(app.db)
+            try await app.asyncShutdown()
+            return made
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    private static func describe(_ database: any Database) async throws -> Made {
+        let rows = try await database.plainRows(
+            #"SELECT "type", "name", "tbl_name", "sql" FROM "sqlite_master" ORDER BY "rowid""#,
+            columns: ["type", "name", "tbl_name", "sql"])
+        var objects: [String] = []
+        var statements: [String] = []
+        var virtualTables: [String] = []
+        var tables: [String] = []
+        for row in rows {
+            let (type, name, table, sql) = (
+                try row.requiredText(0), try row.requiredText(1), try row.requiredText(2), try row.text(3)
+            )
+            objects.append("\(type) \(name) \(table): \(sql ?? "")")
+            if type == "table" { tables.append(name) }
+            // SQLite makes the indexes of UNIQUE constraints, its own tables and a virtual table's
+            // shadow tables itself.
+            let isShadowTable = type == "table" && virtualTables.contains { name.hasPrefix($0 + "_") }
+            guard let sql, !name.hasPrefix("sqlite_"), !isShadowTable else { continue }
+            if sql.hasPrefix("CREATE VIRTUAL TABLE") { virtualTables.append(name) }
+            statements.append(sql)
+        }
+        var filled: [String] = []
+        // A virtual table's shadow tables are SQLite's own business: a new FTS5 index writes its empty
+        // structure record when it is made or at its first write, empty either way.
+        for table in tables where !virtualTables.contains(where: { table == $0 || table.hasPrefix($0 + "_") }) {
+            let count = try await database.plainRows(
+                SQLQueryString(#"SELECT COUNT(*) AS "n" FROM "\#(table)""#), columns: ["n"])
+            if try count.first?.requiredInteger(0) != 0 { filled.append(table) }
+        }
+        let log = try await database.plainRows(
+            #"SELECT "name", "batch" FROM "_fluent_migrations" ORDER BY "rowid""#, columns: ["name", "batch"])
+        return Made(
+            objects: objects.sorted(), statements: statements,
+            log: try log.map { (try $0.requiredText(0), try $0.requiredInteger(1)) }, filledTables: filled.sorted())
+    }
+
+    private static func writeSnapshot(statements: [String], migrations: [String]) throws {
+        func literal(_ text: String) throws -> String {
+            guard !text.contains("\"#"), !text.contains("\n") else {
+                throw CommandFailure("a statement the snapshot cannot spell as a raw string: \(text)")
+            }
+            return "#\"\(text)\"#"
+        }
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/LocifyServer/Operations/SQLiteSchemaSnapshot+Statements.swift")
+        let text = """
+            // Written by `LOCIFY_WRITE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests` from the schema
+            // the migrations make; do not edit by hand.
+
+            extension SQLiteSchemaSnapshot {
+                /// The migrations the statements stand for, as Fluent logs them, in order.
+                static let migrations: [String] = [
+            \(try migrations.map { "        \(try literal($0))," }.joined(separator: "\n"))
+                ]
+
+                /// The statements, in the order SQLite made the objects (a table before its indexes).
+                static let statements: [String] = [
+            \(try statements.map { "        \(try literal($0))," }.joined(separator: "\n"))
+                ]
+            }
+
+            """
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+}
