@@ -73,14 +73,19 @@ private func registerDatabase(_ app: Application, config: LocifyConfig) async th
 /// trigram index frees thousands of pages as it merges its segments during an import, and all that
 /// writing is done holding the one write lock. FAST still clears deleted content from every page written
 /// anyway, and leaves freed pages to be reused: in runs taking turns, the p99 of other writes during a
-/// 100,000-place import fell from 89–102 ms to 64–75 ms (Benchmarks/write-latency.sh). The setting
-/// belongs to a connection, and each event loop has one: it is opened here and given the setting.
+/// 100,000-place import fell from 89–102 ms to 64–75 ms (Benchmarks/write-latency.sh). A connection
+/// that finds the write lock taken pauses between tries (`SQLiteStatements.pauseWhenBusy`) instead of
+/// spinning. Both settings belong to a connection, and each event loop has one: it is opened here and
+/// given them.
 private func applyConnectionSettings(_ app: Application) async throws {
     for loop in app.eventLoopGroup.makeIterator() {
         guard let sql = app.databases.database(.sqlite, logger: app.logger, on: loop) as? any SQLDatabase else {
             continue
         }
         _ = try await sql.raw("PRAGMA secure_delete = FAST").all()
+        if let sqlite = sql as? any SQLiteDatabase {
+            _ = try await sqlite.withConnection { try await SQLiteStatements.pauseWhenBusy(on: $0) }
+        }
     }
 }
 

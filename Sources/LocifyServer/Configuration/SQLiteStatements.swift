@@ -240,3 +240,33 @@ extension SQLiteStatements {
         return true
     }
 }
+
+extension SQLiteStatements {
+    /// The pause between two tries for another connection's write lock, and how many tries a statement
+    /// makes before it fails as busy: 30 s at least.
+    static let busyPauseMicroseconds: UInt32 = 200
+    static let busyTries: Int32 = 150_000
+
+    /// Makes `connection` wait for another connection's write lock by pausing briefly between tries.
+    /// SQLiteNIO's own busy handler tries again at once, for ever: a waiting connection spun on a core
+    /// (a fifth of the server's CPU under concurrent writes, taken from the very work that holds the
+    /// lock). False when the connection cannot be reached.
+    static func pauseWhenBusy(on connection: SQLiteConnection) async throws -> Bool {
+        guard let access = Access(connection) else { return false }
+        try await access.threadPool.runIfActive {
+            let status = sqlite_nio_sqlite3_busy_handler(access.handle, pauseBetweenTries, nil)
+            guard status == SQLITE_OK else {
+                throw StatementError(status: status, message: message(of: access.handle), sql: "busy handler")
+            }
+        }
+        return true
+    }
+
+    /// SQLite calls this with the number of tries so far while the lock is held elsewhere; 1 means try
+    /// again, 0 gives up (the statement fails with SQLITE_BUSY).
+    private static let pauseBetweenTries: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { _, tries in
+        guard tries < SQLiteStatements.busyTries else { return 0 }
+        usleep(SQLiteStatements.busyPauseMicroseconds)
+        return 1
+    }
+}

@@ -144,6 +144,44 @@ final class OperationsTests: XCTestCase {
         }
     }
 
+    func testAConnectionWaitingForTheWriteLockPausesInsteadOfSpinning() async throws {
+        // A file database: only there do two connections take turns with the write lock.
+        try await withUnmigratedSQLiteFileApp { app in
+            let loops = Array(app.eventLoopGroup.makeIterator())
+            try XCTSkipIf(loops.count < 2, "needs two event loops, so two connections")
+            let holder = try XCTUnwrap(app.databases.database(.sqlite, logger: app.logger, on: loops[0]))
+            let waiter = try XCTUnwrap(
+                app.databases.database(.sqlite, logger: app.logger, on: loops[1]) as? any SQLDatabase)
+            try await waiter.raw(#"CREATE TABLE "turns" ("n" INTEGER)"#).run()
+
+            let held = 0.4
+            let locked = AsyncStream<Void>.makeStream()
+            async let holding: Void = holder.transaction { transaction in
+                try await transaction.sqlDatabase().raw(#"INSERT INTO "turns" VALUES (1)"#).run()
+                locked.continuation.yield()
+                try await Task.sleep(for: .seconds(held))
+            }
+            for await _ in locked.stream { break }
+            let cpuBefore = Self.processCPUSeconds()
+            let began = ContinuousClock.now
+            try await waiter.raw(#"INSERT INTO "turns" VALUES (2)"#).run()
+            let waited = ContinuousClock.now - began
+            let cpu = Self.processCPUSeconds() - cpuBefore
+            try await holding
+
+            XCTAssertGreaterThan(waited, .seconds(held / 2), "the second write waited for the first to commit")
+            XCTAssertLessThan(cpu, held / 4, "waiting \(waited) cost \(cpu) s of CPU: it spun")
+            let rows = try await waiter.raw(#"SELECT COUNT(*) AS "n" FROM "turns""#).all()
+            XCTAssertEqual(try rows.first?.decode(column: "n", as: Int.self), 2)
+        }
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     func testTheServedDescriptionCarriesTodaysBirthdayBounds() async throws {
         try await forEachDatabase { app, clock, _ in
             // 2024-05-04 is the test clock's day.
@@ -175,15 +213,7 @@ final class MigrationTests: XCTestCase {
 
     func testOnSQLiteAMigrationThatFailsLeavesTheDatabaseAsItWas() async throws {
         // SQLite only: there every pending migration runs in one transaction (see migrateDatabase).
-        TestLogging.bootstrapOnce()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = LocifyConfig(
-            dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
-            preloadsGazetteer: false, workers: 0)
-        let app = try await Application.make(.testing)
-        do {
-            try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
+        try await withUnmigratedSQLiteFileApp { app in
             do {
                 try await app.migrateDatabase(locifyMigrations + [Failing()])
                 XCTFail("the failing migration stops the batch")
@@ -191,10 +221,6 @@ final class MigrationTests: XCTestCase {
             let tables = try await app.db.plainRows(
                 #"SELECT COUNT(*) AS "n" FROM "sqlite_master" WHERE "type" = 'table'"#, columns: ["n"])
             XCTAssertEqual(try tables.first?.requiredInteger(0), 0, "not one table of the batch is left")
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
         }
-        try await app.asyncShutdown()
     }
 }

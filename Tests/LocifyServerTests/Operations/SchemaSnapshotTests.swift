@@ -65,23 +65,10 @@ final class SchemaSnapshotTests: XCTestCase {
     private func newDatabase(
         usesSnapshot: Bool, migrations: [any Migration] = locifyMigrations, before: String? = nil
     ) async throws -> Made {
-        TestLogging.bootstrapOnce()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = LocifyConfig(
-            dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
-            preloadsGazetteer: false, workers: 0)
-        let app = try await Application.make(.testing)
-        do {
-            try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
+        try await withUnmigratedSQLiteFileApp { app in
             if let before { try await app.db.sqlDatabase().raw(SQLQueryString(before)).run() }
             try await app.migrateDatabase(migrations, usesSnapshot: usesSnapshot)
-            let made = try await Self.describe(app.db)
-            try await app.asyncShutdown()
-            return made
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
+            return try await Self.describe(app.db)
         }
     }
 

@@ -336,3 +336,24 @@ final class WebClient {
         return try await post("/register", form: ["name": name, "email": email, "password": password])
     }
 }
+
+/// A configured application on a new SQLite file of its own, not migrated: for what only a file shows
+/// (two connections taking turns with the write lock) and for tests of the migrations themselves.
+func withUnmigratedSQLiteFileApp<Result>(_ body: (Application) async throws -> Result) async throws -> Result {
+    TestLogging.bootstrapOnce()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locify-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let config = LocifyConfig(
+        dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
+        preloadsGazetteer: false, workers: 0)
+    let app = try await Application.make(.testing)
+    do {
+        try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
+        let result = try await body(app)
+        try await app.asyncShutdown()
+        return result
+    } catch {
+        try? await app.asyncShutdown()
+        throw error
+    }
+}
