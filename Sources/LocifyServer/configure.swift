@@ -138,6 +138,7 @@ let locifyMigrations: [any Migration] = [
     MoveContactEmailsToFields(),
     AddContactWork(),
     CreateLoginFailures(),
+    MovePlaceImportFiles(),
 ]
 
 func registerMigrations(_ app: Application) {

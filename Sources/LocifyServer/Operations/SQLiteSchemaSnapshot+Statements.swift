@@ -36,6 +36,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.MoveContactEmailsToFields"#,
         #"LocifyServer.AddContactWork"#,
         #"LocifyServer.CreateLoginFailures"#,
+        #"LocifyServer.MovePlaceImportFiles"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -81,7 +82,7 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "places_by_name" ON "places" ("user_id", "name_key", "id")"#,
         #"CREATE INDEX "places_by_created" ON "places" ("user_id", "created_at", "id")"#,
         #"CREATE INDEX "places_by_category" ON "places" ("category_id", "name_key", "id")"#,
-        #"CREATE TABLE "place_imports" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "status" TEXT NOT NULL, "file_name" TEXT NOT NULL, "file" BLOB NOT NULL, "target_category_id" INTEGER, "stage" TEXT, "processed" INTEGER NOT NULL, "total" INTEGER NOT NULL, "report" TEXT, "error" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL)"#,
+        #"CREATE TABLE "place_imports" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "status" TEXT NOT NULL, "file_name" TEXT NOT NULL, "target_category_id" INTEGER, "stage" TEXT, "processed" INTEGER NOT NULL, "total" INTEGER NOT NULL, "report" TEXT, "error" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL)"#,
         #"CREATE INDEX "place_imports_by_user" ON "place_imports" ("user_id", "id")"#,
         #"CREATE VIRTUAL TABLE "places_search" USING fts5("document", tokenize='trigram', content='', contentless_delete=1)"#,
         #"CREATE TRIGGER "places_search_insert" AFTER INSERT ON "places" BEGIN INSERT INTO "places_search" (rowid, "document") VALUES (new."id", char(2) || new."user_id" || char(3) || new."search_key"); END"#,
@@ -109,5 +110,6 @@ extension SQLiteSchemaSnapshot {
         #"CREATE TABLE "login_failures" ("id" INTEGER PRIMARY KEY, "throttle_key" TEXT NOT NULL, "failed_at" REAL NOT NULL)"#,
         #"CREATE INDEX "login_failures_by_key" ON "login_failures" ("throttle_key", "failed_at")"#,
         #"CREATE INDEX "login_failures_by_age" ON "login_failures" ("failed_at")"#,
+        #"CREATE TABLE "place_import_files" ("import_id" INTEGER PRIMARY KEY, "file" BLOB NOT NULL, CONSTRAINT "fk:place_import_files.import_id+place_import_files.id" FOREIGN KEY ("import_id") REFERENCES "place_imports" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)"#,
     ]
 }

@@ -46,6 +46,37 @@ final class SchemaSnapshotTests: XCTestCase {
         XCTAssertEqual(database.log.map(\.name), locifyMigrations.map(\.logName))
     }
 
+    func testAnUpgradeMovesTheFilesOfWaitingImportsToTheirOwnTable() async throws {
+        // SQLite only: the move is about rows an older version left; every PostgreSQL test database runs
+        // the same migration on its first start.
+        try await withUnmigratedSQLiteFileApp { app in
+            try await app.migrateDatabase(Array(locifyMigrations.dropLast()), usesSnapshot: false)
+            let sql = try app.db.sqlDatabase()
+            try await sql.raw(
+                """
+                INSERT INTO "users" ("uuid", "email", "name", "password_hash", "timezone", "maps_app", \
+                "created_at", "updated_at") VALUES (\(bind: UUID()), 'up@example.com', 'Up', 'x', 'UTC', 'osm', 0, 0)
+                """
+            ).run()
+            for (status, file) in [("queued", "name,lat\n"), ("done", "")] {
+                try await sql.raw(
+                    """
+                    INSERT INTO "place_imports" ("user_id", "status", "file_name", "file", "processed", "total", \
+                    "created_at", "updated_at") VALUES (1, \(bind: status), 'f.csv', \(bind: Data(file.utf8)), 0, 1, 0, 0)
+                    """
+                ).run()
+            }
+            try await app.migrateDatabase()
+            let files = try await app.db.plainRows(
+                #"SELECT "import_id", "file" FROM "place_import_files""#, columns: ["import_id", "file"])
+            XCTAssertEqual(try files.map { try $0.requiredInteger(0) }, [1], "only the waiting import's file")
+            XCTAssertEqual(try files.first?.bytes(1), Array("name,lat\n".utf8))
+            let columns = try await app.db.plainRows(
+                #"SELECT "name" FROM pragma_table_info('place_imports')"#, columns: ["name"])
+            XCTAssertFalse(try columns.map { try $0.requiredText(0) }.contains("file"))
+        }
+    }
+
     private struct Made {
         /// Every object of `sqlite_master` as "type name table: sql", sorted.
         var objects: [String]

@@ -201,6 +201,11 @@ final class PlaceImportTests: XCTestCase {
             let hidden = try await app.send(.GET, "/api/imports/\(queued.id)", headers: other.bearer)
             XCTAssertEqual(hidden.status, .notFound)
 
+            let waiting = try await app.db.plainRows(
+                #"SELECT "file" FROM "place_import_files" WHERE "import_id" = \#(literal: queued.id)"#,
+                columns: ["file"])
+            XCTAssertEqual(try waiting.first?.bytes(0)?.count, largeCSV(count: count).utf8.count, "the file waits")
+
             let ran = try await app.jobRunner.runDue(now: clock.now)
             XCTAssertEqual(ran, 1)
             let done = try await app.send(.GET, "/api/imports/\(queued.id)", headers: account.bearer)
@@ -216,10 +221,10 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertEqual(total, count)
             let ranAgain = try await app.jobRunner.runDue(now: clock.now)
             XCTAssertEqual(ranAgain, 0, "the job ran once")
-            let stopped = try await app.db.plainRows(
-                #"SELECT length("file") AS "n" FROM "place_imports" WHERE "id" = \#(literal: queued.id)"#,
+            let kept = try await app.db.plainRows(
+                #"SELECT COUNT(*) AS "n" FROM "place_import_files" WHERE "import_id" = \#(literal: queued.id)"#,
                 columns: ["n"])
-            XCTAssertEqual(try stopped.first?.integer(0), 0, "the file is dropped once imported")
+            XCTAssertEqual(try kept.first?.integer(0), 0, "the file is dropped once imported")
 
             // A dry run of a large file is answered at once; nothing is queued.
             let preview = try await importFile(
