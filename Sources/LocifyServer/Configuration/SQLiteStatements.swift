@@ -66,23 +66,16 @@ enum SQLiteStatements {
             }
             statement = prepared
         }
-        // A statement goes back to the connection's keeping only reset: one left mid-way would hold
-        // the snapshot it read (and, after a write, the write lock).
-        var keep = true
+        // A statement goes back to the connection's keeping only reset, which also clears a failed
+        // step: one left mid-way would hold the snapshot it read (and, after a write, the write lock).
         defer {
             sqlite_nio_sqlite3_reset(statement)
             sqlite_nio_sqlite3_clear_bindings(statement)
-            let finalized: OpaquePointer? =
-                keep ? kept.withLockedValue { $0[key, default: KeptStatements()].give(statement, for: sql) } : statement
-            if let finalized { sqlite_nio_sqlite3_finalize(finalized) }
+            let evicted = kept.withLockedValue { $0[key, default: KeptStatements()].give(statement, for: sql) }
+            if let evicted { sqlite_nio_sqlite3_finalize(evicted) }
         }
-        do {
-            try bind(binds, to: statement, handle: handle, sql: sql)
-            return try readRows(of: statement, handle: handle, sql: sql)
-        } catch {
-            keep = false
-            throw error
-        }
+        try bind(binds, to: statement, handle: handle, sql: sql)
+        return try readRows(of: statement, handle: handle, sql: sql)
     }
 
     private static func bind(_ binds: [SQLiteData], to statement: OpaquePointer, handle: OpaquePointer, sql: String)
@@ -175,14 +168,31 @@ enum SQLiteStatements {
         let handle: OpaquePointer
         let threadPool: NIOThreadPool
 
+        /// Read by reflection once per connection, not on every query: connections live as long as the
+        /// server, and a `Mirror` costs allocations.
         init?(_ connection: SQLiteConnection) {
+            guard !connection.isClosed else { return nil }
+            let key = ObjectIdentifier(connection)
+            // The connection itself is checked too: a new one may come at a closed one's address.
+            if let known = Self.known.withLockedValue({ $0[key] }), known.connection === connection {
+                self = known.access
+                return
+            }
             let mirror = Mirror(reflecting: connection)
             guard let handle = mirror.descendant("handle", "raw") as? OpaquePointer,
                 let threadPool = mirror.descendant("threadPool") as? NIOThreadPool
             else { return nil }
             self.handle = handle
             self.threadPool = threadPool
+            Self.known.withLockedValue { [self] in $0[key] = KnownConnection(connection: connection, access: self) }
         }
+
+        private static let known = NIOLockedValueBox([ObjectIdentifier: KnownConnection]())
+    }
+
+    private struct KnownConnection: @unchecked Sendable {
+        weak var connection: SQLiteConnection?
+        let access: Access
     }
 }
 

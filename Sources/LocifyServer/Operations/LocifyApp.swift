@@ -56,16 +56,26 @@ public enum LocifyApp {
         config: LocifyConfig, _ body: @Sendable (Application) async throws -> Result
     ) async throws -> Result {
         let app = try await Application.make(Environment(name: "production", arguments: ["locify"]))
-        do {
+        return try await app.shuttingDown { app in
             try await configure(app, config: config)
             try await app.migrateDatabase()
-            let result = try await body(app)
-            try await app.asyncShutdown()
-            return result
+            return try await body(app)
+        }
+    }
+}
+
+extension Application {
+    /// Runs `body` with this application, then shuts it down, whether `body` threw or not.
+    func shuttingDown<Result>(after body: (Application) async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(self)
         } catch {
-            try? await app.asyncShutdown()
+            try? await asyncShutdown()
             throw error
         }
+        try await asyncShutdown()
+        return result
     }
 }
 
@@ -91,7 +101,7 @@ extension Application {
         if pending.isEmpty { return }
         // Each step logged as soon as it is done, in one batch, as Fluent's migrator does; its own log
         // table is made as the migrator makes it, so `locify migrate` and Fluent agree.
-        @Sendable func run(_ pending: [any Migration], on database: any Database, oneByOne: Bool) async throws {
+        @Sendable func run(on database: any Database, oneByOne: Bool) async throws {
             if applied == nil { try await MigrationLog.migration.prepare(on: database).get() }
             let batch = try await Self.nextBatch(on: database)
             for step in oneByOne ? pending.map({ [$0] }) : [pending] {
@@ -100,12 +110,12 @@ extension Application {
             }
         }
         guard try db.sqlDatabase().dialect.name == "sqlite" else {
-            return try await run(pending, on: db, oneByOne: true)
+            return try await run(on: db, oneByOne: true)
         }
         try await db.transaction { transaction in
             guard applied == nil, usesSnapshot,
                 let made = try await SQLiteSchemaSnapshot.make(for: pending, on: transaction)
-            else { return try await run(pending, on: transaction, oneByOne: false) }
+            else { return try await run(on: transaction, oneByOne: false) }
             let rest = pending.dropFirst(made.count)
             for migration in rest { try await migration.prepare(on: transaction).get() }
             try await Self.record(made + rest, batch: 1, on: transaction)

@@ -58,8 +58,9 @@ struct MovePlaceImportFiles: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         let sql = try database.sqlDatabase()
-        let empty: SQLQueryString = sql.dialect.name == "postgresql" ? "''::bytea" : "X''"
-        try await sql.raw(#"ALTER TABLE "place_imports" ADD COLUMN "file" BLOB NOT NULL DEFAULT \#(empty)"#).run()
+        let column: SQLQueryString =
+            sql.dialect.name == "postgresql" ? "BYTEA NOT NULL DEFAULT ''" : "BLOB NOT NULL DEFAULT X''"
+        try await sql.raw(#"ALTER TABLE "place_imports" ADD COLUMN "file" \#(column)"#).run()
         try await sql.raw(
             """
             UPDATE "place_imports" SET "file" = (SELECT "file" FROM "place_import_files"             WHERE "import_id" = "place_imports"."id") WHERE "id" IN (SELECT "import_id" FROM "place_import_files")
@@ -208,33 +209,23 @@ struct PlaceImportStore {
     /// The report kept, and the file, no longer needed, dropped.
     func finish(_ id: Int, report: PlaceImportReportResource) async throws {
         let text = try await cpuWork.offloaded { try Self.text(of: report) }
-        try await database.transaction { transaction in
-            try await transaction.sqlDatabase().raw(
-                """
-                UPDATE "place_imports" SET "status" = 'done', "stage" = NULL, "processed" = "total", \
-                "report" = \(bind: text), "updated_at" = \(bind: now()) WHERE "id" = \(literal: id)
-                """
-            ).run()
-            try await Self.dropFile(of: id, on: transaction)
-        }
+        try await end(
+            id, setting: #""status" = 'done', "stage" = NULL, "processed" = "total", "report" = \#(bind: text)"#)
     }
 
     func fail(_ id: Int, reason: String) async throws {
-        try await database.transaction { transaction in
-            try await transaction.sqlDatabase().raw(
-                """
-                UPDATE "place_imports" SET "status" = 'failed', "error" = \(bind: reason), \
-                "updated_at" = \(bind: now()) WHERE "id" = \(literal: id)
-                """
-            ).run()
-            try await Self.dropFile(of: id, on: transaction)
-        }
+        try await end(id, setting: #""status" = 'failed', "error" = \#(bind: reason)"#)
     }
 
-    private static func dropFile(of id: Int, on database: any Database) async throws {
-        try await database.sqlDatabase().raw(
-            #"DELETE FROM "place_import_files" WHERE "import_id" = \#(literal: id)"#
-        ).run()
+    /// Records how import `id` ended and drops its file, in one transaction.
+    private func end(_ id: Int, setting outcome: SQLQueryString) async throws {
+        try await database.transaction { transaction in
+            let sql = try transaction.sqlDatabase()
+            try await sql.raw(
+                #"UPDATE "place_imports" SET \#(outcome), "updated_at" = \#(bind: now()) WHERE "id" = \#(literal: id)"#
+            ).run()
+            try await sql.raw(#"DELETE FROM "place_import_files" WHERE "import_id" = \#(literal: id)"#).run()
+        }
     }
 }
 

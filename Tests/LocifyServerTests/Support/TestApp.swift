@@ -117,8 +117,7 @@ private func withInstance(
         dataDirectory: dataDirectory, storage: storage, registration: registration, preloadsGazetteer: false,
         workers: 0)
     let dependencies = LocifyDependencies.testing(clock: clock)
-    let app = try await Application.make(.testing)
-    do {
+    try await Application.make(.testing).shuttingDown { app in
         try await configure(app, config: config, dependencies: dependencies)
         if emptiesDatabase, case .postgres = storage, let sql = app.db as? any SQLDatabase {
             // One cluster serves every test; each starts from an empty schema.
@@ -127,11 +126,7 @@ private func withInstance(
         }
         try await app.migrateDatabase()
         try await body(app)
-    } catch {
-        try? await app.asyncShutdown()
-        throw error
     }
-    try await app.asyncShutdown()
 }
 
 /// An account with a personal token, made through the same service the web and CLI use.
@@ -346,14 +341,8 @@ func withUnmigratedSQLiteFileApp<Result>(_ body: (Application) async throws -> R
     let config = LocifyConfig(
         dataDirectory: directory, storage: .sqlite(path: directory.appendingPathComponent("db.sqlite").path),
         preloadsGazetteer: false, workers: 0)
-    let app = try await Application.make(.testing)
-    do {
+    return try await Application.make(.testing).shuttingDown { app in
         try await configure(app, config: config, dependencies: .testing(clock: TestClock()))
-        let result = try await body(app)
-        try await app.asyncShutdown()
-        return result
-    } catch {
-        try? await app.asyncShutdown()
-        throw error
+        return try await body(app)
     }
 }
