@@ -260,23 +260,41 @@ public struct PlaceImportReportResource: Codable, Sendable, Equatable {
     public var created: Int
     public var merged: Int
     public var skipped: Int
+    /// Every row in a report answered at once; in a stored import's, the first page of them.
     public var rows: [Row]
     public var unreadable: [Unreadable]
+    /// A stored import's rows, every one, a page at a time (`GET /api/imports/{id}/rows`); null in a
+    /// report answered at once, whose `rows` are all of them.
+    @Nullable public var rowsURL: String?
 
     enum CodingKeys: String, CodingKey {
         case format
         case dryRun = "dry_run"
         case created, merged, skipped, rows, unreadable
+        case rowsURL = "rows_url"
     }
 
     public init(format: String, dryRun: Bool, rows: [Row], unreadable: [Unreadable]) {
+        self.init(
+            format: format, dryRun: dryRun, created: rows.filter { $0.outcome == "created" }.count,
+            merged: rows.filter { $0.outcome == "merged" }.count,
+            skipped: rows.filter { $0.outcome == "skipped" }.count + unreadable.count, rows: rows,
+            unreadable: unreadable, rowsURL: nil)
+    }
+
+    /// A report whose counts cover more rows than it holds.
+    public init(
+        format: String, dryRun: Bool, created: Int, merged: Int, skipped: Int, rows: [Row], unreadable: [Unreadable],
+        rowsURL: String?
+    ) {
         self.format = format
         self.dryRun = dryRun
+        self.created = created
+        self.merged = merged
+        self.skipped = skipped
         self.rows = rows
         self.unreadable = unreadable
-        created = rows.filter { $0.outcome == "created" }.count
-        merged = rows.filter { $0.outcome == "merged" }.count
-        skipped = rows.filter { $0.outcome == "skipped" }.count + unreadable.count
+        self.rowsURL = rowsURL
     }
 }
 

@@ -139,6 +139,7 @@ let locifyMigrations: [any Migration] = [
     AddContactWork(),
     CreateLoginFailures(),
     MovePlaceImportFiles(),
+    CreatePlaceImportRows(),
 ]
 
 func registerMigrations(_ app: Application) {

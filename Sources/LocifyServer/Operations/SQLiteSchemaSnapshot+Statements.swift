@@ -37,6 +37,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddContactWork"#,
         #"LocifyServer.CreateLoginFailures"#,
         #"LocifyServer.MovePlaceImportFiles"#,
+        #"LocifyServer.CreatePlaceImportRows"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -111,5 +112,7 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "login_failures_by_key" ON "login_failures" ("throttle_key", "failed_at")"#,
         #"CREATE INDEX "login_failures_by_age" ON "login_failures" ("failed_at")"#,
         #"CREATE TABLE "place_import_files" ("import_id" INTEGER PRIMARY KEY, "file" BLOB NOT NULL, CONSTRAINT "fk:place_import_files.import_id+place_import_files.id" FOREIGN KEY ("import_id") REFERENCES "place_imports" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)"#,
+        #"CREATE TABLE "place_import_rows" ("import_id" INTEGER NOT NULL REFERENCES "place_imports" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "row" INTEGER NOT NULL, "name" TEXT NOT NULL, "outcome" TEXT NOT NULL, "place_id" INTEGER, "reason" TEXT, CONSTRAINT "uq:place_import_rows.import_id+place_import_rows.row" UNIQUE ("import_id", "row"))"#,
+        #"CREATE INDEX "place_import_rows_by_outcome" ON "place_import_rows" ("import_id", "outcome", "row")"#,
     ]
 }

@@ -42,6 +42,10 @@ struct PlaceImporter {
 
     typealias ProgressReport = @Sendable (Progress) async throws -> Void
 
+    /// Keeps a batch's report rows in the batch's own transaction, so a long import's report is written
+    /// as it goes (and read a page at a time) instead of in one write of megabytes at the end.
+    typealias RowKeeper = @Sendable ([PlaceImportReportResource.Row], _ on: any Database) async throws -> Void
+
     /// The file's format and records, or the error a person is shown for a file that holds no places.
     static func read(_ data: Data, listName: String?) throws -> (PlaceImportFormat, PlaceImport) {
         guard let format = PlaceImportFormat.detect(data) else {
@@ -54,21 +58,22 @@ struct PlaceImporter {
     /// Imports `data`. Without `batchSize` every record is written in one transaction (all or nothing);
     /// with it, each batch is a transaction of its own, followed by a rest as long, and `progress` is told
     /// after each, so a long import shows how far it got, a retried one merges what was already written,
-    /// and other writes are not held up behind it.
+    /// and other writes are not held up behind it. With `rowKeeper` the rows go to it, batch by batch,
+    /// and the report returned holds only the counts.
     func run(
         _ data: Data, targetCategoryID: Int?, dryRun: Bool, listName: String?, batchSize: Int? = nil,
-        progress: ProgressReport? = nil
+        progress: ProgressReport? = nil, rowKeeper: RowKeeper? = nil
     ) async throws -> PlaceImportReportResource {
         let (format, read) = try await cpuWork.offloaded { try Self.read(data, listName: listName) }
         return try await run(
             read, format: format, targetCategoryID: targetCategoryID, dryRun: dryRun, batchSize: batchSize,
-            progress: progress)
+            progress: progress, rowKeeper: rowKeeper)
     }
 
     /// Imports records already read from a file of `format`.
     func run(
         _ read: PlaceImport, format: PlaceImportFormat, targetCategoryID: Int?, dryRun: Bool, batchSize: Int? = nil,
-        progress: ProgressReport? = nil
+        progress: ProgressReport? = nil, rowKeeper: RowKeeper? = nil
     ) async throws -> PlaceImportReportResource {
         if let targetCategoryID { _ = try await places.category(targetCategoryID) }
         let (categories, _) = try await places.categories()
@@ -100,6 +105,7 @@ struct PlaceImporter {
         }
         let plans = planner.plans
         var rows: [PlaceImportReportResource.Row] = []
+        var counts: [String: Int] = [:]
         var knownCategories = categoryIDs
         let batch = max(1, batchSize ?? plans.count)
         for start in stride(from: 0, to: plans.count, by: batch) {
@@ -113,22 +119,28 @@ struct PlaceImporter {
             } else {
                 let began = ContinuousClock.now
                 applied = try await places.database.transaction { transaction in
-                    try await apply(
+                    let applied = try await apply(
                         part, from: start, on: transaction, categoryIDs: categories, target: targetCategoryID,
                         fallback: fallbackCategory, dryRun: false)
+                    try await rowKeeper?(applied.rows, transaction)
+                    return applied
                 }
                 // A batch holds SQLite's one write lock; resting as long as it took leaves the database
                 // at least half the time to everyone else's writes, which then wait one batch at most.
                 if batchSize != nil { try await Task.sleep(for: ContinuousClock.now - began) }
             }
-            rows += applied.rows
+            if rowKeeper == nil || dryRun { rows += applied.rows }
+            for row in applied.rows { counts[row.outcome, default: 0] += 1 }
             knownCategories = applied.categoryIDs
-            if let progress { try await progress(Progress(stage: .saving, done: rows.count, total: total)) }
+            if let progress {
+                try await progress(Progress(stage: .saving, done: start + applied.rows.count, total: total))
+            }
         }
         if !dryRun, !plans.isEmpty { try await places.tidyAfterImport() }
         return PlaceImportReportResource(
-            format: format.rawValue, dryRun: dryRun, rows: rows,
-            unreadable: read.issues.map { .init(record: $0.record, reason: $0.reason) })
+            format: format.rawValue, dryRun: dryRun, created: counts["created", default: 0],
+            merged: counts["merged", default: 0], skipped: counts["skipped", default: 0] + read.issues.count,
+            rows: rows, unreadable: read.issues.map { .init(record: $0.record, reason: $0.reason) }, rowsURL: nil)
     }
 
     enum Plan: Sendable {

@@ -70,6 +70,47 @@ struct MovePlaceImportFiles: AsyncMigration {
     }
 }
 
+/// An import's report, one row a record, written with each batch: a 100,000-place import's report
+/// kept whole in `place_imports.report` was megabytes written in one statement at the end (100–230 ms
+/// holding the write lock) and read, decoded and encoded whole on every look at the import. The
+/// reports already kept move their rows over; `report` keeps the counts and the unreadable records.
+struct CreatePlaceImportRows: AsyncMigration {
+    static let schema = "place_import_rows"
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Self.schema)
+            .field("import_id", .int, .required, .references(CreatePlaceImports.schema, "id", onDelete: .cascade))
+            .field("row", .int, .required)
+            .field("name", .string, .required)
+            .field("outcome", .string, .required)
+            .field("place_id", .int)
+            .field("reason", .string)
+            .unique(on: "import_id", "row")
+            .create()
+        try await database.createIndexes(
+            [("place_import_rows_by_outcome", ["import_id", "outcome", "row"])], on: Self.schema)
+        let kept = try await database.plainRows(
+            #"SELECT "id", "report" FROM "place_imports" WHERE "report" IS NOT NULL"#, columns: ["id", "report"])
+        for row in kept {
+            guard let id = try row.integer(0), let text = try row.text(1),
+                var report = try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data(text.utf8))
+            else { continue }
+            try await PlaceImportStore.insert(report.rows, of: id, on: database)
+            report.rows = []
+            try await database.sqlDatabase().raw(
+                """
+                UPDATE "place_imports" SET "report" = \(bind: try PlaceImportStore.text(of: report)) \
+                WHERE "id" = \(literal: id)
+                """
+            ).run()
+        }
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Self.schema).delete()
+    }
+}
+
 /// One stored import, without its file.
 struct PlaceImportRecord: Sendable {
     enum Status: String, Sendable {
@@ -84,8 +125,7 @@ struct PlaceImportRecord: Sendable {
     let stage: String?
     let processed: Int
     let total: Int
-    /// A report of 100,000 rows is megabytes of JSON: a record is read on the CPU pool
-    /// (`PlaceImportStore.record`), not on an event loop.
+    /// The counts and unreadable records; its rows are in `place_import_rows` (`PlaceImportStore.rows`).
     let report: PlaceImportReportResource?
     let error: String?
     let createdAt: Date
@@ -132,9 +172,13 @@ struct PlaceImportStore {
     /// Files with more records than this are imported by a background job, in batches, with progress;
     /// smaller ones in the request, all or nothing.
     static let backgroundThreshold = 200
-    /// Records per transaction in the background: 50 hold the write lock for a few milliseconds (250 held
-    /// it for tens, and the writes queued behind them missed 50 ms; Benchmarks/write-latency.sh).
-    static let batchSize = 50
+    /// Records per transaction in the background: 25 hold the write lock for about 6 ms. Each write
+    /// that comes meanwhile waits for the batch, so the batch's length is most of their p99: with 50
+    /// (about 11 ms) it was 43–50 ms, with 25 it is 24–39 ms, for an import about a third longer
+    /// (Benchmarks/write-latency.sh: 100,000 places in 74–80 s instead of 53–57).
+    static let batchSize = 25
+    /// What can become of a record, as its report row says.
+    static let outcomes = ["created", "merged", "skipped"]
     /// How often a background import's progress is written down at most: each is a write of its own.
     static let progressInterval = Duration.milliseconds(500)
 
@@ -144,7 +188,11 @@ struct PlaceImportStore {
     ) async throws -> Int {
         let time = now()
         var reportText: String?
-        if let report { reportText = try await cpuWork.offloaded { try Self.text(of: report) } }
+        if let report {
+            var summary = report
+            summary.rows = []
+            reportText = try await cpuWork.offloaded { [summary] in try Self.text(of: summary) }
+        }
         return try await database.transaction { [reportText] transaction in
             let rows = try await transaction.plainRows(
                 """
@@ -157,8 +205,58 @@ struct PlaceImportStore {
             try await transaction.sqlDatabase().raw(
                 #"INSERT INTO "place_import_files" ("import_id", "file") VALUES (\#(literal: id), \#(bind: file))"#
             ).run()
+            if let report { try await Self.insert(report.rows, of: id, on: transaction) }
             return id
         }
+    }
+
+    /// Adds `rows` to the report of import `id`; a row already there (from an earlier try of the same
+    /// import) is replaced.
+    static func insert(_ rows: [PlaceImportReportResource.Row], of id: Int, on database: any Database) async throws {
+        // Six values a row: 500 rows stay under both databases' limits on one statement's values.
+        for start in stride(from: 0, to: rows.count, by: 500) {
+            let values = rows[start..<min(start + 500, rows.count)].map { row -> SQLQueryString in
+                """
+                (\(literal: id), \(literal: row.row), \(bind: row.name), \(bind: row.outcome), \(bind: row.placeID), \
+                \(bind: row.reason))
+                """
+            }
+            try await database.sqlDatabase().raw(
+                """
+                INSERT INTO "place_import_rows" ("import_id", "row", "name", "outcome", "place_id", "reason") \
+                VALUES \(values.joined(separator: ", ")) ON CONFLICT ("import_id", "row") DO UPDATE SET \
+                "name" = excluded."name", "outcome" = excluded."outcome", "place_id" = excluded."place_id", \
+                "reason" = excluded."reason"
+                """
+            ).run()
+        }
+    }
+
+    /// One page of import `id`'s report rows in file order (those of one outcome when `outcome` is
+    /// given), and where the page lies among them all.
+    func rows(of id: Int, outcome: String? = nil, page: PageSelection) async throws
+        -> (rows: [PlaceImportReportResource.Row], window: PageWindow)
+    {
+        let owned: SQLQueryString = """
+            "import_id" = \(literal: id) AND "import_id" IN \
+            (SELECT "id" FROM "place_imports" WHERE "user_id" = \(literal: ownerID))
+            """
+        let only: SQLQueryString = outcome.map { #" AND "outcome" = \#(bind: $0)"# } ?? ""
+        let counted = try await database.plainRows(
+            #"SELECT COUNT(*) FROM "place_import_rows" WHERE \#(owned)\#(only)"#, columns: ["count"])
+        let window = PageWindow(page: page.page, limit: page.limit, total: try counted.first?.integer(0) ?? 0)
+        let columns = ["row", "name", "outcome", "place_id", "reason"]
+        let found = try await database.plainRows(
+            """
+            SELECT \(SQLQueryString.columnList(columns)) FROM "place_import_rows" WHERE \(owned)\(only) \
+            ORDER BY "row" LIMIT \(literal: window.limit) OFFSET \(literal: window.offset)
+            """, columns: columns)
+        let rows = try found.map { row in
+            PlaceImportReportResource.Row(
+                row: try row.requiredInteger(0), name: try row.requiredText(1), outcome: try row.requiredText(2),
+                placeID: try row.integer(3), reason: try row.text(4))
+        }
+        return (rows, window)
     }
 
     func record(_ id: Int) async throws -> PlaceImportRecord {
@@ -206,9 +304,11 @@ struct PlaceImportStore {
         ).run()
     }
 
-    /// The report kept, and the file, no longer needed, dropped.
+    /// The report's counts kept (its rows were kept batch by batch), and the file, no longer needed, dropped.
     func finish(_ id: Int, report: PlaceImportReportResource) async throws {
-        let text = try await cpuWork.offloaded { try Self.text(of: report) }
+        var summary = report
+        summary.rows = []
+        let text = try Self.text(of: summary)
         try await end(
             id, setting: #""status" = 'done', "stage" = NULL, "processed" = "total", "report" = \#(bind: text)"#)
     }
@@ -275,6 +375,7 @@ extension PlaceImportStore {
     {
         let data = try await file(of: stored.id)
         let lastRecorded = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+        let id = stored.id
         do {
             let report = try await importer.run(
                 data, targetCategoryID: stored.targetCategoryID, dryRun: false,
@@ -287,6 +388,8 @@ extension PlaceImportStore {
                     return true
                 }
                 if due { try await recordProgress(stored.id, progress) }
+            } rowKeeper: { rows, database in
+                try await Self.insert(rows, of: id, on: database)
             }
             try await finish(stored.id, report: report)
             return report

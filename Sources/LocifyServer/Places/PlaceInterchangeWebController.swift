@@ -72,13 +72,25 @@ struct PlaceInterchangeWebController: RouteCollection {
         return request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path)
     }
 
+    /// The import's report a page at a time (`?page=`): each outcome's rows of that page.
     func status(request: Request) async throws -> View {
-        let stored = try await request.placeImports().record(try request.pathID("importID"))
+        let imports = try request.placeImports()
+        let stored = try await imports.record(try request.pathID("importID"))
         var targetName: String?
         if let id = stored.targetCategoryID { targetName = try? await request.places().category(id).name }
+        let page = request.queryParameters["page"].flatMap(LooseValue.integer).map { min(max($0, 1), 1_000_000) } ?? 1
+        var rows: [String: (rows: [PlaceImportReportResource.Row], window: PageWindow)] = [:]
+        if stored.report != nil {
+            for outcome in PlaceImportStore.outcomes {
+                rows[outcome] = try await imports.rows(
+                    of: stored.id, outcome: outcome,
+                    page: PageSelection(page: page, limit: PlaceImportPage.linesPerPage))
+            }
+        }
         return try await request.view.render(
             "settings/place-import",
-            PlaceImportPage.Context(stored, targetName: targetName, session: request.pageSession))
+            PlaceImportPage.Context(
+                stored, rows: rows, page: page, targetName: targetName, session: request.pageSession))
     }
 
     /// Saves a previewed import: in the request when small, else by a background job.
@@ -150,6 +162,9 @@ enum PlaceInterchangePage {
 /// `GET /settings/places/imports/{id}`: a previewed import waiting for "Import", one in progress (the
 /// page reloads itself), or the report of one done.
 enum PlaceImportPage {
+    /// Each outcome's lines on one page: a 100,000-place import's report is a page of its own.
+    static let linesPerPage = 100
+
     struct Line: Encodable {
         let row: Int
         let name: String
@@ -173,11 +188,21 @@ enum PlaceImportPage {
         let created: [Line]
         let merged: [Line]
         let skipped: [Line]
+        let createdCount: Int
+        let mergedCount: Int
+        let skippedCount: Int
+        /// The report's other pages, when its lines take more than one.
+        let previousPageURL: String?
+        let nextPageURL: String?
+        let pageLabel: String?
         let confirmURL: String
         let placesURL: String
         let settingsURL: String
 
-        init(_ stored: PlaceImportRecord, targetName: String?, session: PageSession) {
+        init(
+            _ stored: PlaceImportRecord, rows: [String: (rows: [PlaceImportReportResource.Row], window: PageWindow)],
+            page: Int, targetName: String?, session: PageSession
+        ) {
             layout = LayoutContext(
                 title: stored.status == .previewed ? "Import preview" : "Import", section: .settings, session: session)
             fileName = stored.fileName
@@ -197,19 +222,27 @@ enum PlaceImportPage {
                 }
             summary = stored.report?.summary
             self.targetName = targetName
-            let rows = stored.report?.rows ?? []
             func lines(_ outcome: String) -> [Line] {
-                rows.filter { $0.outcome == outcome }.map {
+                (rows[outcome]?.rows ?? []).map {
                     Line(row: $0.row, name: $0.name, reason: $0.reason, url: $0.placeID.map { SiteURL.place($0).path })
                 }
             }
             created = lines("created")
             merged = lines("merged")
+            // The unreadable records are few (a file of them is refused) and come with the first page.
             skipped =
                 lines("skipped")
-                + (stored.report?.unreadable ?? []).map {
+                + (page == 1 ? stored.report?.unreadable ?? [] : []).map {
                     Line(row: $0.record, name: "Record \($0.record)", reason: $0.reason, url: nil)
                 }
+            createdCount = stored.report?.created ?? 0
+            mergedCount = stored.report?.merged ?? 0
+            skippedCount = stored.report?.skipped ?? 0
+            let lastPage = rows.values.map(\.window.lastPage).max() ?? 1
+            let here = SiteURL.settingsPlacesImportStatus(stored.id).path
+            previousPageURL = page > 1 ? here + "?page=\(min(page - 1, lastPage))" : nil
+            nextPageURL = page < lastPage ? here + "?page=\(page + 1)" : nil
+            pageLabel = lastPage > 1 ? "Page \(page) of \(lastPage)" : nil
             confirmURL = SiteURL.settingsPlacesImportStatus(stored.id).path
             placesURL = SiteURL.places.path
             settingsURL = SiteURL.settingsPlaces.path

@@ -17,6 +17,7 @@ struct PlacesAPIController: RouteCollection {
         places.upload(["import"], limit: .megabytes(32), use: importPlaces)
         places.get(":placeID", use: show)
         routes.get(SiteURL.apiImports.pathComponents + [":importID"], use: showImport)
+        routes.get(SiteURL.apiImports.pathComponents + [":importID", "rows"], use: importRows)
         places.put(":placeID", use: update)
         places.delete(":placeID", use: delete)
         places.put(":placeID", "favorite", use: favorite)
@@ -141,16 +142,41 @@ struct PlacesAPIController: RouteCollection {
             .encodeResponse(for: request)
     }
 
-    /// `GET /api/imports/{id}`: a background import's progress, and its report once done.
-    func showImport(request: Request) async throws -> Response {
-        let stored = try await request.placeImports().record(try request.pathID("importID"))
-        let envelope = DataEnvelope(data: stored.resource(baseURL: request.baseURL))
-        guard stored.report != nil else { return try await envelope.encodeResponse(for: request) }
-        // A finished import's report can be megabytes: written on the CPU pool, not an event loop.
-        let body = try await request.application.cpuWork.offloaded { try OrderedJSONEncoder().encodedBytes(envelope) }
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return Response(status: .ok, headers: headers, body: .init(buffer: ByteBuffer(bytes: body)))
+    /// `GET /api/imports/{id}`: a background import's progress, and its report once done, with the
+    /// report's first rows (all of them are at `report.rows_url`).
+    func showImport(request: Request) async throws -> DataEnvelope<PlaceImportJobResource> {
+        let imports = try request.placeImports()
+        let stored = try await imports.record(try request.pathID("importID"))
+        var resource = stored.resource(baseURL: request.baseURL)
+        if resource.report != nil {
+            let first = try await imports.rows(of: stored.id, page: PageSelection(limit: PageWindow.maximumLimit))
+            resource.report?.rows = first.rows
+            resource.report?.rowsURL = request.absoluteURL(.apiImportRows(stored.id))
+        }
+        return DataEnvelope(data: resource)
+    }
+
+    /// `GET /api/imports/{id}/rows`: what became of each record of an import, in file order, a page at a
+    /// time (`page`, `limit`, 100 unless given), of one outcome with `outcome`.
+    func importRows(request: Request) async throws -> PageResource<PlaceImportReportResource.Row> {
+        let id = try request.pathID("importID")
+        let imports = try request.placeImports()
+        _ = try await imports.record(id)
+        let outcome = request.queryParameters["outcome"]
+        if let outcome, !PlaceImportStore.outcomes.contains(outcome) {
+            throw ValidationFailure(
+                field: "outcome", "outcome must be one of \(PlaceImportStore.outcomes.joined(separator: ", ")).")
+        }
+        let selection = try request.pageSelection(defaultLimit: PageWindow.maximumLimit)
+        let (rows, window) = try await imports.rows(of: id, outcome: outcome, page: selection)
+        return PageResource(
+            items: rows, window: window, path: request.absoluteURL(.apiImportRows(id)),
+            pageURL: request.pageURLs(
+                of: .apiImportRows(id),
+                keeping: [
+                    ("outcome", outcome),
+                    ("limit", selection.limit == PageWindow.maximumLimit ? nil : String(selection.limit)),
+                ]))
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {

@@ -69,6 +69,7 @@ enum SiteURL {
     case settingsPlaces, settingsPlacesImport, settingsPlacesExport, settingsFeedback
     case settingsPlacesImportStatus(Int)
     case apiImport(Int)
+    case apiImportRows(Int)
     case contactAvatar(Int)
     case deletePhoto(contact: Int, photo: Int)
     case apiNotes, apiTasks
@@ -231,6 +232,7 @@ enum SiteURL {
         case .settingsFeedback: "/settings/feedback"
         case .settingsPlacesImportStatus(let id): "/settings/places/imports/\(id)"
         case .apiImport(let id): "/api/imports/\(id)"
+        case .apiImportRows(let id): "/api/imports/\(id)/rows"
         case .contactAvatar(let id): "/contacts/\(id)/avatar"
         case .deletePhoto(let contact, let photo): "/contacts/\(contact)/photos/\(photo)/delete"
         }

@@ -1,5 +1,7 @@
 import Fluent
 import Foundation
+import LocifyAPI
+import LocifyCore
 import SQLKit
 import XCTVapor
 
@@ -50,7 +52,7 @@ final class SchemaSnapshotTests: XCTestCase {
         // SQLite only: the move is about rows an older version left; every PostgreSQL test database runs
         // the same migration on its first start.
         try await withUnmigratedSQLiteFileApp { app in
-            try await app.migrateDatabase(Array(locifyMigrations.dropLast()), usesSnapshot: false)
+            try await app.migrateDatabase(Self.migrations(before: MovePlaceImportFiles.self), usesSnapshot: false)
             let sql = try app.db.sqlDatabase()
             try await sql.raw(
                 """
@@ -75,6 +77,46 @@ final class SchemaSnapshotTests: XCTestCase {
                 #"SELECT "name" FROM pragma_table_info('place_imports')"#, columns: ["name"])
             XCTAssertFalse(try columns.map { try $0.requiredText(0) }.contains("file"))
         }
+    }
+
+    func testAnUpgradeMovesTheRowsOfKeptReportsToTheirOwnTable() async throws {
+        // SQLite only, as above: the rows an older version kept inside its reports.
+        try await withUnmigratedSQLiteFileApp { app in
+            try await app.migrateDatabase(Self.migrations(before: CreatePlaceImportRows.self), usesSnapshot: false)
+            let sql = try app.db.sqlDatabase()
+            try await sql.raw(
+                """
+                INSERT INTO "users" ("uuid", "email", "name", "password_hash", "timezone", "maps_app", \
+                "created_at", "updated_at") VALUES (\(bind: UUID()), 'up@example.com', 'Up', 'x', 'UTC', 'osm', 0, 0)
+                """
+            ).run()
+            let report = PlaceImportReportResource(
+                format: "csv", dryRun: false,
+                rows: [
+                    .init(row: 1, name: "Harbour", outcome: "created", placeID: 7, reason: nil),
+                    .init(row: 2, name: "Nowhere", outcome: "skipped", placeID: nil, reason: "It has no position."),
+                ], unreadable: [.init(record: 4, reason: "Not a number.")])
+            try await sql.raw(
+                """
+                INSERT INTO "place_imports" ("user_id", "status", "file_name", "processed", "total", "report", \
+                "created_at", "updated_at") VALUES (1, 'done', 'f.csv', 3, 3, \(bind: try PlaceImportStore.text(of: report)), 0, 0)
+                """
+            ).run()
+            try await app.migrateDatabase()
+            let store = PlaceImportStore(database: app.db, ownerID: 1, now: { Date() }, cpuWork: app.cpuWork)
+            let moved = try await store.rows(of: 1, page: PageSelection(limit: 10))
+            XCTAssertEqual(moved.rows, report.rows)
+            XCTAssertEqual(moved.window.total, 2)
+            let kept = try await store.record(1).report
+            XCTAssertEqual(kept?.rows, [], "the report keeps only its counts and unreadable records")
+            XCTAssertEqual(kept.map { [$0.created, $0.merged, $0.skipped] }, [1, 0, 2])
+            XCTAssertEqual(kept?.unreadable, report.unreadable)
+        }
+    }
+
+    /// The migrations an older version had run: those before `migration`.
+    private static func migrations(before migration: any Migration.Type) -> [any Migration] {
+        Array(locifyMigrations.prefix { type(of: $0) != migration })
     }
 
     private struct Made {

@@ -215,7 +215,41 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertNil(done.stage)
             let report = try XCTUnwrap(done.report)
             XCTAssertEqual([report.created, report.merged, report.skipped], [count, 0, 1])
-            XCTAssertEqual(report.rows.last?.name, "Lost")
+            XCTAssertEqual(report.rows.map(\.row), Array(1...100), "the first page of rows")
+            let rowsURL = "http://127.0.0.1:8080/api/imports/\(queued.id)/rows"
+            XCTAssertEqual(report.rowsURL, rowsURL)
+            let stored = try await app.db.plainRows(
+                #"SELECT "report" FROM "place_imports" WHERE "id" = \#(literal: queued.id)"#, columns: ["report"])
+            XCTAssertFalse(try stored.first?.text(0)?.contains("Stop 1") ?? true, "the rows are not kept in the report")
+
+            // Every row, a page at a time, in file order.
+            let lastPage = try await app.send(.GET, "/api/imports/\(queued.id)/rows?page=3", headers: account.bearer)
+                .decoded(PageResource<PlaceImportReportResource.Row>.self)
+            XCTAssertEqual(lastPage.meta.total, count + 1)
+            XCTAssertEqual(lastPage.meta.lastPage, 3)
+            XCTAssertEqual(lastPage.data.first?.row, 201)
+            XCTAssertEqual(lastPage.data.last?.name, "Lost")
+            XCTAssertEqual(lastPage.links.prev, rowsURL + "?page=2")
+            let created = try XCTUnwrap(lastPage.data.first?.placeID)
+            let place = try await app.send(.GET, "/api/places/\(created)", headers: account.bearer)
+                .decoded(DataEnvelope<PlaceResource>.self).data
+            XCTAssertEqual(place.name, lastPage.data.first?.name, "a created row names its place")
+            let skipped = try await app.send(
+                .GET, "/api/imports/\(queued.id)/rows?outcome=skipped&limit=5", headers: account.bearer
+            ).decoded(PageResource<PlaceImportReportResource.Row>.self)
+            XCTAssertEqual(skipped.data.map(\.name), ["Lost"])
+            XCTAssertNotNil(skipped.data.first?.reason)
+            XCTAssertEqual(skipped.links.first, rowsURL + "?outcome=skipped&limit=5&page=1")
+            for (query, field) in [("outcome=lost", "outcome"), ("page=0", "page")] {
+                let refused = try await app.send(
+                    .GET, "/api/imports/\(queued.id)/rows?\(query)", headers: account.bearer)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(database): \(query)")
+                XCTAssertTrue(refused.text.contains(field), refused.text)
+            }
+            let tooMany = try await app.send(.GET, "/api/imports/\(queued.id)/rows?limit=101", headers: account.bearer)
+            XCTAssertEqual(tooMany.status, .badRequest, "as every list answers a limit above 100")
+            let hiddenRows = try await app.send(.GET, "/api/imports/\(queued.id)/rows", headers: other.bearer)
+            XCTAssertEqual(hiddenRows.status, .notFound, "another account cannot read the rows")
             let total = try await app.send(.GET, "/api/places?limit=1", headers: account.bearer)
                 .decoded(PageResource<PlaceResource>.self).meta.total
             XCTAssertEqual(total, count)
