@@ -100,13 +100,13 @@ enum ContactListPage {
             guard let id = LooseValue.integer(text) else { throw AppError.notFound }
             tag = try await request.tags().tag(id)
         }
+        async let allTags = request.tags().all().map(\.tag)
         let (contacts, window) = try await request.contacts().page(
             matching: search, taggedWith: tag?.id, order: .listing, page: page, archived: archived)
-        let allTags = try await request.tags().all().map(\.tag)
         let emails = try await request.contactFields().firstEmails(ofContacts: contacts.map(\.id))
         return Context(
             contacts: contacts, emails: emails, window: window, search: search, archived: archived, tag: tag,
-            allTags: allTags, session: request.pageSession, pictureURL: request.pictureURL)
+            allTags: try await allTags, session: request.pageSession, pictureURL: request.pictureURL)
     }
 }
 
@@ -215,23 +215,27 @@ enum ContactPage {
     static func load(
         _ request: Request, id: Int, pictureError: String? = nil, sectionProblem: ContactSectionProblem? = nil
     ) async throws -> Context {
+        // The contact first: another account's is not found, and nothing else is read.
         let aggregate = try await request.contacts().aggregate(id)
-        let reminders = try await request.reminders().reminders(ofContact: id)
-        let notes = try await request.notes().newest(ofContact: id, limit: ContactNotesSection.shownOnPage)
-        let tasks = try await request.tasks().tasks(ofContact: id)
-        let allTags = try await request.tags().all().map(\.tag)
-        let contactFields = try request.contactFields()
-        let fields = try await contactFields.fields(ofContacts: [id])
-        let kinds = try await contactFields.types()
-        let photos = try await request.photos().photos(ofContact: id)
+        // The sections' reads depend on nothing but the id, so they run together: on PostgreSQL each on
+        // a connection of its own; on SQLite one waits for the connection while another's rows are made.
+        async let reminders = request.reminders().reminders(ofContact: id)
+        async let notes = request.notes().newest(ofContact: id, limit: ContactNotesSection.shownOnPage)
+        async let tasks = request.tasks().tasks(ofContact: id)
+        async let allTags = request.tags().all().map(\.tag)
+        async let fields = request.contactFields().fields(ofContacts: [id])
+        async let kinds = request.contactFields().types()
+        async let photos = request.photos().photos(ofContact: id)
+        async let gravatarEmail = request.avatars().gravatarEmail(ofContact: id)
         let contact = aggregate.contact
         let pictures = ContactPicturesSection(
-            contact: contact, photos: photos, gravatarEmail: try await request.avatars().gravatarEmail(ofContact: id),
+            contact: contact, photos: try await photos, gravatarEmail: try await gravatarEmail,
             maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
         ) { request.photoLink($0, base: "") }
         return Context(
-            aggregate: aggregate, reminders: reminders, notes: notes, tasks: tasks, allTags: allTags,
-            contactFields: fields, fieldKinds: kinds, today: request.today,
+            aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
+            allTags: try await allTags, contactFields: try await fields, fieldKinds: try await kinds,
+            today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,
             problem: sectionProblem)

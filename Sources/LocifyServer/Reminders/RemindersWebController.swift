@@ -17,10 +17,10 @@ struct RemindersWebController: RouteCollection {
     }
 
     func index(request: Request) async throws -> View {
+        async let weekStart = request.notificationSettings().preferences().weekStartsOn
         let reminders = try await request.reminders().outlines()
         let contacts = try await request.contacts().contacts(reminders.map(\.contactID))
-        let weekStart = try await request.notificationSettings().preferences().weekStartsOn
-        let timeline = Timeline.of(reminders, today: request.today, weekStartsOn: weekStart)
+        let timeline = Timeline.of(reminders, today: request.today, weekStartsOn: try await weekStart)
         return try await request.view.render(
             "reminders/index",
             RemindersPage.Context(
