@@ -3,180 +3,11 @@ import Foundation
 import LocifyCore
 import SQLKit
 
-/// What a contact's fields give the contact itself: their data, searched with its names, and its
-/// e-mails, the first of which chooses its Gravatar.
-struct ContactFieldDigest: Equatable {
-    var data: [String] = []
-    var emails: [String] = []
-
-    mutating func add(_ value: String, isEmail: Bool) {
-        data.append(value)
-        if isEmail { emails.append(value) }
-    }
-
-    /// Works out again what the contacts' names and fields give them (`ContactModel.applyDerived`) and
-    /// stores it where it changed, leaving `updated_at`; returns the contacts whose Gravatar hash changed.
-    ///
-    /// Plain SQL over the columns it needs, not `ContactModel`: migrations call it, before later ones
-    /// have added the model's other columns.
-    static func refresh(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws -> [Int] {
-        let ids = Array(Set(contactIDs)).sorted()
-        guard !ids.isEmpty else { return [] }
-        let columns = ["id", "first_name", "last_name", "nickname", "search_key", "gravatar_hash"]
-        let rows = try await database.plainRows(
-            """
-            SELECT \(SQLQueryString.columnList(columns)) FROM "contacts" \
-            WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
-            """, columns: columns)
-        let digests = try await digests(ofContacts: ids, ownerID: ownerID, on: database)
-        let sql = try database.sqlDatabase()
-        var gravatarChanged: [Int] = []
-        for row in rows {
-            let id = try row.requiredInteger(0)
-            let names = ContactFields(
-                firstName: try row.requiredText(1), lastName: try row.text(2), nickname: try row.text(3))
-            let digest = digests[id] ?? ContactFieldDigest()
-            let (key, hash) = (digest.searchKey(names), digest.gravatarHash)
-            let (storedKey, storedHash) = (try row.requiredText(4), try row.text(5))
-            guard key != storedKey || hash != storedHash else { continue }
-            if hash != storedHash { gravatarChanged.append(id) }
-            try await sql.raw(
-                """
-                UPDATE "contacts" SET "search_key" = \(bind: key), "gravatar_hash" = \(bind: hash) \
-                WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-                """
-            ).run()
-        }
-        return gravatarChanged
-    }
-
-    /// The search key of a contact with these names and these fields.
-    func searchKey(_ names: ContactFields) -> String {
-        names.searchKey(fieldData: data)
-    }
-
-    /// The Gravatar hash of the first e-mail, which chooses the contact's Gravatar.
-    var gravatarHash: String? {
-        emails.first.map(Avatar.gravatarHash(email:))
-    }
-
-    /// What the fields of each of `contactIDs` give it, fields in the order they were made.
-    static func digests(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws
-        -> [Int: ContactFieldDigest]
-    {
-        guard !contactIDs.isEmpty else { return [:] }
-        let rows = try await database.plainRows(
-            """
-            SELECT "contact_fields"."contact_id", "contact_fields"."data", "contact_field_types"."type" \
-            FROM "contact_fields" JOIN "contact_field_types" \
-            ON "contact_field_types"."id" = "contact_fields"."contact_field_type_id" \
-            WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, of: "contact_fields", idColumn: "contact_id")) \
-            ORDER BY "contact_fields"."id"
-            """, columns: ["contact_id", "data", "type"])
-        var digests: [Int: ContactFieldDigest] = [:]
-        for row in rows {
-            digests[try row.requiredInteger(0), default: ContactFieldDigest()].add(
-                try row.requiredText(1), isEmail: try row.text(2) == ContactFieldType.emailType)
-        }
-        return digests
-    }
-}
-
 /// The contact fields of one owner and their kinds, seeded with Monica's seven the first time asked.
 struct ContactFieldService {
     let database: any Database
     let ownerID: Int
     let dependencies: LocifyDependencies
-
-    // MARK: Kinds
-
-    /// The owner's field types, oldest first; Monica's defaults are made when the owner has none.
-    func types() async throws -> [ContactFieldType] {
-        try await typeModels().map { try $0.value() }
-    }
-
-    /// The owner's field type rows, seeded the first time: every other question about kinds starts here.
-    private func typeModels() async throws -> [ContactFieldTypeModel] {
-        let existing = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
-        if !existing.isEmpty { return existing }
-        let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
-        try await database.transaction { transaction in
-            try await ContactFieldTypeModel.insertDefaults(
-                ownerID: ownerID, on: transaction, now: now, newUUID: newUUID)
-        }
-        return try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
-    }
-
-    /// The owner's E-mail kind: seeded, never deleted, and its `type` never changes.
-    func emailType() async throws -> ContactFieldType {
-        guard let model = try await typeModels().first(where: { $0.type == ContactFieldType.emailType }) else {
-            throw AppError.notFound
-        }
-        return try model.value()
-    }
-
-    private func typeModel(_ id: Int) async throws -> ContactFieldTypeModel {
-        guard let model = try await typeModels().first(where: { $0.id == id }) else { throw AppError.notFound }
-        return model
-    }
-
-    func type(_ id: Int) async throws -> ContactFieldType {
-        try await typeModel(id).value()
-    }
-
-    func createType(name: String?, icon: String?, linkProtocol: String?, type: String?, typeErrors: [FieldError] = [])
-        async throws -> ContactFieldType
-    {
-        _ = try await typeModels()
-        let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try ContactFieldType.validated(
-                name: name, icon: icon, linkProtocol: linkProtocol, type: type, storedType: nil)
-        }
-        let model = ContactFieldTypeModel(
-            ownerID: ownerID, uuid: dependencies.newUUID(), name: checked.name, now: dependencies.now())
-        model.icon = checked.icon
-        model.linkProtocol = checked.linkProtocol
-        model.type = checked.type
-        try await model.save(on: database)
-        return try model.value()
-    }
-
-    /// Changes a field type (Monica asks for every key again; a key left out keeps its value here).
-    func updateType(
-        _ id: Int, name: String??, icon: String??, linkProtocol: String??, type: String??,
-        typeErrors: [FieldError] = []
-    ) async throws -> ContactFieldType {
-        let model = try await typeModel(id)
-        let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try ContactFieldType.validated(
-                name: name ?? model.name, icon: icon ?? model.icon, linkProtocol: linkProtocol ?? model.linkProtocol,
-                type: type ?? model.type, storedType: model.type)
-        }
-        model.name = checked.name
-        model.icon = checked.icon
-        model.linkProtocol = checked.linkProtocol
-        model.type = checked.type
-        model.updatedAt = dependencies.now()
-        try await model.save(on: database)
-        return try model.value()
-    }
-
-    /// Deletes a field type with its fields; E-mail and Phone stay (Monica's API ignored `delible`).
-    func deleteType(_ id: Int) async throws {
-        let model = try await typeModel(id)
-        guard model.isDelible else {
-            throw ValidationFailure(
-                field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.",
-                reason: .conflict)
-        }
-        let affected = try await database.plainRows(
-            """
-            SELECT DISTINCT "contact_id" FROM "contact_fields" \
-            WHERE "user_id" = \(literal: ownerID) AND "contact_field_type_id" = \(literal: id)
-            """, columns: ["contact_id"]
-        ).map { try $0.requiredInteger(0) }
-        try await writingFields(of: affected) { transaction in try await model.delete(on: transaction) }
-    }
 
     // MARK: Fields
 
@@ -337,7 +168,7 @@ struct ContactFieldService {
     /// Runs `write`, a change to the fields of `contactIDs`, in one transaction with the contacts' search
     /// keys and Gravatar hashes following it (`ContactModel.applyDerived`); a contact whose first e-mail
     /// changed then shows that e-mail's Gravatar, or none.
-    private func writingFields(of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Void)
+    func writingFields(of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Void)
         async throws
     {
         let changed = try await database.transaction { transaction in

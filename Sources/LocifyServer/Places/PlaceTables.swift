@@ -1,4 +1,5 @@
 import Fluent
+import LocifyCore
 import SQLKit
 
 /// A person's categories of places. `name_key` (the lower-cased name) makes names unique per person
@@ -179,5 +180,38 @@ struct AddPlaceSearchKeys: AsyncMigration {
                 #"CREATE INDEX "places_by_search_key" ON "places" USING gin ("search_key" gin_trgm_ops)"#
             ).run()
         }
+    }
+}
+/// The read path of places and categories: plain SQL, rows read by position.
+enum PlaceRows {
+    static let categoryColumns = ["id", "user_id", "name", "created_at", "updated_at"]
+    static let categoryColumnList = SQLQueryString.columnList(categoryColumns)
+    static let placeColumns = [
+        "id", "uuid", "user_id", "category_id", "name", "address", "latitude", "longitude", "notes", "is_favorite",
+        "source", "external_id", "created_at", "updated_at",
+    ]
+    static let placeColumnList = SQLQueryString.columnList(placeColumns)
+    /// The place columns named with their table, for a query that joins another.
+    static let qualifiedPlaceColumnList = SQLQueryString.columnList(placeColumns, of: "places")
+
+    /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
+    static func nameKey(_ name: String) -> String { TextFolding.searchKey([name]) }
+
+    static func category(from row: PlainRow) throws -> PlaceCategory {
+        PlaceCategory(
+            id: try row.requiredInteger(0), ownerID: try row.requiredInteger(1), name: try row.requiredText(2),
+            createdAt: try row.requiredDate(3), updatedAt: try row.requiredDate(4))
+    }
+
+    static func place(from row: PlainRow) throws -> Place {
+        let fields = PlaceFields(
+            name: try row.requiredText(4), address: try row.text(5),
+            coordinate: Coordinate(latitude: try row.requiredDouble(6), longitude: try row.requiredDouble(7)),
+            notes: try row.text(8), isFavorite: try row.requiredBool(9), source: try row.text(10),
+            externalID: try row.text(11))
+        return Place(
+            id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
+            categoryID: try row.requiredInteger(3), fields: fields, createdAt: try row.requiredDate(12),
+            updatedAt: try row.requiredDate(13))
     }
 }

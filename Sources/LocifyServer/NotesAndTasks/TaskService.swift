@@ -15,30 +15,30 @@ struct TaskService {
     func page(contactID: Int?, sort: ListSort<TaskSortField>, page: PageSelection) async throws -> ([ToDo], PageWindow)
     {
         try await database.ownedChildPage(
-            table: TaskModel.schema, columns: JournalRows.taskColumns, ownerID: ownerID, contactID: contactID,
-            sort: sort, page: page, read: JournalRows.task(from:))
+            table: TaskModel.schema, columns: NotesAndTasksRows.taskColumns, ownerID: ownerID, contactID: contactID,
+            sort: sort, page: page, read: NotesAndTasksRows.task(from:))
     }
 
     /// A contact's tasks, open ones first, for its page.
     func tasks(ofContact contactID: Int) async throws -> [ToDo] {
         try await database.plainRows(
             """
-            SELECT \(JournalRows.taskColumnList) FROM "tasks" \
+            SELECT \(NotesAndTasksRows.taskColumnList) FROM "tasks" \
             WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) \
             ORDER BY "is_completed", "created_at", "id"
-            """, columns: JournalRows.taskColumns
-        ).map(JournalRows.task(from:))
+            """, columns: NotesAndTasksRows.taskColumns
+        ).map(NotesAndTasksRows.task(from:))
     }
 
     /// The owner's open tasks across contacts, oldest first, for the Tasks page.
     func openTasks() async throws -> [ToDo] {
         try await database.plainRows(
             """
-            SELECT \(JournalRows.taskColumnList) FROM "tasks" \
+            SELECT \(NotesAndTasksRows.taskColumnList) FROM "tasks" \
             WHERE "user_id" = \(literal: ownerID) AND "is_completed" = \(SQLLiteral.boolean(false)) \
             ORDER BY "created_at", "id"
-            """, columns: JournalRows.taskColumns
-        ).map(JournalRows.task(from:))
+            """, columns: NotesAndTasksRows.taskColumns
+        ).map(NotesAndTasksRows.task(from:))
     }
 
     func task(_ id: Int) async throws -> ToDo {

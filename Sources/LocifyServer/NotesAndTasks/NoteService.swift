@@ -17,8 +17,8 @@ struct NoteService {
     func page(contactID: Int?, sort: ListSort<NoteSortField>, page: PageSelection) async throws -> ([Note], PageWindow)
     {
         try await database.ownedChildPage(
-            table: NoteModel.schema, columns: JournalRows.noteColumns, ownerID: ownerID, contactID: contactID,
-            sort: sort, leadingOrder: Self.leadingOrder, page: page, read: JournalRows.note(from:))
+            table: NoteModel.schema, columns: NotesAndTasksRows.noteColumns, ownerID: ownerID, contactID: contactID,
+            sort: sort, leadingOrder: Self.leadingOrder, page: page, read: NotesAndTasksRows.note(from:))
     }
 
     /// A contact's newest notes, for its page.
@@ -31,12 +31,12 @@ struct NoteService {
         guard !contactIDs.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(JournalRows.noteColumnList) FROM (SELECT \(JournalRows.noteColumnList), \
+            SELECT \(NotesAndTasksRows.noteColumnList) FROM (SELECT \(NotesAndTasksRows.noteColumnList), \
             ROW_NUMBER() OVER (PARTITION BY "contact_id" ORDER BY "created_at" DESC, "id" DESC) AS "place" \
             FROM "notes" WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, idColumn: "contact_id"))) \
             AS "ranked" WHERE "place" <= \(literal: limit) ORDER BY "created_at" DESC, "id" DESC
-            """, columns: JournalRows.noteColumns)
-        return Dictionary(grouping: try rows.map(JournalRows.note(from:)), by: \.contactID)
+            """, columns: NotesAndTasksRows.noteColumns)
+        return Dictionary(grouping: try rows.map(NotesAndTasksRows.note(from:)), by: \.contactID)
     }
 
     func note(_ id: Int) async throws -> Note {

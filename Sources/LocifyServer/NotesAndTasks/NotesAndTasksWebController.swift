@@ -3,7 +3,7 @@ import Vapor
 
 /// The contact page's tags, notes and tasks, and the Tasks page. Every form works without scripts and
 /// goes back where it came from; a refused one draws its page again with the problem beside it.
-struct JournalWebController: RouteCollection {
+struct NotesAndTasksWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
         contact.post("tags", use: addTags)

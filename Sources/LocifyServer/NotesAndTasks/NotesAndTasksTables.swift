@@ -146,7 +146,7 @@ struct CreateTasks: AsyncMigration {
 }
 
 /// The read path of notes and tasks (the pattern of `ReminderRows`): plain SQL, rows read by position.
-enum JournalRows {
+enum NotesAndTasksRows {
     static let noteColumns = [
         "id", "uuid", "user_id", "contact_id", "body", "is_favorited", "favorited_at", "created_at", "updated_at",
     ]

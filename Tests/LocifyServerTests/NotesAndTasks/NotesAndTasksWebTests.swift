@@ -6,7 +6,7 @@ import XCTVapor
 @testable import LocifyServer
 
 /// The contact page's tags, notes and tasks, the tag filter on the contact list, and the Tasks page.
-final class JournalWebTests: XCTestCase {
+final class NotesAndTasksWebTests: XCTestCase {
     func testTagsNotesAndTasksOnTheContactPage() async throws {
         try await forEachDatabase { app, clock, database in
             let browser = WebClient(app: app)

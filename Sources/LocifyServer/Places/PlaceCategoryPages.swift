@@ -1,0 +1,92 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+enum PlaceCategoriesPage {
+    struct Row: Encodable {
+        let id: Int
+        let name: String
+        let count: Int
+        let url: String
+        let renameURL: String
+        let deleteURL: String
+        /// The inline rename field, with its problem when a rename was refused.
+        let field: FormField
+    }
+
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let favoritesCount: Int
+        let favoritesURL: String
+        let categories: [Row]
+        let placesCount: Int
+        let newCategory: FormField
+        let createURL: String
+        let newPlaceURL: String
+        let importExportURL: String
+
+        init(
+            categories: [(PlaceCategory, Int)], favorites: Int, errors: FieldMessages = [:], typedName: String? = nil,
+            renaming: (id: Int, name: String, errors: FieldMessages)? = nil, session: PageSession
+        ) {
+            layout = LayoutContext(title: "Places", section: .places, session: session)
+            favoritesCount = favorites
+            favoritesURL = SiteURL.placesFavorites.path
+            self.categories = categories.map { category, count in
+                let isRenamed = renaming?.id == category.id
+                return Row(
+                    id: category.id, name: category.name, count: count, url: SiteURL.placeCategory(category.id).path,
+                    renameURL: SiteURL.renamePlaceCategory(category.id).path,
+                    deleteURL: SiteURL.deletePlaceCategory(category.id).path,
+                    field: FormField(
+                        "name", label: "New name for \(category.name)",
+                        value: isRenamed ? renaming?.name : category.name,
+                        errors: isRenamed ? renaming?.errors ?? [:] : [:],
+                        maxLength: PlaceCategory.maximumNameLength
+                    ).identified(as: "category-\(category.id)-name"))
+            }
+            placesCount = categories.reduce(0) { $0 + $1.1 }
+            newCategory = FormField(
+                "name", label: "New category", value: typedName, errors: errors, isRequired: true,
+                maxLength: PlaceCategory.maximumNameLength)
+            createURL = SiteURL.placeCategories.path
+            newPlaceURL = SiteURL.newPlace.path
+            importExportURL = SiteURL.settingsPlaces.path
+        }
+    }
+}
+
+/// `GET /places/categories/{id}/delete`: where the category's places go, then the deletion.
+enum DeletePlaceCategoryPage {
+    struct Context: Encodable {
+        let layout: LayoutContext
+        let name: String
+        let count: Int
+        let deleteURL: String
+        let cancelURL: String
+        let target: FormField?
+        let isLast: Bool
+
+        init(
+            category: PlaceCategory, count: Int, others: [PlaceCategory], errors: FieldMessages = [:],
+            session: PageSession
+        ) {
+            layout = LayoutContext(title: "Delete “\(category.name)”?", section: .places, session: session)
+            name = category.name
+            self.count = count
+            deleteURL = SiteURL.deletePlaceCategory(category.id).path
+            cancelURL = SiteURL.places.path
+            isLast = others.isEmpty
+            target =
+                count == 0 || others.isEmpty
+                ? nil
+                : FormField(
+                    "move_to", label: "Move its \(count) place\(count == 1 ? "" : "s") to", control: .select,
+                    errors: errors, isRequired: true,
+                    options: SelectOption.categories(others, chosen: nil, none: "Choose a category"))
+        }
+    }
+}
+
+/// `GET /places/categories/{id}` and `GET /places/favorites`: the places, searched, sorted, near a
+/// point, and on a map.
