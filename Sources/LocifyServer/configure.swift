@@ -41,6 +41,8 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
         RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob()), RegisteredJob(GravatarLookUpJob()),
         RegisteredJob(PlaceImportJob()),
     ]
+    app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app)]
+    app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
         app.jobWorkers = workers

@@ -150,8 +150,9 @@ struct JobRunner: Sendable {
     }
 }
 
-/// The runner's loop while the server runs: `count` workers each run due jobs (the first also plans
-/// notifications that have come due and queues stale Gravatar look-ups), then wait for a nudge (work was just queued) or the poll interval. Shutdown stops the loop and lets a running job finish.
+/// The runner's loop while the server runs: `count` workers each run due jobs (the first also runs the
+/// application's periodic tasks first), then wait for a nudge (work was just queued) or the poll
+/// interval. Shutdown stops the loop and lets a running job finish.
 final class JobWorkers: LifecycleHandler, Sendable {
     let count: Int
     let pollInterval: Duration
@@ -170,22 +171,23 @@ final class JobWorkers: LifecycleHandler, Sendable {
 
     func didBoot(_ application: Application) throws {
         let runner = application.jobRunner
-        let planner = application.notificationPlanner
-        let gravatars = application.gravatarRefresher
-        let database = application.db
-        let gravatarEnabled = application.dependencies.gravatar.isEnabled
+        let periodicTasks = application.periodicTasks
         let pollInterval = pollInterval
         let signal = signal
         let started = (0..<count).map { index in
             Task {
                 while !Task.isCancelled {
-                    do {
-                        // One planner per server is enough: what it queues, every worker runs.
-                        if index == 0 {
-                            try await planner.plan(now: runner.dependencies.now())
-                            try await gravatars.sweepIfDue(
-                                now: runner.dependencies.now(), on: database, lookUpsEnabled: gravatarEnabled)
+                    // One worker is enough for the periodic tasks: what they queue, every worker runs.
+                    if index == 0 {
+                        for task in periodicTasks {
+                            do {
+                                try await task.run(runner.dependencies.now())
+                            } catch {
+                                runner.logger.report(error: error)
+                            }
                         }
+                    }
+                    do {
                         try await runner.runDue(now: runner.dependencies.now())
                     } catch {
                         runner.logger.report(error: error)
@@ -248,6 +250,16 @@ extension Application {
         typealias Value = JobWorkers
     }
 
+    private struct PeriodicTasksKey: StorageKey {
+        typealias Value = [PeriodicTask]
+    }
+
+    /// What the first worker does before each round of due jobs, in order (registered in `configure`).
+    var periodicTasks: [PeriodicTask] {
+        get { storage[PeriodicTasksKey.self] ?? [] }
+        set { storage[PeriodicTasksKey.self] = newValue }
+    }
+
     /// Every kind of job this server knows how to run.
     var jobHandlers: [RegisteredJob] {
         get { storage[JobHandlersKey.self] ?? [] }
@@ -267,4 +279,11 @@ extension Application {
             cpuWork: cpuWork,
             workerID: "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)")
     }
+}
+
+/// Work a feature has done on every round of the workers, before the due jobs: cheap when there is
+/// nothing to do, as it runs about once a second. `run` gets the time of the round.
+struct PeriodicTask: Sendable {
+    let name: String
+    let run: @Sendable (Date) async throws -> Void
 }

@@ -93,3 +93,15 @@ extension Application {
         set { storage[GravatarRefresherKey.self] = newValue }
     }
 }
+
+extension PeriodicTask {
+    /// Queues look-ups of Gravatars not checked for a while (the refresher decides when a sweep is due).
+    static func sweepingGravatars(in application: Application) -> PeriodicTask {
+        let gravatars = application.gravatarRefresher
+        let database = application.db
+        let lookUpsEnabled = application.dependencies.gravatar.isEnabled
+        return PeriodicTask(name: "sweeping Gravatars") { now in
+            _ = try await gravatars.sweepIfDue(now: now, on: database, lookUpsEnabled: lookUpsEnabled)
+        }
+    }
+}

@@ -119,10 +119,11 @@ struct PhotoTooLarge: AppFailure, Equatable {
     var messages: [String] { [PhotoUpload.Problem.tooLarge(maximumBytes: maximumBytes).description] }
 }
 
-/// A multipart body (a photo, a places file) that cannot be read as a form.
-struct UnreadableUpload: AppFailure, Equatable {
-    var kind: FailureKind { .malformedBody }
-    var messages: [String] { ["The upload could not be read as a multipart form."] }
+extension BodyLimit {
+    /// A photo, as a multipart file or as base64 in JSON (a third larger), with room for the other fields.
+    static let photo = BodyLimit(
+        bytes: { $0.locifyConfig.maximumPhotoBytes / 3 * 4 + 64 * 1024 },
+        tooLarge: { PhotoTooLarge(maximumBytes: $0.locifyConfig.maximumPhotoBytes) })
 }
 
 extension Request {

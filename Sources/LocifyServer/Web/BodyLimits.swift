@@ -19,11 +19,6 @@ struct BodyLimit: Sendable {
         bytes: { $0.routes.defaultMaxBodySize.value },
         tooLarge: { BodyTooLarge(maximumBytes: $0.routes.defaultMaxBodySize.value) })
 
-    /// A photo, as a multipart file or as base64 in JSON (a third larger), with room for the other fields.
-    static let photo = BodyLimit(
-        bytes: { $0.locifyConfig.maximumPhotoBytes / 3 * 4 + 64 * 1024 },
-        tooLarge: { PhotoTooLarge(maximumBytes: $0.locifyConfig.maximumPhotoBytes) })
-
     fileprivate static let userInfoKey = "locify.bodyLimit"
 }
 

@@ -65,3 +65,9 @@ struct CheckedFormDataDecoder: ContentDecoder {
         return nil
     }
 }
+
+/// A multipart body (a photo, a places file) that cannot be read as a form.
+struct UnreadableUpload: AppFailure, Equatable {
+    var kind: FailureKind { .malformedBody }
+    var messages: [String] { ["The upload could not be read as a multipart form."] }
+}

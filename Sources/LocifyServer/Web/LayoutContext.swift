@@ -65,13 +65,13 @@ struct LayoutContext: Encodable {
             links.append(.init(label: "Map", url: SiteURL.map.path, icon: "map", isCurrent: section == .map))
             links.append(
                 .init(label: "Places", url: SiteURL.places.path, icon: "places", isCurrent: section == .places))
-            let today = session.counts.remindersToday
+            let today = session.counts[.reminders]
             links.append(
                 .init(
                     label: "Reminders", url: SiteURL.reminders.path, icon: "reminders",
                     isCurrent: section == .reminders,
                     badge: today > 0 ? today : nil, badgeDescription: "\(today) due today"))
-            let unread = session.counts.unreadNotifications
+            let unread = session.counts[.notifications]
             links.append(
                 .init(
                     label: "Notifications", url: SiteURL.notifications.path, icon: "notifications",

@@ -1,0 +1,57 @@
+"""Fails when a shared folder of Sources/LocifyServer names a feature's type or a member a feature adds
+to a shared type (`request.places()`, `application.notificationPlanner`). Accounts, the identity every
+request carries, is beneath them all and may be named."""
+import os, re, sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else "Sources/LocifyServer"
+shared = {"Configuration", "Routing", "Web", "Errors", "Jobs", "OutsideServices", "MonicaAPI"}
+beneath = {"Accounts"}
+modifiers = r'(?:public |private |fileprivate |internal |final |indirect |static |nonisolated |@discardableResult )*'
+top_level_type = re.compile(r'^' + modifiers + r'(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)', re.M)
+extension = re.compile(r'^extension\s+([A-Z][\w.]*)[^{]*\{(.*?)^\}', re.M | re.S)
+member = re.compile(r'^    ' + modifiers + r'(func|var|let)\s+(\w+)', re.M)
+
+
+def swift_files(folder):
+    for directory, _, files in os.walk(os.path.join(root, folder)):
+        for name in sorted(files):
+            if name.endswith(".swift"):
+                path = os.path.join(directory, name)
+                yield path, open(path, encoding="utf-8").read()
+
+
+types, members = {}, {}
+for folder in sorted(os.listdir(root)):
+    if not os.path.isdir(os.path.join(root, folder)) or folder in shared | beneath or folder == "Resources":
+        continue
+    for _, text in swift_files(folder):
+        for name in top_level_type.findall(text):
+            types.setdefault(name, folder)
+        for extended, body in extension.findall(text):
+            if extended not in ("Request", "Application"):
+                continue  # what a feature adds to the request and the application, its factories
+            for kind, name in member.findall(body):
+                # A function is found by its call, a property by its name.
+                members.setdefault(name + "(" if kind == "func" else name, folder)
+
+# A name the shared folders declare themselves (a case, a member) is theirs.
+for folder in shared:
+    for _, text in swift_files(folder):
+        # A function, and a case with values, read like calls.
+        for kind, name, paren in re.findall(r'\b(case|func|var|let)\s+(\w+)(\(?)', text):
+            members.pop(name + "(" if kind == "func" or paren else name, None)
+
+problems = []
+for folder in sorted(shared):
+    for path, text in swift_files(folder):
+        code = re.sub(r'//.*', '', text)
+        for name in sorted(set(re.findall(r'\b[A-Z]\w*\b', code)) & types.keys()):
+            problems.append(f"{path}: names {name} ({types[name]})")
+        used = set(re.findall(r'\.(\w+\(?)', code))
+        for name in sorted(used & members.keys()):
+            problems.append(f"{path}: uses .{name} ({members[name]})")
+for problem in problems:
+    print(problem)
+if problems:
+    sys.exit(f"{len(problems)} dependencies of shared folders on features; see README, 'Features depend one way'")
+print("Shared folders name no feature.")
