@@ -215,6 +215,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactInterchangeWebController())
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())
+    try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: ContactFieldsWebController())
     try signedIn.register(collection: PlacesWebController())

@@ -85,35 +85,3 @@ struct AddressesAPIController: RouteCollection {
         DataEnvelope(data: CountryListResource(.bundled))
     }
 }
-
-extension Request {
-    /// The signed-in user's addresses.
-    func addresses() throws -> AddressService {
-        let workers = application.jobWorkers
-        return AddressService(
-            database: db, ownerID: try requireUser().id, dependencies: dependencies,
-            geocoderEnabled: application.locifyConfig.geocoder != .off, jobsQueued: { workers?.nudge() })
-    }
-
-    /// The body as an address input (see `jsonInput`).
-    func addressInput() throws -> AddressInput {
-        try jsonInput(AddressInput.self, empty: AddressInput(draft: PostalAddressDraft(), presentKeys: []))
-    }
-
-    func addressResource(_ address: ContactAddress) async throws -> AddressResource {
-        try await addressResources([address])[0]
-    }
-
-    /// Each address with its contact, the contacts read in one query.
-    func addressResources(_ addresses: [ContactAddress]) async throws -> [AddressResource] {
-        let contacts = try await self.contacts().contacts(addresses.map(\.contactID))
-        let currentYear = today.year
-        let base = baseURL
-        return try addresses.map { address in
-            guard let contact = contacts[address.contactID] else { throw AppError.notFound }
-            return AddressResource(
-                address, url: base + SiteURL.apiAddress(address.id).path,
-                contact: contactShortResource(contact, currentYear: currentYear))
-        }
-    }
-}

@@ -59,10 +59,3 @@ extension GenderResource {
         self.init(try model.value(), ownerID: model.$owner.id, createdAt: model.createdAt, updatedAt: model.updatedAt)
     }
 }
-
-extension Request {
-    /// The signed-in user's genders.
-    func genders() throws -> GenderService {
-        GenderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
-    }
-}

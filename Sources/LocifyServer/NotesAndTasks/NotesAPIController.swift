@@ -73,32 +73,3 @@ struct NotesAPIController: RouteCollection {
         return DeletedResource(id: id)
     }
 }
-
-extension Request {
-    /// The signed-in user's notes.
-    func notes() throws -> NoteService {
-        NoteService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
-    }
-
-    /// The body as a note input (see `jsonInput`).
-    func noteInput() throws -> NoteInput {
-        try jsonInput(NoteInput.self, empty: NoteInput(draft: NoteDraft(), presentKeys: []))
-    }
-
-    func noteResource(_ note: Note) async throws -> NoteResource {
-        try await noteResources([note])[0]
-    }
-
-    /// Each note with its contact, the contacts read in one query.
-    func noteResources(_ notes: [Note]) async throws -> [NoteResource] {
-        let contacts = try await self.contacts().contacts(notes.map(\.contactID))
-        let year = today.year
-        let base = baseURL
-        return try notes.map { note in
-            guard let contact = contacts[note.contactID] else { throw AppError.notFound }
-            return NoteResource(
-                note, url: base + SiteURL.apiNote(note.id).path,
-                contact: contactShortResource(contact, currentYear: year))
-        }
-    }
-}

@@ -1,13 +1,11 @@
 import LocifyCore
 import Vapor
 
-/// The contact page's tags, notes and tasks, and the Tasks page. Every form works without scripts and
+/// The contact page's notes and tasks, and the Tasks page. Every form works without scripts and
 /// goes back where it came from; a refused one draws its page again with the problem beside it.
 struct NotesAndTasksWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
-        contact.post("tags", use: addTags)
-        contact.post("tags", ":tagID", "remove", use: removeTag)
         contact.post("notes", use: addNote)
         contact.post("tasks", use: addTaskForContact)
         let notes = routes.grouped("notes").grouped(":noteID")
@@ -20,10 +18,6 @@ struct NotesAndTasksWebController: RouteCollection {
         tasks.post(":taskID", use: editTask)
         tasks.post(":taskID", "done", use: toggleDone)
         tasks.post(":taskID", "delete", use: deleteTask)
-    }
-
-    struct TagsForm: Content {
-        var tags: String?
     }
 
     struct NoteForm: Content {
@@ -55,36 +49,6 @@ struct NotesAndTasksWebController: RouteCollection {
         enum CodingKeys: String, CodingKey {
             case returnTo = "return_to"
         }
-    }
-
-    /// Tags typed in one field, separated by commas: each is put on, made when the account has none of
-    /// that name.
-    func addTags(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
-        let typed = try request.content.decode(TagsForm.self).tags ?? ""
-        let names = typed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        do {
-            guard !names.isEmpty else { throw ValidationFailure(field: "tags", "Type a tag to add.") }
-            try await request.tags().setTags(names, onContact: contactID)
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: typed))
-        }
-        let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
-        return request.redirect(to: SiteURL.contact(contactID).path + "#tags", flash: added)
-    }
-
-    func removeTag(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
-        let tag = try await request.tags().tag(try request.pathID("tagID"))
-        do {
-            try await request.tags().unsetTags([tag.id], fromContact: contactID)
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: nil))
-        }
-        return request.redirect(
-            to: SiteURL.contact(contactID).path + "#tags", flash: "The tag “\(tag.name)” was taken off.")
     }
 
     func addNote(request: Request) async throws -> Response {

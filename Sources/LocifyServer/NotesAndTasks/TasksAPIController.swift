@@ -75,30 +75,3 @@ struct TasksAPIController: RouteCollection {
         return DeletedResource(id: id)
     }
 }
-
-extension Request {
-    /// The signed-in user's tasks.
-    func tasks() throws -> TaskService {
-        TaskService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
-    }
-
-    /// The body as a task input (see `jsonInput`).
-    func taskInput() throws -> TaskInput {
-        try jsonInput(TaskInput.self, empty: TaskInput(draft: ToDoDraft(), presentKeys: []))
-    }
-
-    func taskResource(_ task: ToDo) async throws -> TaskResource {
-        try await taskResources([task])[0]
-    }
-
-    /// Each task with its contact (if it has one), the contacts read in one query.
-    func taskResources(_ tasks: [ToDo]) async throws -> [TaskResource] {
-        let contacts = try await self.contacts().contacts(tasks.compactMap(\.contactID))
-        let year = today.year
-        return tasks.map { task in
-            TaskResource(
-                task,
-                contact: task.contactID.flatMap { contacts[$0] }.map { contactShortResource($0, currentYear: year) })
-        }
-    }
-}

@@ -117,10 +117,3 @@ struct TagsAPIController: RouteCollection {
         try await request.contactAnswer(try await request.contacts().aggregate(contactID))
     }
 }
-
-extension Request {
-    /// The signed-in user's tags.
-    func tags() throws -> TagService {
-        TagService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
-    }
-}

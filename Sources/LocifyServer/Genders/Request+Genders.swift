@@ -1,0 +1,10 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+extension Request {
+    /// The signed-in user's genders.
+    func genders() throws -> GenderService {
+        GenderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+}

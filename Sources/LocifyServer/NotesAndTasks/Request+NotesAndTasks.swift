@@ -1,0 +1,59 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+extension Request {
+    /// The signed-in user's tasks.
+    func tasks() throws -> TaskService {
+        TaskService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The body as a task input (see `jsonInput`).
+    func taskInput() throws -> TaskInput {
+        try jsonInput(TaskInput.self, empty: TaskInput(draft: ToDoDraft(), presentKeys: []))
+    }
+
+    func taskResource(_ task: ToDo) async throws -> TaskResource {
+        try await taskResources([task])[0]
+    }
+
+    /// Each task with its contact (if it has one), the contacts read in one query.
+    func taskResources(_ tasks: [ToDo]) async throws -> [TaskResource] {
+        let contacts = try await self.contacts().contacts(tasks.compactMap(\.contactID))
+        let year = today.year
+        return tasks.map { task in
+            TaskResource(
+                task,
+                contact: task.contactID.flatMap { contacts[$0] }.map { contactShortResource($0, currentYear: year) })
+        }
+    }
+}
+
+extension Request {
+    /// The signed-in user's notes.
+    func notes() throws -> NoteService {
+        NoteService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The body as a note input (see `jsonInput`).
+    func noteInput() throws -> NoteInput {
+        try jsonInput(NoteInput.self, empty: NoteInput(draft: NoteDraft(), presentKeys: []))
+    }
+
+    func noteResource(_ note: Note) async throws -> NoteResource {
+        try await noteResources([note])[0]
+    }
+
+    /// Each note with its contact, the contacts read in one query.
+    func noteResources(_ notes: [Note]) async throws -> [NoteResource] {
+        let contacts = try await self.contacts().contacts(notes.map(\.contactID))
+        let year = today.year
+        let base = baseURL
+        return try notes.map { note in
+            guard let contact = contacts[note.contactID] else { throw AppError.notFound }
+            return NoteResource(
+                note, url: base + SiteURL.apiNote(note.id).path,
+                contact: contactShortResource(contact, currentYear: year))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+extension Request {
+    func places() throws -> PlaceService {
+        PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
+    func placesDownload(_ format: PlaceExportFormat, filter: PlaceFilter) async throws -> Response {
+        let records = try await places().records(filter: filter)
+        let file = try await application.cpuWork.offloaded { try format.file(records) }
+        let response = Response(status: .ok, body: .init(data: file))
+        response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"\(format.fileName(on: today))\"")
+        return response
+    }
+
+    func placeImporter() throws -> PlaceImporter {
+        PlaceImporter(places: try places(), config: application.locifyConfig, cpuWork: application.cpuWork)
+    }
+
+    /// An uploaded places file read on the thread pool: its bytes, format and records, or the
+    /// ValidationFailure of a file that holds no places.
+    func readPlacesFile(_ file: File) async throws -> (data: Data, format: PlaceImportFormat, read: PlaceImport) {
+        let data = Data(file.data.readableBytesView)
+        let listName = PlaceImportStore.listName(of: file.filename)
+        let (format, read) = try await application.cpuWork.offloaded {
+            try PlaceImporter.read(data, listName: listName)
+        }
+        return (data, format, read)
+    }
+
+    /// Hands a stored import to the background workers, waking one.
+    func queuePlaceImport(_ id: Int) async throws {
+        try await PlaceImportJob.enqueue(importID: id, ownerID: try requireUser().id, now: dependencies.now(), on: db)
+        application.jobWorkers?.nudge()
+    }
+
+    func placeImports() throws -> PlaceImportStore {
+        PlaceImportStore(
+            database: db, ownerID: try requireUser().id, now: dependencies.now, cpuWork: application.cpuWork)
+    }
+
+    /// Each place with its category's name, the names read in one query.
+    func placeResources(_ found: [PlaceService.Found]) async throws -> [PlaceResource] {
+        let names = try await places().categoryNames(for: found)
+        let base = baseURL
+        return found.map {
+            PlaceResource(
+                $0.place, categoryName: names[$0.place.categoryID] ?? "",
+                url: base + SiteURL.apiPlace($0.place.id).path,
+                distanceKm: $0.distanceKilometers)
+        }
+    }
+}

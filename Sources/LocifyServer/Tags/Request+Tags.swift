@@ -1,0 +1,10 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+extension Request {
+    /// The signed-in user's tags.
+    func tags() throws -> TagService {
+        TagService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+}

@@ -1,0 +1,46 @@
+import LocifyCore
+import Vapor
+
+/// The contact page's tags: put on by name (made when the account has none of that name) and taken
+/// off. A refused form draws the contact page again with the problem beside the tags.
+struct TagsWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
+        contact.post("tags", use: addTags)
+        contact.post("tags", ":tagID", "remove", use: removeTag)
+    }
+
+    struct TagsForm: Content {
+        var tags: String?
+    }
+
+    /// Tags typed in one field, separated by commas: each is put on, made when the account has none of
+    /// that name.
+    func addTags(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let typed = try request.content.decode(TagsForm.self).tags ?? ""
+        let names = typed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do {
+            guard !names.isEmpty else { throw ValidationFailure(field: "tags", "Type a tag to add.") }
+            try await request.tags().setTags(names, onContact: contactID)
+        } catch let failure as ValidationFailure {
+            return try await ContactPage.redraw(
+                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: typed))
+        }
+        let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
+        return request.redirect(to: SiteURL.contact(contactID).path + "#tags", flash: added)
+    }
+
+    func removeTag(request: Request) async throws -> Response {
+        let contactID = try request.pathID("contactID")
+        let tag = try await request.tags().tag(try request.pathID("tagID"))
+        do {
+            try await request.tags().unsetTags([tag.id], fromContact: contactID)
+        } catch let failure as ValidationFailure {
+            return try await ContactPage.redraw(
+                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: nil))
+        }
+        return request.redirect(
+            to: SiteURL.contact(contactID).path + "#tags", flash: "The tag “\(tag.name)” was taken off.")
+    }
+}
