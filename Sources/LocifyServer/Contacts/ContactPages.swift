@@ -226,7 +226,8 @@ enum ContactPage {
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
         async let photos = request.photos().photos(ofContact: id)
-        async let gravatarEmail = request.avatars().gravatarEmail(ofContact: id)
+        async let gravatarEmail = request.avatars().gravatarEmail(
+            request.contactFields().firstEmails(ofContacts: [id])[id])
         let contact = aggregate.contact
         let pictures = ContactPicturesSection(
             contact: contact, photos: try await photos, gravatarEmail: try await gravatarEmail,

@@ -2,52 +2,6 @@ import Foundation
 import LocifyCore
 import Vapor
 
-/// A problem with one of the contact page's small forms (a note, a task, tags), shown beside that form
-/// with what was typed, when the page is drawn again.
-struct ContactSectionProblem: Encodable {
-    enum Section: String, Encodable {
-        case note, task, tags, field
-    }
-
-    let section: Section
-    let message: String
-    let typed: String?
-    /// The contact field an edit was about; nil for a new one.
-    var itemID: Int? = nil
-    /// A refused contact field's kind and labels, as chosen.
-    var kindID: Int? = nil
-    var typedLabels: String? = nil
-}
-
-/// The contact page's tags: each a link to the contacts carrying it, with a remove button; a field to
-/// add more, suggesting the account's other tags.
-struct ContactTagsSection: Encodable {
-    struct Item: Encodable {
-        let name: String
-        let listURL: String
-        let removeURL: String
-    }
-
-    let items: [Item]
-    let suggestions: [String]
-    let addURL: String
-    let error: String?
-    let typed: String?
-
-    init(contactID: Int, tags: [Tag], allTags: [Tag], problem: ContactSectionProblem?) {
-        items = tags.map {
-            Item(
-                name: $0.name, listURL: SiteURL.contacts.path(query: [("tag", String($0.id))]),
-                removeURL: SiteURL.removeContactTag(contact: contactID, tag: $0.id).path)
-        }
-        let onContact = Set(tags.map(\.id))
-        suggestions = allTags.filter { !onContact.contains($0.id) }.map(\.name)
-        addURL = SiteURL.contactTags(contactID).path
-        error = problem?.section == .tags ? problem?.message : nil
-        typed = problem?.section == .tags ? problem?.typed : nil
-    }
-}
-
 /// One note as a contact page lists it.
 struct NoteLine: Encodable {
     let id: Int

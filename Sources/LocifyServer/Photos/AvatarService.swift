@@ -121,12 +121,10 @@ struct AvatarService {
         return try await accountLooksUpGravatar()
     }
 
-    /// The contact's first e-mail, when a picture was found for it at the last look-up (and look-ups are on).
-    func gravatarEmail(ofContact id: Int) async throws -> String? {
-        guard try await looksUpGravatar(),
-            let email = try await ContactFieldService(database: database, ownerID: ownerID, dependencies: dependencies)
-                .firstEmails(ofContacts: [id])[id]
-        else { return nil }
+    /// `email` (a contact's first), when a picture was found for it at the last look-up (and look-ups
+    /// are on).
+    func gravatarEmail(_ email: String?) async throws -> String? {
+        guard let email, try await looksUpGravatar() else { return nil }
         let answers = try await gravatarAnswers(for: [Avatar.gravatarHash(email: email)])
         return answers.values.contains { $0.digest != nil } ? email : nil
     }
