@@ -1,5 +1,4 @@
 import LocifyCore
-import Vapor
 
 /// A contact's avatar on a page: the initials on the contact's colour, always there, with the picture
 /// over them when there is one. A picture that fails to load is taken away by the page's script, so the
@@ -28,13 +27,5 @@ struct AvatarView: Encodable {
 
     static func colorClass(_ color: String) -> String {
         "avatar-color-\(Avatar.defaultColors.firstIndex(of: color) ?? 0)"
-    }
-}
-
-extension Request {
-    /// The page link of the contact's picture (relative and signed), nil when it shows initials, which the
-    /// page draws itself without a request.
-    func pictureURL(_ contact: Contact) -> String? {
-        contact.avatar.source == .initials ? nil : avatarURL(contact, base: "")
     }
 }
