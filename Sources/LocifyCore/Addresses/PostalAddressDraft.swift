@@ -77,8 +77,8 @@ public struct PostalAddressDraft: Sendable {
         case (nil, nil):
             break
         case (let latitude?, let longitude?):
-            if !(-90...90).contains(latitude) { check.fail("latitude", "Latitude must be between -90 and 90.") }
-            if !(-180...180).contains(longitude) { check.fail("longitude", "Longitude must be between -180 and 180.") }
+            if !Coordinate.isLatitude(latitude) { check.fail("latitude", Coordinate.latitudeProblem) }
+            if !Coordinate.isLongitude(longitude) { check.fail("longitude", Coordinate.longitudeProblem) }
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
         case (nil, _):
             check.fail("latitude", "Give the latitude with the longitude, or neither.")

@@ -23,11 +23,11 @@ public enum NominatimResults {
     /// The results in the answer; an answer that is not Nominatim's JSON throws.
     public static func parse(_ data: Data) throws -> [GeocodingResult] {
         try JSONDecoder().decode([Place].self, from: data).compactMap { place in
-            guard let latitude = Double(place.lat), let longitude = Double(place.lon),
-                (-90...90).contains(latitude), (-180...180).contains(longitude)
-            else { return nil }
+            guard let coordinate = Coordinate(validLatitude: Double(place.lat), longitude: Double(place.lon)) else {
+                return nil
+            }
             return GeocodingResult(
-                coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                coordinate: coordinate,
                 displayName: place.displayName ?? "\(place.lat), \(place.lon)",
                 countryCode: place.address?["country_code"]?.uppercased(),
                 precision: precision(of: place.addresstype ?? place.type ?? ""), source: source)

@@ -108,13 +108,13 @@ public struct PlaceDraft: Sendable, Equatable {
         let notes = check.text(notes, field: "notes", label: "Notes", limit: Self.maximumNotesLength)
         let source = check.text(source, field: "source", label: "Source", limit: 50)
         let externalID = check.text(externalID, field: "external_id", label: "External id", limit: 2_000)
-        if let latitude, !(-90...90).contains(latitude) || !latitude.isFinite {
-            check.fail("latitude", "Latitude must be between -90 and 90.")
+        if let latitude, !Coordinate.isLatitude(latitude) {
+            check.fail("latitude", Coordinate.latitudeProblem)
         } else if latitude == nil, !failed.contains("latitude") {
             check.fail("latitude", "Latitude is required.")
         }
-        if let longitude, !(-180...180).contains(longitude) || !longitude.isFinite {
-            check.fail("longitude", "Longitude must be between -180 and 180.")
+        if let longitude, !Coordinate.isLongitude(longitude) {
+            check.fail("longitude", Coordinate.longitudeProblem)
         } else if longitude == nil, !failed.contains("longitude") {
             check.fail("longitude", "Longitude is required.")
         }

@@ -106,12 +106,9 @@ public struct PlaceFilter: Equatable, Sendable {
     /// `latitude,longitude` in degrees, range-checked; nil when it is not that.
     public static func coordinate(_ text: String) -> Coordinate? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-            let latitude = LooseValue.decimal(String(parts[0])),
-            let longitude = LooseValue.decimal(String(parts[1])),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+        guard parts.count == 2 else { return nil }
+        return Coordinate(
+            validLatitude: LooseValue.decimal(String(parts[0])), longitude: LooseValue.decimal(String(parts[1])))
     }
 
     static func box(_ text: String) -> Geo.BoundingBox? {
@@ -119,8 +116,8 @@ public struct PlaceFilter: Equatable, Sendable {
             LooseValue.decimal(String($0))
         }
         guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2],
-            let north = numbers[3], (-180...180).contains(west), (-180...180).contains(east),
-            (-90...90).contains(south), (-90...90).contains(north)
+            let north = numbers[3], Coordinate.isLongitude(west), Coordinate.isLongitude(east),
+            Coordinate.isLatitude(south), Coordinate.isLatitude(north)
         else { return nil }
         // Latitudes have no wrap-around: south and north given the other way round are the same box.
         return Geo.BoundingBox(

@@ -230,7 +230,7 @@ public struct LocifyConfig: Sendable {
         }
         outside.mailCommand = nonEmpty(environment["LOCIFY_SENDMAIL"])
         if let address = nonEmpty(environment["LOCIFY_FEEDBACK_EMAIL"]) {
-            guard address.contains("@"), !address.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" }) else {
+            guard EmailAddress.isMailbox(address) else {
                 throw Problem.invalid(variable: "LOCIFY_FEEDBACK_EMAIL", value: address, expected: "an e-mail address")
             }
             outside.feedbackEmail = address

@@ -35,8 +35,13 @@ final class AccountRulesTests: XCTestCase {
 
     func testEmailPlausibility() {
         for good in ["a@b.co", "first.last+tag@sub.example.org"] { XCTAssertTrue(EmailAddress.isPlausible(good), good) }
-        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co"] {
+        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co", "<a@b.co>", "a@b.co>"] {
             XCTAssertFalse(EmailAddress.isPlausible(bad), bad)
+        }
+        // A mailbox is what a mail command takes: a server's own address too, never a header's brackets.
+        for good in ["admin@localhost", "a@b.co"] { XCTAssertTrue(EmailAddress.isMailbox(good), good) }
+        for bad in ["admin", "a@", "@b", "a b@c", "Ada <a@b.co>", "a@b@c"] {
+            XCTAssertFalse(EmailAddress.isMailbox(bad), bad)
         }
     }
 
