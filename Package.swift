@@ -58,6 +58,7 @@ let package = Package(
         .executableTarget(
             name: "locify",
             dependencies: [
+                "LocifyCore",
                 "LocifyServer",
                 "LocifyBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

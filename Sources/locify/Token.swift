@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocifyCore
 import LocifyServer
 
 extension Locify {
@@ -56,7 +57,7 @@ extension Locify.Token {
             }
             print("ID\tCREATED\tLAST USED\tEXPIRES\tNAME")
             for token in tokens {
-                let day = { (date: Date?) in date.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-" }
+                let day = { (date: Date?) in date.map(Timestamp.day) ?? "-" }
                 print(
                     "\(token.id)\t\(day(token.createdAt))\t\(day(token.lastUsedAt))\t\(day(token.expiresAt))\t\(token.label)"
                 )

@@ -26,6 +26,11 @@ public enum Timestamp {
         return CalendarDate.isoDate(year: year, month: month, day: day) + clock
     }
 
+    /// `2024-05-04`: the UTC day of `date`, as pages show when something was written, added or done.
+    public static func day(_ date: Date) -> String {
+        String(string(date).prefix(10))
+    }
+
     static func writeTwoDigits(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
         buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
         buffer[index + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)

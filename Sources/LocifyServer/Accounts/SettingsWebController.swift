@@ -184,7 +184,7 @@ enum SettingsPage {
             let form = state.profile
             let timezone = form?.timezone ?? stored.timezone
             let mapsApp = form?.mapsApp ?? stored.mapsApp.rawValue
-            func day(_ date: Date?) -> String { date.map { String(Timestamp.string($0).prefix(10)) } ?? "Never" }
+            func day(_ date: Date?) -> String { date.map(Timestamp.day) ?? "Never" }
             layout = LayoutContext(title: "Settings", section: .settings, session: session)
             profileFields = [
                 FormField(

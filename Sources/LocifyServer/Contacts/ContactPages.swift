@@ -158,7 +158,7 @@ enum ContactPage {
             if let work = ContactPage.describeWork(job: fields.job, company: fields.company) {
                 facts.append(.init(label: "Work", value: work))
             }
-            facts.append(.init(label: "Added", value: String(Timestamp.string(contact.createdAt).prefix(10))))
+            facts.append(.init(label: "Added", value: Timestamp.day(contact.createdAt)))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
             card = ContactCard(contact, pictureURL: pictureURL, size: .page)
             self.pictures = pictures

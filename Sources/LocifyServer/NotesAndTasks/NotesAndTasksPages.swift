@@ -15,7 +15,7 @@ struct NoteLine: Encodable {
     init(_ note: Note) {
         id = note.id
         body = note.fields.body
-        written = String(Timestamp.string(note.createdAt).prefix(10))
+        written = Timestamp.day(note.createdAt)
         isFavorited = note.fields.isFavorited
         editURL = SiteURL.note(note.id).path
         favoriteURL = SiteURL.noteFavorite(note.id).path
@@ -64,7 +64,7 @@ struct TaskLine: Encodable {
         title = task.fields.title
         description = task.fields.description
         isCompleted = task.fields.isCompleted
-        completed = task.completedAt.map { String(Timestamp.string($0).prefix(10)) }
+        completed = task.completedAt.map(Timestamp.day)
         contactName = contact?.completeName
         contactURL = contact.map { SiteURL.contact($0.id).path }
         editURL = SiteURL.task(task.id).path

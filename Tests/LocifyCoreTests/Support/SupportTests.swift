@@ -31,6 +31,7 @@ final class SupportTests: XCTestCase {
 
     func testTimestampsHaveWholeSecondsInUTC() {
         XCTAssertEqual(Timestamp.string(Date(timeIntervalSince1970: 1_714_817_165.789)), "2024-05-04T10:06:05Z")
+        XCTAssertEqual(Timestamp.day(Date(timeIntervalSince1970: 1_714_867_199)), "2024-05-04", "the UTC day")
         XCTAssertTrue(HashID.encode(1).hasPrefix("h:"))
         XCTAssertNotEqual(HashID.encode(1), HashID.encode(2))
     }
