@@ -7,32 +7,14 @@ import XCTVapor
 
 @testable import LocifyServer
 
-/// A geocoder whose answers the test writes; it counts its searches.
-final class StubGeocoder: Geocoder, Sendable {
-    private let answer: @Sendable (GeocodingQuery) throws -> [GeocodingResult]
-    private let calls = NIOLockedValueBox(0)
-    var searches: Int { calls.withLockedValue { $0 } }
-
-    init(_ answer: @escaping @Sendable (GeocodingQuery) throws -> [GeocodingResult]) {
-        self.answer = answer
-    }
-
-    func search(_ query: GeocodingQuery) async throws -> [GeocodingResult] {
-        calls.withLockedValue { $0 += 1 }
-        return try answer(query)
-    }
-
-    func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult? { nil }
-}
-
 struct GeocoderDown: Error {}
 
 final class AddressesAPITests: XCTestCase {
-    private static let berlin = GeocodingResult(
+    static let berlin = GeocodingResult(
         coordinate: Coordinate(latitude: 52.52437, longitude: 13.41053), displayName: "Berlin, Germany",
         countryCode: "DE", precision: .city, source: "gazetteer")
 
-    private func address(
+    func address(
         _ app: Application, _ account: TestAccount, _ json: String, path: String = "/api/addresses",
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> AddressResource {
@@ -327,70 +309,6 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(try deleted.decoded(DeletedResource.self), DeletedResource(id: second.id))
             let contactDeleted = try await app.send(.DELETE, "/api/contacts/\(other.id)", headers: account.bearer)
             XCTAssertEqual(contactDeleted.status, .ok)
-        }
-    }
-
-    func testAFailingGeocoderRetriesWithBackOffAndLeavesTheAddressUsable() async throws {
-        try await forEachDatabase { app, clock, database in
-            let account = try await app.makeAccount()
-            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-            let down = NIOLockedValueBox(true)
-            app.dependencies.geocoder = StubGeocoder { _ in
-                if down.withLockedValue({ $0 }) { throw GeocoderDown() }
-                return [Self.berlin]
-            }
-            let created = try await address(app, account, #"{"contact_id": \#(ada.id), "city": "Berlin"}"#)
-            let ranWhileDown = try await app.jobRunner.runDue(now: clock.now)
-            XCTAssertEqual(ranWhileDown, 1)
-            let firstJob = try await JobRecord.all(on: app.db).first
-            let job = try XCTUnwrap(firstJob)
-            XCTAssertEqual(job.state, .queued, "\(database)")
-            XCTAssertEqual(job.attempts, 1)
-            XCTAssertEqual(job.lastError, "GeocoderDown()")
-            XCTAssertEqual(
-                job.runAt.timeIntervalSince(clock.now), JobRunner.backOff(attempt: 1, jobID: job.id), accuracy: 0.01)
-            XCTAssertGreaterThanOrEqual(JobRunner.backOff(attempt: 1, jobID: job.id), 30)
-            XCTAssertGreaterThan(
-                JobRunner.backOff(attempt: 3, jobID: job.id), JobRunner.backOff(attempt: 2, jobID: job.id))
-            let ranEarly = try await app.jobRunner.runDue(now: clock.now)
-            XCTAssertEqual(ranEarly, 0, "not due before its back-off")
-            let usable = try await app.send(.GET, "/api/addresses/\(created.id)", headers: account.bearer)
-            XCTAssertEqual(try usable.decoded(DataEnvelope<AddressResource>.self).data.geocode.status, "pending")
-
-            down.withLockedValue { $0 = false }
-            clock.advance(by: 3600)
-            let ranAfterBackOff = try await app.jobRunner.runDue(now: clock.now)
-            XCTAssertEqual(ranAfterBackOff, 1)
-            let stateAfterRetry = try await JobRecord.all(on: app.db).first?.state
-            XCTAssertEqual(stateAfterRetry, .done)
-            let found = try await app.send(.GET, "/api/addresses/\(created.id)", headers: account.bearer)
-            XCTAssertEqual(try found.decoded(DataEnvelope<AddressResource>.self).data.latitude, 52.52437)
-
-            // Nothing found is an answer, not a failure.
-            app.dependencies.geocoder = StubGeocoder { _ in [] }
-            let nowhere = try await address(app, account, #"{"contact_id": \#(ada.id), "city": "Nowhere"}"#)
-            try await app.jobRunner.runDue(now: clock.now)
-            let notFound = try await app.send(.GET, "/api/addresses/\(nowhere.id)", headers: account.bearer)
-            XCTAssertEqual(try notFound.decoded(DataEnvelope<AddressResource>.self).data.geocode.status, "not_found")
-        }
-    }
-
-    func testAJobThatKeepsFailingEndsFailedAndVisible() async throws {
-        try await forEachDatabase { app, clock, _ in
-            let account = try await app.makeAccount()
-            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-            app.dependencies.geocoder = StubGeocoder { _ in throw GeocoderDown() }
-            _ = try await address(app, account, #"{"contact_id": \#(ada.id), "city": "Berlin"}"#)
-            for _ in 0..<GeocodeAddressJob.maximumAttempts {
-                try await app.jobRunner.runDue(now: clock.now)
-                clock.advance(by: 7 * 3600)
-            }
-            let lastJob = try await JobRecord.all(on: app.db).first
-            let job = try XCTUnwrap(lastJob)
-            XCTAssertEqual(job.state, .failed)
-            XCTAssertEqual(job.attempts, GeocodeAddressJob.maximumAttempts)
-            let ranAfterFailure = try await app.jobRunner.runDue(now: clock.now)
-            XCTAssertEqual(ranAfterFailure, 0)
         }
     }
 

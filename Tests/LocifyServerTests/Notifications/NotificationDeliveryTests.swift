@@ -28,24 +28,24 @@ final class NotificationDeliveryTests: XCTestCase {
         }
     }
 
-    private func useWebhooks(_ app: Application) {
+    func useWebhooks(_ app: Application) {
         app.dependencies.webhooks = LiveWebhookSender(http: LiveHTTPClient(client: .shared, userAgent: "Locify/test"))
     }
 
-    private func instant(_ text: String) throws -> Date {
+    func instant(_ text: String) throws -> Date {
         try XCTUnwrap(ISO8601DateFormatter().date(from: text))
     }
 
     /// Moves the clock to `text`, plans and runs what is due, as the first worker does on each pass.
     @discardableResult
-    private func step(_ app: Application, _ clock: TestClock, to text: String) async throws -> Int {
+    func step(_ app: Application, _ clock: TestClock, to text: String) async throws -> Int {
         clock.advance(by: try instant(text).timeIntervalSince(clock.now))
         try await app.notificationPlanner.plan(now: clock.now)
         return try await app.jobRunner.runDue(now: clock.now)
     }
 
     /// Another server process on the same PostgreSQL database: its own application and connection pool.
-    private func withAnotherServer(like app: Application, _ body: (Application) async throws -> Void) async throws {
+    func withAnotherServer(like app: Application, _ body: (Application) async throws -> Void) async throws {
         let other = try await Application.make(.testing)
         do {
             try await configure(other, config: app.locifyConfig, dependencies: app.dependencies)
@@ -58,7 +58,7 @@ final class NotificationDeliveryTests: XCTestCase {
     }
 
     /// An account with one contact, Ada, on Saturday 4 May at noon, told by webhook (to `standIn`) only.
-    private func webhookOnlyAccount(_ app: Application, _ clock: TestClock, _ standIn: LocalStandIn) async throws
+    func webhookOnlyAccount(_ app: Application, _ clock: TestClock, _ standIn: LocalStandIn) async throws
         -> (TestAccount, Contact)
     {
         useWebhooks(app)
@@ -72,23 +72,23 @@ final class NotificationDeliveryTests: XCTestCase {
         return (account, ada)
     }
 
-    private func settings(_ app: Application, _ account: TestAccount) -> NotificationSettingsService {
+    func settings(_ app: Application, _ account: TestAccount) -> NotificationSettingsService {
         NotificationSettingsService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
     }
 
-    private func reminders(_ app: Application, _ account: TestAccount) -> ReminderService {
+    func reminders(_ app: Application, _ account: TestAccount) -> ReminderService {
         ReminderService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
     }
 
-    private func inApp(_ app: Application, _ account: TestAccount) async throws -> [InAppNotification] {
+    func inApp(_ app: Application, _ account: TestAccount) async throws -> [InAppNotification] {
         try await NotificationInbox(database: app.db, ownerID: account.id, dependencies: app.dependencies).recent()
     }
 
-    private func deliveries(_ app: Application, _ account: TestAccount) async throws -> [NotificationDelivery] {
+    func deliveries(_ app: Application, _ account: TestAccount) async throws -> [NotificationDelivery] {
         try await NotificationInbox(database: app.db, ownerID: account.id, dependencies: app.dependencies).deliveries()
     }
 
-    private func setTimeZone(_ app: Application, _ account: TestAccount, _ identifier: String) async throws {
+    func setTimeZone(_ app: Application, _ account: TestAccount, _ identifier: String) async throws {
         _ = try await app.accounts.updateProfile(
             of: account.id, with: AccountDraft(name: "Ada Lovelace", email: account.email, timezone: identifier))
     }
@@ -346,133 +346,4 @@ final class NotificationDeliveryTests: XCTestCase {
             XCTAssertEqual(notices.map(\.title), ["Ada: New title"])
         }
     }
-
-    func testDaylightSavingChangesNeitherSkipNorRepeatADay() async throws {
-        try await forEachDatabase { app, clock, _ in
-            let account = try await app.makeAccount()
-            try await self.setTimeZone(app, account, "Europe/Berlin")
-            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-            for (start, firstDay) in [("2024-03-27T12:00:00Z", "2024-03-28"), ("2024-10-23T12:00:00Z", "2024-10-24")] {
-                try await self.step(app, clock, to: start)
-                // 02:30: skipped by the spring change, doubled by the autumn one.
-                try await self.settings(app, account).save(
-                    NotificationPreferences(minutesAfterMidnight: 150),
-                    timeZone: try XCTUnwrap(TimeZone(identifier: "Europe/Berlin")))
-                try await self.step(app, clock, to: start)
-                let first = try XCTUnwrap(CalendarDate(iso8601: firstDay))
-                // Seven weekly reminders, one for each day of the week: a notice every day.
-                for offset in 0..<7 {
-                    _ = try await self.reminders(app, account).create(
-                        contactID: ada.id,
-                        ReminderDraft(
-                            title: "Day \(offset)", initialDate: first.adding(days: offset)?.description,
-                            frequencyType: "week"))
-                }
-                for _ in 0..<(7 * 24 * 2) {
-                    clock.advance(by: 30 * 60)
-                    try await app.notificationPlanner.plan(now: clock.now)
-                    try await app.jobRunner.runDue(now: clock.now)
-                }
-                let notices = try await self.inApp(app, account).filter { $0.occurrence.map { $0 >= first } == true }
-                let days = notices.compactMap(\.occurrence).sorted()
-                XCTAssertEqual(days, (0..<7).compactMap { first.adding(days: $0) }, "\(firstDay): each day once")
-                try await ReminderModel.query(on: app.db).delete()
-            }
-        }
-    }
-
-    func testATimezoneChangeMovesNotificationsToTheNewLocalTime() async throws {
-        try await forEachDatabase { app, clock, _ in
-            let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let account = try await app.account(email: "grace@example.com")
-            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
-            try await self.step(app, clock, to: "2024-05-05T12:00:00Z")
-            _ = try await self.reminders(app, account).create(
-                contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-06", frequencyType: "week"))
-            try await browser.get("/settings")
-            let saved = try await browser.post(
-                "/settings/profile",
-                form: [
-                    "name": "Grace Hopper", "email": "grace@example.com", "timezone": "America/New_York",
-                    "maps_app": "openstreetmap",
-                ])
-            XCTAssertEqual(saved.status, .seeOther, saved.text)
-            try await self.step(app, clock, to: "2024-05-06T09:00:00Z")
-            var notices = try await self.inApp(app, account)
-            XCTAssertEqual(notices.count, 0, "09:00 UTC is 05:00 in New York")
-            try await self.step(app, clock, to: "2024-05-06T13:00:00Z")
-            notices = try await self.inApp(app, account)
-            XCTAssertEqual(notices.count, 1, "09:00 in New York")
-
-            // Moving east past the day's moment: Tokyo's 09:00 on the 13th was 00:00 UTC, already gone when
-            // the change is made at 00:30 UTC; that day's notice still goes out, at once.
-            try await self.step(app, clock, to: "2024-05-13T00:30:00Z")
-            try await browser.get("/settings")
-            _ = try await browser.post(
-                "/settings/profile",
-                form: [
-                    "name": "Grace Hopper", "email": "grace@example.com", "timezone": "Asia/Tokyo",
-                    "maps_app": "openstreetmap",
-                ])
-            try await self.step(app, clock, to: "2024-05-13T00:31:00Z")
-            notices = try await self.inApp(app, account)
-            XCTAssertEqual(notices.count, 2)
-            try await self.step(app, clock, to: "2024-05-13T13:00:00Z")
-            notices = try await self.inApp(app, account)
-            XCTAssertEqual(notices.count, 2, "and once only: not again at New York's 09:00")
-        }
-    }
-
-    func testTwoServersOnOnePostgreSQLDeliverEachOfFiftyNoticesOnce() async throws {
-        // PostgreSQL only: several servers share one database only there (claims use FOR UPDATE SKIP LOCKED).
-        try await withApp(.postgres) { app, clock in
-            let hook = Hook()
-            try await withStandIn(hook.routes) { standIn in
-                self.useWebhooks(app)
-                let account = try await app.makeAccount()
-                try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
-                try await self.settings(app, account).save(
-                    NotificationPreferences(webhook: WebhookTarget(url: standIn.baseURL + "/hook", preset: .json)),
-                    timeZone: .gmt)
-                for number in 1...50 {
-                    let contact = try await app.makeContact(for: account, ContactDraft(firstName: "Friend\(number)"))
-                    _ = try await self.reminders(app, account).create(
-                        contactID: contact.id,
-                        ReminderDraft(title: "Call \(number)", initialDate: "2024-05-05", frequencyType: "year"))
-                }
-                clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
-                let now = clock.now
-                try await self.withAnotherServer(like: app) { other in
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for server in [app, other] {
-                            let planner = server.notificationPlanner
-                            let runner = server.jobRunner
-                            group.addTask {
-                                try await planner.plan(now: now)
-                                return try await runner.runDue(now: now)
-                            }
-                        }
-                        var ran = 0
-                        for try await count in group { ran += count }
-                        XCTAssertEqual(ran, 100, "fifty notices on two channels, each run by one server")
-                    }
-                }
-                let notices = try await self.inApp(app, account)
-                XCTAssertEqual(notices.count, 50)
-                XCTAssertEqual(
-                    Set(notices.map(\.title)), Set((1...50).map { "Friend\($0): Call \($0)" }),
-                    "each names its contact and title")
-                XCTAssertEqual(standIn.requests.count, 50)
-                let titles = try standIn.requests.map {
-                    try XCTUnwrap(JSONSerialization.jsonObject(with: $0.body) as? [String: Any])["title"] as? String
-                }
-                XCTAssertEqual(Set(titles.compactMap { $0 }).count, 50)
-            }
-        }
-    }
-}
-
-extension TestClock {
-    var today: CalendarDate { CalendarDate(now, in: .gmt) }
 }

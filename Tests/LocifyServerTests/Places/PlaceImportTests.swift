@@ -19,11 +19,6 @@ final class PlaceImportTests: XCTestCase {
         return try await app.send(.POST, "/api/places/import", headers: headers, body: body)
     }
 
-    private func placesOf(_ app: Application, _ account: TestAccount) async throws -> [PlaceResource] {
-        try await app.send(.GET, "/api/places?sort=name&limit=100", headers: account.bearer)
-            .decoded(PageResource<PlaceResource>.self).data
-    }
-
     func testEveryExportImportsBackIntoAnotherAccount() async throws {
         try await forEachDatabase { app, _, database in
             let ada = try await app.makeAccount()
@@ -57,13 +52,13 @@ final class PlaceImportTests: XCTestCase {
                 XCTAssertEqual([report.created, report.merged, report.skipped], [2, 0, 0], "\(format)")
                 XCTAssertEqual(report.format, format.rawValue)
                 XCTAssertTrue(report.dryRun)
-                let none = try await placesOf(app, grace)
+                let none = try await app.places(of: grace)
                 XCTAssertEqual(none.count, 0)
                 // For real: the same places, categories (Bakeries made on the way) and favorites.
                 let done = try await importFile(app, grace, Array(file.body.readableBytesView))
                     .decoded(PlaceImportReportResource.self)
                 XCTAssertEqual(done.created, 2, "\(format)")
-                let imported = try await placesOf(app, grace)
+                let imported = try await app.places(of: grace)
                 XCTAssertEqual(imported.map(\.name), ["Du Pain et des Idées", "Sagrada Família"], "\(format)")
                 XCTAssertEqual(imported.map(\.category.name), ["Bakeries", "Tourist Attraction"], "\(format)")
                 XCTAssertEqual(imported.map(\.isFavorite), [true, false], "\(format)")
@@ -74,7 +69,7 @@ final class PlaceImportTests: XCTestCase {
                 let again = try await importFile(app, grace, Array(file.body.readableBytesView))
                     .decoded(PlaceImportReportResource.self)
                 XCTAssertEqual([again.created, again.merged], [0, 2], "\(format)")
-                let still = try await placesOf(app, grace)
+                let still = try await app.places(of: grace)
                 XCTAssertEqual(still.count, 2)
             }
         }
@@ -153,7 +148,7 @@ final class PlaceImportTests: XCTestCase {
                 .decoded(PageResource<PlaceResource>.self).data
             XCTAssertEqual(select.first?.categoryID, cafe.id)
             // What cannot be imported at all changes nothing.
-            let before = try await placesOf(app, account).count
+            let before = try await app.places(of: account).count
             for (bytes, field) in [
                 (Array("just some words".utf8), "file"), (Array("<html></html>".utf8), "file"), ([UInt8](), "file"),
             ] {
@@ -165,7 +160,7 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertEqual(foreign.status, .notFound)
             let badFlag = try await importFile(app, account, Array(csv.utf8), fields: ["dry_run": "maybe"])
             XCTAssertEqual(badFlag.status, .unprocessableEntity)
-            let after = try await placesOf(app, account).count
+            let after = try await app.places(of: account).count
             XCTAssertEqual(after, before)
         }
     }
@@ -195,7 +190,7 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertNil(queued.report)
             XCTAssertEqual(queued.url, "http://127.0.0.1:8080/api/imports/\(queued.id)")
             XCTAssertEqual(accepted.headers.first(name: .location), queued.url)
-            let before = try await placesOf(app, account)
+            let before = try await app.places(of: account)
             XCTAssertEqual(before.count, 0, "nothing is written before the job runs")
             // Another account cannot see it.
             let hidden = try await app.send(.GET, "/api/imports/\(queued.id)", headers: other.bearer)
@@ -334,7 +329,7 @@ final class PlaceImportTests: XCTestCase {
                     "3 places created, 0 merged into places already saved, 1 skipped (CSV).",
                     "Record 4 “Lost” was left out: It has no position, and its address could not be placed.",
                 ])
-            let saved = try await placesOf(app, ada)
+            let saved = try await app.places(of: ada)
             XCTAssertEqual(saved.map(\.category.name), ["Day trips", "Day trips", "Day trips"], "--category wins")
             let again = try await LocifyApp.importPlaces(
                 in: app, email: ada.email, file: Data(largeCSV(count: 3).utf8), fileName: "stops.csv",

@@ -6,22 +6,11 @@ import XCTVapor
 
 @testable import LocifyServer
 
-/// The places pages: the form, the categories, the lists, the place page, the map home, Settings'
-/// import and export, and feedback.
+/// The places pages: the form, the categories, the lists, the place page, the map home.
 final class PlacesWebTests: XCTestCase {
     private static let lyon = GeocodingResult(
         coordinate: Coordinate(latitude: 45.7578, longitude: 4.8320), displayName: "Lyon, France", countryCode: "FR",
         precision: .city, source: "stub")
-
-    private func places(_ app: Application, _ account: TestAccount) async throws -> [PlaceResource] {
-        try await app.send(.GET, "/api/places?sort=name&limit=100", headers: account.bearer)
-            .decoded(PageResource<PlaceResource>.self).data
-    }
-
-    private func categories(_ app: Application, _ account: TestAccount) async throws -> [PlaceCategoryResource] {
-        try await app.send(.GET, "/api/categories", headers: account.bearer).decoded(PlaceCategoryListResource.self)
-            .data
-    }
 
     func testAPlaceIsAddedWithANewCategoryFavoritedEditedAndDeleted() async throws {
         try await forEachDatabase { app, _, database in
@@ -53,7 +42,7 @@ final class PlacesWebTests: XCTestCase {
                 XCTAssertTrue(refused.text.contains(message), message)
             }
             XCTAssertTrue(refused.text.contains(#"value="Weekend trips""#), "typed values are kept")
-            let untouched = try await categories(app, account).map(\.name)
+            let untouched = try await app.placeCategories(of: account).map(\.name)
             XCTAssertEqual(untouched.sorted(), PlaceCategory.defaults.sorted())
             let duplicate = try await browser.post(
                 "/places", form: ["name": "Lyon", "latitude": "45.7578", "longitude": "4.832", "new_category": "CAFE"])
@@ -67,7 +56,7 @@ final class PlacesWebTests: XCTestCase {
                     "new_category": "Weekend trips", "notes": "Traboules",
                 ])
             XCTAssertEqual(created.status, .seeOther, created.text)
-            let awaited1 = try await places(app, account).first
+            let awaited1 = try await app.places(of: account).first
             let saved = try XCTUnwrap(awaited1)
             XCTAssertEqual(created.headers.first(name: .location), "/places/\(saved.id)")
             XCTAssertEqual(saved.category.name, "Weekend trips")
@@ -121,7 +110,7 @@ final class PlacesWebTests: XCTestCase {
             let deleted = try await browser.post("/places/\(saved.id)/delete", form: [:])
             XCTAssertEqual(deleted.status, .seeOther)
             XCTAssertEqual(deleted.headers.first(name: .location), "/places/categories/\(edited.category.id)")
-            let awaited4 = try await places(app, account).count
+            let awaited4 = try await app.places(of: account).count
             XCTAssertEqual(awaited4, 0)
         }
     }
@@ -143,9 +132,9 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertEqual(refused.status, .unprocessableEntity)
             XCTAssertTrue(refused.text.contains("You already have a category named “restaurant”."))
             _ = try await browser.post("/places/categories", form: ["name": "Bakeries"])
-            let awaited5 = try await categories(app, account).first { $0.name == "Bakeries" }
+            let awaited5 = try await app.placeCategories(of: account).first { $0.name == "Bakeries" }
             let bakeries = try XCTUnwrap(awaited5)
-            let awaited6 = try await categories(app, account).first { $0.name == "Cafe" }
+            let awaited6 = try await app.placeCategories(of: account).first { $0.name == "Cafe" }
             let cafe = try XCTUnwrap(awaited6)
 
             // Renamed in place; a clash is said beside that category's field.
@@ -167,18 +156,18 @@ final class PlacesWebTests: XCTestCase {
             let unchosen = try await browser.post("/places/categories/\(bakeries.id)/delete", form: ["move_to": ""])
             XCTAssertEqual(unchosen.status, .unprocessableEntity)
             XCTAssertTrue(unchosen.text.contains("Choose the category that receives its places."))
-            let awaited7 = try await categories(app, account).count
+            let awaited7 = try await app.placeCategories(of: account).count
             XCTAssertEqual(awaited7, 5, "nothing deleted")
             let moved = try await browser.post(
                 "/places/categories/\(bakeries.id)/delete", form: ["move_to": String(cafe.id)])
             XCTAssertEqual(moved.status, .seeOther)
             page = try await browser.get("/places")
             XCTAssertTrue(page.text.contains("The category “Boulangeries” was deleted. Its places are now in “Cafe”."))
-            let awaited8 = try await places(app, account).map(\.category.name)
+            let awaited8 = try await app.places(of: account).map(\.category.name)
             XCTAssertEqual(awaited8, ["Cafe"])
 
             // The last category stays.
-            for category in try await categories(app, account) where category.id != cafe.id {
+            for category in try await app.placeCategories(of: account) where category.id != cafe.id {
                 _ = try await browser.post(
                     "/places/categories/\(category.id)/delete", form: ["move_to": String(cafe.id)])
             }
@@ -186,7 +175,7 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertTrue(last.text.contains("This is your only category"), last.text)
             let kept = try await browser.post("/places/categories/\(cafe.id)/delete", form: [:])
             XCTAssertEqual(kept.status, .unprocessableEntity)
-            let awaited9 = try await categories(app, account).map(\.name)
+            let awaited9 = try await app.placeCategories(of: account).map(\.name)
             XCTAssertEqual(awaited9, ["Cafe"])
         }
     }
@@ -197,7 +186,7 @@ final class PlacesWebTests: XCTestCase {
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let account = try await app.apiAccount(email: "grace@example.com")
-            let awaited10 = try await categories(app, account).first { $0.name == "Restaurant" }
+            let awaited10 = try await app.placeCategories(of: account).first { $0.name == "Restaurant" }
             let category = try XCTUnwrap(awaited10)
             // Kilometres from Lyon's centre, worked out here: 0.5, 3.9 and about 392 (Paris).
             for (name, latitude, longitude, notes) in [
@@ -251,7 +240,7 @@ final class PlacesWebTests: XCTestCase {
                 json:
                     #"{"contact_id": \#(ada.id), "name": "Home", "city": "Lyon", "country": "FR", "latitude": 45.76, "longitude": 4.83}"#
             )
-            let awaited14 = try await categories(app, account).first
+            let awaited14 = try await app.placeCategories(of: account).first
             let category = try XCTUnwrap(awaited14)
             _ = try await app.send(
                 .POST, "/api/places", headers: account.bearer,
@@ -298,143 +287,13 @@ final class PlacesWebTests: XCTestCase {
         }
     }
 
-    func testSettingsExportsAndImportsWithAPreviewFirst() async throws {
-        try await forEachDatabase { app, clock, _ in
-            let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let account = try await app.apiAccount(email: "grace@example.com")
-            let awaited18 = try await categories(app, account).first { $0.name == "Cafe" }
-            let cafe = try XCTUnwrap(awaited18)
-            _ = try await app.send(
-                .POST, "/api/places", headers: account.bearer,
-                json:
-                    #"{"name": "Café de Flore", "latitude": 48.854, "longitude": 2.3325, "category_id": \#(cafe.id), "is_favorite": true}"#
-            )
-            _ = try await browser.get("/settings/places")
-            let download = try await browser.get(
-                "/settings/places/export?format=kml&category_id=\(cafe.id)&favorite=true")
-            XCTAssertEqual(download.status, .ok)
-            XCTAssertEqual(
-                download.headers.first(name: .contentDisposition),
-                "attachment; filename=\"locify-places-2024-05-04.kml\"")
-            XCTAssertTrue(download.text.contains("<name>Café de Flore</name>"))
-            let unknownFormat = try await browser.get("/settings/places/export?format=shp")
-            XCTAssertEqual(unknownFormat.status, .unprocessableEntity)
-
-            // Into another account: the preview saves nothing, "Import" saves it.
-            let other = WebClient(app: app)
-            _ = try await other.register(email: "ada@example.com")
-            let ada = try await app.apiAccount(email: "ada@example.com")
-            _ = try await other.get("/settings/places")
-            let notPlaces = try await other.upload("/settings/places/import", fileName: "notes.txt", contents: "hello")
-            XCTAssertEqual(notPlaces.status, .unprocessableEntity)
-            XCTAssertTrue(notPlaces.text.contains("The file is not GPX, KML, KMZ, GeoJSON, CSV"), notPlaces.text)
-            let previewed = try await other.upload(
-                "/settings/places/import", fileName: "flore.kml", contents: download.text)
-            XCTAssertEqual(previewed.status, .seeOther)
-            let status = try XCTUnwrap(previewed.headers.first(name: .location))
-            var page = try await other.get(status)
-            XCTAssertTrue(page.text.contains("Import preview of “flore.kml”"))
-            XCTAssertTrue(
-                page.text.contains(
-                    "1 place would be created, 0 would be merged into places already saved, 0 skipped (KML)."))
-            let awaited19 = try await places(app, ada).count
-            XCTAssertEqual(awaited19, 0, "a preview saves nothing")
-            let awaited20 = try await browser.get(status).status
-            XCTAssertEqual(awaited20, .notFound, "another person's import is not found")
-            _ = try await other.post(status, form: [:])
-            page = try await other.get(status)
-            XCTAssertTrue(page.text.contains("Done: 1 place created"), page.text)
-            let imported = try await places(app, ada)
-            XCTAssertEqual(imported.map(\.name), ["Café de Flore"])
-            XCTAssertTrue(imported[0].isFavorite)
-            _ = try await other.post(status, form: [:])
-            let awaited21 = try await places(app, ada).count
-            XCTAssertEqual(awaited21, 1, "confirming twice imports once")
-
-            // A large file goes to the background; its page follows it and reloads itself.
-            var lines = ["name,latitude,longitude"]
-            for index in 1...(PlaceImportStore.backgroundThreshold + 5) {
-                lines.append("Stop \(index),\(45 + Double(index) / 1000),4.85")
-            }
-            _ = try await other.get("/settings/places")
-            let large = try await other.upload(
-                "/settings/places/import", fileName: "stops.csv", contents: lines.joined(separator: "\n"))
-            let largeStatus = try XCTUnwrap(large.headers.first(name: .location))
-            // The report's lines come a page at a time.
-            page = try await other.get(largeStatus)
-            XCTAssertTrue(page.text.contains("Import 205 new places"), page.text)
-            XCTAssertTrue(page.text.contains("New (205)"))
-            XCTAssertTrue(page.text.contains("<li>Stop 100</li>"))
-            XCTAssertFalse(page.text.contains("<li>Stop 101</li>"))
-            XCTAssertTrue(page.text.contains("Page 1 of 3"))
-            XCTAssertTrue(page.text.contains(#"<a href="\#(largeStatus)?page=2" rel="next">Next page</a>"#), page.text)
-            let third = try await other.get(largeStatus + "?page=3")
-            XCTAssertTrue(third.text.contains("<li>Stop 205</li>"))
-            XCTAssertFalse(third.text.contains("<li>Stop 200</li>"))
-            XCTAssertTrue(third.text.contains(#"<a href="\#(largeStatus)?page=2" rel="prev">Previous page</a>"#))
-            XCTAssertFalse(third.text.contains("Next page"))
-            _ = try await other.post(largeStatus, form: [:])
-            page = try await other.get(largeStatus)
-            XCTAssertTrue(page.text.contains(#"<meta http-equiv="refresh" content="2">"#), page.text)
-            XCTAssertTrue(page.text.contains("Waiting to start — 0 of 205 records."), page.text)
-            _ = try await app.jobRunner.runDue(now: clock.now)
-            page = try await other.get(largeStatus)
-            XCTAssertFalse(page.text.contains("http-equiv"))
-            XCTAssertTrue(page.text.contains("Done: 205 places created"), page.text)
-        }
-    }
-
-    func testFeedbackIsSentOrHandedToTheMailApp() async throws {
-        try await forEachDatabase { app, _, _ in
-            let browser = WebClient(app: app)
-            _ = try await browser.register()
-            var page = try await browser.get("/settings/feedback")
-            XCTAssertTrue(page.text.contains("This server has no address for feedback."))
-
-            app.locifyConfig.outside.feedbackEmail = "team@example.org"
-            page = try await browser.get("/settings/feedback")
-            XCTAssertTrue(page.text.contains("Write it in my mail app"))
-            let empty = try await browser.post("/settings/feedback", form: ["message": "  "])
-            XCTAssertEqual(empty.status, .unprocessableEntity)
-            XCTAssertTrue(empty.text.contains("Write your message first."))
-            let handed = try await browser.post("/settings/feedback", form: ["message": "Love the map & the pins"])
-            XCTAssertEqual(handed.status, .seeOther)
-            let mailto = try XCTUnwrap(handed.headers.first(name: .location))
-            XCTAssertTrue(
-                mailto.hasPrefix(
-                    "mailto:team@example.org?subject=Locify%20feedback%20from%20Grace%20Hopper&body=Love%20the%20map%20%26%20the%20pins"
-                ),
-                mailto)
-            XCTAssertTrue(mailto.contains("Locify%20\(LocifyConfig.version)"))
-
-            let sent = NIOLockedValueBox<[MailMessage]>([])
-            app.dependencies.mailer = FakeMailer { message in sent.withLockedValue { $0.append(message) } }
-            app.locifyConfig.outside.mailCommand = "sendmail -t"
-            _ = try await browser.get("/settings/feedback")
-            let done = try await browser.post("/settings/feedback", form: ["message": "The import preview is great."])
-            XCTAssertEqual(done.headers.first(name: .location), "/settings")
-            let mail = try XCTUnwrap(sent.withLockedValue { $0 }.first)
-            XCTAssertEqual(mail.to, ["team@example.org"])
-            XCTAssertEqual(mail.subject, "Locify feedback from Grace Hopper")
-            XCTAssertTrue(
-                mail.body.hasPrefix("The import preview is great.\n\n--\nFrom Grace Hopper <grace@example.com>"))
-
-            app.dependencies.mailer = FakeMailer { _ in throw GeocoderDown() }
-            let failed = try await browser.post("/settings/feedback", form: ["message": "Again"])
-            XCTAssertEqual(failed.status, .unprocessableEntity)
-            XCTAssertTrue(failed.text.contains("The server could not send it just now."))
-            XCTAssertTrue(failed.text.contains(">Again</textarea>"), "the message is kept")
-        }
-    }
-
     /// Every place page of one person answers another with 404, and changes nothing.
     func testAnotherPersonsPlacesAndCategoriesAreNotFound() async throws {
         try await forEachDatabase { app, _, _ in
             let owner = WebClient(app: app)
             _ = try await owner.register()
             let account = try await app.apiAccount(email: "grace@example.com")
-            let categories = try await categories(app, account)
+            let categories = try await app.placeCategories(of: account)
             let cafe = try XCTUnwrap(categories.first { $0.name == "Cafe" })
             let other = try XCTUnwrap(categories.first { $0.name == "Other" })
             let created = try await app.send(
@@ -475,7 +334,7 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertEqual(after.name, "Café de Flore")
             XCTAssertFalse(after.isFavorite)
             XCTAssertEqual(after.category.name, "Cafe")
-            let names = try await self.categories(app, account).map(\.name)
+            let names = try await app.placeCategories(of: account).map(\.name)
             XCTAssertEqual(names.sorted(), PlaceCategory.defaults.sorted())
         }
     }
