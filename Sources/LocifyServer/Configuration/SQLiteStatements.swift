@@ -184,7 +184,12 @@ enum SQLiteStatements {
             else { return nil }
             self.handle = handle
             self.threadPool = threadPool
-            Self.known.withLockedValue { [self] in $0[key] = KnownConnection(connection: connection, access: self) }
+            Self.known.withLockedValue { [self] known in
+                // Connections come rarely (one per event loop, and a pool's replacements): forgetting
+                // those gone is cheap then, and keeps the table as small as the open connections.
+                known = known.filter { $0.value.connection != nil }
+                known[key] = KnownConnection(connection: connection, access: self)
+            }
         }
 
         private static let known = NIOLockedValueBox([ObjectIdentifier: KnownConnection]())

@@ -226,16 +226,19 @@ enum ContactPage {
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
         async let photos = request.photos().photos(ofContact: id)
-        async let gravatarEmail = request.avatars().gravatarEmail(
-            request.contactFields().firstEmails(ofContacts: [id])[id])
         let contact = aggregate.contact
+        // The first e-mail, which chooses the Gravatar, is among the fields just read (in the order made).
+        let (contactFields, fieldKinds) = (try await fields, try await kinds)
+        let emailKinds = Set(fieldKinds.filter(\.isEmail).map(\.id))
+        let gravatarEmail = try await request.avatars().gravatarEmail(
+            contactFields.first { emailKinds.contains($0.typeID) }?.data)
         let pictures = ContactPicturesSection(
-            contact: contact, photos: try await photos, gravatarEmail: try await gravatarEmail,
+            contact: contact, photos: try await photos, gravatarEmail: gravatarEmail,
             maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
-            allTags: try await allTags, contactFields: try await fields, fieldKinds: try await kinds,
+            allTags: try await allTags, contactFields: contactFields, fieldKinds: fieldKinds,
             today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,

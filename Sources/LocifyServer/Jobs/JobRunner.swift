@@ -183,7 +183,8 @@ final class JobWorkers: LifecycleHandler, Sendable {
                             do {
                                 try await task.run(runner.dependencies.now())
                             } catch {
-                                runner.logger.report(error: error)
+                                runner.logger.error(
+                                    "The periodic task “\(task.name)” failed: \(String(reflecting: error))")
                             }
                         }
                     }
@@ -284,6 +285,7 @@ extension Application {
 /// Work a feature has done on every round of the workers, before the due jobs: cheap when there is
 /// nothing to do, as it runs about once a second. `run` gets the time of the round.
 struct PeriodicTask: Sendable {
+    /// For the log, when a round of it fails.
     let name: String
     let run: @Sendable (Date) async throws -> Void
 }

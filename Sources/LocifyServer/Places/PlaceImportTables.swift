@@ -1,9 +1,6 @@
 import Fluent
 import Foundation
 import LocifyAPI
-import LocifyCore
-import NIOConcurrencyHelpers
-import NIOPosix
 import SQLKit
 
 /// Places imports kept between requests: a large file imported in the background, with its progress,
@@ -93,13 +90,12 @@ struct CreatePlaceImportRows: AsyncMigration {
             #"SELECT "id", "report" FROM "place_imports" WHERE "report" IS NOT NULL"#, columns: ["id", "report"])
         for row in kept {
             guard let id = try row.integer(0), let text = try row.text(1),
-                var report = try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data(text.utf8))
+                let report = try? JSONDecoder().decode(PlaceImportReportResource.self, from: Data(text.utf8))
             else { continue }
             try await PlaceImportStore.insert(report.rows, of: id, on: database)
-            report.rows = []
             try await database.sqlDatabase().raw(
                 """
-                UPDATE "place_imports" SET "report" = \(bind: try PlaceImportStore.text(of: report)) \
+                UPDATE "place_imports" SET "report" = \(bind: try PlaceImportStore.summaryText(of: report)) \
                 WHERE "id" = \(literal: id)
                 """
             ).run()

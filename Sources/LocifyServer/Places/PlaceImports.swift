@@ -83,11 +83,7 @@ struct PlaceImportStore {
     ) async throws -> Int {
         let time = now()
         var reportText: String?
-        if let report {
-            var summary = report
-            summary.rows = []
-            reportText = try await cpuWork.offloaded { [summary] in try Self.text(of: summary) }
-        }
+        if let report { reportText = try await cpuWork.offloaded { try Self.summaryText(of: report) } }
         return try await database.transaction { [reportText] transaction in
             let rows = try await transaction.plainRows(
                 """
@@ -132,10 +128,7 @@ struct PlaceImportStore {
     func rows(of id: Int, outcome: String? = nil, page: PageSelection) async throws
         -> (rows: [PlaceImportReportResource.Row], window: PageWindow)
     {
-        let owned: SQLQueryString = """
-            "import_id" = \(literal: id) AND "import_id" IN \
-            (SELECT "id" FROM "place_imports" WHERE "user_id" = \(literal: ownerID))
-            """
+        let owned = ownsImport(id)
         let only: SQLQueryString = outcome.map { #" AND "outcome" = \#(bind: $0)"# } ?? ""
         let counted = try await database.plainRows(
             #"SELECT COUNT(*) FROM "place_import_rows" WHERE \#(owned)\#(only)"#, columns: ["count"])
@@ -164,16 +157,22 @@ struct PlaceImportStore {
         return try await cpuWork.offloaded { try PlaceImportRecord(row: row) }
     }
 
-    static func text(of report: PlaceImportReportResource) throws -> String {
-        String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+    /// What `place_imports.report` keeps of a report: its counts and unreadable records, its rows being
+    /// in `place_import_rows`.
+    static func summaryText(of report: PlaceImportReportResource) throws -> String {
+        var summary = report
+        summary.rows = []
+        return String(decoding: try JSONEncoder().encode(summary), as: UTF8.self)
+    }
+
+    /// The rows of one of the owner's imports, in a table keyed by `import_id` (its files, its report rows).
+    private func ownsImport(_ id: Int) -> SQLQueryString {
+        #""import_id" = \#(literal: id) AND "import_id" IN (SELECT "id" FROM "place_imports" WHERE "user_id" = \#(literal: ownerID))"#
     }
 
     func file(of id: Int) async throws -> Data {
         let rows = try await database.plainRows(
-            """
-            SELECT "file" FROM "place_import_files" WHERE "import_id" = \(literal: id) \
-            AND "import_id" IN (SELECT "id" FROM "place_imports" WHERE "user_id" = \(literal: ownerID))
-            """, columns: ["file"])
+            #"SELECT "file" FROM "place_import_files" WHERE \#(ownsImport(id))"#, columns: ["file"])
         guard let bytes = try rows.first?.bytes(0) else { throw AppError.notFound }
         return Data(bytes)
     }
@@ -201,9 +200,7 @@ struct PlaceImportStore {
 
     /// The report's counts kept (its rows were kept batch by batch), and the file, no longer needed, dropped.
     func finish(_ id: Int, report: PlaceImportReportResource) async throws {
-        var summary = report
-        summary.rows = []
-        let text = try Self.text(of: summary)
+        let text = try Self.summaryText(of: report)
         try await end(
             id, setting: #""status" = 'done', "stage" = NULL, "processed" = "total", "report" = \#(bind: text)"#)
     }
@@ -270,7 +267,6 @@ extension PlaceImportStore {
     {
         let data = try await file(of: stored.id)
         let lastRecorded = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
-        let id = stored.id
         do {
             let report = try await importer.run(
                 data, targetCategoryID: stored.targetCategoryID, dryRun: false,
@@ -284,7 +280,7 @@ extension PlaceImportStore {
                 }
                 if due { try await recordProgress(stored.id, progress) }
             } rowKeeper: { rows, database in
-                try await Self.insert(rows, of: id, on: database)
+                try await Self.insert(rows, of: stored.id, on: database)
             }
             try await finish(stored.id, report: report)
             return report

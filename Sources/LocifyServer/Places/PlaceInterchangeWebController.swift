@@ -78,19 +78,18 @@ struct PlaceInterchangeWebController: RouteCollection {
         let stored = try await imports.record(try request.pathID("importID"))
         var targetName: String?
         if let id = stored.targetCategoryID { targetName = try? await request.places().category(id).name }
-        let page = request.queryParameters["page"].flatMap(LooseValue.integer).map { min(max($0, 1), 1_000_000) } ?? 1
+        let page = try PageSelection.parse(
+            page: request.queryParameters["page"], limit: nil, defaultLimit: PlaceImportPage.linesPerPage)
         var rows: [String: (rows: [PlaceImportReportResource.Row], window: PageWindow)] = [:]
         if stored.report != nil {
             for outcome in PlaceImportStore.outcomes {
-                rows[outcome] = try await imports.rows(
-                    of: stored.id, outcome: outcome,
-                    page: PageSelection(page: page, limit: PlaceImportPage.linesPerPage))
+                rows[outcome] = try await imports.rows(of: stored.id, outcome: outcome, page: page)
             }
         }
         return try await request.view.render(
             "settings/place-import",
             PlaceImportPage.Context(
-                stored, rows: rows, page: page, targetName: targetName, session: request.pageSession))
+                stored, rows: rows, page: page.page, targetName: targetName, session: request.pageSession))
     }
 
     /// Saves a previewed import: in the request when small, else by a background job.
@@ -239,9 +238,9 @@ enum PlaceImportPage {
             mergedCount = stored.report?.merged ?? 0
             skippedCount = stored.report?.skipped ?? 0
             let lastPage = rows.values.map(\.window.lastPage).max() ?? 1
-            let here = SiteURL.settingsPlacesImportStatus(stored.id).path
-            previousPageURL = page > 1 ? here + "?page=\(min(page - 1, lastPage))" : nil
-            nextPageURL = page < lastPage ? here + "?page=\(page + 1)" : nil
+            let here = SiteURL.settingsPlacesImportStatus(stored.id)
+            previousPageURL = page > 1 ? here.path(query: [("page", String(min(page - 1, lastPage)))]) : nil
+            nextPageURL = page < lastPage ? here.path(query: [("page", String(page + 1))]) : nil
             pageLabel = lastPage > 1 ? "Page \(page) of \(lastPage)" : nil
             confirmURL = SiteURL.settingsPlacesImportStatus(stored.id).path
             placesURL = SiteURL.places.path

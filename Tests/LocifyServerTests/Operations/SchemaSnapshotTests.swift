@@ -96,10 +96,12 @@ final class SchemaSnapshotTests: XCTestCase {
                     .init(row: 1, name: "Harbour", outcome: "created", placeID: 7, reason: nil),
                     .init(row: 2, name: "Nowhere", outcome: "skipped", placeID: nil, reason: "It has no position."),
                 ], unreadable: [.init(record: 4, reason: "Not a number.")])
+            // As an older version kept it: the whole report, rows included, in one text.
+            let whole = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
             try await sql.raw(
                 """
                 INSERT INTO "place_imports" ("user_id", "status", "file_name", "processed", "total", "report", \
-                "created_at", "updated_at") VALUES (1, 'done', 'f.csv', 3, 3, \(bind: try PlaceImportStore.text(of: report)), 0, 0)
+                "created_at", "updated_at") VALUES (1, 'done', 'f.csv', 3, 3, \(bind: whole), 0, 0)
                 """
             ).run()
             try await app.migrateDatabase()
