@@ -144,6 +144,13 @@ let locifyMigrations: [any Migration] = [
     CreatePlaceImportRows(),
 ]
 
+/// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
+/// columns its migrations made, on SQLite and PostgreSQL.
+let locifyTables: [any StoredTable.Type] = [
+    TagsTable.self,
+    ContactTagsTable.self,
+]
+
 func registerMigrations(_ app: Application) {
     app.migrations.add(locifyMigrations)
 }

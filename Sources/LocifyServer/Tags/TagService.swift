@@ -12,35 +12,30 @@ struct TagService {
     static let defaultSort = ListSort(TimestampSortField.createdAt)
     /// Monica lists tags by name whatever `sort` says; `sort` only orders tags of the same name.
     static let leadingOrder: SQLQueryString = #""name_key" ASC"#
-    static let columns = ["id", "user_id", "name", "created_at", "updated_at"]
-
-    static func tag(from row: PlainRow, at first: Int = 0) throws -> Tag {
-        Tag(
-            id: try row.requiredInteger(first), ownerID: try row.requiredInteger(first + 1),
-            name: try row.requiredText(first + 2), createdAt: try row.requiredDate(first + 3),
-            updatedAt: try row.requiredDate(first + 4))
-    }
+    private var tags: TableWriter<TagsTable> { TableWriter(TagsTable.self, on: database) }
+    private static let columns = TagsTable.tagColumns
 
     /// One page of the owner's tags, by name.
     func page(sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> ([Tag], PageWindow) {
         try await database.ownedChildPage(
-            table: TagModel.schema, columns: Self.columns, ownerID: ownerID, contactID: nil, sort: sort,
-            leadingOrder: Self.leadingOrder, page: page, read: { try Self.tag(from: $0) })
+            table: TagsTable.name, columns: Self.columns.names, ownerID: ownerID, contactID: nil, sort: sort,
+            leadingOrder: Self.leadingOrder, page: page, read: { try TagsTable.tag(from: $0) })
     }
 
     /// Every tag of the owner with how many contacts carry it, by name: for suggestions and the filter.
     func all() async throws -> [(tag: Tag, contacts: Int)] {
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(Self.columns, of: "tags")), \
+            SELECT \(Self.columns.qualifiedList), \
             (SELECT COUNT(*) FROM "contact_tags" WHERE "contact_tags"."tag_id" = "tags"."id") AS "contacts" \
             FROM "tags" WHERE "user_id" = \(literal: ownerID) ORDER BY "name_key", "id"
-            """, columns: Self.columns + ["contacts"])
-        return try rows.map { (try Self.tag(from: $0), try $0.requiredInteger(Self.columns.count)) }
+            """, columns: Self.columns.names + ["contacts"])
+        return try rows.map { (try TagsTable.tag(from: $0), try $0.requiredInteger(Self.columns.names.count)) }
     }
 
     func tag(_ id: Int) async throws -> Tag {
-        try await TagModel.requireOwned(id, by: ownerID, on: database).value()
+        try await database.requireOwnedRow(
+            id, ownedBy: ownerID, in: TagsTable.self, selecting: Self.columns, read: { try TagsTable.tag(from: $0) })
     }
 
     /// The tag named `text`, made when the owner has none of that name (ignoring case, accents and
@@ -49,37 +44,44 @@ struct TagService {
         let name = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Tag.validatedName(text)
         }
-        if let existing = try await model(named: name) { return (try existing.value(), false) }
-        let model = TagModel(ownerID: ownerID, name: name, now: dependencies.now())
-        try await model.save(on: database)
-        return (try model.value(), true)
+        if let existing = try await tag(named: name) { return (existing, false) }
+        let now = dependencies.now()
+        let id = try await tags.insert([
+            .owner: ownerID, .name: name, .nameKey: Tag.key(of: name), .createdAt: now, .updatedAt: now,
+        ])
+        return (Tag(id: id, ownerID: ownerID, name: name, createdAt: now, updatedAt: now), true)
     }
 
     func rename(_ id: Int, to text: String?, typeErrors: [FieldError] = []) async throws -> Tag {
-        let model = try await TagModel.requireOwned(id, by: ownerID, on: database)
+        var stored = try await tag(id)
         let name = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Tag.validatedName(text)
         }
-        if let other = try await self.model(named: name), other.id != model.id {
+        if let other = try await tag(named: name), other.id != stored.id {
             throw ValidationFailure(
                 field: "name", "There is already a tag named “\(other.name)”.", reason: .conflict)
         }
-        if model.name != name {
-            model.name = name
-            model.nameKey = Tag.key(of: name)
-            model.updatedAt = dependencies.now()
-            try await model.save(on: database)
+        if stored.name != name {
+            let now = dependencies.now()
+            try await tags.update(
+                id, ownedBy: ownerID, set: [.name: name, .nameKey: Tag.key(of: name), .updatedAt: now])
+            stored = Tag(id: stored.id, ownerID: ownerID, name: name, createdAt: stored.createdAt, updatedAt: now)
         }
-        return try model.value()
+        return stored
     }
 
     /// Deletes the tag; the contacts that carried it lose it.
     func delete(_ id: Int) async throws {
-        try await TagModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        try await tags.delete(id, ownedBy: ownerID)
     }
 
-    private func model(named name: String) async throws -> TagModel? {
-        try await TagModel.owned(by: ownerID, on: database).filter(\.$nameKey == Tag.key(of: name)).first()
+    private func tag(named name: String) async throws -> Tag? {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(Self.columns.list) FROM "tags" \
+            WHERE "user_id" = \(literal: ownerID) AND "name_key" = \(bind: Tag.key(of: name))
+            """, columns: Self.columns.names)
+        return try rows.first.map { try TagsTable.tag(from: $0) }
     }
 
     /// The tags on each of `contactIDs`, in the order they were put on; contacts without any are left out.
@@ -87,13 +89,13 @@ struct TagService {
         guard !contactIDs.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT "contact_tags"."contact_id", \(SQLQueryString.columnList(Self.columns, of: "tags")) \
+            SELECT "contact_tags"."contact_id", \(Self.columns.qualifiedList) \
             FROM "contact_tags" JOIN "tags" ON "tags"."id" = "contact_tags"."tag_id" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, of: "contact_tags", idColumn: "contact_id")) \
             ORDER BY "contact_tags"."id"
-            """, columns: ["contact_id"] + Self.columns)
+            """, columns: ["contact_id"] + Self.columns.names)
         var tags: [Int: [Tag]] = [:]
-        for row in rows { tags[try row.requiredInteger(0), default: []].append(try Self.tag(from: row, at: 1)) }
+        for row in rows { tags[try row.requiredInteger(0), default: []].append(try TagsTable.tag(from: row, at: 1)) }
         return tags
     }
 
@@ -119,12 +121,9 @@ struct TagService {
             for name in wanted {
                 let tag = try await service.create(named: name).tag
                 guard !attached.contains(tag.id), added.insert(tag.id).inserted else { continue }
-                try await database.sqlDatabase().raw(
-                    """
-                    INSERT INTO "contact_tags" ("user_id", "contact_id", "tag_id", "created_at") \
-                    VALUES (\(literal: ownerID), \(literal: contactID), \(literal: tag.id), \(bind: dependencies.now()))
-                    """
-                ).run()
+                try await TableWriter(ContactTagsTable.self, on: database).insert([
+                    .owner: ownerID, .contact: contactID, .tag: tag.id, .createdAt: dependencies.now(),
+                ])
             }
         }
     }
@@ -137,20 +136,18 @@ struct TagService {
         let rows = try await database.plainRows(
             #"SELECT "id" FROM "tags" WHERE \#(SQLQueryString.owned(by: ownerID, ids: ids))"#, columns: ["id"])
         guard rows.count == Set(ids).count else { throw AppError.notFound }
-        try await database.sqlDatabase().raw(
-            """
-            DELETE FROM "contact_tags" WHERE "contact_id" = \(literal: contactID) \
-            AND "tag_id" IN (\(SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))))
-            """
-        ).run()
+        try await TableWriter(ContactTagsTable.self, on: database).delete(
+            where: """
+                "contact_id" = \(literal: contactID) \
+                AND "tag_id" IN (\(SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))))
+                """)
     }
 
     /// Takes every tag off the contact.
     func unsetAllTags(fromContact contactID: Int) async throws {
         try await requireEditable(contactID)
-        try await database.sqlDatabase().raw(
-            #"DELETE FROM "contact_tags" WHERE "contact_id" = \#(literal: contactID)"#
-        ).run()
+        try await TableWriter(ContactTagsTable.self, on: database).delete(
+            where: #""contact_id" = \#(literal: contactID)"#)
     }
 
     /// The owner's contact, which must not be archived to have its tags changed (as in Monica).
