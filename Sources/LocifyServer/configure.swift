@@ -149,6 +149,8 @@ let locifyMigrations: [any Migration] = [
 let locifyTables: [any StoredTable.Type] = [
     TagsTable.self,
     ContactTagsTable.self,
+    NotesTable.self,
+    TasksTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

@@ -12,13 +12,15 @@ struct NoteService {
     static let defaultSort = ListSort(NoteSortField.createdAt, descending: true)
     /// Monica lists notes newest first whatever `sort` says; `sort` only orders notes of the same moment.
     static let leadingOrder: SQLQueryString = #""created_at" DESC"#
+    private static let columns = NotesTable.noteColumns
+    private var notes: TableWriter<NotesTable> { TableWriter(NotesTable.self, on: database) }
 
     /// One page of the owner's notes, of one contact when `contactID` is given: newest first.
     func page(contactID: Int?, sort: ListSort<NoteSortField>, page: PageSelection) async throws -> ([Note], PageWindow)
     {
         try await database.ownedChildPage(
-            table: NoteModel.schema, columns: NotesAndTasksRows.noteColumns, ownerID: ownerID, contactID: contactID,
-            sort: sort, leadingOrder: Self.leadingOrder, page: page, read: NotesAndTasksRows.note(from:))
+            table: NotesTable.name, columns: Self.columns.names, ownerID: ownerID, contactID: contactID,
+            sort: sort, leadingOrder: Self.leadingOrder, page: page, read: NotesTable.note(from:))
     }
 
     /// A contact's newest notes, for its page.
@@ -31,16 +33,17 @@ struct NoteService {
         guard !contactIDs.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(NotesAndTasksRows.noteColumnList) FROM (SELECT \(NotesAndTasksRows.noteColumnList), \
+            SELECT \(Self.columns.list) FROM (SELECT \(Self.columns.list), \
             ROW_NUMBER() OVER (PARTITION BY "contact_id" ORDER BY "created_at" DESC, "id" DESC) AS "place" \
             FROM "notes" WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, idColumn: "contact_id"))) \
             AS "ranked" WHERE "place" <= \(literal: limit) ORDER BY "created_at" DESC, "id" DESC
-            """, columns: NotesAndTasksRows.noteColumns)
-        return Dictionary(grouping: try rows.map(NotesAndTasksRows.note(from:)), by: \.contactID)
+            """, columns: Self.columns.names)
+        return Dictionary(grouping: try rows.map(NotesTable.note(from:)), by: \.contactID)
     }
 
     func note(_ id: Int) async throws -> Note {
-        try await NoteModel.requireOwned(id, by: ownerID, on: database).value()
+        try await database.requireOwnedRow(
+            id, ownedBy: ownerID, in: NotesTable.self, selecting: Self.columns, read: NotesTable.note(from:))
     }
 
     /// Creates a note about one of the owner's contacts; a missing contact is reported with the other
@@ -51,10 +54,13 @@ struct NoteService {
         ) { () throws(ValidationFailure) in try draft.validated() }
         _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         let now = dependencies.now()
-        let model = NoteModel(ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), now: now)
-        model.apply(fields, now: now)
-        try await model.save(on: database)
-        return try model.value()
+        var values = NotesTable.values(of: fields, favoritedAt: nil, now: now)
+        let uuid = dependencies.newUUID()
+        values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
+        let id = try await notes.insert(values)
+        return Note(
+            id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields,
+            favoritedAt: Timestamp.since(nil, holding: fields.isFavorited, now: now), createdAt: now, updatedAt: now)
     }
 
     /// Changes a stored note: `change` gets it as a draft and returns the new one; `contactID` moves it
@@ -62,21 +68,27 @@ struct NoteService {
     func update(_ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (NoteDraft) -> NoteDraft)
         async throws -> Note
     {
-        let model = try await NoteModel.requireOwned(id, by: ownerID, on: database)
-        let draft = change(NoteDraft(model.fields))
+        let stored = try await note(id)
+        let draft = change(NoteDraft(stored.fields))
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try draft.validated()
         }
-        if let contactID, contactID != model.$contact.id {
+        let now = dependencies.now()
+        var values = NotesTable.values(of: fields, favoritedAt: stored.favoritedAt, now: now)
+        var updated = stored
+        if let contactID, contactID != stored.contactID {
             _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
-            model.$contact.id = contactID
+            values[.contact] = contactID
+            updated.contactID = contactID
         }
-        model.apply(fields, now: dependencies.now())
-        try await model.save(on: database)
-        return try model.value()
+        try await notes.update(id, ownedBy: ownerID, set: values)
+        updated.fields = fields
+        updated.favoritedAt = Timestamp.since(stored.favoritedAt, holding: fields.isFavorited, now: now)
+        updated.updatedAt = now
+        return updated
     }
 
     func delete(_ id: Int) async throws {
-        try await NoteModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        try await notes.delete(id, ownedBy: ownerID)
     }
 }

@@ -10,39 +10,42 @@ struct TaskService {
     let dependencies: LocifyDependencies
 
     static let defaultSort = ListSort(TaskSortField.createdAt)
+    private static let columns = TasksTable.taskColumns
+    private var tasks: TableWriter<TasksTable> { TableWriter(TasksTable.self, on: database) }
 
     /// One page of the owner's tasks, of one contact when `contactID` is given.
     func page(contactID: Int?, sort: ListSort<TaskSortField>, page: PageSelection) async throws -> ([ToDo], PageWindow)
     {
         try await database.ownedChildPage(
-            table: TaskModel.schema, columns: NotesAndTasksRows.taskColumns, ownerID: ownerID, contactID: contactID,
-            sort: sort, page: page, read: NotesAndTasksRows.task(from:))
+            table: TasksTable.name, columns: Self.columns.names, ownerID: ownerID, contactID: contactID,
+            sort: sort, page: page, read: TasksTable.task(from:))
     }
 
     /// A contact's tasks, open ones first, for its page.
     func tasks(ofContact contactID: Int) async throws -> [ToDo] {
         try await database.plainRows(
             """
-            SELECT \(NotesAndTasksRows.taskColumnList) FROM "tasks" \
+            SELECT \(Self.columns.list) FROM "tasks" \
             WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) \
             ORDER BY "is_completed", "created_at", "id"
-            """, columns: NotesAndTasksRows.taskColumns
-        ).map(NotesAndTasksRows.task(from:))
+            """, columns: Self.columns.names
+        ).map(TasksTable.task(from:))
     }
 
     /// The owner's open tasks across contacts, oldest first, for the Tasks page.
     func openTasks() async throws -> [ToDo] {
         try await database.plainRows(
             """
-            SELECT \(NotesAndTasksRows.taskColumnList) FROM "tasks" \
+            SELECT \(Self.columns.list) FROM "tasks" \
             WHERE "user_id" = \(literal: ownerID) AND "is_completed" = \(SQLLiteral.boolean(false)) \
             ORDER BY "created_at", "id"
-            """, columns: NotesAndTasksRows.taskColumns
-        ).map(NotesAndTasksRows.task(from:))
+            """, columns: Self.columns.names
+        ).map(TasksTable.task(from:))
     }
 
     func task(_ id: Int) async throws -> ToDo {
-        try await TaskModel.requireOwned(id, by: ownerID, on: database).value()
+        try await database.requireOwnedRow(
+            id, ownedBy: ownerID, in: TasksTable.self, selecting: Self.columns, read: TasksTable.task(from:))
     }
 
     /// Creates a task, about one of the owner's contacts when `contactID` is given (another account's
@@ -53,10 +56,13 @@ struct TaskService {
         }
         if let contactID { _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database) }
         let now = dependencies.now()
-        let model = TaskModel(ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), now: now)
-        model.apply(fields, now: now)
-        try await model.save(on: database)
-        return try model.value()
+        var values = TasksTable.values(of: fields, completedAt: nil, now: now)
+        let uuid = dependencies.newUUID()
+        values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
+        let id = try await tasks.insert(values)
+        return ToDo(
+            id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields,
+            completedAt: Timestamp.since(nil, holding: fields.isCompleted, now: now), createdAt: now, updatedAt: now)
     }
 
     /// Changes a stored task: `change` gets it as a draft and returns the new one. Tasks never move to
@@ -64,18 +70,23 @@ struct TaskService {
     func update(_ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (ToDoDraft) -> ToDoDraft)
         async throws -> ToDo
     {
-        let model = try await TaskModel.requireOwned(id, by: ownerID, on: database)
-        if let contactID, contactID != model.$contact.id { throw AppError.notFound }
-        let draft = change(ToDoDraft(model.fields))
+        let stored = try await task(id)
+        if let contactID, contactID != stored.contactID { throw AppError.notFound }
+        let draft = change(ToDoDraft(stored.fields))
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try draft.validated()
         }
-        model.apply(fields, now: dependencies.now())
-        try await model.save(on: database)
-        return try model.value()
+        let now = dependencies.now()
+        try await tasks.update(
+            id, ownedBy: ownerID, set: TasksTable.values(of: fields, completedAt: stored.completedAt, now: now))
+        var updated = stored
+        updated.fields = fields
+        updated.completedAt = Timestamp.since(stored.completedAt, holding: fields.isCompleted, now: now)
+        updated.updatedAt = now
+        return updated
     }
 
     func delete(_ id: Int) async throws {
-        try await TaskModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        try await tasks.delete(id, ownedBy: ownerID)
     }
 }
