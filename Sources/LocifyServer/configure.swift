@@ -151,6 +151,7 @@ let locifyTables: [any StoredTable.Type] = [
     ContactTagsTable.self,
     NotesTable.self,
     TasksTable.self,
+    GendersTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

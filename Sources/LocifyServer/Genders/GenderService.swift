@@ -10,67 +10,88 @@ struct GenderService {
     let dependencies: LocifyDependencies
 
     static let defaultSort = ListSort(TimestampSortField.createdAt)
+    private var genders: TableWriter<GendersTable> { TableWriter(GendersTable.self, on: database) }
 
     /// The owner's genders, oldest first; Monica's three are made when the owner has none.
     func all() async throws -> [Gender] {
-        try await models().map { try $0.value() }
+        try await stored().map(\.gender)
     }
 
     /// The owner's gender rows, oldest first, seeded the first time: every other question starts here, so
     /// a gender is never looked for before the defaults exist.
-    private func models() async throws -> [GenderModel] {
-        let existing = try await GenderModel.owned(by: ownerID, on: database).sort(\.$id).all()
+    private func stored() async throws -> [StoredGender] {
+        let existing = try await database.plainRows(
+            """
+            SELECT \(GendersTable.genderColumns.list) FROM "genders" WHERE "user_id" = \(literal: ownerID) \
+            ORDER BY "id"
+            """, columns: GendersTable.genderColumns.names
+        ).map(GendersTable.gender(from:))
         if !existing.isEmpty { return existing }
         let now = dependencies.now()
-        let made = Gender.defaults.map { GenderModel(ownerID: ownerID, name: $0.name, type: $0.type, now: now) }
-        try await database.transaction { transaction in
-            for model in made { try await model.save(on: transaction) }
+        return try await database.transaction { transaction in
+            let genders = TableWriter(GendersTable.self, on: transaction)
+            var made: [StoredGender] = []
+            for (name, type) in Gender.defaults {
+                let id = try await genders.insert([
+                    .owner: ownerID, .name: name, .type: type, .createdAt: now, .updatedAt: now,
+                ])
+                made.append(
+                    StoredGender(
+                        gender: Gender(id: id, name: name, type: type), ownerID: ownerID, createdAt: now,
+                        updatedAt: now))
+            }
+            return made
         }
-        return made
     }
 
     /// One page of the owner's genders (a handful: sorted here).
-    func page(sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> ([GenderModel], PageWindow) {
-        let sorted = try await models().sorted { a, b in
+    func page(sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> ([StoredGender], PageWindow) {
+        let sorted = try await stored().sorted { a, b in
             let (first, second) = sort.isDescending ? (b, a) : (a, b)
             let keys =
                 sort.field == .createdAt ? (first.createdAt, second.createdAt) : (first.updatedAt, second.updatedAt)
-            return keys.0 == keys.1 ? (first.id ?? 0) < (second.id ?? 0) : keys.0 < keys.1
+            return keys.0 == keys.1 ? first.id < second.id : keys.0 < keys.1
         }
         let start = min(page.offset, sorted.count)
         return (Array(sorted[start..<min(start + page.limit, sorted.count)]), page.window(total: sorted.count))
     }
 
-    func gender(_ id: Int) async throws -> GenderModel {
-        guard let model = try await models().first(where: { $0.id == id }) else { throw AppError.notFound }
-        return model
+    func gender(_ id: Int) async throws -> StoredGender {
+        guard let gender = try await stored().first(where: { $0.id == id }) else { throw AppError.notFound }
+        return gender
     }
 
-    func create(name: String?, type: String?, typeErrors: [FieldError] = []) async throws -> GenderModel {
-        _ = try await models()
+    func create(name: String?, type: String?, typeErrors: [FieldError] = []) async throws -> StoredGender {
+        _ = try await stored()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Gender.validated(name: name, type: type)
         }
-        let model = GenderModel(ownerID: ownerID, name: checked.name, type: checked.type, now: dependencies.now())
-        try await model.save(on: database)
-        return model
+        let now = dependencies.now()
+        let id = try await genders.insert([
+            .owner: ownerID, .name: checked.name, .type: checked.type, .createdAt: now, .updatedAt: now,
+        ])
+        return StoredGender(
+            gender: Gender(id: id, name: checked.name, type: checked.type), ownerID: ownerID, createdAt: now,
+            updatedAt: now)
     }
 
     /// Renames or retypes a gender; a key left out keeps its value.
     func update(_ id: Int, name: String??, type: String??, typeErrors: [FieldError] = []) async throws
-        -> GenderModel
+        -> StoredGender
     {
-        let model = try await gender(id)
+        var stored = try await gender(id)
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
-            try Gender.validated(name: name ?? model.name, type: type ?? model.type)
+            try Gender.validated(name: name ?? stored.name, type: type ?? stored.type)
         }
-        if checked.name != model.name || checked.type != model.type {
-            model.name = checked.name
-            model.type = checked.type
-            model.updatedAt = dependencies.now()
-            try await model.save(on: database)
+        if checked.name != stored.name || checked.type != stored.type {
+            let now = dependencies.now()
+            try await genders.update(
+                id, ownedBy: ownerID, set: [.name: checked.name, .type: checked.type, .updatedAt: now])
+            stored.gender.name = checked.name
+            stored.gender.type = checked.type
+            stored.updatedAt = now
         }
-        return model
+        return stored
     }
 
     /// How many of the owner's contacts have each gender, in one question; genders no contact has are left
@@ -87,8 +108,8 @@ struct GenderService {
     /// Deletes a gender. Contacts that have it move to `replacement`, which a gender in use needs (as in
     /// Monica); the last gender stays, as contacts need one to choose.
     func delete(_ id: Int, replacement: Int?) async throws {
-        let genders = try await models()
-        guard let model = genders.first(where: { $0.id == id }) else { throw AppError.notFound }
+        let genders = try await stored()
+        guard genders.contains(where: { $0.id == id }) else { throw AppError.notFound }
         guard genders.count > 1 else {
             throw ValidationFailure(
                 field: "id", "This is the last gender: add another before deleting it.", reason: .conflict)
@@ -111,7 +132,7 @@ struct GenderService {
                 try await ContactModel.owned(by: ownerID, on: transaction).filter(\.$genderID == id)
                     .set(\.$genderID, to: replacement).update()
             }
-            try await model.delete(on: transaction)
+            try await TableWriter(GendersTable.self, on: transaction).delete(id, ownedBy: ownerID)
         }
     }
 }

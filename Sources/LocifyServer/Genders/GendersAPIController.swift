@@ -55,7 +55,7 @@ struct GendersAPIController: RouteCollection {
 }
 
 extension GenderResource {
-    init(_ model: GenderModel) throws {
-        self.init(try model.value(), ownerID: model.$owner.id, createdAt: model.createdAt, updatedAt: model.updatedAt)
+    init(_ stored: StoredGender) {
+        self.init(stored.gender, ownerID: stored.ownerID, createdAt: stored.createdAt, updatedAt: stored.updatedAt)
     }
 }
