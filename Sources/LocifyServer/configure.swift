@@ -152,6 +152,9 @@ let locifyTables: [any StoredTable.Type] = [
     NotesTable.self,
     TasksTable.self,
     GendersTable.self,
+    ContactFieldTypesTable.self,
+    ContactFieldsTable.self,
+    ContactFieldLabelsTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

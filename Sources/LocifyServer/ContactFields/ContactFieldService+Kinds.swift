@@ -5,55 +5,63 @@ import SQLKit
 
 extension ContactFieldService {
 
-    /// The owner's field types, oldest first; Monica's defaults are made when the owner has none.
+    /// The owner's field types, oldest first; Monica's defaults are made when the owner has none. Every
+    /// other question about kinds starts here, so a kind is never looked for before the defaults exist.
     func types() async throws -> [ContactFieldType] {
-        try await typeModels().map { try $0.value() }
-    }
-
-    /// The owner's field type rows, seeded the first time: every other question about kinds starts here.
-    private func typeModels() async throws -> [ContactFieldTypeModel] {
-        let existing = try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
+        let existing = try await storedTypes()
         if !existing.isEmpty { return existing }
         let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
         try await database.transaction { transaction in
-            try await ContactFieldTypeModel.insertDefaults(
-                ownerID: ownerID, on: transaction, now: now, newUUID: newUUID)
+            try await TableWriter(ContactFieldTypesTable.self, on: transaction).insert(
+                ContactFieldType.defaults.map { kind in
+                    [
+                        .uuid: newUUID(), .owner: ownerID, .name: kind.name, .icon: kind.icon,
+                        .linkProtocol: kind.linkProtocol, .isDelible: kind.isDelible, .type: kind.type,
+                        .createdAt: now, .updatedAt: now,
+                    ]
+                })
         }
-        return try await ContactFieldTypeModel.owned(by: ownerID, on: database).sort(\.$id).all()
+        return try await storedTypes()
+    }
+
+    private func storedTypes() async throws -> [ContactFieldType] {
+        let columns = ContactFieldTypesTable.typeColumns
+        return try await database.plainRows(
+            #"SELECT \#(columns.list) FROM "contact_field_types" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: columns.names
+        ).map(ContactFieldTypesTable.type(from:))
     }
 
     /// The owner's E-mail kind: seeded, never deleted, and its `type` never changes.
     func emailType() async throws -> ContactFieldType {
-        guard let model = try await typeModels().first(where: { $0.type == ContactFieldType.emailType }) else {
+        guard let kind = try await types().first(where: { $0.type == ContactFieldType.emailType }) else {
             throw AppError.notFound
         }
-        return try model.value()
-    }
-
-    private func typeModel(_ id: Int) async throws -> ContactFieldTypeModel {
-        guard let model = try await typeModels().first(where: { $0.id == id }) else { throw AppError.notFound }
-        return model
+        return kind
     }
 
     func type(_ id: Int) async throws -> ContactFieldType {
-        try await typeModel(id).value()
+        guard let kind = try await types().first(where: { $0.id == id }) else { throw AppError.notFound }
+        return kind
     }
 
     func createType(name: String?, icon: String?, linkProtocol: String?, type: String?, typeErrors: [FieldError] = [])
         async throws -> ContactFieldType
     {
-        _ = try await typeModels()
+        _ = try await types()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(
                 name: name, icon: icon, linkProtocol: linkProtocol, type: type, storedType: nil)
         }
-        let model = ContactFieldTypeModel(
-            ownerID: ownerID, uuid: dependencies.newUUID(), name: checked.name, now: dependencies.now())
-        model.icon = checked.icon
-        model.linkProtocol = checked.linkProtocol
-        model.type = checked.type
-        try await model.save(on: database)
-        return try model.value()
+        let (uuid, now) = (dependencies.newUUID(), dependencies.now())
+        let id = try await TableWriter(ContactFieldTypesTable.self, on: database).insert([
+            .uuid: uuid, .owner: ownerID, .name: checked.name, .icon: checked.icon,
+            .linkProtocol: checked.linkProtocol, .isDelible: true, .type: checked.type, .createdAt: now,
+            .updatedAt: now,
+        ])
+        return ContactFieldType(
+            id: id, uuid: uuid, ownerID: ownerID, name: checked.name, icon: checked.icon,
+            linkProtocol: checked.linkProtocol, isDelible: true, type: checked.type, createdAt: now, updatedAt: now)
     }
 
     /// Changes a field type (Monica asks for every key again; a key left out keeps its value here).
@@ -61,27 +69,33 @@ extension ContactFieldService {
         _ id: Int, name: String??, icon: String??, linkProtocol: String??, type: String??,
         typeErrors: [FieldError] = []
     ) async throws -> ContactFieldType {
-        let model = try await typeModel(id)
+        var kind = try await self.type(id)
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(
-                name: name ?? model.name, icon: icon ?? model.icon, linkProtocol: linkProtocol ?? model.linkProtocol,
-                type: type ?? model.type, storedType: model.type)
+                name: name ?? kind.name, icon: icon ?? kind.icon, linkProtocol: linkProtocol ?? kind.linkProtocol,
+                type: type ?? kind.type, storedType: kind.type)
         }
-        model.name = checked.name
-        model.icon = checked.icon
-        model.linkProtocol = checked.linkProtocol
-        model.type = checked.type
-        model.updatedAt = dependencies.now()
-        try await model.save(on: database)
-        return try model.value()
+        let now = dependencies.now()
+        try await TableWriter(ContactFieldTypesTable.self, on: database).update(
+            id, ownedBy: ownerID,
+            set: [
+                .name: checked.name, .icon: checked.icon, .linkProtocol: checked.linkProtocol, .type: checked.type,
+                .updatedAt: now,
+            ])
+        kind.name = checked.name
+        kind.icon = checked.icon
+        kind.linkProtocol = checked.linkProtocol
+        kind.type = checked.type
+        kind.updatedAt = now
+        return kind
     }
 
     /// Deletes a field type with its fields; E-mail and Phone stay (Monica's API ignored `delible`).
     func deleteType(_ id: Int) async throws {
-        let model = try await typeModel(id)
-        guard model.isDelible else {
+        let kind = try await type(id)
+        guard kind.isDelible else {
             throw ValidationFailure(
-                field: "id", "“\(model.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.",
+                field: "id", "“\(kind.name)” cannot be deleted: contacts' e-mails and phone numbers depend on it.",
                 reason: .conflict)
         }
         let affected = try await database.plainRows(
@@ -90,6 +104,8 @@ extension ContactFieldService {
             WHERE "user_id" = \(literal: ownerID) AND "contact_field_type_id" = \(literal: id)
             """, columns: ["contact_id"]
         ).map { try $0.requiredInteger(0) }
-        try await writingFields(of: affected) { transaction in try await model.delete(on: transaction) }
+        try await writingFields(of: affected) { transaction in
+            try await TableWriter(ContactFieldTypesTable.self, on: transaction).delete(id, ownedBy: ownerID)
+        }
     }
 }

@@ -11,18 +11,16 @@ struct ContactFieldService {
 
     // MARK: Fields
 
-    static let columns = [
-        "id", "uuid", "user_id", "contact_id", "contact_field_type_id", "data", "created_at", "updated_at",
-    ]
+    private static let columns = ContactFieldsTable.fieldColumns
 
     /// The owner's fields of each of `contactIDs` (all of them, by id), with their labels.
     func fields(ofContacts contactIDs: [Int]) async throws -> [ContactField] {
         guard !contactIDs.isEmpty else { return [] }
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(Self.columns)) FROM "contact_fields" \
+            SELECT \(Self.columns.list) FROM "contact_fields" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: contactIDs, idColumn: "contact_id")) ORDER BY "id"
-            """, columns: Self.columns)
+            """, columns: Self.columns.names)
         return try await withLabels(rows)
     }
 
@@ -36,9 +34,8 @@ struct ContactFieldService {
     func field(_ id: Int) async throws -> ContactField {
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(Self.columns)) FROM "contact_fields" \
-            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: Self.columns)
+            SELECT \(Self.columns.list) FROM "contact_fields" WHERE \(ContactFieldsTable.ownedRow(id, ownedBy: ownerID))
+            """, columns: Self.columns.names)
         guard let field = try await withLabels(rows).first else { throw AppError.notFound }
         return field
     }
@@ -47,28 +44,18 @@ struct ContactFieldService {
         let ids = try rows.map { try $0.requiredInteger(0) }
         var labels: [Int: [ContactField.StoredLabel]] = [:]
         if !ids.isEmpty {
-            let columns = ["contact_field_id", "id", "type", "label", "created_at"]
+            let columns = ContactFieldLabelsTable.labelColumns
             let labelRows = try await database.plainRows(
                 """
-                SELECT \(SQLQueryString.columnList(columns)) FROM "contact_field_labels" \
+                SELECT \(columns.list) FROM "contact_field_labels" \
                 WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, idColumn: "contact_field_id")) ORDER BY "id"
-                """, columns: columns)
+                """, columns: columns.names)
             for row in labelRows {
-                labels[try row.requiredInteger(0), default: []].append(
-                    ContactField.StoredLabel(
-                        id: try row.requiredInteger(1),
-                        label: ContactFieldLabel(type: try row.requiredText(2), label: try row.requiredText(3)),
-                        createdAt: try row.requiredDate(4)))
+                let (fieldID, label) = try ContactFieldLabelsTable.label(from: row)
+                labels[fieldID, default: []].append(label)
             }
         }
-        return try rows.map { row in
-            let id = try row.requiredInteger(0)
-            return ContactField(
-                id: id, uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
-                contactID: try row.requiredInteger(3), typeID: try row.requiredInteger(4),
-                data: try row.requiredText(5),
-                labels: labels[id] ?? [], createdAt: try row.requiredDate(6), updatedAt: try row.requiredDate(7))
-        }
+        return try rows.map { try ContactFieldsTable.field(from: $0, labels: labels) }
     }
 
     /// What a create or an update sent.
@@ -88,13 +75,13 @@ struct ContactFieldService {
         let (data, contactID, typeID) = try check(input)
         try await requireWritable(contactID: contactID, typeID: typeID)
         let now = dependencies.now()
-        let model = ContactFieldModel(
-            ownerID: ownerID, contactID: contactID, typeID: typeID, uuid: dependencies.newUUID(), data: data, now: now)
-        try await writingFields(of: [contactID]) { transaction in
-            try await model.save(on: transaction)
-            try await replaceLabels(of: try model.requireID(), with: input.labels ?? [], now: now, on: transaction)
+        let values = newField(contactID: contactID, typeID: typeID, data: data, now: now)
+        let id = try await writingFields(of: [contactID]) { transaction in
+            let id = try await TableWriter(ContactFieldsTable.self, on: transaction).insert(values)
+            try await replaceLabels(of: id, with: input.labels ?? [], now: now, on: transaction)
+            return id
         }
-        return try await field(try model.requireID())
+        return try await field(id)
     }
 
     /// Creates several fields of one contact at once, as an import does: each is checked on its own (a
@@ -108,7 +95,7 @@ struct ContactFieldService {
         let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         let kindIDs = Set(kinds.map(\.id))
         var refused: [(draft: ContactFieldDraft, failure: ValidationFailure)] = []
-        var accepted: [(model: ContactFieldModel, labels: [String])] = []
+        var accepted: [(values: TableWriter<ContactFieldsTable>.Values, labels: [String])] = []
         let now = dependencies.now()
         for draft in drafts {
             do {
@@ -120,10 +107,7 @@ struct ContactFieldService {
                 }
                 let (data, _, typeID) = try check(
                     Input(contactID: contactID, typeID: draft.typeID, data: draft.data, labels: draft.labels))
-                let model = ContactFieldModel(
-                    ownerID: ownerID, contactID: contactID, typeID: typeID, uuid: dependencies.newUUID(), data: data,
-                    now: now)
-                accepted.append((model, draft.labels))
+                accepted.append((newField(contactID: contactID, typeID: typeID, data: data, now: now), draft.labels))
             } catch let failure as ValidationFailure {
                 refused.append((draft, failure))
             }
@@ -131,9 +115,9 @@ struct ContactFieldService {
         guard !accepted.isEmpty else { return refused }
         let toWrite = accepted
         try await writingFields(of: [contactID]) { transaction in
-            for (model, labels) in toWrite {
-                try await model.save(on: transaction)
-                try await replaceLabels(of: try model.requireID(), with: labels, now: now, on: transaction)
+            let fields = TableWriter(ContactFieldsTable.self, on: transaction)
+            for (values, labels) in toWrite {
+                try await replaceLabels(of: try await fields.insert(values), with: labels, now: now, on: transaction)
             }
         }
         return refused
@@ -142,17 +126,13 @@ struct ContactFieldService {
     /// Changes a field: the same keys again (it may move to another contact or kind); labels sent
     /// replace the set.
     func update(_ id: Int, _ input: Input) async throws -> ContactField {
-        let model = try await ContactFieldModel.requireOwned(id, by: ownerID, on: database)
+        let formerContactID = try await field(id).contactID
         let (data, contactID, typeID) = try check(input)
         try await requireWritable(contactID: contactID, typeID: typeID)
         let now = dependencies.now()
-        let formerContactID = model.$contact.id
-        model.$contact.id = contactID
-        model.typeID = typeID
-        model.data = data
-        model.updatedAt = now
         try await writingFields(of: [formerContactID, contactID]) { transaction in
-            try await model.save(on: transaction)
+            try await TableWriter(ContactFieldsTable.self, on: transaction).update(
+                id, ownedBy: ownerID, set: [.contact: contactID, .type: typeID, .data: data, .updatedAt: now])
             if let labels = input.labels, !labels.isEmpty || input.labelsAreTheWholeSet {
                 try await replaceLabels(of: id, with: labels, now: now, on: transaction)
             }
@@ -161,25 +141,42 @@ struct ContactFieldService {
     }
 
     func delete(_ id: Int) async throws {
-        let model = try await ContactFieldModel.requireOwned(id, by: ownerID, on: database)
-        try await writingFields(of: [model.$contact.id]) { transaction in try await model.delete(on: transaction) }
+        let contactID = try await field(id).contactID
+        try await writingFields(of: [contactID]) { transaction in
+            try await TableWriter(ContactFieldsTable.self, on: transaction).delete(id, ownedBy: ownerID)
+        }
+    }
+
+    /// The columns of a new field.
+    private func newField(contactID: Int, typeID: Int, data: String, now: Date)
+        -> TableWriter<ContactFieldsTable>.Values
+    {
+        [
+            .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contactID, .type: typeID, .data: data,
+            .createdAt: now, .updatedAt: now,
+        ]
     }
 
     /// Runs `write`, a change to the fields of `contactIDs`, in one transaction with the contacts' search
     /// keys and Gravatar hashes following it (`ContactModel.applyDerived`); a contact whose first e-mail
     /// changed then shows that e-mail's Gravatar, or none.
-    func writingFields(of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Void)
-        async throws
-    {
-        let changed = try await database.transaction { transaction in
-            try await write(transaction)
-            return try await Self(database: transaction, ownerID: ownerID, dependencies: dependencies)
-                .refreshDerived(ofContacts: contactIDs)
+    @discardableResult
+    func writingFields<Written: Sendable>(
+        of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Written
+    ) async throws -> Written {
+        let (written, changed) = try await database.transaction { transaction in
+            let written = try await write(transaction)
+            return (
+                written,
+                try await Self(database: transaction, ownerID: ownerID, dependencies: dependencies)
+                    .refreshDerived(ofContacts: contactIDs)
+            )
         }
         if !changed.isEmpty {
             try await AvatarService(database: database, ownerID: ownerID, dependencies: dependencies)
                 .refresh(.contacts(changed))
         }
+        return written
     }
 
     func refreshDerived(ofContacts contactIDs: [Int]) async throws -> [Int] {
@@ -237,17 +234,14 @@ struct ContactFieldService {
     private func replaceLabels(of fieldID: Int, with texts: [String], now: Date, on database: any Database)
         async throws
     {
-        let sql = try database.sqlDatabase()
-        try await sql.raw(#"DELETE FROM "contact_field_labels" WHERE "contact_field_id" = \#(literal: fieldID)"#).run()
+        let labels = TableWriter(ContactFieldLabelsTable.self, on: database)
+        try await labels.delete(where: #""contact_field_id" = \#(literal: fieldID)"#)
         var seen: Set<String> = []
         for label in texts.compactMap(ContactFieldLabel.init) where seen.insert(label.type.lowercased()).inserted {
-            try await sql.raw(
-                """
-                INSERT INTO "contact_field_labels" ("user_id", "contact_field_id", "type", "label", "created_at", \
-                "updated_at") VALUES (\(literal: ownerID), \(literal: fieldID), \(bind: label.type), \
-                \(bind: label.label), \(bind: now), \(bind: now))
-                """
-            ).run()
+            try await labels.insert([
+                .owner: ownerID, .field: fieldID, .type: label.type, .label: label.label, .createdAt: now,
+                .updatedAt: now,
+            ])
         }
     }
 }

@@ -280,10 +280,10 @@ struct ContactService {
         async throws
     {
         guard let email else { return }
-        try await ContactFieldModel(
-            ownerID: ownerID, contactID: contactID, typeID: email.kindID, uuid: dependencies.newUUID(),
-            data: email.address, now: now
-        ).create(on: database)
+        try await TableWriter(ContactFieldsTable.self, on: database).insert([
+            .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contactID, .type: email.kindID,
+            .data: email.address, .createdAt: now, .updatedAt: now,
+        ])
     }
 
     /// Changes the stored contact: `change` gets the stored fields as a draft and returns the new draft,
