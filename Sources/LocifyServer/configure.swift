@@ -155,6 +155,7 @@ let locifyTables: [any StoredTable.Type] = [
     ContactFieldTypesTable.self,
     ContactFieldsTable.self,
     ContactFieldLabelsTable.self,
+    AddressesTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

@@ -37,7 +37,7 @@ public struct ContactAddress: Equatable, Sendable {
     public let id: Int
     public let uuid: UUID
     public let ownerID: Int
-    public let contactID: Int
+    public var contactID: Int
     public var address: PostalAddress
     public var geocode: GeocodeState
     public let createdAt: Date

@@ -15,33 +15,28 @@ struct AddressService {
     let jobsQueued: @Sendable () -> Void
 
     static let defaultSort = ListSort(TimestampSortField.createdAt)
+    private static let columns = AddressesTable.addressColumns
 
     /// One page of the owner's addresses, of one contact when `contactID` is given.
     func page(
         contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection
     ) async throws -> ([ContactAddress], PageWindow) {
         try await database.ownedChildPage(
-            table: "addresses", columns: AddressRows.columns, ownerID: ownerID, contactID: contactID, sort: sort,
-            page: page,
-            read: AddressRows.address(from:))
+            table: AddressesTable.name, columns: Self.columns.names, ownerID: ownerID, contactID: contactID,
+            sort: sort, page: page, read: AddressesTable.address(from:))
     }
 
     /// Every address of the owner, oldest first, for the map of all contacts.
     func all() async throws -> [ContactAddress] {
         let rows = try await database.plainRows(
-            #"SELECT \#(AddressRows.columnList()) FROM "addresses" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
-            columns: AddressRows.columns)
-        return try rows.map(AddressRows.address(from:))
+            #"SELECT \#(Self.columns.list) FROM "addresses" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: Self.columns.names)
+        return try rows.map(AddressesTable.address(from:))
     }
 
     func address(_ id: Int) async throws -> ContactAddress {
-        let rows = try await database.plainRows(
-            """
-            SELECT \(AddressRows.columnList()) FROM "addresses" \
-            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: AddressRows.columns)
-        guard let row = rows.first else { throw AppError.notFound }
-        return try AddressRows.address(from: row)
+        try await database.requireOwnedRow(
+            id, ownedBy: ownerID, in: AddressesTable.self, selecting: Self.columns, read: AddressesTable.address(from:))
     }
 
     /// The country of the owner's most recently saved address: a new address's form starts there.
@@ -71,12 +66,15 @@ struct AddressService {
         let outcome = AddressGeocoding.outcome(
             saving: address, over: nil, coordinatesSent: coordinatesSent, geocoderEnabled: geocoderEnabled)
         let now = dependencies.now()
-        let model = AddressModel(ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), now: now)
         var stored = address
         stored.coordinate = outcome.coordinate
-        model.apply(stored, geocode: outcome.geocode, now: now)
-        try await save(model, lookingUp: outcome.needsLookUp, now: now)
-        return try model.value()
+        var values = AddressesTable.values(of: stored, geocode: outcome.geocode, now: now)
+        let uuid = dependencies.newUUID()
+        values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
+        let id = try await save(nil, values, lookingUp: outcome.needsLookUp ? stored : nil, now: now)
+        return ContactAddress(
+            id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, address: stored, geocode: outcome.geocode,
+            createdAt: now, updatedAt: now)
     }
 
     /// Changes a stored address: `change` gets it as a draft and returns the new one. `contactID` moves
@@ -86,36 +84,39 @@ struct AddressService {
         _ id: Int, contactID: Int?, typeErrors: [FieldError] = [], coordinatesSent: Bool,
         keptFields: Set<String> = [], _ change: (PostalAddressDraft) -> PostalAddressDraft
     ) async throws -> ContactAddress {
-        let model = try await AddressModel.requireOwned(id, by: ownerID, on: database)
-        let before = (address: model.address, geocode: model.geocode)
+        var updated = try await address(id)
+        let before = (address: updated.address, geocode: updated.geocode)
         let address = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try change(before.address.draft).validated(storedFields: keptFields)
         }
-        if let contactID, contactID != model.$contact.id {
+        if let contactID, contactID != updated.contactID {
             try await requireContact(contactID)
-            model.$contact.id = contactID
+            updated.contactID = contactID
         }
         let outcome = AddressGeocoding.outcome(
             saving: address, over: before, coordinatesSent: coordinatesSent, geocoderEnabled: geocoderEnabled)
         var stored = address
         stored.coordinate = outcome.coordinate
         let now = dependencies.now()
-        model.apply(stored, geocode: outcome.geocode, now: now)
-        try await save(model, lookingUp: outcome.needsLookUp, now: now)
-        return try model.value()
+        var values = AddressesTable.values(of: stored, geocode: outcome.geocode, now: now)
+        values[.contact] = updated.contactID
+        try await save(id, values, lookingUp: outcome.needsLookUp ? stored : nil, now: now)
+        updated.address = stored
+        updated.geocode = outcome.geocode
+        updated.updatedAt = now
+        return updated
     }
 
     func delete(_ id: Int) async throws {
-        try await AddressModel.requireOwned(id, by: ownerID, on: database).delete(on: database)
+        try await TableWriter(AddressesTable.self, on: database).delete(id, ownedBy: ownerID)
     }
 
     /// Stores a geocoder's answer, unless the address changed since the look-up was queued (its text
     /// is no longer `query`) or its coordinates were typed in meanwhile. Idempotent.
     func recordGeocode(addressID: Int, query: String, result: GeocodingResult?) async throws {
-        guard let model = try await AddressModel.owned(by: ownerID, on: database).filter(\.$id == addressID).first()
-        else { return }
-        var address = model.address
-        guard model.geocode.status == .pending, address.geocodingQuery.text == query else { return }
+        guard let stored = try? await self.address(addressID) else { return }
+        var address = stored.address
+        guard stored.geocode.status == .pending, address.geocodingQuery.text == query else { return }
         let state: GeocodeState
         if let result {
             address.coordinate = result.coordinate
@@ -124,28 +125,38 @@ struct AddressService {
             state = .notFound
         }
         // The address itself did not change, so its `updated_at` stays.
-        model.apply(address, geocode: state, now: model.updatedAt)
-        try await model.save(on: database)
+        try await TableWriter(AddressesTable.self, on: database).update(
+            addressID, ownedBy: ownerID, set: AddressesTable.values(of: address, geocode: state, now: stored.updatedAt))
     }
 
     private func requireContact(_ contactID: Int) async throws {
         _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
     }
 
-    private func save(_ model: AddressModel, lookingUp: Bool, now: Date) async throws {
-        guard lookingUp else {
-            try await model.save(on: database)
-            return
+    /// Writes the address `id` (a new one when nil) and returns its id; an address to look up (`lookingUp`)
+    /// queues its geocoding in the same transaction.
+    @discardableResult
+    private func save(
+        _ id: Int?, _ values: TableWriter<AddressesTable>.Values, lookingUp: PostalAddress?, now: Date
+    ) async throws -> Int {
+        let ownerID = ownerID
+        @Sendable func write(on database: any Database) async throws -> Int {
+            let addresses = TableWriter(AddressesTable.self, on: database)
+            guard let id else { return try await addresses.insert(values) }
+            try await addresses.update(id, ownedBy: ownerID, set: values)
+            return id
         }
-        try await database.transaction { transaction in
-            try await model.save(on: transaction)
-            let id = try model.requireID()
+        guard let lookingUp else { return try await write(on: database) }
+        let saved = try await database.transaction { transaction in
+            let saved = try await write(on: transaction)
             try await JobQueue.enqueue(
                 GeocodeAddressJob.self,
-                GeocodeAddressJob.Payload(ownerID: ownerID, addressID: id, query: model.address.geocodingQuery.text),
-                dedupeKey: "geocode:\(id):\(Int(now.timeIntervalSince1970 * 1000))", runAt: now, on: transaction)
+                GeocodeAddressJob.Payload(ownerID: ownerID, addressID: saved, query: lookingUp.geocodingQuery.text),
+                dedupeKey: "geocode:\(saved):\(Int(now.timeIntervalSince1970 * 1000))", runAt: now, on: transaction)
+            return saved
         }
         jobsQueued()
+        return saved
     }
 }
 

@@ -50,7 +50,7 @@ struct ContactService {
         let (contacts, children, window) = try await rows(
             matching: text, taggedWith: tagID, order: order, page: page, withChildren: true)
         let withAddresses = zip(contacts, children).filter(\.1.hasAddresses).map(\.0.id)
-        let addresses = try await AddressRows.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
+        let addresses = try await AddressesTable.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
         let withTags = zip(contacts, children).filter(\.1.hasTags).map(\.0.id)
         let tags = try await tagService.tags(ofContacts: withTags)
         return (
@@ -191,7 +191,7 @@ struct ContactService {
 
     /// Each contact with its addresses: one query per child table, however many contacts.
     func aggregates(_ contacts: [Contact]) async throws -> [ContactAggregate] {
-        let addresses = try await AddressRows.addresses(
+        let addresses = try await AddressesTable.addresses(
             ofContacts: contacts.map(\.id), ownerID: ownerID, on: database)
         let counts = try await childCounts(of: contacts.map(\.id))
         let tags = try await tagService.tags(ofContacts: contacts.map(\.id))
@@ -221,7 +221,7 @@ struct ContactService {
         let counts = try Self.childCounts(in: row, at: ContactRows.columns.count + 2)
         let addresses =
             try row.requiredBool(ContactRows.columns.count)
-            ? try await AddressRows.addresses(ofContacts: [id], ownerID: ownerID, on: database)[id] ?? [] : []
+            ? try await AddressesTable.addresses(ofContacts: [id], ownerID: ownerID, on: database)[id] ?? [] : []
         let tags =
             try row.requiredBool(ContactRows.columns.count + 1)
             ? try await tagService.tags(ofContacts: [id])[id] ?? [] : []

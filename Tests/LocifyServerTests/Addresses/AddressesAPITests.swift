@@ -298,7 +298,7 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(created.geocode, GeocodeResource(.typedByUser))
             // Straight through SQL, so it is the database's foreign key that cascades, not the service.
             try await app.db.sqlDatabase().raw("DELETE FROM contacts WHERE id = \(literal: ada.id)").run()
-            let remaining = try await AddressModel.query(on: app.db).count()
+            let remaining = try await app.count(AddressesTable.self)
             XCTAssertEqual(remaining, 0, "\(database)")
             let gone = try await app.send(.GET, "/api/addresses/\(created.id)", headers: account.bearer)
             XCTAssertEqual(gone.status, .notFound)

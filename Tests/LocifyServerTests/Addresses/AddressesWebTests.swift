@@ -63,9 +63,8 @@ final class AddressesWebTests: XCTestCase {
             let afterLookUp = try await browser.get("/contacts/\(ada.id)")
             XCTAssertTrue(afterLookUp.text.contains("This address could not be found on the map."))
 
-            let stored = try await AddressModel.query(on: app.db).first()
-            let address = try XCTUnwrap(stored)
-            let id = try address.requireID()
+            let stored = try await app.storedAddresses().first
+            let id = try XCTUnwrap(stored).id
             // A new address's form starts at the country used last.
             let next = try await browser.get("/contacts/\(ada.id)/addresses/new")
             XCTAssertTrue(next.text.contains(#"<option value="DE" selected>Germany</option>"#))
@@ -133,11 +132,11 @@ final class AddressesWebTests: XCTestCase {
             }
             let jobs = try await JobRecord.all(on: app.db)
             XCTAssertEqual(jobs.map(\.state), [.failed], "\(database): the job stays failed, for the administrator")
-            let addresses = try await AddressModel.query(on: app.db).all()
+            let addresses = try await app.storedAddresses()
             let address = try XCTUnwrap(addresses.first)
             let page = try await browser.get("/contacts/\(ada.id)")
             XCTAssertTrue(page.text.contains("This address could not be found on the map."), page.text)
-            let placeURL = "/contacts/\(ada.id)/addresses/\(try address.requireID())/edit"
+            let placeURL = "/contacts/\(ada.id)/addresses/\(address.id)/edit"
             XCTAssertTrue(page.text.contains(#"<a href="\#(placeURL)#position">Place the pin yourself</a>"#), page.text)
             let form = try await browser.get(placeURL)
             XCTAssertTrue(form.text.contains(#"<details class="field" id="position" open>"#), form.text)
@@ -149,7 +148,7 @@ final class AddressesWebTests: XCTestCase {
             XCTAssertEqual(placed.status, .seeOther, placed.text)
             let after = try await browser.get("/contacts/\(ada.id)")
             XCTAssertFalse(after.text.contains("could not be found"), "\(database)")
-            XCTAssertTrue(after.text.contains(#"id="address-\#(try address.requireID())-map""#))
+            XCTAssertTrue(after.text.contains(#"id="address-\#(address.id)-map""#))
         }
     }
 
@@ -176,7 +175,7 @@ final class AddressesWebTests: XCTestCase {
             }
             let deleted = try await browser.post("/contacts/\(ada.id)/addresses/\(address.id)/delete", form: [:])
             XCTAssertEqual(deleted.status, .notFound)
-            let remaining = try await AddressModel.query(on: app.db).count()
+            let remaining = try await app.count(AddressesTable.self)
             XCTAssertEqual(remaining, 1)
         }
     }

@@ -1,4 +1,8 @@
+import LocifyCore
+import SQLKit
 import XCTVapor
+
+@testable import LocifyServer
 
 func unwrapAsync<T>(
     _ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line
@@ -25,5 +29,22 @@ func assertThrowsAsync<T>(
         XCTFail("expected an error", file: file, line: line)
     } catch {
         check(error)
+    }
+}
+
+extension Application {
+    /// How many rows `table` holds, of every account.
+    func count<Table: StoredTable>(_ table: Table.Type) async throws -> Int {
+        let rows = try await db.plainRows(#"SELECT COUNT(*) AS "rows" FROM \#(Table.quoted)"#, columns: ["rows"])
+        return try rows.first?.requiredInteger(0) ?? 0
+    }
+
+    /// Every stored address, of every account, oldest first.
+    func storedAddresses() async throws -> [ContactAddress] {
+        let columns = AddressesTable.addressColumns
+        return try await db.plainRows(
+            #"SELECT \#(columns.list) FROM "addresses" ORDER BY "id""#, columns: columns.names
+        )
+        .map(AddressesTable.address(from:))
     }
 }
