@@ -156,6 +156,7 @@ let locifyTables: [any StoredTable.Type] = [
     ContactFieldsTable.self,
     ContactFieldLabelsTable.self,
     AddressesTable.self,
+    RemindersTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

@@ -18,7 +18,7 @@ public struct Reminder: Equatable, Sendable {
     public let id: Int
     public let uuid: UUID
     public let ownerID: Int
-    public let contactID: Int
+    public var contactID: Int
     public var fields: ReminderFields
     /// Birthday reminders follow the birthday and cannot be deleted on their own (Monica's `delible`).
     public var isDelible: Bool

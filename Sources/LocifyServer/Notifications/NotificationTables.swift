@@ -37,7 +37,7 @@ struct CreateNotifications: AsyncMigration {
         try await database.schema(Self.schema)
             .field("id", .int, .identifier(auto: true))
             .field("user_id", .int, .required, .references(UserModel.schema, "id", onDelete: .cascade))
-            .field("reminder_id", .int, .references(ReminderModel.schema, "id", onDelete: .setNull))
+            .field("reminder_id", .int, .references(RemindersTable.name, "id", onDelete: .setNull))
             .field("contact_id", .int, .references(ContactModel.schema, "id", onDelete: .setNull))
             .field("title", .string, .required)
             .field("body", .string, .required)

@@ -3,34 +3,9 @@ import Foundation
 import LocifyCore
 import SQLKit
 
-/// The read path of reminders (the pattern of `ContactRows`): plain SQL, rows read by position.
+/// What the timeline and the calendar read of reminders: their outlines and packed placements, and the
+/// schedule as stored.
 enum ReminderRows {
-    enum Column: Int, CaseIterable {
-        case id, uuid, userID, contactID, title, description, initialDate, frequencyType, frequencyNumber
-        case isDelible, doneAt, createdAt, updatedAt
-
-        var name: String {
-            switch self {
-            case .id: "id"
-            case .uuid: "uuid"
-            case .userID: "user_id"
-            case .contactID: "contact_id"
-            case .title: "title"
-            case .description: "description"
-            case .initialDate: "initial_date"
-            case .frequencyType: "frequency_type"
-            case .frequencyNumber: "frequency_number"
-            case .isDelible: "is_delible"
-            case .doneAt: "done_at"
-            case .createdAt: "created_at"
-            case .updatedAt: "updated_at"
-            }
-        }
-    }
-
-    static let columns = Column.allCases.map(\.name)
-    static let columnList = SQLQueryString.columnList(columns)
-
     struct UnreadableSchedule: Error, CustomStringConvertible {
         let id: Int
         var description: String { "reminder \(id) has a date or frequency that cannot be read" }
@@ -46,10 +21,9 @@ enum ReminderRows {
         return ReminderSchedule(initialDate: date, recurrence: recurrence)
     }
 
-    static let outlineColumns = [
-        "id", "contact_id", "title", "initial_date", "frequency_type", "frequency_number", "is_delible", "done_at",
-    ]
-    static let outlineColumnList = SQLQueryString.columnList(outlineColumns)
+    static let outlineColumns = RemindersTable.selection([
+        .id, .contact, .title, .initialDate, .frequencyType, .frequencyNumber, .isDelible, .doneAt,
+    ])
 
     static func outline(from row: PlainRow) throws -> ReminderOutline {
         let id = try row.requiredInteger(0)
@@ -128,22 +102,5 @@ enum ReminderRows {
             }
             return placements
         }
-    }
-
-    static func reminder(from row: PlainRow) throws -> Reminder {
-        func at(_ column: Column) -> Int { column.rawValue }
-        let id = try row.requiredInteger(at(.id))
-        let schedule = try Self.schedule(
-            id: id, initialDate: try row.requiredText(at(.initialDate)),
-            frequencyType: try row.requiredText(at(.frequencyType)),
-            frequencyNumber: try row.requiredInteger(at(.frequencyNumber)))
-        let fields = ReminderFields(
-            title: try row.requiredText(at(.title)), description: try row.text(at(.description)), schedule: schedule)
-        return Reminder(
-            id: id, uuid: try row.requiredUUID(at(.uuid)), ownerID: try row.requiredInteger(at(.userID)),
-            contactID: try row.requiredInteger(at(.contactID)), fields: fields,
-            isDelible: try row.requiredBool(at(.isDelible)), doneAt: try row.date(at(.doneAt)),
-            createdAt: try row.requiredDate(at(.createdAt)),
-            updatedAt: try row.requiredDate(at(.updatedAt)))
     }
 }

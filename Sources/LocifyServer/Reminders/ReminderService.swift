@@ -9,6 +9,8 @@ struct ReminderService {
     let ownerID: Int
     let dependencies: LocifyDependencies
 
+    private var reminders: TableWriter<RemindersTable> { TableWriter(RemindersTable.self, on: database) }
+
     static let defaultSort = ListSort(TimestampSortField.createdAt)
 
     /// One page of the owner's reminders, of one contact when `contactID` is given.
@@ -16,17 +18,18 @@ struct ReminderService {
         contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection
     ) async throws -> ([Reminder], PageWindow) {
         try await database.ownedChildPage(
-            table: "reminders", columns: ReminderRows.columns, ownerID: ownerID, contactID: contactID, sort: sort,
+            table: RemindersTable.name, columns: RemindersTable.reminderColumns.names, ownerID: ownerID,
+            contactID: contactID, sort: sort,
             page: page,
-            read: ReminderRows.reminder(from:))
+            read: RemindersTable.reminder(from:))
     }
 
     /// Every reminder of the owner, whole, for the calendar feed.
     func all() async throws -> [Reminder] {
         try await database.plainRows(
-            #"SELECT \#(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
-            columns: ReminderRows.columns
-        ).map(ReminderRows.reminder(from:))
+            #"SELECT \#(RemindersTable.reminderColumns.list) FROM "reminders" WHERE "user_id" = \#(literal: ownerID) ORDER BY "id""#,
+            columns: RemindersTable.reminderColumns.names
+        ).map(RemindersTable.reminder(from:))
     }
 
     /// How many reminders fall on `day`, for the navigation's count: only the schedule columns are read.
@@ -51,8 +54,8 @@ struct ReminderService {
     /// Every reminder of the owner in outline, for timelines and notifications.
     func outlines() async throws -> [ReminderOutline] {
         try await database.plainRows(
-            #"SELECT \#(ReminderRows.outlineColumnList) FROM "reminders" WHERE "user_id" = \#(literal: ownerID)"#,
-            columns: ReminderRows.outlineColumns
+            #"SELECT \#(ReminderRows.outlineColumns.list) FROM "reminders" WHERE "user_id" = \#(literal: ownerID)"#,
+            columns: ReminderRows.outlineColumns.names
         ).map(ReminderRows.outline(from:))
     }
 
@@ -61,9 +64,9 @@ struct ReminderService {
         guard !ids.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(ReminderRows.outlineColumnList) FROM "reminders" \
+            SELECT \(ReminderRows.outlineColumns.list) FROM "reminders" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
-            """, columns: ReminderRows.outlineColumns)
+            """, columns: ReminderRows.outlineColumns.names)
         return Dictionary(uniqueKeysWithValues: try rows.map(ReminderRows.outline(from:)).map { ($0.id, $0) })
     }
 
@@ -95,25 +98,25 @@ struct ReminderService {
         let endMonthDay = twoDigits(end.month) + "-" + endDay
         return try await database.plainRows(
             """
-            SELECT \(ReminderRows.columnList) FROM "reminders" WHERE "user_id" = \(literal: ownerID) \
+            SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" WHERE "user_id" = \(literal: ownerID) \
             AND "initial_date" <= \(bind: end.description) \
             AND ("frequency_type" <> 'one_time' OR "initial_date" >= \(bind: start.description)) \
             AND ("frequency_type" <> 'year' OR "frequency_number" <> 1 \
             OR substr("initial_date", 6, 5) BETWEEN \(bind: startMonthDay) AND \(bind: endMonthDay)\(yearClamp)) \
             AND ("frequency_type" <> 'month' OR "frequency_number" <> 1 \
             OR substr("initial_date", 9, 2) BETWEEN \(bind: startDay) AND \(bind: endDay)\(monthClamp))
-            """, columns: ReminderRows.columns
-        ).map(ReminderRows.reminder(from:))
+            """, columns: RemindersTable.reminderColumns.names
+        ).map(RemindersTable.reminder(from:))
     }
 
     /// All of one contact's reminders, for its page.
     func reminders(ofContact contactID: Int) async throws -> [Reminder] {
         try await database.plainRows(
             """
-            SELECT \(ReminderRows.columnList) FROM "reminders" \
+            SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" \
             WHERE "user_id" = \(literal: ownerID) AND "contact_id" = \(literal: contactID) ORDER BY "id"
-            """, columns: ReminderRows.columns
-        ).map(ReminderRows.reminder(from:))
+            """, columns: RemindersTable.reminderColumns.names
+        ).map(RemindersTable.reminder(from:))
     }
 
     func reminder(_ id: Int) async throws -> Reminder {
@@ -125,10 +128,10 @@ struct ReminderService {
     func reminderIfPresent(_ id: Int) async throws -> Reminder? {
         let rows = try await database.plainRows(
             """
-            SELECT \(ReminderRows.columnList) FROM "reminders" \
+            SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" \
             WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: ReminderRows.columns)
-        return try rows.first.map(ReminderRows.reminder(from:))
+            """, columns: RemindersTable.reminderColumns.names)
+        return try rows.first.map(RemindersTable.reminder(from:))
     }
 
     /// Creates a reminder for one of the owner's contacts; a missing contact is reported with the other
@@ -139,11 +142,13 @@ struct ReminderService {
         ) { () throws(ValidationFailure) in try draft.validated() }
         _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
         let now = dependencies.now()
-        let model = ReminderModel(
-            ownerID: ownerID, contactID: contactID, uuid: dependencies.newUUID(), isDelible: true, now: now)
-        model.apply(fields, now: now)
-        try await model.save(on: database)
-        return try model.value()
+        let uuid = dependencies.newUUID()
+        var values = RemindersTable.values(of: fields, now: now)
+        values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .isDelible: true, .createdAt: now]) { $1 }
+        let id = try await reminders.insert(values)
+        return Reminder(
+            id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields, isDelible: true, doneAt: nil,
+            createdAt: now, updatedAt: now)
     }
 
     /// Changes a stored reminder: `change` gets it as a draft and returns the new one; `contactID` moves it
@@ -151,52 +156,60 @@ struct ReminderService {
     func update(
         _ id: Int, contactID: Int?, typeErrors: [FieldError] = [], _ change: (ReminderDraft) -> ReminderDraft
     ) async throws -> Reminder {
-        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
-        let draft = change(ReminderDraft(try model.fields))
+        var updated = try await reminder(id)
+        let draft = change(ReminderDraft(updated.fields))
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try draft.validated()
         }
-        if let contactID, contactID != model.$contact.id {
+        let now = dependencies.now()
+        var values = RemindersTable.values(of: fields, now: now)
+        if let contactID, contactID != updated.contactID {
             _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
-            model.$contact.id = contactID
+            values[.contact] = contactID
+            updated.contactID = contactID
         }
-        model.apply(fields, now: dependencies.now())
-        try await model.save(on: database)
-        return try model.value()
+        try await reminders.update(id, ownedBy: ownerID, set: values)
+        updated.fields = fields
+        updated.updatedAt = now
+        return updated
     }
 
     /// Marks a one-time reminder done, so it leaves the timeline; a repeating one comes back and
     /// cannot be done.
     func markDone(_ id: Int) async throws -> Reminder {
-        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
-        guard model.frequencyType == Recurrence.once.frequencyType else {
+        var stored = try await reminder(id)
+        guard stored.fields.schedule.recurrence == .once else {
             throw ValidationFailure(
                 field: "frequency_type", "Only a one-time reminder can be marked done; a repeating one comes back.",
                 reason: .conflict)
         }
-        if model.doneAt == nil {
-            model.doneAt = dependencies.now()
-            try await model.save(on: database)
+        if stored.doneAt == nil {
+            let now = dependencies.now()
+            try await reminders.update(id, ownedBy: ownerID, set: [.doneAt: now])
+            stored.doneAt = now
         }
-        return try model.value()
+        return stored
     }
 
     func delete(_ id: Int) async throws {
-        let model = try await ReminderModel.requireOwned(id, by: ownerID, on: database)
-        guard model.isDelible else {
+        guard try await reminder(id).isDelible else {
             throw ValidationFailure(
                 field: "id", "A birthday reminder goes with the birthday: remove the birthday or its reminder there.",
                 reason: .conflict)
         }
-        try await model.delete(on: database)
+        try await reminders.delete(id, ownedBy: ownerID)
     }
 
     static let birthdayKind = "birthday"
 
     /// The reminder that follows `contactID`'s birthday, if it has one.
-    func birthdayReminder(of contactID: Int) async throws -> ReminderModel? {
-        try await ReminderModel.owned(by: ownerID, on: database).filter(\.$contact.$id == contactID)
-            .filter(\.$kind == Self.birthdayKind).first()
+    func birthdayReminder(of contactID: Int) async throws -> Reminder? {
+        try await database.plainRows(
+            """
+            SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" WHERE "user_id" = \(literal: ownerID) \
+            AND "contact_id" = \(literal: contactID) AND "kind" = \(bind: Self.birthdayKind)
+            """, columns: RemindersTable.reminderColumns.names
+        ).first.map(RemindersTable.reminder(from:))
     }
 
     /// Keeps a contact's birthday reminder in step with its birthday, under the same id: made when `wanted`
@@ -208,17 +221,22 @@ struct ReminderService {
         guard wants, let birthdate = contact.fields.birthdate,
             let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)
         else {
-            try await existing?.delete(on: database)
+            if let existing { try await reminders.delete(existing.id, ownedBy: ownerID) }
             return
         }
         let now = dependencies.now()
-        let model =
-            existing
-            ?? ReminderModel(
-                ownerID: ownerID, contactID: contact.id, uuid: dependencies.newUUID(), isDelible: false, now: now)
-        model.kind = Self.birthdayKind
+        guard let existing else {
+            var values = RemindersTable.values(of: fields, now: now)
+            values.merge([
+                .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contact.id, .isDelible: false,
+                .kind: Self.birthdayKind, .createdAt: now,
+            ]) { $1 }
+            try await reminders.insert(values)
+            return
+        }
         // Saving an unchanged birthday leaves the reminder as it was, `updated_at` included.
-        if try existing?.fields != fields { model.apply(fields, now: now) }
-        try await model.save(on: database)
+        if existing.fields != fields {
+            try await reminders.update(existing.id, ownedBy: ownerID, set: RemindersTable.values(of: fields, now: now))
+        }
     }
 }

@@ -81,7 +81,7 @@ final class BirthdayReminderTests: XCTestCase {
                 edit.text.contains(
                     #"<input id="birthdate_add_reminder" name="birthdate_add_reminder" type="checkbox" checked"#),
                 edit.text)
-            let count = try await ReminderModel.query(on: app.db).count()
+            let count = try await app.count(RemindersTable.self)
             XCTAssertEqual(count, 1)
             let page = try await browser.get(location)
             XCTAssertTrue(
@@ -90,7 +90,7 @@ final class BirthdayReminderTests: XCTestCase {
             let saved = try await browser.post(
                 location + "/edit", form: ["first_name": "Ada", "birthdate_day": "10", "birthdate_month": "12"])
             XCTAssertEqual(saved.status, .seeOther)
-            let afterUntick = try await ReminderModel.query(on: app.db).count()
+            let afterUntick = try await app.count(RemindersTable.self)
             XCTAssertEqual(afterUntick, 0, "unticking Remind me removes the reminder")
             let empty = try await browser.get(location)
             XCTAssertTrue(empty.text.contains("No reminders yet."))

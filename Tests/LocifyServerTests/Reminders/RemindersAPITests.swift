@@ -264,7 +264,7 @@ final class RemindersAPITests: XCTestCase {
             XCTAssertEqual(try upcoming.decoded(DataEnvelope<[UpcomingReminderResource]>.self).data.count, 0)
 
             try await app.db.sqlDatabase().raw("DELETE FROM contacts WHERE id = \(literal: ada.id)").run()
-            let remaining = try await ReminderModel.query(on: app.db).count()
+            let remaining = try await app.count(RemindersTable.self)
             XCTAssertEqual(remaining, 0, "\(database): the database deletes a contact's reminders")
         }
     }
