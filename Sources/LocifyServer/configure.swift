@@ -147,6 +147,10 @@ let locifyMigrations: [any Migration] = [
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
 /// columns its migrations made, on SQLite and PostgreSQL.
 let locifyTables: [any StoredTable.Type] = [
+    UsersTable.self,
+    WebSessionsTable.self,
+    APITokensTable.self,
+    ContactsTable.self,
     TagsTable.self,
     ContactTagsTable.self,
     NotesTable.self,
@@ -157,6 +161,21 @@ let locifyTables: [any StoredTable.Type] = [
     ContactFieldLabelsTable.self,
     AddressesTable.self,
     RemindersTable.self,
+    PhotoBlobsTable.self,
+    PhotosTable.self,
+    GravatarCacheTable.self,
+    ServerSecretsTable.self,
+    PlaceCategoriesTable.self,
+    PlacesTable.self,
+    PlaceImportsTable.self,
+    PlaceImportFilesTable.self,
+    PlaceImportRowsTable.self,
+    NotificationSettingsTable.self,
+    NotificationsTable.self,
+    NotificationDeliveriesTable.self,
+    JobsTable.self,
+    GeocodeCacheTable.self,
+    LoginFailuresTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

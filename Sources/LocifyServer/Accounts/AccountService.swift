@@ -17,8 +17,12 @@ struct AccountService {
 
     // MARK: Registration and profile
 
-    func register(_ draft: AccountDraft, password: String, policy: RegistrationPolicy) async throws -> UserModel {
-        let existingUsers = try await UserModel.query(on: database).count()
+    func register(_ draft: AccountDraft, password: String, policy: RegistrationPolicy) async throws
+        -> AuthenticatedUser
+    {
+        let existingUsers =
+            try await database.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"])
+            .first?.requiredInteger(0) ?? 0
         guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AccountError.registrationClosed }
         var problems: [FieldError] = []
         var profile: AccountProfile?
@@ -34,12 +38,17 @@ struct AccountService {
             problems.append(FieldError(field: "email", message: "An account with this email already exists."))
         }
         guard let profile, problems.isEmpty else { throw ValidationFailure(problems) }
-        let user = UserModel(profile: profile, passwordHash: try await hash(password), now: dependencies.now())
-        try await user.create(on: database)
-        return user
+        let passwordHash = try await hash(password)
+        let (uuid, now) = (dependencies.newUUID(), dependencies.now())
+        var values = UsersTable.values(of: profile)
+        values.merge([.uuid: uuid, .passwordHash: passwordHash, .createdAt: now, .updatedAt: now]) { $1 }
+        let id = try await users.insert(values)
+        return AuthenticatedUser(id: id, uuid: uuid, profile: profile, createdAt: now, updatedAt: now)
     }
 
-    func updateProfile(of userID: Int, with draft: AccountDraft) async throws -> UserModel {
+    private var users: TableWriter<UsersTable> { TableWriter(UsersTable.self, on: database) }
+
+    func updateProfile(of userID: Int, with draft: AccountDraft) async throws -> AccountProfile {
         let user = try await requireUser(userID)
         let profile: AccountProfile
         do {
@@ -47,20 +56,22 @@ struct AccountService {
         } catch {
             throw error
         }
-        if profile.email != user.email, try await isEmailTaken(profile.email) {
+        if profile.email != user.profile.email, try await isEmailTaken(profile.email) {
             throw ValidationFailure(field: "email", "An account with this email already exists.", reason: .conflict)
         }
-        user.apply(profile)
-        user.updatedAt = dependencies.now()
-        try await user.save(on: database)
+        var values = UsersTable.values(of: profile)
+        values[.updatedAt] = dependencies.now()
+        try await users.update(values, where: #""id" = \#(literal: userID)"#)
         tokenCache.evict(userID: userID)
-        return user
+        return profile
     }
 
     func changePassword(of userID: Int, current: String, new: String, confirmation: String) async throws {
-        let user = try await requireUser(userID)
+        guard let (_, passwordHash) = try await credentials(where: #""id" = \#(literal: userID)"#) else {
+            throw AppError.notFound
+        }
         var problems: [FieldError] = []
-        if try await !verify(current, against: user.passwordHash) {
+        if try await !verify(current, against: passwordHash) {
             problems.append(FieldError(field: "current_password", message: "Current password is not correct."))
         }
         if let problem = PasswordRules.problem(with: new) {
@@ -69,25 +80,41 @@ struct AccountService {
             problems.append(FieldError(field: "password_confirmation", message: "The new passwords do not match."))
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
-        user.passwordHash = try await hash(new)
-        user.updatedAt = dependencies.now()
-        try await user.save(on: database)
+        try await users.update(
+            [.passwordHash: try await hash(new), .updatedAt: dependencies.now()], where: #""id" = \#(literal: userID)"#)
     }
 
     /// The user with these credentials, or nil. An unknown email costs one bcrypt hash, as long as
     /// checking a known one, so timing does not tell whether the email exists.
-    func authenticate(email: String, password: String) async throws -> UserModel? {
-        guard let user = try await user(withEmail: email) else {
+    func authenticate(email: String, password: String) async throws -> AuthenticatedUser? {
+        // No account's e-mail holds NUL, and PostgreSQL refuses it in a question.
+        guard !email.unicodeScalars.contains("\u{0}"),
+            let (user, passwordHash) = try await credentials(
+                where: #""email" = \#(bind: EmailAddress.normalized(email))"#)
+        else {
             _ = try await hash(password)
             return nil
         }
-        return try await verify(password, against: user.passwordHash) ? user : nil
+        return try await verify(password, against: passwordHash) ? user : nil
     }
 
-    func user(withEmail email: String) async throws -> UserModel? {
-        // No account's e-mail holds NUL, and PostgreSQL refuses it in a question.
+    func user(withEmail email: String) async throws -> AuthenticatedUser? {
         guard !email.unicodeScalars.contains("\u{0}") else { return nil }
-        return try await UserModel.query(on: database).filter(\.$email == EmailAddress.normalized(email)).first()
+        return try await credentials(where: #""email" = \#(bind: EmailAddress.normalized(email))"#)?.user
+    }
+
+    /// The user `condition` picks, with their password's hash.
+    private func credentials(where condition: SQLQueryString) async throws
+        -> (user: AuthenticatedUser, passwordHash: String)?
+    {
+        let columns = UsersTable.userColumns
+        guard
+            let row = try await database.plainRows(
+                #"SELECT \#(columns.list), "password_hash" FROM "users" WHERE \#(condition)"#,
+                columns: columns.names + ["password_hash"]
+            ).first
+        else { return nil }
+        return (try UsersTable.user(from: row), try row.requiredText(columns.names.count))
     }
 
     // MARK: Web sessions
@@ -97,30 +124,30 @@ struct AccountService {
     func startSession(for userID: Int) async throws -> String {
         let secret = dependencies.newSecret()
         let now = dependencies.now()
-        try await WebSessionModel.query(on: database)
-            .filter(\.$user.$id == userID).filter(\.$expiresAt <= now).delete()
-        try await WebSessionModel(
-            userID: userID, secretDigest: PersonalToken.digest(secret), createdAt: now,
-            expiresAt: now.addingTimeInterval(Self.sessionLifetime)
-        ).create(on: database)
+        let sessions = TableWriter(WebSessionsTable.self, on: database)
+        try await sessions.delete(where: #""user_id" = \#(literal: userID) AND "expires_at" <= \#(bind: now)"#)
+        try await sessions.insert([
+            .owner: userID, .secretDigest: PersonalToken.digest(secret), .createdAt: now,
+            .expiresAt: now.addingTimeInterval(Self.sessionLifetime),
+        ])
         return secret
     }
 
     /// The user of an unexpired session. One query, read as plain rows (every page view runs it).
     func user(forSessionSecret secret: String) async throws -> AuthenticatedUser? {
-        let sql = try database.sqlDatabase()
-        let row = try await sql.raw(
+        let rows = try await database.plainRows(
             """
-            SELECT \(AuthenticatedUser.userColumns) FROM \(ident: WebSessionModel.schema) AS s \
-            JOIN \(ident: UserModel.schema) AS u ON u.id = s.user_id \
-            WHERE s.secret_digest = \(bind: PersonalToken.digest(secret)) AND s.expires_at > \(bind: dependencies.now())
-            """
-        ).first()
-        return try row.map { try AuthenticatedUser(row: $0) }
+            SELECT \(UsersTable.userColumns.qualifiedList) FROM "web_sessions" \
+            JOIN "users" ON "users"."id" = "web_sessions"."user_id" \
+            WHERE "web_sessions"."secret_digest" = \(bind: PersonalToken.digest(secret)) \
+            AND "web_sessions"."expires_at" > \(bind: dependencies.now())
+            """, columns: UsersTable.userColumns.names)
+        return try rows.first.map { try UsersTable.user(from: $0) }
     }
 
     func endSession(secret: String) async throws {
-        try await WebSessionModel.query(on: database).filter(\.$secretDigest == PersonalToken.digest(secret)).delete()
+        try await TableWriter(WebSessionsTable.self, on: database).delete(
+            where: #""secret_digest" = \#(bind: PersonalToken.digest(secret))"#)
     }
 
     // MARK: API tokens
@@ -136,22 +163,29 @@ struct AccountService {
         }
         let secret = dependencies.newSecret()
         let now = dependencies.now()
-        let token = APITokenModel(
-            userID: userID, label: trimmed, secretDigest: PersonalToken.digest(secret), createdAt: now,
-            expiresAt: lifetime.map { now.addingTimeInterval($0) })
-        try await token.create(on: database)
-        return (try token.summary(), secret)
+        let expiresAt = lifetime.map { now.addingTimeInterval($0) }
+        let id = try await TableWriter(APITokensTable.self, on: database).insert([
+            .owner: userID, .label: trimmed, .secretDigest: PersonalToken.digest(secret), .createdAt: now,
+            .expiresAt: expiresAt,
+        ])
+        return (
+            PersonalTokenSummary(id: id, label: trimmed, createdAt: now, lastUsedAt: nil, expiresAt: expiresAt), secret
+        )
     }
 
     /// Newest first.
     func tokens(of userID: Int) async throws -> [PersonalTokenSummary] {
-        try await APITokenModel.owned(by: userID, on: database)
-            .sort(\.$createdAt, .descending).sort(\.$id, .descending).all()
-            .map { try $0.summary() }
+        let columns = APITokensTable.summaryColumns
+        return try await database.plainRows(
+            """
+            SELECT \(columns.list) FROM "api_tokens" WHERE "user_id" = \(literal: userID) \
+            ORDER BY "created_at" DESC, "id" DESC
+            """, columns: columns.names
+        ).map(APITokensTable.summary(from:))
     }
 
     func revokeToken(_ tokenID: Int, of userID: Int) async throws {
-        try await APITokenModel.requireOwned(tokenID, by: userID, on: database).delete(on: database)
+        try await TableWriter(APITokensTable.self, on: database).delete(tokenID, ownedBy: userID)
         tokenCache.evict(tokenID: tokenID)
     }
 
@@ -184,39 +218,39 @@ struct AccountService {
     /// token was last used (at most once a minute, so reads do not turn into a write each).
     func user(forTokenDigest digest: String) async throws -> AuthenticatedUser? {
         let now = dependencies.now()
-        let sql = try database.sqlDatabase()
+        // Aliased: on PostgreSQL a row is read by name, and the user's columns have the same names.
         guard
-            let row = try await sql.raw(
+            let row = try await database.plainRows(
                 """
-                SELECT t.id AS token_id, t.expires_at AS token_expires_at, t.last_used_at AS token_last_used_at, \
-                \(AuthenticatedUser.userColumns) FROM \(ident: APITokenModel.schema) AS t \
-                JOIN \(ident: UserModel.schema) AS u ON u.id = t.user_id WHERE t.secret_digest = \(bind: digest)
-                """
-            ).first()
+                SELECT "api_tokens"."id" AS "token_id", "api_tokens"."expires_at" AS "token_expires_at", \
+                "api_tokens"."last_used_at" AS "token_last_used_at", \(UsersTable.userColumns.qualifiedList) \
+                FROM "api_tokens" \
+                JOIN "users" ON "users"."id" = "api_tokens"."user_id" WHERE "api_tokens"."secret_digest" = \(bind: digest)
+                """, columns: ["token_id", "token_expires_at", "token_last_used_at"] + UsersTable.userColumns.names
+            ).first
         else { return nil }
-        let expiresAt = try row.decodeIfPresent(column: "token_expires_at", as: Date.self)
+        let expiresAt = try row.date(1)
         if let expiresAt, expiresAt <= now { return nil }
-        let tokenID = try row.decode(column: "token_id", as: Int.self)
-        let lastUsedAt = try row.decodeIfPresent(column: "token_last_used_at", as: Date.self)
+        let tokenID = try row.requiredInteger(0)
+        let lastUsedAt = try row.date(2)
         if lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-            try await sql.raw(
-                "UPDATE \(ident: APITokenModel.schema) SET last_used_at = \(bind: now) WHERE id = \(bind: tokenID)"
-            ).run()
+            try await TableWriter(APITokensTable.self, on: database).update(
+                [.lastUsedAt: now], where: #""id" = \#(literal: tokenID)"#)
         }
-        let user = try AuthenticatedUser(row: row)
+        let user = try UsersTable.user(from: row, at: 3)
         tokenCache.store(.init(user: user, tokenID: tokenID, expiresAt: expiresAt, cachedAt: now), forDigest: digest)
         return user
     }
 
     // MARK: Helpers
 
-    private func requireUser(_ id: Int) async throws -> UserModel {
-        guard let user = try await UserModel.find(id, on: database) else { throw AppError.notFound }
+    private func requireUser(_ id: Int) async throws -> AuthenticatedUser {
+        guard let user = try await database.user(id) else { throw AppError.notFound }
         return user
     }
 
     private func isEmailTaken(_ email: String) async throws -> Bool {
-        try await UserModel.query(on: database).filter(\.$email == email).count() > 0
+        try await credentials(where: #""email" = \#(bind: email)"#) != nil
     }
 
     private func hash(_ password: String) async throws -> String {

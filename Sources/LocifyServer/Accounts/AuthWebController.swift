@@ -24,7 +24,9 @@ struct AuthWebController: RouteCollection {
     }
 
     private func isRegistrationOpen(_ request: Request) async throws -> Bool {
-        let userCount = try await UserModel.query(on: request.db).count()
+        let userCount =
+            try await request.db.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"]).first?
+            .requiredInteger(0) ?? 0
         return request.application.locifyConfig.registration.allowsRegistration(existingUserCount: userCount)
     }
 
@@ -100,10 +102,10 @@ struct AuthWebController: RouteCollection {
         return response
     }
 
-    private func signIn(_ user: UserModel, request: Request, destination: String, flash: String?) async throws
+    private func signIn(_ user: AuthenticatedUser, request: Request, destination: String, flash: String?) async throws
         -> Response
     {
-        let secret = try await request.accounts.startSession(for: try user.requireID())
+        let secret = try await request.accounts.startSession(for: user.id)
         let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
         response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
         return response

@@ -43,6 +43,6 @@ extension LocifyApp {
         guard let user = try await app.accounts.user(withEmail: email) else {
             throw CommandFailure("No account has the email \(email). Create it first with `locify user create`.")
         }
-        return try AuthenticatedUser(user)
+        return user
     }
 }

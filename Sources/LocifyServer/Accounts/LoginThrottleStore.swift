@@ -7,7 +7,6 @@ import Vapor
 /// Failed log-ins, kept in the database: several servers on one database count the same failures, and a
 /// restart forgets none. Shared by the web log-in and `POST /oauth/login`.
 struct LoginThrottleStore {
-    static let table = "login_failures"
     let database: any Database
     let rule = LoginThrottle(limit: 5, window: 60)
 
@@ -32,41 +31,14 @@ struct LoginThrottleStore {
     /// stream of made-up emails cannot grow the table without bound.
     func recordFailure(email: String, address: String, now: Date) async throws {
         let keys = LoginThrottle.keys(email: email, address: address)
-        let sql = try database.sqlDatabase()
-        try await sql.raw(
-            """
-            INSERT INTO "login_failures" ("throttle_key", "failed_at") \
-            VALUES (\(bind: keys[0]), \(bind: now)), (\(bind: keys[1]), \(bind: now))
-            """
-        ).run()
-        try await sql.raw(
-            #"DELETE FROM "login_failures" WHERE "failed_at" <= \#(bind: rule.windowStart(now: now))"#
-        ).run()
+        let failures = TableWriter(LoginFailuresTable.self, on: database)
+        try await failures.insert(keys.map { [.throttleKey: $0, .failedAt: now] })
+        try await failures.delete(where: #""failed_at" <= \#(bind: rule.windowStart(now: now))"#)
     }
 
     func recordSuccess(email: String) async throws {
-        try await database.sqlDatabase().raw(
-            #"DELETE FROM "login_failures" WHERE "throttle_key" = \#(bind: LoginThrottle.emailKey(email))"#
-        ).run()
-    }
-}
-
-struct CreateLoginFailures: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(LoginThrottleStore.table)
-            .field("id", .int, .identifier(auto: true))
-            .field("throttle_key", .string, .required)
-            .field("failed_at", .datetime, .required)
-            .create()
-        try await database.createIndexes(
-            [
-                ("login_failures_by_key", ["throttle_key", "failed_at"]),
-                ("login_failures_by_age", ["failed_at"]),
-            ], on: LoginThrottleStore.table)
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(LoginThrottleStore.table).delete()
+        try await TableWriter(LoginFailuresTable.self, on: database).delete(
+            where: #""throttle_key" = \#(bind: LoginThrottle.emailKey(email))"#)
     }
 }
 
@@ -91,7 +63,7 @@ extension Request {
     }
 
     /// Authenticates credentials under the throttle: every failure counts, success clears the email.
-    func logIn(email: String, password: String) async throws -> UserModel {
+    func logIn(email: String, password: String) async throws -> AuthenticatedUser {
         let throttle = LoginThrottleStore(database: db)
         let address = clientAddress
         try await throttle.check(email: email, address: address, now: now)

@@ -130,7 +130,7 @@ struct AddressService {
     }
 
     private func requireContact(_ contactID: Int) async throws {
-        _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        _ = try await database.requireContact(contactID, ownedBy: ownerID)
     }
 
     /// Writes the address `id` (a new one when nil) and returns its id; an address to look up (`lookingUp`)

@@ -18,11 +18,12 @@ struct GeocodeCache {
     }
 
     func answer(for key: String) async throws -> Answer? {
-        let columns = ["found", "latitude", "longitude", "precision", "source", "display_name", "country"]
+        let columns = GeocodeCacheTable.selection([
+            .found, .latitude, .longitude, .precision, .source, .displayName, .country,
+        ])
         let rows = try await database.plainRows(
-            """
-            SELECT \(SQLQueryString.columnList(columns)) FROM "geocode_cache" WHERE "lookup_key" = \(bind: key)
-            """, columns: columns)
+            #"SELECT \#(columns.list) FROM "geocode_cache" WHERE "lookup_key" = \#(bind: key)"#,
+            columns: columns.names)
         guard let row = rows.first else { return nil }
         guard try row.requiredBool(0), let latitude = try row.double(1), let longitude = try row.double(2) else {
             return .nothing
@@ -41,36 +42,12 @@ struct GeocodeCache {
             case .found(let result): result
             case .nothing: nil
             }
-        try await database.sqlDatabase().raw(
-            """
-            INSERT INTO "geocode_cache" ("lookup_key", "found", "latitude", "longitude", "precision", "source", \
-            "display_name", "country", "created_at") VALUES (\(bind: key), \(bind: result != nil), \
-            \(bind: result?.coordinate.latitude), \(bind: result?.coordinate.longitude), \
-            \(bind: result?.precision.rawValue), \(bind: result?.source), \(bind: result?.displayName), \
-            \(bind: result?.countryCode), \(bind: now)) ON CONFLICT ("lookup_key") DO NOTHING
-            """
-        ).run()
-    }
-}
-
-struct CreateGeocodeCache: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema("geocode_cache")
-            .field("id", .int, .identifier(auto: true))
-            .field("lookup_key", .string, .required)
-            .field("found", .bool, .required)
-            .field("latitude", .double)
-            .field("longitude", .double)
-            .field("precision", .string)
-            .field("source", .string)
-            .field("display_name", .string)
-            .field("country", .string)
-            .field("created_at", .datetime, .required)
-            .unique(on: "lookup_key")
-            .create()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema("geocode_cache").delete()
+        try await TableWriter(GeocodeCacheTable.self, on: database).insert(
+            [
+                .lookupKey: key, .found: result != nil, .latitude: result?.coordinate.latitude,
+                .longitude: result?.coordinate.longitude, .precision: result?.precision.rawValue,
+                .source: result?.source, .displayName: result?.displayName, .country: result?.countryCode,
+                .createdAt: now,
+            ], onConflict: [.lookupKey])
     }
 }

@@ -27,7 +27,7 @@ extension SchemaBuilder {
 
     /// The account the row belongs to; its rows go with it.
     func owner() -> Self {
-        field(SharedColumn.owner, .int, .required, .references(UserModel.schema, "id", onDelete: .cascade))
+        field(SharedColumn.owner, .int, .required, .references(UsersTable.name, "id", onDelete: .cascade))
     }
 
     /// The row's identity outside this server (the API's `uuid`, a file's identifier); unique by the

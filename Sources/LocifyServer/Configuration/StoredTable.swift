@@ -13,6 +13,9 @@ protocol StoredTable {
 }
 
 extension StoredTable {
+    /// Values of a row to write, by column (see `TableWriter`).
+    typealias Values = [Column: any Encodable & Sendable]
+
     /// The table as a quoted identifier, for a query.
     static var quoted: SQLQueryString { SQLQueryString(#""\#(name)""#) }
 

@@ -8,7 +8,7 @@ import SQLKit
 /// Values are given by column; they are written in the order of `Column.allCases`, so one kind of write
 /// is always the same statement text (SQLite keeps it prepared).
 struct TableWriter<Table: StoredTable> {
-    typealias Values = [Table.Column: any Encodable & Sendable]
+    typealias Values = Table.Values
 
     let database: any Database
 
@@ -16,7 +16,7 @@ struct TableWriter<Table: StoredTable> {
         self.database = database
     }
 
-    /// Inserts one row and returns its `id`.
+    /// Inserts one row and returns its `id` (a table without one takes `insert([values])`).
     @discardableResult
     func insert(_ values: Values) async throws -> Int {
         let rows = try await insert([values], returning: [Self.idColumn])
@@ -28,8 +28,51 @@ struct TableWriter<Table: StoredTable> {
     /// row (in no promised order: match them by a unique column).
     @discardableResult
     func insert(_ rows: [Values], returning: [String] = []) async throws -> [PlainRow] {
-        guard let first = rows.first else { return [] }
-        let columns = Self.ordered(first.keys)
+        guard let statement = try Self.insertStatement(rows) else { return [] }
+        guard !returning.isEmpty else {
+            try await database.sqlDatabase().raw(statement).run()
+            return []
+        }
+        return try await database.plainRows(
+            statement + " RETURNING \(SQLQueryString.columnList(returning))", columns: returning)
+    }
+
+    /// Inserts the row unless one with the same `conflict` columns (a unique constraint) exists; then sets
+    /// `updating` of that row from `values`, or leaves it as it is when `updating` is empty. `returning`
+    /// comes back for a row inserted or updated, not for one left as it was.
+    @discardableResult
+    func insert(
+        _ values: Values, onConflict conflict: [Table.Column], updating: [Table.Column] = [],
+        returning: [String] = []
+    ) async throws -> [PlainRow] {
+        try await insert([values], onConflict: conflict, updating: updating, returning: returning)
+    }
+
+    /// `insert(_:onConflict:updating:returning:)` for several rows in one statement.
+    @discardableResult
+    func insert(
+        _ rows: [Values], onConflict conflict: [Table.Column], updating: [Table.Column] = [],
+        returning: [String] = []
+    ) async throws -> [PlainRow] {
+        guard let statement = try Self.insertStatement(rows) else { return [] }
+        let action =
+            updating.isEmpty
+            ? "DO NOTHING"
+            : "DO UPDATE SET "
+                + updating.map { #""\#($0.rawValue)" = excluded."\#($0.rawValue)""# }.joined(separator: ", ")
+        let upsert: SQLQueryString =
+            statement + " ON CONFLICT (\(SQLQueryString.columnList(conflict.map(\.rawValue)))) \(unsafeRaw: action)"
+        guard !returning.isEmpty else {
+            try await database.sqlDatabase().raw(upsert).run()
+            return []
+        }
+        return try await database.plainRows(
+            upsert + " RETURNING \(SQLQueryString.columnList(returning))", columns: returning)
+    }
+
+    private static func insertStatement(_ rows: [Values]) throws -> SQLQueryString? {
+        guard let first = rows.first else { return nil }
+        let columns = ordered(first.keys)
         var tuples: [SQLQueryString] = []
         tuples.reserveCapacity(rows.count)
         for row in rows {
@@ -42,15 +85,8 @@ struct TableWriter<Table: StoredTable> {
             }
             tuples.append(tuple + ")")
         }
-        let statement: SQLQueryString =
-            "INSERT INTO \(Table.quoted) (\(SQLQueryString.columnList(columns.map(\.rawValue)))) VALUES "
+        return "INSERT INTO \(Table.quoted) (\(SQLQueryString.columnList(columns.map(\.rawValue)))) VALUES "
             + tuples.joined(separator: ", ")
-        guard !returning.isEmpty else {
-            try await database.sqlDatabase().raw(statement).run()
-            return []
-        }
-        return try await database.plainRows(
-            statement + " RETURNING \(SQLQueryString.columnList(returning))", columns: returning)
     }
 
     /// Sets `values` (and `computed`, SQL expressions over the row's own columns) on the rows `condition`
@@ -59,6 +95,24 @@ struct TableWriter<Table: StoredTable> {
     func update(
         _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString
     ) async throws -> Int {
+        guard let statement = Self.updateStatement(values, computed, condition) else { return 0 }
+        return try await database.plainRows(statement + #" RETURNING 1 AS "changed""#, columns: ["changed"]).count
+    }
+
+    /// `update(_:computing:where:)`, returning the columns `returning` of each row it changed.
+    func update(
+        _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString,
+        returning: [Table.Column]
+    ) async throws -> [PlainRow] {
+        guard let statement = Self.updateStatement(values, computed, condition) else { return [] }
+        let names = returning.map(\.rawValue)
+        return try await database.plainRows(
+            statement + " RETURNING \(SQLQueryString.columnList(names))", columns: names)
+    }
+
+    private static func updateStatement(
+        _ values: Values, _ computed: [Table.Column: SQLQueryString], _ condition: SQLQueryString
+    ) -> SQLQueryString? {
         var assignments: [SQLQueryString] = []
         for column in Table.Column.allCases {
             if let value = values[column] {
@@ -67,11 +121,8 @@ struct TableWriter<Table: StoredTable> {
                 assignments.append(#""\#(unsafeRaw: column.rawValue)" = "# + expression)
             }
         }
-        guard !assignments.isEmpty else { return 0 }
-        let rows = try await database.plainRows(
-            "UPDATE \(Table.quoted) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING 1 AS \"changed\"",
-            columns: ["changed"])
-        return rows.count
+        guard !assignments.isEmpty else { return nil }
+        return "UPDATE \(Table.quoted) SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
     }
 
     /// Updates the row `id` of `ownerID`; another account's row is as absent as a missing one.

@@ -14,12 +14,23 @@ struct ContactFieldDigest: Equatable {
         if isEmail { emails.append(value) }
     }
 
-    /// Works out again what the contacts' names and fields give them (`ContactModel.applyDerived`) and
-    /// stores it where it changed, leaving `updated_at`; returns the contacts whose Gravatar hash changed.
+    /// What a contact's names and fields give it, where that differs from what it stores.
+    struct DerivedChange: Sendable {
+        let contactID: Int
+        let searchKey: String
+        let gravatarHash: String?
+        let gravatarChanged: Bool
+    }
+
+    /// Works out again what the contacts' names and fields give them, and returns where it differs from
+    /// what they store. The caller writes it, leaving `updated_at`: the service through the contacts'
+    /// writer, the migration that moved e-mails into fields in its own SQL.
     ///
-    /// Plain SQL over the columns it needs, not `ContactModel`: migrations call it, before later ones
-    /// have added the model's other columns.
-    static func refresh(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws -> [Int] {
+    /// Plain SQL over the columns it needs: that migration calls it, before later ones have added the
+    /// table's other columns.
+    static func derivedChanges(ofContacts contactIDs: [Int], ownerID: Int, on database: any Database) async throws
+        -> [DerivedChange]
+    {
         let ids = Array(Set(contactIDs)).sorted()
         guard !ids.isEmpty else { return [] }
         let columns = ["id", "first_name", "last_name", "nickname", "search_key", "gravatar_hash"]
@@ -29,8 +40,7 @@ struct ContactFieldDigest: Equatable {
             WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
             """, columns: columns)
         let digests = try await digests(ofContacts: ids, ownerID: ownerID, on: database)
-        let sql = try database.sqlDatabase()
-        var gravatarChanged: [Int] = []
+        var changes: [DerivedChange] = []
         for row in rows {
             let id = try row.requiredInteger(0)
             let names = ContactFields(
@@ -39,15 +49,10 @@ struct ContactFieldDigest: Equatable {
             let (key, hash) = (digest.searchKey(names), digest.gravatarHash)
             let (storedKey, storedHash) = (try row.requiredText(4), try row.text(5))
             guard key != storedKey || hash != storedHash else { continue }
-            if hash != storedHash { gravatarChanged.append(id) }
-            try await sql.raw(
-                """
-                UPDATE "contacts" SET "search_key" = \(bind: key), "gravatar_hash" = \(bind: hash) \
-                WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-                """
-            ).run()
+            changes.append(
+                DerivedChange(contactID: id, searchKey: key, gravatarHash: hash, gravatarChanged: hash != storedHash))
         }
-        return gravatarChanged
+        return changes
     }
 
     /// The search key of a contact with these names and these fields.

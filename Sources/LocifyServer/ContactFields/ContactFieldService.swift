@@ -92,7 +92,7 @@ struct ContactFieldService {
         -> [(draft: ContactFieldDraft, failure: ValidationFailure)]
     {
         guard !drafts.isEmpty else { return [] }
-        let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let contact = try await database.requireContact(contactID, ownedBy: ownerID)
         let kindIDs = Set(kinds.map(\.id))
         var refused: [(draft: ContactFieldDraft, failure: ValidationFailure)] = []
         var accepted: [(values: TableWriter<ContactFieldsTable>.Values, labels: [String])] = []
@@ -158,7 +158,7 @@ struct ContactFieldService {
     }
 
     /// Runs `write`, a change to the fields of `contactIDs`, in one transaction with the contacts' search
-    /// keys and Gravatar hashes following it (`ContactModel.applyDerived`); a contact whose first e-mail
+    /// keys and Gravatar hashes following it (`refreshDerived`); a contact whose first e-mail
     /// changed then shows that e-mail's Gravatar, or none.
     @discardableResult
     func writingFields<Written: Sendable>(
@@ -179,8 +179,18 @@ struct ContactFieldService {
         return written
     }
 
+    /// Stores what the contacts' names and fields give them where it changed, leaving `updated_at`;
+    /// returns the contacts whose Gravatar hash changed.
     func refreshDerived(ofContacts contactIDs: [Int]) async throws -> [Int] {
-        try await ContactFieldDigest.refresh(ofContacts: contactIDs, ownerID: ownerID, on: database)
+        let changes = try await ContactFieldDigest.derivedChanges(
+            ofContacts: contactIDs, ownerID: ownerID, on: database)
+        let contacts = TableWriter(ContactsTable.self, on: database)
+        for change in changes {
+            try await contacts.update(
+                change.contactID, ownedBy: ownerID,
+                set: [.searchKey: change.searchKey, .gravatarHash: change.gravatarHash])
+        }
+        return changes.filter(\.gravatarChanged).map(\.contactID)
     }
 
     func digests(ofContacts contactIDs: [Int]) async throws -> [Int: ContactFieldDigest] {
@@ -224,7 +234,7 @@ struct ContactFieldService {
     }
 
     private func requireWritable(contactID: Int, typeID: Int) async throws {
-        let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let contact = try await database.requireContact(contactID, ownedBy: ownerID)
         _ = try await type(typeID)
         if contact.isArchived {
             throw ValidationFailure.archivedContact

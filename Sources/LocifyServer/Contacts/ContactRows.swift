@@ -2,55 +2,30 @@ import Foundation
 import LocifyCore
 import SQLKit
 
-/// The read path of contacts: plain SQL, and rows read column by column into Core values. Fluent's
-/// models reflect over their properties for every row they decode; the list and the detail read here
-/// instead, while writes and migrations stay with Fluent. Every feature's list query follows this
-/// shape (see the README's contributor notes).
+/// The read path of contacts: plain SQL, and rows read column by column into Core values (Fluent's
+/// models reflected over their properties for every row they decoded). Every feature's list query
+/// follows this shape (see the README's contributor notes).
 enum ContactRows {
-    /// The columns a `Contact` is read from, in select-list order: a row is read by position.
+    /// The positions of the columns a `Contact` is read from, in select-list order.
     enum Column: Int, CaseIterable {
         case id, uuid, userID, firstName, lastName, nickname, description, birthdateDay, birthdateMonth
         case birthdateYear, birthdateIsAgeBased, genderID, isStarred, isArchived, defaultAvatarColor, createdAt
         case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest, job, company
         /// Read from `genders` in the contact's own query (see `columnList`).
         case genderName, genderType
-
-        var name: String {
-            switch self {
-            case .id: "id"
-            case .uuid: "uuid"
-            case .userID: "user_id"
-            case .firstName: "first_name"
-            case .lastName: "last_name"
-            case .nickname: "nickname"
-            case .description: "description"
-            case .birthdateDay: "birthdate_day"
-            case .birthdateMonth: "birthdate_month"
-            case .birthdateYear: "birthdate_year"
-            case .birthdateIsAgeBased: "birthdate_is_age_based"
-            case .genderID: "gender_id"
-            case .isStarred: "is_starred"
-            case .isArchived: "is_archived"
-            case .defaultAvatarColor: "default_avatar_color"
-            case .createdAt: "created_at"
-            case .updatedAt: "updated_at"
-            case .avatarChoice: "avatar_choice"
-            case .avatarPhotoID: "avatar_photo_id"
-            case .avatarSource: "avatar_source"
-            case .avatarDigest: "avatar_digest"
-            case .job: "job"
-            case .company: "company"
-            case .genderName: "gender_name"
-            case .genderType: "gender_type"
-            }
-        }
     }
 
-    static let columns = Column.allCases.map(\.name)
+    /// The contact's own columns, in `Column`'s order.
+    private static let contactColumns = ContactsTable.selection([
+        .id, .uuid, .owner, .firstName, .lastName, .nickname, .description, .birthdateDay, .birthdateMonth,
+        .birthdateYear, .birthdateIsAgeBased, .genderID, .isStarred, .isArchived, .defaultAvatarColor, .createdAt,
+        .updatedAt, .avatarChoice, .avatarPhotoID, .avatarSource, .avatarDigest, .job, .company,
+    ])
+    static let columns = contactColumns.names + ["gender_name", "gender_type"]
     /// The contact's own columns, then its gender's name and type, each looked up by primary key for the
     /// rows the query returns (a join would change every query that reads contacts).
     static let columnList =
-        SQLQueryString.columnList(Array(columns.dropLast(2)))
+        contactColumns.list
             + """
             , (SELECT "name" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_name", \
             (SELECT "type" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_type"

@@ -237,18 +237,30 @@ struct ContactService {
         let genders = try await genderService.all()
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         let now = dependencies.now()
-        let model = ContactModel(ownerID: ownerID, fields: fields, uuid: dependencies.newUUID(), now: now)
+        let uuid = dependencies.newUUID()
         let email = try await addedEmail(draft, known: [])
         var digest = ContactFieldDigest()
         if let email { digest.add(email.address, isEmail: true) }
-        model.applyDerived(from: digest)
-        let lookUps = try await avatars(on: database).resolve([model])
-        return try await database.transaction { transaction in
+        var avatars = [
+            AvatarService.Subject(contactID: nil, avatar: .automatic, gravatarHash: digest.gravatarHash)
+        ]
+        let lookUps = try await self.avatars(on: database).resolve(&avatars)
+        let avatar = avatars[0].avatar
+        let color = Avatar.defaultColor(for: uuid)
+        var values = ContactsTable.values(of: fields, now: now)
+        values.merge(ContactsTable.values(of: avatar)) { $1 }
+        values.merge([
+            .uuid: uuid, .owner: ownerID, .defaultAvatarColor: color, .searchKey: digest.searchKey(fields),
+            .gravatarHash: digest.gravatarHash, .createdAt: now,
+        ]) { $1 }
+        return try await database.transaction { [values] transaction in
             // Writes first (see `AvatarService.resolve`).
-            try await model.create(on: transaction)
-            try await add(email, toContact: try model.requireID(), now: now, on: transaction)
-            try await avatars(on: transaction).queueLookUps(lookUps)
-            let contact = try model.value(genders: genders)
+            let id = try await TableWriter(ContactsTable.self, on: transaction).insert(values)
+            try await add(email, toContact: id, now: now, on: transaction)
+            try await self.avatars(on: transaction).queueLookUps(lookUps)
+            let contact = Contact(
+                id: id, uuid: uuid, ownerID: ownerID, fields: fields, defaultAvatarColor: color, avatar: avatar,
+                createdAt: now, updatedAt: now)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
         }
@@ -295,24 +307,29 @@ struct ContactService {
         _ id: Int, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil,
         _ change: (ContactDraft) -> ContactDraft
     ) async throws -> Contact {
-        let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
+        let stored = try await contact(id)
         let genders = try await genderService.all()
-        let draft = change(ContactDraft(model.fields(genders: genders)))
-        let hashBefore = model.gravatarHash
+        let draft = change(ContactDraft(stored.fields))
+        let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         let now = dependencies.now()
-        model.apply(try draft.validated(today: today, genders: genders, typeErrors: typeErrors), now: now)
         var digest = try await contactFields.digests(ofContacts: [id])[id] ?? ContactFieldDigest()
         let newEmail = try await addedEmail(draft, known: digest.emails)
         if let newEmail { digest.add(newEmail.address, isEmail: true) }
-        model.applyDerived(from: digest)
         // A first e-mail has its own Gravatar, or none.
-        let lookUps = model.gravatarHash != hashBefore ? try await avatars(on: database).resolve([model]) : []
-        return try await database.transaction { transaction in
-            try await model.save(on: transaction)
+        var avatars = [AvatarService.Subject(contactID: id, avatar: stored.avatar, gravatarHash: digest.gravatarHash)]
+        let hashBefore = try await self.avatars(on: database).gravatarHash(ofContact: id)
+        let lookUps = digest.gravatarHash != hashBefore ? try await self.avatars(on: database).resolve(&avatars) : []
+        var values = ContactsTable.values(of: fields, now: now)
+        values.merge(ContactsTable.values(of: avatars[0].avatar)) { $1 }
+        values.merge([.searchKey: digest.searchKey(fields), .gravatarHash: digest.gravatarHash]) { $1 }
+        var contact = stored
+        contact.fields = fields
+        contact.avatar = avatars[0].avatar
+        contact.updatedAt = now
+        return try await database.transaction { [contact, values] transaction in
+            try await TableWriter(ContactsTable.self, on: transaction).update(id, ownedBy: ownerID, set: values)
             try await add(newEmail, toContact: id, now: now, on: transaction)
-            try await avatars(on: transaction).queueLookUps(lookUps)
-
-            let contact = try model.value(genders: genders)
+            try await self.avatars(on: transaction).queueLookUps(lookUps)
             try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
             return contact
         }
@@ -329,9 +346,9 @@ struct ContactService {
     /// Deletes the contact with its addresses, reminders and photos; the photos' bytes go too unless
     /// another photo of the account shows them.
     func delete(_ id: Int) async throws {
-        let model = try await ContactModel.requireOwned(id, by: ownerID, on: database)
+        _ = try await database.requireContact(id, ownedBy: ownerID)
         try await database.transaction { transaction in
-            try await model.delete(on: transaction)
+            try await TableWriter(ContactsTable.self, on: transaction).delete(id, ownedBy: ownerID)
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }
     }

@@ -114,7 +114,13 @@ struct GenderService {
             throw ValidationFailure(
                 field: "id", "This is the last gender: add another before deleting it.", reason: .conflict)
         }
-        let inUse = try await ContactModel.owned(by: ownerID, on: database).filter(\.$genderID == id).count()
+        let inUse =
+            try await database.plainRows(
+                """
+                SELECT COUNT(*) AS "contacts" FROM "contacts" \
+                WHERE "user_id" = \(literal: ownerID) AND "gender_id" = \(literal: id)
+                """, columns: ["contacts"]
+            ).first?.requiredInteger(0) ?? 0
         if let replacement {
             guard replacement != id else {
                 throw ValidationFailure(
@@ -129,8 +135,9 @@ struct GenderService {
         }
         try await database.transaction { transaction in
             if let replacement {
-                try await ContactModel.owned(by: ownerID, on: transaction).filter(\.$genderID == id)
-                    .set(\.$genderID, to: replacement).update()
+                try await TableWriter(ContactsTable.self, on: transaction).update(
+                    [.genderID: replacement],
+                    where: #""user_id" = \#(literal: ownerID) AND "gender_id" = \#(literal: id)"#)
             }
             try await TableWriter(GendersTable.self, on: transaction).delete(id, ownedBy: ownerID)
         }

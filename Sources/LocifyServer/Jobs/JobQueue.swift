@@ -32,13 +32,11 @@ enum JobQueue {
         _ handler: Handler.Type, _ payload: Handler.Payload, dedupeKey: String, runAt: Date, on database: any Database
     ) async throws {
         let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        try await database.sqlDatabase().raw(
-            """
-            INSERT INTO "jobs" ("kind", "payload", "run_at", "attempts", "dedupe_key", "created_at") \
-            VALUES (\(bind: Handler.kind), \(bind: json), \(bind: runAt), 0, \(bind: dedupeKey), \(bind: runAt)) \
-            ON CONFLICT ("dedupe_key") DO NOTHING
-            """
-        ).run()
+        try await TableWriter(JobsTable.self, on: database).insert(
+            [
+                .kind: Handler.kind, .payload: json, .runAt: runAt, .attempts: 0, .dedupeKey: dedupeKey,
+                .createdAt: runAt,
+            ], onConflict: [.dedupeKey])
     }
 }
 
@@ -60,10 +58,6 @@ struct JobRecord: Sendable, Equatable {
 
     var state: State { doneAt != nil ? .done : failedAt != nil ? .failed : .queued }
 
-    static let columns = [
-        "id", "kind", "payload", "run_at", "attempts", "last_error", "done_at", "failed_at", "dedupe_key",
-    ]
-
     init(row: PlainRow) throws {
         id = try row.requiredInteger(0)
         kind = try row.requiredText(1)
@@ -78,7 +72,8 @@ struct JobRecord: Sendable, Equatable {
 
     static func all(on database: any Database) async throws -> [JobRecord] {
         try await database.plainRows(
-            #"SELECT \#(SQLQueryString.columnList(columns)) FROM "jobs" ORDER BY "id""#, columns: columns
+            #"SELECT \#(JobsTable.recordColumns.list) FROM "jobs" ORDER BY "id""#,
+            columns: JobsTable.recordColumns.names
         ).map(JobRecord.init(row:))
     }
 }

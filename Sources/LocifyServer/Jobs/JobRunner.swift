@@ -69,6 +69,8 @@ struct JobRunner: Sendable {
 
     /// Takes the next due job in one statement: on PostgreSQL `FOR UPDATE SKIP LOCKED` lets several
     /// servers share the table, each row going to one of them; SQLite runs the statement under its write lock.
+    private var jobs: TableWriter<JobsTable> { TableWriter(JobsTable.self, on: database) }
+
     private func claim(now: Date) async throws -> Claimed? {
         let sql = try database.sqlDatabase()
         let skipLocked: SQLQueryString = sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
@@ -76,14 +78,13 @@ struct JobRunner: Sendable {
             "done_at" IS NULL AND "failed_at" IS NULL AND "run_at" <= \#(bind: now) \#
             AND ("locked_until" IS NULL OR "locked_until" < \#(bind: now))
             """#
-        let rows = try await database.plainRows(
-            """
-            UPDATE "jobs" SET "locked_by" = \(bind: workerID), \
-            "locked_until" = \(bind: now.addingTimeInterval(Self.claimLifetime)), "attempts" = "attempts" + 1 \
-            WHERE "id" = (SELECT "id" FROM "jobs" WHERE \(due) ORDER BY "run_at", "id" LIMIT 1\(skipLocked)) \
-            AND \(due) \
-            RETURNING "id", "kind", "payload", "attempts"
-            """, columns: ["id", "kind", "payload", "attempts"])
+        let rows = try await jobs.update(
+            [.lockedBy: workerID, .lockedUntil: now.addingTimeInterval(Self.claimLifetime)],
+            computing: [.attempts: #""attempts" + 1"#],
+            where: """
+                "id" = (SELECT "id" FROM "jobs" WHERE \(due) ORDER BY "run_at", "id" LIMIT 1\(skipLocked)) \
+                AND \(due)
+                """, returning: [.id, .kind, .payload, .attempts])
         guard let row = rows.first else { return nil }
         return Claimed(
             id: try row.requiredInteger(0), kind: try row.requiredText(1), payload: try row.requiredText(2),
@@ -91,20 +92,12 @@ struct JobRunner: Sendable {
     }
 
     private func run(_ job: Claimed, now: Date) async {
-        let sql: any SQLDatabase
-        do {
-            sql = try database.sqlDatabase()
-        } catch {
-            return logger.report(error: error)
-        }
+        let thisJob: SQLQueryString = #""id" = \#(literal: job.id)"#
+        let unlocked: JobsTable.Values = [.lockedBy: String?.none, .lockedUntil: Date?.none]
         guard let handler = handlers[job.kind] else {
             logger.error("No handler for job kind \(job.kind); marking job \(job.id) failed")
-            try? await sql.raw(
-                """
-                UPDATE "jobs" SET "failed_at" = \(bind: now), "last_error" = \(bind: "no handler for \(job.kind)"), \
-                "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
-                """
-            ).run()
+            _ = try? await jobs.update(
+                unlocked.merging([.failedAt: now, .lastError: "no handler for \(job.kind)"]) { $1 }, where: thisJob)
             return
         }
         let context = JobContext(
@@ -112,31 +105,19 @@ struct JobRunner: Sendable {
             cpuWork: cpuWork)
         do {
             try await handler.run(job.payload, context)
-            try await sql.raw(
-                """
-                UPDATE "jobs" SET "done_at" = \(bind: dependencies.now()), "last_error" = NULL, \
-                "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
-                """
-            ).run()
+            try await jobs.update(
+                unlocked.merging([.doneAt: dependencies.now(), .lastError: String?.none]) { $1 }, where: thisJob)
         } catch {
             let message = String(describing: error)
             if job.attempts >= handler.maximumAttempts {
                 logger.warning("Job \(job.id) (\(job.kind)) failed for good after \(job.attempts) attempts: \(message)")
-                try? await sql.raw(
-                    """
-                    UPDATE "jobs" SET "failed_at" = \(bind: now), "last_error" = \(bind: message), \
-                    "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
-                    """
-                ).run()
+                _ = try? await jobs.update(
+                    unlocked.merging([.failedAt: now, .lastError: message]) { $1 }, where: thisJob)
             } else {
                 let retryAt = now.addingTimeInterval(Self.backOff(attempt: job.attempts, jobID: job.id))
                 logger.info("Job \(job.id) (\(job.kind)) failed, retrying at \(Timestamp.string(retryAt)): \(message)")
-                try? await sql.raw(
-                    """
-                    UPDATE "jobs" SET "run_at" = \(bind: retryAt), "last_error" = \(bind: message), \
-                    "locked_by" = NULL, "locked_until" = NULL WHERE "id" = \(bind: job.id)
-                    """
-                ).run()
+                _ = try? await jobs.update(
+                    unlocked.merging([.runAt: retryAt, .lastError: message]) { $1 }, where: thisJob)
             }
         }
     }

@@ -39,7 +39,7 @@ struct OAuthController: RouteCollection {
         let user = try await request.logIn(email: email, password: password)
         let lifetime = AccountService.oauthTokenLifetime
         let (_, secret) = try await request.accounts.createToken(
-            for: try user.requireID(),
+            for: user.id,
             label: "OAuth log-in (\(request.headers.first(name: .userAgent)?.prefix(60) ?? "unknown client"))",
             lifetime: lifetime)
         return OAuthLoginResource(accessToken: secret, expiresIn: Int(lifetime))

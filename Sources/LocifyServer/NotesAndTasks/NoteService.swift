@@ -52,7 +52,7 @@ struct NoteService {
         let (fields, contactID) = try ValidationFailure.checking(
             contactID: contactID, about: "note", typeErrors: typeErrors
         ) { () throws(ValidationFailure) in try draft.validated() }
-        _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        _ = try await database.requireContact(contactID, ownedBy: ownerID)
         let now = dependencies.now()
         var values = NotesTable.values(of: fields, favoritedAt: nil, now: now)
         let uuid = dependencies.newUUID()
@@ -77,7 +77,7 @@ struct NoteService {
         var values = NotesTable.values(of: fields, favoritedAt: stored.favoritedAt, now: now)
         var updated = stored
         if let contactID, contactID != stored.contactID {
-            _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+            _ = try await database.requireContact(contactID, ownedBy: ownerID)
             values[.contact] = contactID
             updated.contactID = contactID
         }

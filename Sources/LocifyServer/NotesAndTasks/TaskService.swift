@@ -54,7 +54,7 @@ struct TaskService {
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try draft.validated()
         }
-        if let contactID { _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database) }
+        if let contactID { _ = try await database.requireContact(contactID, ownedBy: ownerID) }
         let now = dependencies.now()
         var values = TasksTable.values(of: fields, completedAt: nil, now: now)
         let uuid = dependencies.newUUID()

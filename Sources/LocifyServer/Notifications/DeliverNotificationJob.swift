@@ -27,9 +27,8 @@ struct DeliverNotificationJob: JobHandler {
     func run(_ payload: Payload, context: JobContext) async throws {
         let database = context.database
         guard let occurrence = CalendarDate(iso8601: payload.occurrence),
-            let userModel = try await UserModel.find(payload.userID, on: database)
+            let user = try await database.user(payload.userID)
         else { return }
-        let user = try AuthenticatedUser(userModel)
         let dependencies = context.dependencies
         let preferences = try await NotificationSettingsService(
             database: database, ownerID: user.id, dependencies: dependencies
@@ -134,54 +133,41 @@ struct NotificationOutbox {
     }
 
     private func storeInApp(_ notice: OutgoingNotice, key: String) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            INSERT INTO "notifications" ("user_id", "reminder_id", "contact_id", "title", "body", "occurrence_date", \
-            "days_before", "is_late", "dedupe_key", "created_at") \
-            VALUES (\(bind: userID), \(bind: notice.reminderID), \(bind: notice.contactID), \(bind: notice.text.title), \
-            \(bind: notice.text.body), \(bind: notice.occurrence.description), \(bind: notice.daysBefore), \
-            \(bind: notice.isLate), \(bind: key), \(bind: dependencies.now())) \
-            ON CONFLICT ("dedupe_key") DO NOTHING
-            """
-        ).run()
+        try await TableWriter(NotificationsTable.self, on: database).insert(
+            [
+                .owner: userID, .reminder: notice.reminderID, .contact: notice.contactID, .title: notice.text.title,
+                .body: notice.text.body, .occurrenceDate: notice.occurrence.description,
+                .daysBefore: notice.daysBefore, .isLate: notice.isLate, .dedupeKey: key,
+                .createdAt: dependencies.now(),
+            ], onConflict: [.dedupeKey])
     }
 
     private func claim(key: String, channel: NotificationChannel, title: String) async throws -> Bool {
         let now = dependencies.now()
-        let inserted = try await database.plainRows(
-            """
-            INSERT INTO "notification_deliveries" ("user_id", "channel", "title", "status", "attempts", "dedupe_key", \
-            "created_at", "updated_at") \
-            VALUES (\(bind: userID), \(bind: channel.rawValue), \(bind: title), \(bind: Status.sending.rawValue), 1, \
-            \(bind: key), \(bind: now), \(bind: now)) \
-            ON CONFLICT ("dedupe_key") DO NOTHING RETURNING "id"
-            """, columns: ["id"])
+        let deliveries = TableWriter(NotificationDeliveriesTable.self, on: database)
+        let inserted = try await deliveries.insert(
+            [
+                .owner: userID, .channel: channel.rawValue, .title: title, .status: Status.sending.rawValue,
+                .attempts: 1, .dedupeKey: key, .createdAt: now, .updatedAt: now,
+            ], onConflict: [.dedupeKey], returning: ["id"])
         if !inserted.isEmpty { return true }
-        let retried = try await database.plainRows(
-            """
-            UPDATE "notification_deliveries" SET "status" = \(bind: Status.sending.rawValue), \
-            "attempts" = "attempts" + 1, "updated_at" = \(bind: now) \
-            WHERE "dedupe_key" = \(bind: key) AND "status" = \(bind: Status.retrying.rawValue) RETURNING "id"
-            """, columns: ["id"])
-        if !retried.isEmpty { return true }
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "notification_deliveries" SET "status" = \(bind: Status.interrupted.rawValue), \
-            "detail" = \(bind: "The server stopped while sending; it is not sent again, so it may not have arrived."), \
-            "updated_at" = \(bind: now) \
-            WHERE "dedupe_key" = \(bind: key) AND "status" = \(bind: Status.sending.rawValue)
-            """
-        ).run()
+        let retried = try await deliveries.update(
+            [.status: Status.sending.rawValue, .updatedAt: now], computing: [.attempts: #""attempts" + 1"#],
+            where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.retrying.rawValue)"#)
+        if retried > 0 { return true }
+        try await deliveries.update(
+            [
+                .status: Status.interrupted.rawValue,
+                .detail: "The server stopped while sending; it is not sent again, so it may not have arrived.",
+                .updatedAt: now,
+            ], where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.sending.rawValue)"#)
         return false
     }
 
     private func record(key: String, status: Status, detail: String?) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "notification_deliveries" SET "status" = \(bind: status.rawValue), "detail" = \(bind: detail), \
-            "updated_at" = \(bind: dependencies.now()) WHERE "dedupe_key" = \(bind: key)
-            """
-        ).run()
+        try await TableWriter(NotificationDeliveriesTable.self, on: database).update(
+            [.status: status.rawValue, .detail: detail, .updatedAt: dependencies.now()],
+            where: #""dedupe_key" = \#(bind: key)"#)
     }
 
     private func describe(_ error: any Error) -> String {

@@ -52,9 +52,8 @@ struct NotificationInbox {
             guard !exists.isEmpty else { throw AppError.notFound }
             condition += #" AND "id" = \#(literal: id)"#
         }
-        try await database.sqlDatabase().raw(
-            #"UPDATE "notifications" SET "read_at" = \#(bind: dependencies.now()) WHERE \#(condition)"#
-        ).run()
+        try await TableWriter(NotificationsTable.self, on: database).update(
+            [.readAt: dependencies.now()], where: condition)
     }
 
     private static let deliveryColumns = ["channel", "title", "status", "detail", "attempts", "updated_at"]

@@ -12,7 +12,7 @@ struct NotificationPlanner: Sendable {
     let dependencies: LocifyDependencies
     let logger: Logger
 
-    private static let columns = ["id", "timezone"] + NotificationSettingsService.columns
+    private static let columns = ["id", "timezone"] + NotificationSettingsService.columns.names
 
     /// Plans every user up to `now` and returns how many deliveries were queued.
     @discardableResult
@@ -20,7 +20,7 @@ struct NotificationPlanner: Sendable {
         let rows = try await database.plainRows(
             """
             SELECT "users"."id", "users"."timezone", \
-            \(SQLQueryString.columnList(NotificationSettingsService.columns, of: "notification_settings")) \
+            \(NotificationSettingsService.columns.qualifiedList) \
             FROM "users" LEFT JOIN "notification_settings" ON "notification_settings"."user_id" = "users"."id" \
             ORDER BY "users"."id"
             """, columns: Self.columns)
@@ -69,12 +69,9 @@ struct NotificationPlanner: Sendable {
                     queued += 1
                 }
             }
-            try await database.sqlDatabase().raw(
-                """
-                UPDATE "notification_settings" SET "planned_through" = \(bind: now) \
-                WHERE "user_id" = \(literal: userID) AND "planned_through" < \(bind: now)
-                """
-            ).run()
+            try await TableWriter(NotificationSettingsTable.self, on: database).update(
+                [.plannedThrough: now],
+                where: #""user_id" = \#(literal: userID) AND "planned_through" < \#(bind: now)"#)
             return queued
         }
     }

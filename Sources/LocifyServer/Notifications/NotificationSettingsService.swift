@@ -10,10 +10,11 @@ struct NotificationSettingsService {
     let ownerID: Int
     let dependencies: LocifyDependencies
 
-    static let columns = [
-        "minutes_after_midnight", "advance_days", "in_app", "email", "webhook_url", "webhook_preset",
-        "week_starts_on", "feed_secret", "planned_through",
-    ]
+    static let columns = NotificationSettingsTable.storedColumns
+    private var settings: TableWriter<NotificationSettingsTable> {
+        TableWriter(NotificationSettingsTable.self, on: database)
+    }
+    private var ownRow: SQLQueryString { #""user_id" = \#(literal: ownerID)"# }
 
     struct Stored {
         var preferences: NotificationPreferences
@@ -41,9 +42,8 @@ struct NotificationSettingsService {
     func stored() async throws -> Stored? {
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(Self.columns)) FROM "notification_settings" \
-            WHERE "user_id" = \(literal: ownerID)
-            """, columns: Self.columns)
+            SELECT \(Self.columns.list) FROM "notification_settings" WHERE "user_id" = \(literal: ownerID)
+            """, columns: Self.columns.names)
         return try rows.first.map { try Self.stored(from: $0) }
     }
 
@@ -53,15 +53,12 @@ struct NotificationSettingsService {
 
     /// Writes the defaults for a user who has no row yet, planned from `now` on (nothing older is told).
     func createIfMissing(now: Date) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            INSERT INTO "notification_settings" ("user_id", "minutes_after_midnight", "advance_days", "in_app", \
-            "email", "week_starts_on", "planned_through", "updated_at") \
-            VALUES (\(bind: ownerID), \(bind: NotificationPreferences.defaultMinutes), '', \(bind: true), \
-            \(bind: false), \(bind: NotificationPreferences.defaultWeekStart), \(bind: now), \(bind: now)) \
-            ON CONFLICT ("user_id") DO NOTHING
-            """
-        ).run()
+        try await settings.insert(
+            [
+                .owner: ownerID, .minutesAfterMidnight: NotificationPreferences.defaultMinutes, .advanceDays: "",
+                .inApp: true, .email: false, .weekStartsOn: NotificationPreferences.defaultWeekStart,
+                .plannedThrough: now, .updatedAt: now,
+            ], onConflict: [.owner])
     }
 
     /// Saves `preferences`. A new time of day or timezone can put today's moment before the planner's
@@ -77,16 +74,13 @@ struct NotificationSettingsService {
         if before?.preferences.minutesAfterMidnight != preferences.minutesAfterMidnight || timeZoneChanged {
             plannedThrough = min(plannedThrough, Self.startOfToday(now: now, in: timeZone))
         }
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "notification_settings" SET "minutes_after_midnight" = \(bind: preferences.minutesAfterMidnight), \
-            "advance_days" = \(bind: preferences.advanceDaysText), "in_app" = \(bind: preferences.inApp), \
-            "email" = \(bind: preferences.email), "webhook_url" = \(bind: preferences.webhook?.url), \
-            "webhook_preset" = \(bind: preferences.webhook?.preset.rawValue), \
-            "week_starts_on" = \(bind: preferences.weekStartsOn), "planned_through" = \(bind: plannedThrough), \
-            "updated_at" = \(bind: now) WHERE "user_id" = \(literal: ownerID)
-            """
-        ).run()
+        try await settings.update(
+            [
+                .minutesAfterMidnight: preferences.minutesAfterMidnight, .advanceDays: preferences.advanceDaysText,
+                .inApp: preferences.inApp, .email: preferences.email, .webhookURL: preferences.webhook?.url,
+                .webhookPreset: preferences.webhook?.preset.rawValue, .weekStartsOn: preferences.weekStartsOn,
+                .plannedThrough: plannedThrough, .updatedAt: now,
+            ], where: ownRow)
     }
 
     /// The user changed timezone: today's notices follow the new local time.
@@ -113,12 +107,7 @@ struct NotificationSettingsService {
         let now = dependencies.now()
         try await createIfMissing(now: now)
         let secret = dependencies.newSecret()
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "notification_settings" SET "feed_secret" = \(bind: secret), "updated_at" = \(bind: now) \
-            WHERE "user_id" = \(literal: ownerID)
-            """
-        ).run()
+        try await settings.update([.feedSecret: secret, .updatedAt: now], where: ownRow)
         return secret
     }
 

@@ -16,7 +16,9 @@ struct AvatarService {
 
     /// Sets what the contact shows. `photo` needs `photoID`, one of the contact's own photos.
     func choose(contactID: Int, choice: AvatarChoice, photoID: Int?) async throws -> Contact {
-        let model = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        guard var subject = try await subjects(where: ContactsTable.ownedRow(contactID, ownedBy: ownerID)).first else {
+            throw AppError.notFound
+        }
         if choice == .photo {
             guard let photoID else {
                 throw ValidationFailure(field: "photo_id", "Choose which photo to show.")
@@ -31,15 +33,54 @@ struct AvatarService {
                     field: "photo_id", "The photo must be one of this contact's photos.", reason: .unknownReference)
             }
         }
-        model.avatarChoice = choice.rawValue
-        model.avatarPhotoID = choice == .photo ? photoID : nil
-        let lookUps = try await resolve([model])
+        subject.avatar.choice = choice
+        subject.avatar.photoID = choice == .photo ? photoID : nil
+        var resolving = [subject]
+        let lookUps = try await resolve(&resolving)
         // Choosing a picture changes the contact, as an edit of its fields does.
-        model.updatedAt = dependencies.now()
-        try await model.save(on: database)
+        var values = ContactsTable.values(of: resolving[0].avatar)
+        values[.updatedAt] = dependencies.now()
+        try await TableWriter(ContactsTable.self, on: database).update(contactID, ownedBy: ownerID, set: values)
         try await queueLookUps(lookUps)
-        return try model.value(
-            genders: try await GenderService(database: database, ownerID: ownerID, dependencies: dependencies).all())
+        let rows = try await database.plainRows(
+            "SELECT \(ContactRows.columnList) FROM \"contacts\" WHERE \(ContactsTable.ownedRow(contactID, ownedBy: ownerID))",
+            columns: ContactRows.columns)
+        guard let row = rows.first else { throw AppError.notFound }
+        return try ContactRows.contact(from: row)
+    }
+
+    /// What working out a contact's avatar reads of it: its avatar as stored and its first e-mail's
+    /// Gravatar hash.
+    struct Subject: Sendable {
+        /// nil for a contact not stored yet.
+        let contactID: Int?
+        var avatar: ContactAvatar
+        let gravatarHash: String?
+    }
+
+    /// The Gravatar hash of the contact's first e-mail, as stored.
+    func gravatarHash(ofContact id: Int) async throws -> String? {
+        guard let subject = try await subjects(where: ContactsTable.ownedRow(id, ownedBy: ownerID)).first else {
+            throw AppError.notFound
+        }
+        return subject.gravatarHash
+    }
+
+    private func subjects(where condition: SQLQueryString) async throws -> [Subject] {
+        let columns = ContactsTable.selection([
+            .id, .avatarChoice, .avatarPhotoID, .avatarSource, .avatarDigest, .gravatarHash,
+        ])
+        return try await database.plainRows(
+            #"SELECT \#(columns.list) FROM "contacts" WHERE "user_id" = \#(literal: ownerID) AND \#(condition) ORDER BY "id""#,
+            columns: columns.names
+        ).map { row in
+            Subject(
+                contactID: try row.requiredInteger(0),
+                avatar: ContactAvatar(
+                    choice: try row.text(1).flatMap(AvatarChoice.init(rawValue:)), photoID: try row.integer(2),
+                    source: AvatarSource(rawValue: try row.requiredText(3)) ?? .initials, imageDigest: try row.text(4)),
+                gravatarHash: try row.text(5))
+        }
     }
 
     /// The contacts whose avatar an event may change.
@@ -57,60 +98,56 @@ struct AvatarService {
     /// Works out again what the `affected` contacts show, and stores it where it changed. The contacts'
     /// `updated_at` stays: a Gravatar arriving is not an edit.
     func refresh(_ affected: Affected, lookingUpAnew: Bool = false) async throws {
-        let query = ContactModel.owned(by: ownerID, on: database)
+        let condition: SQLQueryString
         switch affected {
-        case .showingPhoto(let id): query.filter(\.$avatarPhotoID == id)
-        case .withGravatarHash(let hash): query.filter(\.$gravatarHash == hash)
-        case .withAnyEmail: query.filter(\.$gravatarHash != nil)
-        case .contacts(let ids): query.filter(\.$id ~~ ids)
+        case .showingPhoto(let id): condition = #""avatar_photo_id" = \#(literal: id)"#
+        case .withGravatarHash(let hash): condition = #""gravatar_hash" = \#(bind: hash)"#
+        case .withAnyEmail: condition = #""gravatar_hash" IS NOT NULL"#
+        case .contacts(let ids):
+            guard !ids.isEmpty else { return }
+            condition = SQLQueryString(#""id" IN ("# + Set(ids).sorted().map(String.init).joined(separator: ", ") + ")")
         }
-        let models = try await query.all()
-        let before = models.map(\.avatar)
-        let lookUps = try await resolve(models)
-        let sql = try database.sqlDatabase()
-        for (model, old) in zip(models, before) where model.avatar != old {
-            try await sql.raw(
-                """
-                UPDATE "contacts" SET "avatar_choice" = \(bind: model.avatarChoice), \
-                "avatar_photo_id" = \(bind: model.avatarPhotoID), "avatar_source" = \(bind: model.avatarSource), \
-                "avatar_digest" = \(bind: model.avatarDigest) \
-                WHERE "id" = \(bind: try model.requireID()) AND "user_id" = \(literal: ownerID)
-                """
-            ).run()
+        let before = try await subjects(where: condition)
+        var after = before
+        let lookUps = try await resolve(&after)
+        let contacts = TableWriter(ContactsTable.self, on: database)
+        for (old, new) in zip(before, after) where new.avatar != old.avatar {
+            guard let id = new.contactID else { continue }
+            try await contacts.update(id, ownedBy: ownerID, set: ContactsTable.values(of: new.avatar))
         }
         try await queueLookUps(lookUps, anew: lookingUpAnew)
     }
 
-    /// Sets each model's served avatar from its choice, its photo and its Gravatar answer (not saved).
-    /// Returns the e-mail hashes without a fresh answer, for `queueLookUps` once the models are saved.
+    /// Sets each subject's served avatar from its choice, its photo and its Gravatar answer (not saved).
+    /// Returns the e-mail hashes without a fresh answer, for `queueLookUps` once the contacts are saved.
     ///
     /// Only reads, so a caller runs it before its write transaction: on SQLite a transaction that reads
     /// first and writes later fails at once (SQLITE_BUSY_SNAPSHOT) when another process wrote in between,
     /// where one that writes first waits its turn.
-    func resolve(_ models: [ContactModel]) async throws -> Set<String> {
-        guard !models.isEmpty else { return [] }
-        let photoIDs = models.compactMap { $0.avatarChoice == AvatarChoice.photo.rawValue ? $0.avatarPhotoID : nil }
+    func resolve(_ subjects: inout [Subject]) async throws -> Set<String> {
+        guard !subjects.isEmpty else { return [] }
+        let photoIDs = subjects.compactMap { $0.avatar.choice == .photo ? $0.avatar.photoID : nil }
         let photoDigests = try await digests(ofPhotos: photoIDs)
-        let hashes = Set(models.compactMap(\.gravatarHash))
+        let hashes = Set(subjects.compactMap(\.gravatarHash))
         // Contacts without an e-mail (most imports) need not ask whether the account looks up Gravatars.
         var answers: [String: GravatarAnswer]?
         if !hashes.isEmpty, try await looksUpGravatar() { answers = try await gravatarAnswers(for: hashes) }
         let now = dependencies.now()
         var stale: Set<String> = []
-        for model in models {
+        for index in subjects.indices {
+            let subject = subjects[index]
             var gravatarDigest: String?
-            if let answers, let hash = model.gravatarHash {
+            if let answers, let hash = subject.gravatarHash {
                 let answer = answers[hash]
                 gravatarDigest = answer?.digest
                 if answer.map({ now.timeIntervalSince($0.fetchedAt) >= Self.gravatarLifetime }) ?? true {
                     stale.insert(hash)
                 }
             }
-            let choice = model.avatarChoice.flatMap(AvatarChoice.init(rawValue:))
-            let resolved = ContactAvatar.resolved(
-                choice: choice, photoID: model.avatarPhotoID,
-                photoDigest: model.avatarPhotoID.flatMap { photoDigests[$0] }, gravatarDigest: gravatarDigest)
-            model.avatar = resolved
+            let photoID = subject.avatar.photoID
+            subjects[index].avatar = ContactAvatar.resolved(
+                choice: subject.avatar.choice, photoID: photoID, photoDigest: photoID.flatMap { photoDigests[$0] },
+                gravatarDigest: gravatarDigest)
         }
         return stale
     }
@@ -141,12 +178,11 @@ struct AvatarService {
     /// and shows initials instead; on asks again for every contact's e-mail.
     func setLooksUpGravatar(_ enabled: Bool) async throws {
         try await database.transaction { transaction in
-            let sql = try transaction.sqlDatabase()
-            try await sql.raw(
-                #"UPDATE "users" SET "looks_up_gravatar" = \#(bind: enabled) WHERE "id" = \#(literal: ownerID)"#
-            ).run()
+            try await TableWriter(UsersTable.self, on: transaction).update(
+                [.looksUpGravatar: enabled], where: #""id" = \#(literal: ownerID)"#)
             if !enabled {
-                try await sql.raw(#"DELETE FROM "gravatar_cache" WHERE "user_id" = \#(literal: ownerID)"#).run()
+                try await TableWriter(GravatarCacheTable.self, on: transaction).delete(
+                    where: #""user_id" = \#(literal: ownerID)"#)
                 try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
             }
         }
@@ -157,7 +193,6 @@ struct AvatarService {
     func recordGravatar(hash: String, image: GravatarImage?) async throws {
         let now = dependencies.now()
         try await database.transaction { transaction in
-            let sql = try transaction.sqlDatabase()
             var blobID: Int?
             var digest: String?
             var mimeType: String?
@@ -173,15 +208,11 @@ struct AvatarService {
                     mimeType = checked.format.mimeType
                 }
             }
-            try await sql.raw(
-                """
-                INSERT INTO "gravatar_cache" ("user_id", "email_hash", "blob_id", "mime_type", "digest", "fetched_at") \
-                VALUES (\(literal: ownerID), \(bind: hash), \(bind: blobID), \(bind: mimeType), \(bind: digest), \
-                \(bind: now)) \
-                ON CONFLICT ("user_id", "email_hash") DO UPDATE SET "blob_id" = excluded."blob_id", \
-                "mime_type" = excluded."mime_type", "digest" = excluded."digest", "fetched_at" = excluded."fetched_at"
-                """
-            ).run()
+            try await TableWriter(GravatarCacheTable.self, on: transaction).insert(
+                [
+                    .owner: ownerID, .emailHash: hash, .blob: blobID, .mimeType: mimeType, .digest: digest,
+                    .fetchedAt: now,
+                ], onConflict: [.owner, .emailHash], updating: [.blob, .mimeType, .digest, .fetchedAt])
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }
         try await refresh(.withGravatarHash(hash))

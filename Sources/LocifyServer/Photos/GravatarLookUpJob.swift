@@ -24,9 +24,12 @@ struct GravatarLookUpJob: JobHandler {
             database: context.database, ownerID: payload.ownerID, dependencies: context.dependencies)
         // Turned off since the job was queued, or no contact has the address any more: nothing to ask.
         guard try await avatars.looksUpGravatar() else { return }
-        let wanted = try await ContactModel.owned(by: payload.ownerID, on: context.database)
-            .filter(\.$gravatarHash == payload.hash).count()
-        guard wanted > 0 else { return }
+        let wanted = try await context.database.plainRows(
+            """
+            SELECT 1 AS "wanted" FROM "contacts" WHERE "user_id" = \(literal: payload.ownerID) \
+            AND "gravatar_hash" = \(bind: payload.hash) LIMIT 1
+            """, columns: ["wanted"])
+        guard !wanted.isEmpty else { return }
         let image = try await context.dependencies.gravatar.image(forHash: payload.hash, size: Self.size)
         try await avatars.recordGravatar(hash: payload.hash, image: image)
     }

@@ -10,14 +10,9 @@ struct PhotoBlobs {
 
     /// The row holding `bytes`, made if the account has no copy yet.
     func store(_ bytes: [UInt8], digest: String, now: Date) async throws -> Int {
-        let sql = try database.sqlDatabase()
-        try await sql.raw(
-            """
-            INSERT INTO "photo_blobs" ("user_id", "digest", "bytes", "byte_count", "created_at") \
-            VALUES (\(bind: ownerID), \(bind: digest), \(bind: Data(bytes)), \(bind: bytes.count), \(bind: now)) \
-            ON CONFLICT ("user_id", "digest") DO NOTHING
-            """
-        ).run()
+        try await TableWriter(PhotoBlobsTable.self, on: database).insert(
+            [.owner: ownerID, .digest: digest, .bytes: Data(bytes), .byteCount: bytes.count, .createdAt: now],
+            onConflict: [.owner, .digest])
         guard let id = try await blobID(digest: digest) else { throw AppError.notFound }
         return id
     }
@@ -68,12 +63,11 @@ struct PhotoBlobs {
 
     /// Deletes the account's bytes that no photo and no cached Gravatar shows any more.
     func deleteUnused() async throws {
-        try await database.sqlDatabase().raw(
-            """
-            DELETE FROM "photo_blobs" WHERE "user_id" = \(literal: ownerID) \
-            AND NOT EXISTS (SELECT 1 FROM "photos" WHERE "photos"."blob_id" = "photo_blobs"."id") \
-            AND NOT EXISTS (SELECT 1 FROM "gravatar_cache" WHERE "gravatar_cache"."blob_id" = "photo_blobs"."id")
-            """
-        ).run()
+        try await TableWriter(PhotoBlobsTable.self, on: database).delete(
+            where: """
+                "user_id" = \(literal: ownerID) \
+                AND NOT EXISTS (SELECT 1 FROM "photos" WHERE "photos"."blob_id" = "photo_blobs"."id") \
+                AND NOT EXISTS (SELECT 1 FROM "gravatar_cache" WHERE "gravatar_cache"."blob_id" = "photo_blobs"."id")
+                """)
     }
 }

@@ -50,13 +50,8 @@ final class PictureLinks: Sendable {
     /// insert; the one that loses reads the winner's key.
     func load(on database: any Database, newSecret: () -> String) async throws -> LinkSigner {
         if let loaded = current { return loaded }
-        let sql = try database.sqlDatabase()
-        try await sql.raw(
-            """
-            INSERT INTO "server_secrets" ("name", "value", "created_at") \
-            VALUES (\(bind: Self.secretName), \(bind: newSecret()), \(bind: Date())) ON CONFLICT ("name") DO NOTHING
-            """
-        ).run()
+        try await TableWriter(ServerSecretsTable.self, on: database).insert(
+            [.name: Self.secretName, .value: newSecret(), .createdAt: Date()], onConflict: [.name])
         let rows = try await database.plainRows(
             #"SELECT "value" FROM "server_secrets" WHERE "name" = \#(bind: Self.secretName)"#, columns: ["value"])
         guard let secret = try rows.first?.text(0) else {

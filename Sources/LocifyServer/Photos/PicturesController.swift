@@ -150,8 +150,9 @@ enum StoredPictures {
 
     static func photo(_ uuid: UUID, on database: any Database) async throws -> Photo? {
         let rows = try await database.plainRows(
-            #"SELECT \#(PhotoRows.columnList) FROM "photos" WHERE "uuid" = \#(bind: uuid)"#, columns: PhotoRows.columns)
-        return try rows.first.map(PhotoRows.photo(from:))
+            #"SELECT \#(PhotosTable.photoColumns.list) FROM "photos" WHERE "uuid" = \#(bind: uuid)"#,
+            columns: PhotosTable.photoColumns.names)
+        return try rows.first.map(PhotosTable.photo(from:))
     }
 
     /// The stored image `digest` of `ownerID`: from memory when it is small and was sent before, else from

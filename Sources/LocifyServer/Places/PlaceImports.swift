@@ -26,11 +26,6 @@ struct PlaceImportRecord: Sendable {
     let createdAt: Date
     let updatedAt: Date
 
-    static let columns = [
-        "id", "user_id", "status", "file_name", "target_category_id", "stage", "processed", "total", "report", "error",
-        "created_at", "updated_at",
-    ]
-
     init(row: PlainRow) throws {
         id = try row.requiredInteger(0)
         ownerID = try row.requiredInteger(1)
@@ -85,17 +80,11 @@ struct PlaceImportStore {
         var reportText: String?
         if let report { reportText = try await cpuWork.offloaded { try Self.summaryText(of: report) } }
         return try await database.transaction { [reportText] transaction in
-            let rows = try await transaction.plainRows(
-                """
-                INSERT INTO "place_imports" ("user_id", "status", "file_name", "target_category_id", \
-                "processed", "total", "report", "created_at", "updated_at") \
-                VALUES (\(literal: ownerID), \(bind: status.rawValue), \(bind: fileName), \(bind: targetCategoryID), \
-                0, \(literal: total), \(bind: reportText), \(bind: time), \(bind: time)) RETURNING "id"
-                """, columns: ["id"])
-            guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
-            try await transaction.sqlDatabase().raw(
-                #"INSERT INTO "place_import_files" ("import_id", "file") VALUES (\#(literal: id), \#(bind: file))"#
-            ).run()
+            let id = try await TableWriter(PlaceImportsTable.self, on: transaction).insert([
+                .owner: ownerID, .status: status.rawValue, .fileName: fileName, .targetCategoryID: targetCategoryID,
+                .processed: 0, .total: total, .report: reportText, .createdAt: time, .updatedAt: time,
+            ])
+            try await TableWriter(PlaceImportFilesTable.self, on: transaction).insert([[.importID: id, .file: file]])
             if let report { try await Self.insert(report.rows, of: id, on: transaction) }
             return id
         }
@@ -105,21 +94,15 @@ struct PlaceImportStore {
     /// import) is replaced.
     static func insert(_ rows: [PlaceImportReportResource.Row], of id: Int, on database: any Database) async throws {
         // Six values a row: 500 rows stay under both databases' limits on one statement's values.
+        let writer = TableWriter(PlaceImportRowsTable.self, on: database)
         for start in stride(from: 0, to: rows.count, by: 500) {
-            let values = rows[start..<min(start + 500, rows.count)].map { row -> SQLQueryString in
-                """
-                (\(literal: id), \(literal: row.row), \(bind: row.name), \(bind: row.outcome), \(bind: row.placeID), \
-                \(bind: row.reason))
-                """
-            }
-            try await database.sqlDatabase().raw(
-                """
-                INSERT INTO "place_import_rows" ("import_id", "row", "name", "outcome", "place_id", "reason") \
-                VALUES \(values.joined(separator: ", ")) ON CONFLICT ("import_id", "row") DO UPDATE SET \
-                "name" = excluded."name", "outcome" = excluded."outcome", "place_id" = excluded."place_id", \
-                "reason" = excluded."reason"
-                """
-            ).run()
+            try await writer.insert(
+                rows[start..<min(start + 500, rows.count)].map { row in
+                    [
+                        .importID: id, .row: row.row, .name: row.name, .outcome: row.outcome, .placeID: row.placeID,
+                        .reason: row.reason,
+                    ]
+                }, onConflict: [.importID, .row], updating: [.name, .outcome, .placeID, .reason])
         }
     }
 
@@ -150,9 +133,9 @@ struct PlaceImportStore {
     func record(_ id: Int) async throws -> PlaceImportRecord {
         let rows = try await database.plainRows(
             """
-            SELECT \(SQLQueryString.columnList(PlaceImportRecord.columns)) FROM "place_imports" \
-            WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-            """, columns: PlaceImportRecord.columns)
+            SELECT \(PlaceImportsTable.recordColumns.list) FROM "place_imports" \
+            WHERE \(PlaceImportsTable.ownedRow(id, ownedBy: ownerID))
+            """, columns: PlaceImportsTable.recordColumns.names)
         guard let row = rows.first else { throw AppError.notFound }
         return try await cpuWork.offloaded { try PlaceImportRecord(row: row) }
     }
@@ -179,44 +162,45 @@ struct PlaceImportStore {
 
     /// Moves a previewed import on, once: false when it was not waiting (confirmed twice, or already run).
     func claimPreview(_ id: Int, as status: PlaceImportRecord.Status) async throws -> Bool {
-        let rows = try await database.plainRows(
-            """
-            UPDATE "place_imports" SET "status" = \(bind: status.rawValue), "updated_at" = \(bind: now()) \
-            WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID) AND "status" = 'previewed' \
-            RETURNING "id"
-            """, columns: ["id"])
-        return !rows.isEmpty
+        let claimed = try await TableWriter(PlaceImportsTable.self, on: database).update(
+            [.status: status.rawValue, .updatedAt: now()],
+            where: "\(PlaceImportsTable.ownedRow(id, ownedBy: ownerID)) AND \"status\" = 'previewed'")
+        return claimed > 0
     }
 
     func recordProgress(_ id: Int, _ progress: PlaceImporter.Progress) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "place_imports" SET "status" = 'running', "stage" = \(bind: progress.stage.rawValue), \
-            "processed" = \(literal: progress.done), "total" = \(literal: progress.total), \
-            "updated_at" = \(bind: now()) WHERE "id" = \(literal: id)
-            """
-        ).run()
+        try await TableWriter(PlaceImportsTable.self, on: database).update(
+            [
+                .status: PlaceImportRecord.Status.running.rawValue, .stage: progress.stage.rawValue,
+                .processed: progress.done, .total: progress.total, .updatedAt: now(),
+            ], where: #""id" = \#(literal: id)"#)
     }
 
     /// The report's counts kept (its rows were kept batch by batch), and the file, no longer needed, dropped.
     func finish(_ id: Int, report: PlaceImportReportResource) async throws {
         let text = try Self.summaryText(of: report)
         try await end(
-            id, setting: #""status" = 'done', "stage" = NULL, "processed" = "total", "report" = \#(bind: text)"#)
+            id,
+            setting: [.status: PlaceImportRecord.Status.done.rawValue, .stage: String?.none, .report: text],
+            computing: [.processed: #""total""#])
     }
 
     func fail(_ id: Int, reason: String) async throws {
-        try await end(id, setting: #""status" = 'failed', "error" = \#(bind: reason)"#)
+        try await end(id, setting: [.status: PlaceImportRecord.Status.failed.rawValue, .error: reason])
     }
 
     /// Records how import `id` ended and drops its file, in one transaction.
-    private func end(_ id: Int, setting outcome: SQLQueryString) async throws {
-        try await database.transaction { transaction in
-            let sql = try transaction.sqlDatabase()
-            try await sql.raw(
-                #"UPDATE "place_imports" SET \#(outcome), "updated_at" = \#(bind: now()) WHERE "id" = \#(literal: id)"#
-            ).run()
-            try await sql.raw(#"DELETE FROM "place_import_files" WHERE "import_id" = \#(literal: id)"#).run()
+    private func end(
+        _ id: Int, setting values: TableWriter<PlaceImportsTable>.Values,
+        computing computed: [PlaceImportsTable.Column: SQLQueryString] = [:]
+    ) async throws {
+        var values = values
+        values[.updatedAt] = now()
+        try await database.transaction { [values] transaction in
+            try await TableWriter(PlaceImportsTable.self, on: transaction).update(
+                values, computing: computed, where: #""id" = \#(literal: id)"#)
+            try await TableWriter(PlaceImportFilesTable.self, on: transaction).delete(
+                where: #""import_id" = \#(literal: id)"#)
         }
     }
 }

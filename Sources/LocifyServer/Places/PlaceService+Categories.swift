@@ -8,18 +8,18 @@ extension PlaceService {
     /// Every category, by name, with how many places each holds; and how many places are favorites.
     func categories() async throws -> (categories: [(PlaceCategory, Int)], favorites: Int) {
         let query: SQLQueryString = """
-            SELECT \(PlaceRows.categoryColumnList), \
+            SELECT \(PlaceCategoriesTable.categoryColumns.list), \
             (SELECT COUNT(*) FROM "places" WHERE "places"."category_id" = "place_categories"."id") AS "places_count" \
             FROM "place_categories" WHERE "user_id" = \(literal: ownerID) ORDER BY "name_key", "id"
             """
-        let columns = PlaceRows.categoryColumns + ["places_count"]
+        let columns = PlaceCategoriesTable.categoryColumns.names + ["places_count"]
         var rows = try await database.plainRows(query, columns: columns)
         // The last category cannot be deleted, so none at all means a person's first look.
         if rows.isEmpty {
             try await ensureDefaultCategories()
             rows = try await database.plainRows(query, columns: columns)
         }
-        let categories = try rows.map { (try PlaceRows.category(from: $0), try $0.requiredInteger(5)) }
+        let categories = try rows.map { (try PlaceCategoriesTable.category(from: $0), try $0.requiredInteger(5)) }
         let favorites = try await database.plainRows(
             """
             SELECT COUNT(*) AS "n" FROM "places" WHERE "user_id" = \(literal: ownerID) AND "is_favorite" = \(bind: true)
@@ -30,11 +30,11 @@ extension PlaceService {
     func category(_ id: Int) async throws -> PlaceCategory {
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.categoryColumnList) FROM "place_categories" \
+            SELECT \(PlaceCategoriesTable.categoryColumns.list) FROM "place_categories" \
             WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: PlaceRows.categoryColumns)
+            """, columns: PlaceCategoriesTable.categoryColumns.names)
         guard let row = rows.first else { throw AppError.notFound }
-        return try PlaceRows.category(from: row)
+        return try PlaceCategoriesTable.category(from: row)
     }
 
     /// The category named `name`, ignoring case, if the person has one.
@@ -57,12 +57,9 @@ extension PlaceService {
             PlaceCategory.uniquenessKey($0) != PlaceCategory.uniquenessKey(current.name)
         }
         let name = try PlaceCategory.validatedName(text, existing: others)
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "place_categories" SET "name" = \(bind: name), "name_key" = \(bind: PlaceCategory.uniquenessKey(name)), \
-            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-            """
-        ).run()
+        try await TableWriter(PlaceCategoriesTable.self, on: database).update(
+            id, ownedBy: ownerID,
+            set: [.name: name, .nameKey: PlaceCategory.uniquenessKey(name), .updatedAt: dependencies.now()])
         return try await category(id)
     }
 
@@ -93,18 +90,12 @@ extension PlaceService {
         }
         let now = dependencies.now()
         try await database.transaction { transaction in
-            let sql = try transaction.sqlDatabase()
             if let moveTo, count > 0 {
-                try await sql.raw(
-                    """
-                    UPDATE "places" SET "category_id" = \(literal: moveTo), "updated_at" = \(bind: now) \
-                    WHERE "category_id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-                    """
-                ).run()
+                try await TableWriter(PlacesTable.self, on: transaction).update(
+                    [.category: moveTo, .updatedAt: now],
+                    where: #""category_id" = \#(literal: id) AND "user_id" = \#(literal: ownerID)"#)
             }
-            try await sql.raw(
-                #"DELETE FROM "place_categories" WHERE "id" = \#(literal: id) AND "user_id" = \#(literal: ownerID)"#
-            ).run()
+            try await TableWriter(PlaceCategoriesTable.self, on: transaction).delete(id, ownedBy: ownerID)
         }
     }
 
@@ -121,28 +112,22 @@ extension PlaceService {
             #"SELECT "id" FROM "place_categories" WHERE "user_id" = \#(literal: ownerID) LIMIT 1"#, columns: ["id"])
         guard existing.isEmpty else { return }
         let now = dependencies.now()
-        let sql = try database.sqlDatabase()
+        let categories = TableWriter(PlaceCategoriesTable.self, on: database)
         for name in PlaceCategory.defaults {
-            try await sql.raw(
-                """
-                INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
-                VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
-                \(bind: now)) ON CONFLICT ("user_id", "name_key") DO NOTHING
-                """
-            ).run()
+            try await categories.insert(
+                [
+                    .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
+                    .updatedAt: now,
+                ], onConflict: [.owner, .nameKey])
         }
     }
 
     /// A new category named `name` (already checked); its id.
     func insertCategory(named name: String) async throws -> Int {
         let now = dependencies.now()
-        let rows = try await database.plainRows(
-            """
-            INSERT INTO "place_categories" ("user_id", "name", "name_key", "created_at", "updated_at") \
-            VALUES (\(literal: ownerID), \(bind: name), \(bind: PlaceCategory.uniquenessKey(name)), \(bind: now), \
-            \(bind: now)) RETURNING "id"
-            """, columns: ["id"])
-        guard let id = try rows.first?.integer(0) else { throw AppError.notFound }
-        return id
+        return try await TableWriter(PlaceCategoriesTable.self, on: database).insert([
+            .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
+            .updatedAt: now,
+        ])
     }
 }

@@ -29,12 +29,12 @@ extension PlaceService {
         let conditions = self.conditions(filter)
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList), (SELECT COUNT(*) FROM "places" WHERE \(conditions)) AS "total" \
+            SELECT \(PlacesTable.placeColumns.list), (SELECT COUNT(*) FROM "places" WHERE \(conditions)) AS "total" \
             FROM "places" WHERE \(conditions) \(order(sort)) LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
-            """, columns: PlaceRows.placeColumns + ["total"])
-        var total = try rows.first?.requiredInteger(PlaceRows.placeColumns.count) ?? 0
+            """, columns: PlacesTable.placeColumns.names + ["total"])
+        var total = try rows.first?.requiredInteger(PlacesTable.placeColumns.names.count) ?? 0
         if rows.isEmpty, page.page > 1 { total = try await count(conditions) }
-        let found = try rows.map { Found(place: try PlaceRows.place(from: $0), distanceKilometers: nil) }
+        let found = try rows.map { Found(place: try PlacesTable.place(from: $0), distanceKilometers: nil) }
         return (found, page.window(total: total))
     }
 
@@ -169,11 +169,11 @@ extension PlaceService {
             others.text = nil
             let walked = try await database.plainRows(
                 """
-                SELECT \(PlaceRows.placeColumnList), \(Self.categoryName(of: "walked")) FROM (\
-                SELECT \(PlaceRows.placeColumnList), "name_key", "search_key" FROM "places" \
+                SELECT \(PlacesTable.placeColumns.list), \(Self.categoryName(of: "walked")) FROM (\
+                SELECT \(PlacesTable.placeColumns.list), "name_key", "search_key" FROM "places" \
                 WHERE \(conditions(others)) \(order(sort)) LIMIT \(literal: rowsToLookAt)) AS "walked" \
                 WHERE \(textCondition(text)) \(order(sort)) LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
-                """, columns: PlaceRows.placeColumns + ["category_name"])
+                """, columns: PlacesTable.placeColumns.names + ["category_name"])
             if walked.count == expected { return (try walked.map(Self.foundWithCategory), page.window(total: total)) }
         }
         // SQLite walks the list's index again, checking each place against the trigram table's matches;
@@ -185,9 +185,9 @@ extension PlaceService {
             : #"(SELECT * FROM "places" WHERE \#(conditions(filter, ownerFromIndex: false)) OFFSET 0) AS "matches""#
         let walked = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList), \(Self.categoryName(of: "matches")) FROM \(source) \(order(sort)) \
+            SELECT \(PlacesTable.placeColumns.list), \(Self.categoryName(of: "matches")) FROM \(source) \(order(sort)) \
             LIMIT \(literal: page.limit) OFFSET \(literal: page.offset)
-            """, columns: PlaceRows.placeColumns + ["category_name"])
+            """, columns: PlacesTable.placeColumns.names + ["category_name"])
         return (try walked.map(Self.foundWithCategory), page.window(total: total))
     }
 
@@ -201,8 +201,8 @@ extension PlaceService {
 
     private static func foundWithCategory(_ row: PlainRow) throws -> Found {
         Found(
-            place: try PlaceRows.place(from: row), distanceKilometers: nil,
-            categoryName: try row.text(PlaceRows.placeColumns.count))
+            place: try PlacesTable.place(from: row), distanceKilometers: nil,
+            categoryName: try row.text(PlacesTable.placeColumns.names.count))
     }
 
     /// The owner's places among `ids`, by id, each with its category's name (read in the same question:
@@ -211,14 +211,14 @@ extension PlaceService {
         guard !ids.isEmpty else { return [:] }
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.qualifiedPlaceColumnList), "place_categories"."name" AS "category_name" \
+            SELECT \(PlacesTable.placeColumns.qualifiedList), "place_categories"."name" AS "category_name" \
             FROM "places" JOIN "place_categories" ON "place_categories"."id" = "places"."category_id" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, of: "places"))
-            """, columns: PlaceRows.placeColumns + ["category_name"])
+            """, columns: PlacesTable.placeColumns.names + ["category_name"])
         var found: [Int: (place: Place, categoryName: String)] = [:]
         for row in rows {
-            let place = try PlaceRows.place(from: row)
-            found[place.id] = (place, try row.requiredText(PlaceRows.placeColumns.count))
+            let place = try PlacesTable.place(from: row)
+            found[place.id] = (place, try row.requiredText(PlacesTable.placeColumns.names.count))
         }
         return found
     }

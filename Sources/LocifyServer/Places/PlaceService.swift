@@ -16,9 +16,9 @@ struct PlaceService {
     func all(filter: PlaceFilter) async throws -> [Place] {
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE \(conditions(filter)) ORDER BY "name_key", "id"
-            """, columns: PlaceRows.placeColumns)
-        return try rows.map(PlaceRows.place(from:)).filter(filter.matches)
+            SELECT \(PlacesTable.placeColumns.list) FROM "places" WHERE \(conditions(filter)) ORDER BY "name_key", "id"
+            """, columns: PlacesTable.placeColumns.names)
+        return try rows.map(PlacesTable.place(from:)).filter(filter.matches)
     }
 
     /// The places that pass `filter`, each with its category's name, for an export.
@@ -31,10 +31,10 @@ struct PlaceService {
     func place(_ id: Int) async throws -> Place {
         let rows = try await database.plainRows(
             """
-            SELECT \(PlaceRows.placeColumnList) FROM "places" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: PlaceRows.placeColumns)
+            SELECT \(PlacesTable.placeColumns.list) FROM "places" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
+            """, columns: PlacesTable.placeColumns.names)
         guard let row = rows.first else { throw AppError.notFound }
-        return try PlaceRows.place(from: row)
+        return try PlacesTable.place(from: row)
     }
 
     func create(_ draft: PlaceDraft, typeErrors: [FieldError] = []) async throws -> Place {
@@ -106,22 +106,13 @@ struct PlaceService {
     private func insertStatement(_ places: ArraySlice<(fields: PlaceFields, categoryID: Int)>) async throws -> [Int] {
         let now = dependencies.now()
         let uuids = places.map { _ in dependencies.newUUID() }
-        let values = zip(places, uuids).map { place, uuid -> SQLQueryString in
-            let fields = place.fields
-            return """
-                (\(bind: uuid), \(literal: ownerID), \(literal: place.categoryID), \(bind: fields.name), \
-                \(bind: PlaceRows.nameKey(fields.name)), \(bind: fields.address), \(bind: fields.coordinate.latitude), \
-                \(bind: fields.coordinate.longitude), \(bind: fields.notes), \(bind: fields.isFavorite), \
-                \(bind: fields.source), \(bind: fields.externalID), \(bind: fields.searchKey), \(bind: now), \(bind: now))
-                """
+        let values = zip(places, uuids).map { place, uuid in
+            var values = PlacesTable.values(of: place.fields, categoryID: place.categoryID, now: now)
+            values.merge([.uuid: uuid, .owner: ownerID, .createdAt: now]) { $1 }
+            return values
         }
         // RETURNING promises no order, so each id is found again by the UUID it was given.
-        let rows = try await database.plainRows(
-            """
-            INSERT INTO "places" ("uuid", "user_id", "category_id", "name", "name_key", "address", "latitude", \
-            "longitude", "notes", "is_favorite", "source", "external_id", "search_key", "created_at", "updated_at") \
-            VALUES \(values.joined(separator: ", ")) RETURNING "id", "uuid"
-            """, columns: ["id", "uuid"])
+        let rows = try await TableWriter(PlacesTable.self, on: database).insert(values, returning: ["id", "uuid"])
         var ids: [UUID: Int] = [:]
         for row in rows {
             if let uuid = try row.uuid(1), let id = try row.integer(0) { ids[uuid] = id }
@@ -135,15 +126,14 @@ struct PlaceService {
     /// A place imported again adds what the stored one lacks (notes, address, being a favorite) and
     /// changes nothing it has. One statement, so an import's transaction starts with a write.
     func fillGaps(of id: Int, with fields: PlaceFields) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "places" SET "notes" = COALESCE("notes", \(bind: fields.notes)), \
-            "address" = COALESCE("address", \(bind: fields.address)), \
-            "is_favorite" = ("is_favorite" OR \(bind: fields.isFavorite)), \
-            "external_id" = COALESCE("external_id", \(bind: fields.externalID)), \
-            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-            """
-        ).run()
+        try await TableWriter(PlacesTable.self, on: database).update(
+            [.updatedAt: dependencies.now()],
+            computing: [
+                .notes: #"COALESCE("notes", \#(bind: fields.notes))"#,
+                .address: #"COALESCE("address", \#(bind: fields.address))"#,
+                .isFavorite: #"("is_favorite" OR \#(bind: fields.isFavorite))"#,
+                .externalID: #"COALESCE("external_id", \#(bind: fields.externalID))"#,
+            ], where: PlacesTable.ownedRow(id, ownedBy: ownerID))
     }
 
     /// Changes a stored place: `change` gets it as a draft and returns the new one.
@@ -156,16 +146,8 @@ struct PlaceService {
     }
 
     private func write(_ fields: PlaceFields, categoryID: Int, to id: Int) async throws {
-        try await database.sqlDatabase().raw(
-            """
-            UPDATE "places" SET "category_id" = \(literal: categoryID), "name" = \(bind: fields.name), \
-            "name_key" = \(bind: PlaceRows.nameKey(fields.name)), "address" = \(bind: fields.address), \
-            "latitude" = \(bind: fields.coordinate.latitude), "longitude" = \(bind: fields.coordinate.longitude), \
-            "notes" = \(bind: fields.notes), "is_favorite" = \(bind: fields.isFavorite), "source" = \(bind: fields.source), \
-            "external_id" = \(bind: fields.externalID), "search_key" = \(bind: fields.searchKey), \
-            "updated_at" = \(bind: dependencies.now()) WHERE "id" = \(literal: id) AND "user_id" = \(literal: ownerID)
-            """
-        ).run()
+        try await TableWriter(PlacesTable.self, on: database).update(
+            id, ownedBy: ownerID, set: PlacesTable.values(of: fields, categoryID: categoryID, now: dependencies.now()))
     }
 
     func setFavorite(_ id: Int, _ favorite: Bool) async throws -> Place {
@@ -177,10 +159,7 @@ struct PlaceService {
     }
 
     func delete(_ id: Int) async throws {
-        _ = try await place(id)
-        try await database.sqlDatabase().raw(
-            #"DELETE FROM "places" WHERE "id" = \#(literal: id) AND "user_id" = \#(literal: ownerID)"#
-        ).run()
+        try await TableWriter(PlacesTable.self, on: database).delete(id, ownedBy: ownerID)
     }
 
     /// The names of the categories of `found`: those a list read with its places, else asked for.

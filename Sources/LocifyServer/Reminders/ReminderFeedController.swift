@@ -12,9 +12,8 @@ struct ReminderFeedController: RouteCollection {
     func feed(request: Request) async throws -> Response {
         guard let secret = request.parameters.get("secret"),
             let ownerID = try await NotificationSettingsService.owner(ofFeedSecret: secret, on: request.db),
-            let userModel = try await UserModel.find(ownerID, on: request.db)
+            let user = try await request.db.user(ownerID)
         else { throw AppError.notFound }
-        let user = try AuthenticatedUser(userModel)
         let dependencies = request.dependencies
         let reminders = try await ReminderService(database: request.db, ownerID: ownerID, dependencies: dependencies)
             .all()

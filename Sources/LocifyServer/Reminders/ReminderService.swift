@@ -140,7 +140,7 @@ struct ReminderService {
         let (fields, contactID) = try ValidationFailure.checking(
             contactID: contactID, about: "reminder", typeErrors: typeErrors
         ) { () throws(ValidationFailure) in try draft.validated() }
-        _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        _ = try await database.requireContact(contactID, ownedBy: ownerID)
         let now = dependencies.now()
         let uuid = dependencies.newUUID()
         var values = RemindersTable.values(of: fields, now: now)
@@ -164,7 +164,7 @@ struct ReminderService {
         let now = dependencies.now()
         var values = RemindersTable.values(of: fields, now: now)
         if let contactID, contactID != updated.contactID {
-            _ = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+            _ = try await database.requireContact(contactID, ownedBy: ownerID)
             values[.contact] = contactID
             updated.contactID = contactID
         }

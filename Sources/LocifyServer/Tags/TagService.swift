@@ -152,7 +152,7 @@ struct TagService {
 
     /// The owner's contact, which must not be archived to have its tags changed (as in Monica).
     private func requireEditable(_ contactID: Int) async throws {
-        let contact = try await ContactModel.requireOwned(contactID, by: ownerID, on: database)
+        let contact = try await database.requireContact(contactID, ownedBy: ownerID)
         if contact.isArchived {
             throw ValidationFailure.archivedContact
         }

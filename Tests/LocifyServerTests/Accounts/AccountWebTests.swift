@@ -19,7 +19,7 @@ final class AccountWebTests: XCTestCase {
             XCTAssertEqual(page.status, .ok)
             XCTAssertTrue(page.text.contains("Welcome to Locify!"))
             XCTAssertTrue(page.text.contains("Grace Hopper"))
-            let user = try await unwrapAsync(try await UserModel.query(on: app.db).first())
+            let user = try await unwrapAsync(try await app.firstUser())
             XCTAssertTrue(user.passwordHash.hasPrefix("$2"), "bcrypt digest")
         }
     }
@@ -92,7 +92,7 @@ final class AccountWebTests: XCTestCase {
             let afterLogout = try await browser.get("/contacts")
             XCTAssertEqual(afterLogout.status, .seeOther)
             XCTAssertEqual(afterLogout.headers.first(name: .location), "/login?next=/contacts")
-            let sessions = try await WebSessionModel.query(on: app.db).count()
+            let sessions = try await app.count(WebSessionsTable.self)
             XCTAssertEqual(sessions, 0, "log out ends the session on the server too")
         }
     }
@@ -126,10 +126,10 @@ final class AccountWebTests: XCTestCase {
                     "maps_app": "organic",
                 ])
             XCTAssertEqual(profile.status, .seeOther)
-            let user = try await unwrapAsync(try await UserModel.query(on: app.db).first())
-            XCTAssertEqual(user.timezone, "Europe/Zurich")
-            XCTAssertEqual(user.mapsApp, "organic")
-            XCTAssertEqual(user.email, "grace@navy.example")
+            let user = try await unwrapAsync(try await app.firstUser()).user
+            XCTAssertEqual(user.profile.timezone, "Europe/Zurich")
+            XCTAssertEqual(user.profile.mapsApp.rawValue, "organic")
+            XCTAssertEqual(user.profile.email, "grace@navy.example")
 
             try await browser.get("/settings")
             let wrongPassword = try await browser.post(
@@ -167,8 +167,8 @@ final class AccountWebTests: XCTestCase {
             XCTAssertTrue(later.text.contains("Phone"))
 
             let token = try await unwrapAsync(
-                try await APITokenModel.query(on: app.db).filter(\.$label == "Phone").first())
-            let revoked = try await browser.post("/settings/tokens/\(try token.requireID())/revoke", form: [:])
+                try await app.storedTokens().first { $0.label == "Phone" })
+            let revoked = try await browser.post("/settings/tokens/\(token.id)/revoke", form: [:])
             XCTAssertEqual(revoked.status, .seeOther)
             let afterRevoke = try await app.send(.GET, "/api/me", headers: ["Authorization": "Bearer \(secret)"])
             XCTAssertEqual(afterRevoke.status, .unauthorized)
@@ -187,7 +187,7 @@ final class AccountWebTests: XCTestCase {
             let refused = try await second.post(
                 "/register", form: ["name": "Late", "email": "late@example.com", "password": "password1"])
             XCTAssertEqual(refused.status, .forbidden)
-            let users = try await UserModel.query(on: app.db).count()
+            let users = try await app.count(UsersTable.self)
             XCTAssertEqual(users, 1)
         }
     }

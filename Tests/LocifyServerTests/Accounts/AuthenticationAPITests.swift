@@ -11,12 +11,12 @@ final class AuthenticationAPITests: XCTestCase {
             let account = try await app.makeAccount()
             let before = try await app.send(.GET, "/api/me", headers: account.bearer)
             XCTAssertEqual(before.status, .ok)
-            let token = try await unwrapAsync(try await APITokenModel.query(on: app.db).first())
+            let token = try await unwrapAsync(try await app.storedTokens().first)
             XCTAssertEqual(token.lastUsedAt, clock.now)
             XCTAssertNotEqual(token.secretDigest, account.token, "only the digest is stored")
             XCTAssertEqual(token.secretDigest, PersonalToken.digest(account.token))
 
-            try await app.accounts.revokeToken(try token.requireID(), of: account.id)
+            try await app.accounts.revokeToken(token.id, of: account.id)
             let after = try await app.send(.GET, "/api/me", headers: account.bearer)
             XCTAssertEqual(after.status, .unauthorized)
         }
@@ -25,7 +25,7 @@ final class AuthenticationAPITests: XCTestCase {
     func testMeAndRootShapes() async throws {
         try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount()
-            let user = try await unwrapAsync(try await UserModel.find(account.id, on: app.db))
+            let user = try await unwrapAsync(try await app.storedUser(account.id)).user
             let me = try await app.send(.GET, "/api/me", headers: account.bearer)
             XCTAssertEqual(
                 me.text,
@@ -109,7 +109,8 @@ final class AuthenticationAPITests: XCTestCase {
             XCTAssertEqual(first.status, .ok, "\(database)")
 
             // Another instance deletes the token: this one may answer from its cache for a few seconds only.
-            try await APITokenModel.query(on: app.db).filter(\.$user.$id == account.id).delete()
+            try await TableWriter(APITokensTable.self, on: app.db).delete(
+                where: #""user_id" = \#(literal: account.id)"#)
             let cached = try await app.send(.GET, "/api/me", headers: account.bearer)
             XCTAssertEqual(cached.status, .ok, "answered from the cache")
             clock.advance(by: TokenCache.lifetime)

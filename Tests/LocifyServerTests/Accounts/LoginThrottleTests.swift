@@ -80,11 +80,11 @@ final class LoginThrottleTests: XCTestCase {
             let good = try await app.send(
                 .POST, "/oauth/login", json: #"{"email": "ada@example.com", "password": "correct horse"}"#)
             XCTAssertEqual(good.status, .ok, "\(database)")
-            let kept = try await app.tableCount(LoginThrottleStore.table)
+            let kept = try await app.count(LoginFailuresTable.self)
             XCTAssertEqual(kept, 4, "\(database): the address's failures stay, the email's are cleared")
             clock.advance(by: 61)
             _ = try await app.send(.POST, "/oauth/login", json: #"{"email": "eve@example.com", "password": "no"}"#)
-            let afterAMinute = try await app.tableCount(LoginThrottleStore.table)
+            let afterAMinute = try await app.count(LoginFailuresTable.self)
             XCTAssertEqual(afterAMinute, 2, "\(database): failures older than the window are deleted")
         }
     }

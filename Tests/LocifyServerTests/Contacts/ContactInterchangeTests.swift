@@ -52,9 +52,8 @@ final class ContactInterchangeTests: XCTestCase {
                 imported.text)
 
             let account = try await app.account(email: "grace@example.com")
-            let user = try await unwrapAsync(try await UserModel.find(account.id, on: app.db))
-            let service = ContactService(
-                database: app.db, owner: try AuthenticatedUser(user), dependencies: app.dependencies)
+            let user = try await unwrapAsync(try await app.storedUser(account.id)).user
+            let service = ContactService(database: app.db, owner: user, dependencies: app.dependencies)
             let contacts = try await service.aggregates(try await service.all())
             let jan = try XCTUnwrap(contacts.first { $0.contact.fields.firstName == "Jan" })
             XCTAssertEqual(jan.contact.fields.lastName, "Łukasiewicz")
@@ -80,7 +79,7 @@ final class ContactInterchangeTests: XCTestCase {
             let again = try await browser.upload(
                 "/settings/import", fileName: "contacts.vcf", contents: Self.phoneExport)
             XCTAssertTrue(again.text.contains("Card 1 (Jan Łukasiewicz): already in your contacts (same e-mail)."))
-            let count = try await ContactModel.query(on: app.db).count()
+            let count = try await app.count(ContactsTable.self)
             XCTAssertEqual(count, 3, "Grace has no e-mail, so she comes in again; Jan does not")
 
             let empty = try await browser.upload("/settings/import", fileName: "empty.vcf", contents: "")
@@ -115,15 +114,13 @@ final class ContactInterchangeTests: XCTestCase {
             let phoneKind = try XCTUnwrap(kinds.first(where: \.isPhone))
             _ = try await contactFields.create(
                 .init(contactID: ada.id, typeID: phoneKind.id, data: "+44 20 7946 0000", labels: ["work", "Desk"]))
-            let user = try await unwrapAsync(try await UserModel.find(account.id, on: app.db))
-            _ = try await ContactService(
-                database: app.db, owner: try AuthenticatedUser(user), dependencies: app.dependencies
-            )
-            .update(ada.id) { draft in
-                var archived = draft
-                archived.isArchived = true
-                return archived
-            }
+            let user = try await unwrapAsync(try await app.storedUser(account.id)).user
+            _ = try await ContactService(database: app.db, owner: user, dependencies: app.dependencies)
+                .update(ada.id) { draft in
+                    var archived = draft
+                    archived.isArchived = true
+                    return archived
+                }
 
             let browser = WebClient(app: app)
             _ = try await browser.register(email: "other@example.com")

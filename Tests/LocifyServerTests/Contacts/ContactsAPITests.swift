@@ -22,7 +22,7 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertEqual(response.status, .created, "\(database)")
             let created = try response.decoded(DataEnvelope<ContactResource>.self).data
             let (id, uuid) = (created.id, created.uuid)
-            let contact = try await ContactModel.find(id, on: app.db)
+            let contact = try await app.storedContact(id)
             let hashID = HashID.encode(id)
             let expected = """
                 {"data":{"id":\(id),"uuid":"\(uuid)","object":"contact","hash_id":"\(hashID)","first_name":"Zoë","last_name":"Müller",\
@@ -89,8 +89,8 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertNil(clearedData.description)
             XCTAssertEqual(clearedData.information.dates.birthdate, .absent)
             XCTAssertFalse(cleared.text.contains(#""email""#), "email is not a Monica key")
-            let stored = try await ContactModel.find(id, on: app.db)
-            XCTAssertNil(stored?.birthdateDay)
+            let stored = try await app.storedContact(id)
+            XCTAssertNil(stored?.fields.birthdate)
             _ = try await app.send(
                 .PUT, "/api/contacts/\(id)", headers: account.bearer, json: #"{"email":" ADA@byron.org "}"#)
             _ = try await app.send(
@@ -130,7 +130,7 @@ final class ContactsAPITests: XCTestCase {
                     "Email must be an address like name@example.com.",
                     "That day does not exist in that month.",
                 ]))
-            let count = try await ContactModel.query(on: app.db).count()
+            let count = try await app.count(ContactsTable.self)
             XCTAssertEqual(count, 0)
 
             let empty = try await app.send(.POST, "/api/contacts", headers: account.bearer)
@@ -214,8 +214,8 @@ final class ContactsAPITests: XCTestCase {
             }
             let list = try await app.send(.GET, "/api/contacts", headers: stranger.bearer)
             XCTAssertEqual(try list.decoded(PageResource<ContactResource>.self).data.count, 0)
-            let stored = try await ContactModel.find(id, on: app.db)
-            XCTAssertEqual(stored?.firstName, "Secret")
+            let stored = try await app.storedContact(id)
+            XCTAssertEqual(stored?.fields.firstName, "Secret")
         }
     }
 
@@ -252,7 +252,7 @@ final class ContactsAPITests: XCTestCase {
                 body: ByteBuffer(string: "first_name=Ada")
             ) { response async in form = response }
             XCTAssertEqual(form?.status, .badRequest)
-            let contacts = try await ContactModel.query(on: app.db).count()
+            let contacts = try await app.count(ContactsTable.self)
             XCTAssertEqual(contacts, 1, "only the 12.0 contact was stored")
 
             // OAuth forms are read pair by pair: keys the form decoder would take for arrays are ignored.

@@ -77,7 +77,7 @@ final class ContactsWebTests: XCTestCase {
             XCTAssertEqual(deleted.headers.first(name: .location), "/contacts")
             let missing = try await browser.get(location)
             XCTAssertEqual(missing.status, .notFound)
-            let count = try await ContactModel.query(on: app.db).count()
+            let count = try await app.count(ContactsTable.self)
             XCTAssertEqual(count, 2)
         }
     }
@@ -108,7 +108,7 @@ final class ContactsWebTests: XCTestCase {
             try await browser.get("/contacts")
             let deleteAttempt = try await browser.post("/contacts/\(foreignID)/delete", form: [:])
             XCTAssertEqual(deleteAttempt.status, .notFound)
-            let stillThere = try await ContactModel.find(foreignID, on: app.db)
+            let stillThere = try await app.storedContact(foreignID)
             XCTAssertNotNil(stillThere)
         }
     }

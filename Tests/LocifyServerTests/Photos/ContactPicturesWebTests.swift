@@ -92,7 +92,7 @@ final class ContactPicturesWebTests: XCTestCase {
                 "/contacts/\(ada.id)/avatar", form: ["source": "photo", "photo_id": "99"])
             XCTAssertEqual(badChoice.status, .unprocessableEntity)
             XCTAssertTrue(badChoice.text.contains("must be one of this contact"))
-            let photos = try await app.tableCount("photos")
+            let photos = try await app.count(PhotosTable.self)
             XCTAssertEqual(photos, 0)
             // Another account's contact is not there at all.
             let other = WebClient(app: app)
@@ -128,7 +128,7 @@ final class ContactPicturesWebTests: XCTestCase {
             let after = try await browser.get("/settings")
             XCTAssertTrue(after.text.contains("were deleted"))
             XCTAssertFalse(after.text.contains(#"value="1" checked aria-describedby="gravatar-look-up-hint""#))
-            let cached = try await app.tableCount("gravatar_cache")
+            let cached = try await app.count(GravatarCacheTable.self)
             XCTAssertEqual(cached, 0)
             let initials = try await browser.get("/contacts/\(ada.id)")
             XCTAssertFalse(initials.text.contains("/store/avatars/"))

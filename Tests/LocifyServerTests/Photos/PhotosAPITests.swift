@@ -104,8 +104,8 @@ final class PhotosAPITests: XCTestCase {
             let other = try await app.makeAccount(email: "eve@example.com")
             let theirs = try await app.uploadPhoto(TestImages.png(), contactID: ada.id, account: other)
             XCTAssertEqual(theirs.status, .notFound, "another account's contact is not there")
-            let photos = try await app.tableCount("photos")
-            let blobs = try await app.tableCount("photo_blobs")
+            let photos = try await app.count(PhotosTable.self)
+            let blobs = try await app.count(PhotoBlobsTable.self)
             XCTAssertEqual([photos, blobs], [0, 0])
         }
     }
@@ -139,7 +139,7 @@ final class PhotosAPITests: XCTestCase {
             let fits = try await app.uploadPhoto(
                 TestImages.png(filler: 1000 * 1024), contactID: ada.id, account: account)
             XCTAssertEqual(fits.status, .created, fits.text)
-            let photos = try await app.tableCount("photos")
+            let photos = try await app.count(PhotosTable.self)
             XCTAssertEqual(photos, 1)
         }
     }
@@ -154,17 +154,17 @@ final class PhotosAPITests: XCTestCase {
             let second = try await app.uploadPhoto(TestImages.png(), contactID: grace.id, account: account)
                 .decoded(DataEnvelope<PhotoResource>.self).data
             XCTAssertNotEqual(first.id, second.id)
-            var blobs = try await app.tableCount("photo_blobs")
+            var blobs = try await app.count(PhotoBlobsTable.self)
             XCTAssertEqual(blobs, 1, "one copy of the same bytes")
             // Another account's identical upload is its own copy.
             let other = try await app.makeAccount(email: "eve@example.com")
             let eve = try await app.makeContact(for: other, ContactDraft(firstName: "Eve"))
             _ = try await app.uploadPhoto(TestImages.png(), contactID: eve.id, account: other)
-            blobs = try await app.tableCount("photo_blobs")
+            blobs = try await app.count(PhotoBlobsTable.self)
             XCTAssertEqual(blobs, 2)
             let status1 = try await app.send(.DELETE, "/api/photos/\(first.id)", headers: account.bearer).status
             XCTAssertEqual(status1, .ok)
-            blobs = try await app.tableCount("photo_blobs")
+            blobs = try await app.count(PhotoBlobsTable.self)
             XCTAssertEqual(blobs, 2, "Grace's photo still shows the bytes")
             let status2 = try await app.send(.GET, "/api/photos/\(first.id)", headers: account.bearer).status
             XCTAssertEqual(status2, .notFound)
@@ -175,8 +175,8 @@ final class PhotosAPITests: XCTestCase {
             // Deleting the contact deletes its photos and their bytes.
             let status5 = try await app.send(.DELETE, "/api/contacts/\(grace.id)", headers: account.bearer).status
             XCTAssertEqual(status5, .ok)
-            let photos = try await app.tableCount("photos")
-            blobs = try await app.tableCount("photo_blobs")
+            let photos = try await app.count(PhotosTable.self)
+            blobs = try await app.count(PhotoBlobsTable.self)
             XCTAssertEqual([photos, blobs], [1, 1], "only Eve's photo is left")
             let filtered = try await app.send(.GET, "/api/photos?contact_id=\(ada.id)", headers: account.bearer)
             XCTAssertEqual(try filtered.decoded(PageResource<PhotoResource>.self).data.count, 0)

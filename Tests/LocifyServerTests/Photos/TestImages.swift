@@ -66,11 +66,6 @@ extension Application {
         headers.replaceOrAdd(name: .contentType, value: type)
         return try await send(.POST, "/api/photos", headers: headers, body: body)
     }
-
-    func tableCount(_ table: String) async throws -> Int {
-        let rows = try await db.plainRows(#"SELECT COUNT(*) AS "n" FROM "\#(unsafeRaw: table)""#, columns: ["n"])
-        return try rows.first?.requiredInteger(0) ?? -1
-    }
 }
 
 /// Plain HTTP over a socket, for what a test client cannot send: a body shorter than its declared length.

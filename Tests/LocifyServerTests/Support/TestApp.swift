@@ -145,7 +145,7 @@ extension Application {
     ) async throws -> TestAccount {
         let user = try await accounts.register(
             AccountDraft(name: name, email: email), password: password, policy: .open)
-        let id = try user.requireID()
+        let id = user.id
         let (_, token) = try await accounts.createToken(for: id, label: "tests")
         return TestAccount(id: id, email: email, password: password, token: token)
     }
@@ -153,17 +153,14 @@ extension Application {
     /// A contact of `account`, made through the same service the API, the web and imports use.
     @discardableResult
     func makeContact(for account: TestAccount, _ draft: ContactDraft) async throws -> Contact {
-        guard let user = try await UserModel.find(account.id, on: db) else { throw AppError.notFound }
-        return try await ContactService(database: db, owner: try AuthenticatedUser(user), dependencies: dependencies)
-            .create(draft)
+        guard let user = try await db.user(account.id) else { throw AppError.notFound }
+        return try await ContactService(database: db, owner: user, dependencies: dependencies).create(draft)
     }
 
     /// The account a web client registered, for making its data through services.
     func account(email: String) async throws -> TestAccount {
-        guard let user = try await UserModel.query(on: db).filter(\.$email == email).first() else {
-            throw AppError.notFound
-        }
-        return TestAccount(id: try user.requireID(), email: email, password: "", token: "")
+        guard let user = try await accounts.user(withEmail: email) else { throw AppError.notFound }
+        return TestAccount(id: user.id, email: email, password: "", token: "")
     }
 
     /// The account a web client registered, with an API token of its own, for checking pages through the API.

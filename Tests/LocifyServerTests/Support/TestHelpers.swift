@@ -48,3 +48,52 @@ extension Application {
         .map(AddressesTable.address(from:))
     }
 }
+
+extension Application {
+    /// The stored contact `id`, whoever owns it.
+    func storedContact(_ id: Int) async throws -> Contact? {
+        try await db.plainRows(
+            #"SELECT \#(ContactRows.columnList) FROM "contacts" WHERE "id" = \#(literal: id)"#,
+            columns: ContactRows.columns
+        ).first.map(ContactRows.contact(from:))
+    }
+}
+
+/// A stored API token, as the tests look into it.
+struct StoredToken {
+    let id: Int
+    let ownerID: Int
+    let label: String
+    let secretDigest: String
+    let lastUsedAt: Date?
+}
+
+extension Application {
+    /// The stored user `id` with their password's hash.
+    func storedUser(_ id: Int) async throws -> (user: AuthenticatedUser, passwordHash: String)? {
+        let columns = UsersTable.userColumns
+        return try await db.plainRows(
+            #"SELECT \#(columns.list), "password_hash" FROM "users" WHERE "id" = \#(literal: id)"#,
+            columns: columns.names + ["password_hash"]
+        ).first.map { (try UsersTable.user(from: $0), try $0.requiredText(columns.names.count)) }
+    }
+
+    /// The first account made.
+    func firstUser() async throws -> (user: AuthenticatedUser, passwordHash: String)? {
+        let rows = try await db.plainRows(#"SELECT MIN("id") AS "id" FROM "users""#, columns: ["id"])
+        guard let id = try rows.first?.integer(0) else { return nil }
+        return try await storedUser(id)
+    }
+
+    /// Every stored API token, oldest first.
+    func storedTokens() async throws -> [StoredToken] {
+        try await db.plainRows(
+            #"SELECT "id", "user_id", "label", "secret_digest", "last_used_at" FROM "api_tokens" ORDER BY "id""#,
+            columns: ["id", "user_id", "label", "secret_digest", "last_used_at"]
+        ).map {
+            StoredToken(
+                id: try $0.requiredInteger(0), ownerID: try $0.requiredInteger(1), label: try $0.requiredText(2),
+                secretDigest: try $0.requiredText(3), lastUsedAt: try $0.date(4))
+        }
+    }
+}

@@ -36,15 +36,15 @@ final class EdgeTests: XCTestCase {
                 includeCSRF: false)
             XCTAssertEqual(forged.status, .forbidden)
             XCTAssertTrue(forged.text.contains("This form has expired"))
-            let users = try await UserModel.query(on: app.db).count()
+            let users = try await app.count(UsersTable.self)
             XCTAssertEqual(users, 0)
 
             _ = try await browser.register()
-            let before = try await ContactModel.query(on: app.db).count()
+            let before = try await app.count(ContactsTable.self)
             let wrongToken = try await browser.post(
                 "/contacts", form: ["first_name": "X", "_csrf": "wrong"], includeCSRF: false)
             XCTAssertEqual(wrongToken.status, .forbidden)
-            let after = try await ContactModel.query(on: app.db).count()
+            let after = try await app.count(ContactsTable.self)
             XCTAssertEqual(before, after)
         }
     }
@@ -355,7 +355,7 @@ final class NULCharacterTests: XCTestCase {
                 XCTAssertEqual(response.status, .unprocessableEntity, "\(database) \(path): \(response.text)")
                 XCTAssertTrue(response.text.contains(message), "\(path): \(response.text)")
             }
-            let contacts = try await app.tableCount("contacts")
+            let contacts = try await app.count(ContactsTable.self)
             XCTAssertEqual(contacts, 1, "nothing was stored")
             let search = try await app.send(.GET, "/api/contacts?query=Ada%00", headers: account.bearer)
             XCTAssertEqual(search.status, .ok, "\(database): \(search.text)")

@@ -41,7 +41,16 @@ struct MoveContactEmailsToFields: AsyncMigration {
             $0.0
         }
         for (ownerID, pairs) in byOwner {
-            _ = try await ContactFieldDigest.refresh(ofContacts: pairs.map(\.1), ownerID: ownerID, on: database)
+            let changes = try await ContactFieldDigest.derivedChanges(
+                ofContacts: pairs.map(\.1), ownerID: ownerID, on: database)
+            for change in changes {
+                try await database.sqlDatabase().raw(
+                    """
+                    UPDATE "contacts" SET "search_key" = \(bind: change.searchKey), \
+                    "gravatar_hash" = \(bind: change.gravatarHash) WHERE "id" = \(literal: change.contactID)
+                    """
+                ).run()
+            }
         }
         try await database.sqlDatabase().raw(#"ALTER TABLE "contacts" DROP COLUMN "email""#).run()
     }

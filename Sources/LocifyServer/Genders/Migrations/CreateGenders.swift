@@ -19,7 +19,7 @@ struct CreateGenders: AsyncMigration {
             [("genders_by_owner", [GendersTable.Column.owner, .id])], on: GendersTable.self)
         // No foreign key, as for `avatar_photo_id`: GenderService keeps it one of the owner's genders (a
         // deleted gender's contacts move to its replacement), and SQLite cannot drop a referencing column.
-        try await database.schema(ContactModel.schema).field("gender_id", .int).update()
+        try await database.schema(ContactsTable.name).field(ContactsTable.Column.genderID, .int).update()
         let sql = try database.sqlDatabase()
         let now = Date()
         for (name, type) in Gender.defaults {

@@ -5,14 +5,14 @@ import SQLKit
 /// reads its rows in order from the index and the total is counted from the index alone, instead of
 /// sorting every contact of the owner for each page.
 struct AddContactListIndexes: AsyncMigration {
-    static let indexes: [(name: String, columns: [String])] = [
-        ("contacts_list_by_created", ["user_id", "is_archived", "created_at", "id"]),
-        ("contacts_list_by_updated", ["user_id", "is_archived", "updated_at", "id"]),
-        ("contacts_list_by_name", ["user_id", "is_archived", "is_starred", "search_key", "id"]),
+    static let indexes: [(name: String, columns: [ContactsTable.Column])] = [
+        ("contacts_list_by_created", [.owner, .isArchived, .createdAt, .id]),
+        ("contacts_list_by_updated", [.owner, .isArchived, .updatedAt, .id]),
+        ("contacts_list_by_name", [.owner, .isArchived, .isStarred, .searchKey, .id]),
     ]
 
     func prepare(on database: any Database) async throws {
-        try await database.createIndexes(Self.indexes, on: ContactModel.schema)
+        try await database.createIndexes(Self.indexes, on: ContactsTable.self)
     }
 
     func revert(on database: any Database) async throws {
