@@ -89,10 +89,7 @@ struct AddressService {
         let address = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try change(before.address.draft).validated(storedFields: keptFields)
         }
-        if let contactID, contactID != updated.contactID {
-            try await requireContact(contactID)
-            updated.contactID = contactID
-        }
+        updated.contactID = try await database.contact(movingTo: contactID, from: updated.contactID, ownedBy: ownerID)
         let outcome = AddressGeocoding.outcome(
             saving: address, over: before, coordinatesSent: coordinatesSent, geocoderEnabled: geocoderEnabled)
         var stored = address

@@ -22,14 +22,9 @@ extension Request {
 
     /// Each address with its contact, the contacts read in one query.
     func addressResources(_ addresses: [ContactAddress]) async throws -> [AddressResource] {
-        let contacts = try await self.contacts().contacts(addresses.map(\.contactID))
-        let currentYear = today.year
         let base = baseURL
-        return try addresses.map { address in
-            guard let contact = contacts[address.contactID] else { throw AppError.notFound }
-            return AddressResource(
-                address, url: base + SiteURL.apiAddress(address.id).path,
-                contact: contactShortResource(contact, currentYear: currentYear))
+        return try await resources(addresses, contactOf: \.contactID) { address, contact in
+            AddressResource(address, url: base + SiteURL.apiAddress(address.id).path, contact: contact)
         }
     }
 }

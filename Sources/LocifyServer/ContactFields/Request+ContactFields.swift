@@ -20,15 +20,9 @@ extension Request {
     func contactFieldResources(_ fields: [ContactField]) async throws -> [ContactFieldResource] {
         let service = try contactFields()
         let types = Dictionary(uniqueKeysWithValues: try await service.types().map { ($0.id, $0) })
-        let contacts = try await self.contacts().contacts(fields.map(\.contactID))
-        let year = today.year
-        return try fields.map { field in
-            guard let type = types[field.typeID], let contact = contacts[field.contactID] else {
-                throw AppError.notFound
-            }
-            return ContactFieldResource(
-                field, type: type,
-                contact: contactShortResource(contact, currentYear: year))
+        return try await resources(fields, contactOf: \.contactID) { field, contact in
+            guard let type = types[field.typeID] else { throw AppError.notFound }
+            return ContactFieldResource(field, type: type, contact: contact)
         }
     }
 }

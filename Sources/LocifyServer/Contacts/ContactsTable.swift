@@ -76,4 +76,12 @@ extension Database {
         guard let row = rows.first else { throw AppError.notFound }
         return OwnedContact(id: id, isArchived: try row.requiredBool(0))
     }
+
+    /// The contact a child item (note, reminder, address) belongs to after an update that may move it:
+    /// `requested`, checked to be another of `ownerID`'s contacts, or `current` when it names none or
+    /// the same one.
+    func contact(movingTo requested: Int?, from current: Int, ownedBy ownerID: Int) async throws -> Int {
+        guard let requested, requested != current else { return current }
+        return try await requireContact(requested, ownedBy: ownerID).id
+    }
 }

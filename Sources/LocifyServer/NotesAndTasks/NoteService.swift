@@ -76,11 +76,8 @@ struct NoteService {
         let now = dependencies.now()
         var values = NotesTable.values(of: fields, favoritedAt: stored.favoritedAt, now: now)
         var updated = stored
-        if let contactID, contactID != stored.contactID {
-            _ = try await database.requireContact(contactID, ownedBy: ownerID)
-            values[.contact] = contactID
-            updated.contactID = contactID
-        }
+        updated.contactID = try await database.contact(movingTo: contactID, from: stored.contactID, ownedBy: ownerID)
+        values[.contact] = updated.contactID
         try await notes.update(id, ownedBy: ownerID, set: values)
         updated.fields = fields
         updated.favoritedAt = Timestamp.since(stored.favoritedAt, holding: fields.isFavorited, now: now)

@@ -19,13 +19,7 @@ extension Request {
 
     /// Each task with its contact (if it has one), the contacts read in one query.
     func taskResources(_ tasks: [ToDo]) async throws -> [TaskResource] {
-        let contacts = try await self.contacts().contacts(tasks.compactMap(\.contactID))
-        let year = today.year
-        return tasks.map { task in
-            TaskResource(
-                task,
-                contact: task.contactID.flatMap { contacts[$0] }.map { contactShortResource($0, currentYear: year) })
-        }
+        try await resources(tasks, optionalContactOf: \.contactID) { TaskResource($0, contact: $1) }
     }
 }
 
@@ -46,14 +40,9 @@ extension Request {
 
     /// Each note with its contact, the contacts read in one query.
     func noteResources(_ notes: [Note]) async throws -> [NoteResource] {
-        let contacts = try await self.contacts().contacts(notes.map(\.contactID))
-        let year = today.year
         let base = baseURL
-        return try notes.map { note in
-            guard let contact = contacts[note.contactID] else { throw AppError.notFound }
-            return NoteResource(
-                note, url: base + SiteURL.apiNote(note.id).path,
-                contact: contactShortResource(contact, currentYear: year))
+        return try await resources(notes, contactOf: \.contactID) { note, contact in
+            NoteResource(note, url: base + SiteURL.apiNote(note.id).path, contact: contact)
         }
     }
 }

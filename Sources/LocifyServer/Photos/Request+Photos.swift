@@ -13,18 +13,13 @@ extension Request {
 
     /// Each photo with its bytes (Monica's `dataUrl`) and contact, each read in one query.
     func photoResources(_ photos: [Photo]) async throws -> [PhotoResource] {
-        let contacts = try await self.contacts().contacts(photos.map(\.contactID))
         let bytes = try await self.photos().bytes(of: photos)
-        let currentYear = today.year
         let base = baseURL
         let expires = pictureLinkExpiry
-        return try photos.map { photo in
-            guard let contact = contacts[photo.contactID], let data = bytes[photo.digest] else {
-                throw AppError.notFound
-            }
+        return try await resources(photos, contactOf: \.contactID) { photo, contact in
+            guard let data = bytes[photo.digest] else { throw AppError.notFound }
             return PhotoResource(
-                photo, bytes: data, link: photoLink(photo, base: base, expires: expires),
-                contact: contactShortResource(contact, currentYear: currentYear))
+                photo, bytes: data, link: photoLink(photo, base: base, expires: expires), contact: contact)
         }
     }
 

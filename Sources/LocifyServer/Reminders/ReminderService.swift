@@ -163,11 +163,8 @@ struct ReminderService {
         }
         let now = dependencies.now()
         var values = RemindersTable.values(of: fields, now: now)
-        if let contactID, contactID != updated.contactID {
-            _ = try await database.requireContact(contactID, ownedBy: ownerID)
-            values[.contact] = contactID
-            updated.contactID = contactID
-        }
+        updated.contactID = try await database.contact(movingTo: contactID, from: updated.contactID, ownedBy: ownerID)
+        values[.contact] = updated.contactID
         try await reminders.update(id, ownedBy: ownerID, set: values)
         updated.fields = fields
         updated.updatedAt = now

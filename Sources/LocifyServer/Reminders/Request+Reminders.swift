@@ -19,12 +19,9 @@ extension Request {
 
     /// Each reminder with its contact, the contacts read in one query.
     func reminderResources(_ reminders: [Reminder]) async throws -> [ReminderResource] {
-        let contacts = try await self.contacts().contacts(reminders.map(\.contactID))
         let today = self.today
-        return try reminders.map { reminder in
-            guard let contact = contacts[reminder.contactID] else { throw AppError.notFound }
-            return ReminderResource(
-                reminder, contact: contactShortResource(contact, currentYear: today.year), today: today)
+        return try await resources(reminders, contactOf: \.contactID) {
+            ReminderResource($0, contact: $1, today: today)
         }
     }
 }
