@@ -1,6 +1,11 @@
 """Fails when a shared folder of Sources/LocifyServer names a feature's type or a member a feature adds
 to a shared type (`request.places()`, `application.notificationPlanner`). Accounts, the identity every
-request carries, is beneath them all and may be named."""
+request carries, is beneath them all and may be named.
+
+Also fails when a feature names another feature's type, unless the other is one every feature may use
+(Contacts, Accounts, Maps, and Operations' `LocifyApp`, which features extend with their command-line
+work) or the pair is one of the known ones below, which the README lists. Operations, the glue of the
+command line and the benchmarks, may name any feature."""
 import os, re, sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else "Sources/LocifyServer"
@@ -50,8 +55,32 @@ for folder in sorted(shared):
         used = set(re.findall(r'\.(\w+\(?)', code))
         for name in sorted(used & members.keys()):
             problems.append(f"{path}: uses .{name} ({members[name]})")
+# Features on one another.
+usable_by_all = {"Contacts", "Accounts", "Maps", "Operations"}
+known = {
+    # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
+    "Contacts": {"Addresses", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
+    # A changed first e-mail changes the Gravatar.
+    "ContactFields": {"Photos"},
+    # Planning reads reminders; the reminders feed's secret and the week's start are notification settings.
+    "Notifications": {"Reminders"},
+    "Reminders": {"Notifications"},
+}
+texts = {}
+for folder in sorted(os.listdir(root)):
+    if os.path.isdir(os.path.join(root, folder)) and folder not in shared | {"Resources"}:
+        texts[folder] = re.sub(r'//.*', '', "\n".join(text for _, text in swift_files(folder)))
+for folder, code in sorted(texts.items()):
+    if folder == "Operations":
+        continue
+    for name in sorted(set(re.findall(r'\b[A-Z]\w*\b', code))):
+        other = types.get(name)
+        if other is None or other == folder or other in usable_by_all or other in known.get(folder, set()):
+            continue
+        problems.append(f"{root}/{folder}: names {name} ({other})")
+
 for problem in problems:
     print(problem)
 if problems:
-    sys.exit(f"{len(problems)} dependencies of shared folders on features; see README, 'Features depend one way'")
-print("Shared folders name no feature.")
+    sys.exit(f"{len(problems)} dependencies against the rule; see README, 'Features depend one way'")
+print("Shared folders name no feature, and features use one another only as the README says.")
