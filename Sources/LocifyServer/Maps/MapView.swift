@@ -18,7 +18,7 @@ struct MapView: Encodable {
         var layer: String?
     }
 
-    /// What the map does beyond showing markers (see the widget in locify.js).
+    /// What the map does beyond showing markers (see the widget in `js/map.js`).
     struct Behaviour: Encodable {
         /// The ids of the latitude and longitude inputs a movable pin keeps.
         var pick: String?

@@ -35,7 +35,8 @@ struct ResponseHeadersMiddleware: Middleware {
 /// `FileMiddleware` would look for a file on disk for every API request too.
 struct StaticFilesMiddleware: Middleware {
     /// Every file in `Resources/Public`, by the path its links use.
-    static let paths: Set<String> = [SiteURL.stylesheet.path, SiteURL.script.path, SiteURL.favicon.path]
+    static let paths: Set<String> = Set(
+        [SiteURL.stylesheet, .favicon].map(\.path) + LayoutContext.scripts.map(\.path))
     let files: FileMiddleware
 
     init(publicDirectory: String) {

@@ -12,7 +12,7 @@ enum SiteURL {
     case settings, settingsProfile, settingsPassword, settingsTokens, settingsImport, settingsExport
     case revokeToken(Int)
     case about
-    case stylesheet, script, favicon
+    case stylesheet, script, mapScript, mapControlsScript, favicon
     case oauthLogin
     case health, openAPI
     case api, apiMe, apiContacts
@@ -126,6 +126,8 @@ enum SiteURL {
         case .about: "/about"
         case .stylesheet: "/css/locify.css"
         case .script: "/js/locify.js"
+        case .mapScript: "/js/map.js"
+        case .mapControlsScript: "/js/map-controls.js"
         case .favicon: "/favicon.svg"
         case .oauthLogin: "/oauth/login"
         case .health: "/health"

@@ -48,7 +48,10 @@ struct LayoutContext: Encodable {
     let aboutURL: String
     let logoutURL: String
     let stylesheetURL: String
-    let scriptURL: String
+    /// The page's scripts, in the order they run: the page's enhancements, the map widget, the map's
+    /// controls. Each page loads all three (cached), so a map anywhere works.
+    static let scripts: [SiteURL] = [.script, .mapScript, .mapControlsScript]
+    let scriptURLs: [String]
     let faviconURL: String
     /// Seconds after which the page reloads itself (a page following work in progress); nil for none.
     var refreshSeconds: Int?
@@ -86,7 +89,7 @@ struct LayoutContext: Encodable {
         aboutURL = SiteURL.about.path
         logoutURL = SiteURL.logout.path
         stylesheetURL = SiteURL.stylesheet.path + "?v=" + LocifyConfig.version
-        scriptURL = SiteURL.script.path + "?v=" + LocifyConfig.version
+        scriptURLs = Self.scripts.map { $0.path + "?v=" + LocifyConfig.version }
         faviconURL = SiteURL.favicon.path
     }
 
