@@ -2,7 +2,7 @@ import FluentKit
 
 /// The columns most tables share, defined once. A table's `Column` names them with the same raw values
 /// (`id`, `uuid`, `user_id`, `contact_id`, `created_at`, `updated_at`).
-enum SharedColumn: String, CaseIterable {
+enum SharedColumn: String {
     case id
     case uuid
     case owner = "user_id"

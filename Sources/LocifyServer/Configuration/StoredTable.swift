@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// A table's name and its columns, spelled once. The migration that makes the table, the queries that
-/// read it (`Selection`) and the `TableWriter` that writes it all name columns through `Column`, so a
+/// read it (`selection(_:)`) and the `TableWriter` that writes it all name columns through `Column`, so a
 /// renamed column is one edit and a misspelt one does not compile.
 ///
 /// Every table has a file `<Feature>/<Name>Table.swift` holding its `StoredTable` and its row reader;
@@ -13,6 +13,9 @@ protocol StoredTable {
 }
 
 extension StoredTable {
+    /// Every column's name, in declaration order.
+    static var columnNames: [String] { Column.allCases.map(\.rawValue) }
+
     /// Values of a row to write, by column (see `TableWriter`).
     typealias Values = [Column: any Encodable & Sendable]
 
@@ -33,7 +36,6 @@ extension StoredTable {
 /// Columns selected in a fixed order, quoted once: quoting identifiers anew for every query was a sixth
 /// of a list request's time.
 struct ColumnSelection<Column: RawRepresentable<String>>: Sendable where Column: Sendable {
-    let columns: [Column]
     /// The column names, for `Database.plainRows(_:columns:)`.
     let names: [String]
     /// `"a", "b", …`
@@ -42,7 +44,6 @@ struct ColumnSelection<Column: RawRepresentable<String>>: Sendable where Column:
     let qualifiedList: SQLQueryString
 
     init(columns: [Column], table: String) {
-        self.columns = columns
         names = columns.map(\.rawValue)
         list = .columnList(names)
         qualifiedList = .columnList(names, of: table)
@@ -62,9 +63,4 @@ extension Database {
         guard let row = rows.first else { throw AppError.notFound }
         return try read(row)
     }
-}
-
-extension StoredTable {
-    /// Every column's name, in declaration order.
-    static var columnNames: [String] { Column.allCases.map(\.rawValue) }
 }

@@ -19,7 +19,8 @@ struct TableWriter<Table: StoredTable> {
     /// Inserts one row and returns its `id` (a table without one takes `insert([values])`).
     @discardableResult
     func insert(_ values: Values) async throws -> Int {
-        let rows = try await insert([values], returning: [Self.idColumn])
+        guard let statement = try Self.insertStatement([values]) else { throw WriteFailure.noRowReturned(Table.name) }
+        let rows = try await database.plainRows(statement + #" RETURNING "id""#, columns: ["id"])
         guard let id = try rows.first?.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
         return id
     }
@@ -27,14 +28,9 @@ struct TableWriter<Table: StoredTable> {
     /// Inserts rows that all give the same columns, in one statement, and returns `returning` of each
     /// row (in no promised order: match them by a unique column).
     @discardableResult
-    func insert(_ rows: [Values], returning: [String] = []) async throws -> [PlainRow] {
+    func insert(_ rows: [Values], returning: [Table.Column] = []) async throws -> [PlainRow] {
         guard let statement = try Self.insertStatement(rows) else { return [] }
-        guard !returning.isEmpty else {
-            try await database.sqlDatabase().raw(statement).run()
-            return []
-        }
-        return try await database.plainRows(
-            statement + " RETURNING \(SQLQueryString.columnList(returning))", columns: returning)
+        return try await run(statement, returning: returning)
     }
 
     /// Inserts the row unless one with the same `conflict` columns (a unique constraint) exists; then sets
@@ -43,7 +39,7 @@ struct TableWriter<Table: StoredTable> {
     @discardableResult
     func insert(
         _ values: Values, onConflict conflict: [Table.Column], updating: [Table.Column] = [],
-        returning: [String] = []
+        returning: [Table.Column] = []
     ) async throws -> [PlainRow] {
         try await insert([values], onConflict: conflict, updating: updating, returning: returning)
     }
@@ -52,7 +48,7 @@ struct TableWriter<Table: StoredTable> {
     @discardableResult
     func insert(
         _ rows: [Values], onConflict conflict: [Table.Column], updating: [Table.Column] = [],
-        returning: [String] = []
+        returning: [Table.Column] = []
     ) async throws -> [PlainRow] {
         guard let statement = try Self.insertStatement(rows) else { return [] }
         let action =
@@ -62,12 +58,18 @@ struct TableWriter<Table: StoredTable> {
                 + updating.map { #""\#($0.rawValue)" = excluded."\#($0.rawValue)""# }.joined(separator: ", ")
         let upsert: SQLQueryString =
             statement + " ON CONFLICT (\(SQLQueryString.columnList(conflict.map(\.rawValue)))) \(unsafeRaw: action)"
+        return try await run(upsert, returning: returning)
+    }
+
+    /// Runs a write, returning `returning` of the rows it wrote when asked.
+    private func run(_ statement: SQLQueryString, returning: [Table.Column]) async throws -> [PlainRow] {
         guard !returning.isEmpty else {
-            try await database.sqlDatabase().raw(upsert).run()
+            try await database.sqlDatabase().raw(statement).run()
             return []
         }
+        let names = returning.map(\.rawValue)
         return try await database.plainRows(
-            upsert + " RETURNING \(SQLQueryString.columnList(returning))", columns: returning)
+            statement + " RETURNING \(SQLQueryString.columnList(names))", columns: names)
     }
 
     private static func insertStatement(_ rows: [Values]) throws -> SQLQueryString? {
@@ -105,9 +107,7 @@ struct TableWriter<Table: StoredTable> {
         returning: [Table.Column]
     ) async throws -> [PlainRow] {
         guard let statement = Self.updateStatement(values, computed, condition) else { return [] }
-        let names = returning.map(\.rawValue)
-        return try await database.plainRows(
-            statement + " RETURNING \(SQLQueryString.columnList(names))", columns: names)
+        return try await run(statement, returning: returning)
     }
 
     private static func updateStatement(
@@ -146,8 +146,6 @@ struct TableWriter<Table: StoredTable> {
     func delete(_ id: Int, ownedBy ownerID: Int) async throws {
         guard try await delete(where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else { throw AppError.notFound }
     }
-
-    private static var idColumn: String { "id" }
 
     private static func ordered(_ columns: some Collection<Table.Column>) -> [Table.Column] {
         let given = Set(columns)

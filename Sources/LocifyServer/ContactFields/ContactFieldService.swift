@@ -126,7 +126,7 @@ struct ContactFieldService {
     /// Changes a field: the same keys again (it may move to another contact or kind); labels sent
     /// replace the set.
     func update(_ id: Int, _ input: Input) async throws -> ContactField {
-        let formerContactID = try await field(id).contactID
+        let formerContactID = try await contactID(ofField: id)
         let (data, contactID, typeID) = try check(input)
         try await requireWritable(contactID: contactID, typeID: typeID)
         let now = dependencies.now()
@@ -141,11 +141,19 @@ struct ContactFieldService {
     }
 
     func delete(_ id: Int) async throws {
-        let contactID = try await field(id).contactID
-        try await writingFields(of: [contactID]) { transaction in
+        try await writingFields(of: [try await contactID(ofField: id)]) { transaction in
             try await TableWriter(ContactFieldsTable.self, on: transaction).delete(id, ownedBy: ownerID)
         }
     }
+
+    /// The contact of the owner's field `id`: one column, not the field with its labels.
+    private func contactID(ofField id: Int) async throws -> Int {
+        try await database.requireOwnedRow(
+            id, ownedBy: ownerID, in: ContactFieldsTable.self, selecting: Self.contactOfField,
+            read: { try $0.requiredInteger(0) })
+    }
+
+    private static let contactOfField = ContactFieldsTable.selection([.contact])
 
     /// The columns of a new field.
     private func newField(contactID: Int, typeID: Int, data: String, now: Date)

@@ -1,3 +1,4 @@
+import FluentKit
 import Foundation
 import LocifyCore
 import SQLKit
@@ -56,6 +57,19 @@ enum ContactRows {
                 source: AvatarSource(rawValue: try row.requiredText(at(.avatarSource))) ?? .initials,
                 imageDigest: try row.text(at(.avatarDigest))),
             createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
+    }
+
+    /// The contact `id` if `ownerID` owns it, with `extra` selected after its columns (read from position
+    /// `columns.count` on); another account's contact is as absent as a missing one.
+    static func requireContact(
+        _ id: Int, ownedBy ownerID: Int, selectingAlso extra: [ContactsTable.Column] = [], on database: any Database
+    ) async throws -> PlainRow {
+        let also = extra.isEmpty ? "" : ", " + SQLQueryString.columnList(extra.map(\.rawValue))
+        let rows = try await database.plainRows(
+            "SELECT \(columnList)\(also) FROM \"contacts\" WHERE \(ContactsTable.ownedRow(id, ownedBy: ownerID))",
+            columns: columns + extra.map(\.rawValue))
+        guard let row = rows.first else { throw AppError.notFound }
+        return row
     }
 
     private static func gender(from row: PlainRow) throws -> Gender? {

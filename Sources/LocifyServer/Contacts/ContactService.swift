@@ -157,13 +157,7 @@ struct ContactService {
     }
 
     func contact(_ id: Int) async throws -> Contact {
-        let rows = try await database.plainRows(
-            """
-            SELECT \(ContactRows.columnList) FROM "contacts" \
-            WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: ContactRows.columns)
-        guard let row = rows.first else { throw AppError.notFound }
-        return try ContactRows.contact(from: row)
+        try ContactRows.contact(from: try await ContactRows.requireContact(id, ownedBy: ownerID, on: database))
     }
 
     /// All of the owner's contacts, archived ones too, oldest first: for exports.
@@ -307,7 +301,11 @@ struct ContactService {
         _ id: Int, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil,
         _ change: (ContactDraft) -> ContactDraft
     ) async throws -> Contact {
-        let stored = try await contact(id)
+        // The stored Gravatar hash in the same question: a changed first e-mail asks for its Gravatar.
+        let row = try await ContactRows.requireContact(
+            id, ownedBy: ownerID, selectingAlso: [.gravatarHash], on: database)
+        let stored = try ContactRows.contact(from: row)
+        let hashBefore = try row.text(ContactRows.columns.count)
         let genders = try await genderService.all()
         let draft = change(ContactDraft(stored.fields))
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
@@ -317,7 +315,6 @@ struct ContactService {
         if let newEmail { digest.add(newEmail.address, isEmail: true) }
         // A first e-mail has its own Gravatar, or none.
         var avatars = [AvatarService.Subject(contactID: id, avatar: stored.avatar, gravatarHash: digest.gravatarHash)]
-        let hashBefore = try await self.avatars(on: database).gravatarHash(ofContact: id)
         let lookUps = digest.gravatarHash != hashBefore ? try await self.avatars(on: database).resolve(&avatars) : []
         var values = ContactsTable.values(of: fields, now: now)
         values.merge(ContactsTable.values(of: avatars[0].avatar)) { $1 }

@@ -149,7 +149,7 @@ struct NotificationOutbox {
             [
                 .owner: userID, .channel: channel.rawValue, .title: title, .status: Status.sending.rawValue,
                 .attempts: 1, .dedupeKey: key, .createdAt: now, .updatedAt: now,
-            ], onConflict: [.dedupeKey], returning: ["id"])
+            ], onConflict: [.dedupeKey], returning: [.id])
         if !inserted.isEmpty { return true }
         let retried = try await deliveries.update(
             [.status: Status.sending.rawValue, .updatedAt: now], computing: [.attempts: #""attempts" + 1"#],

@@ -42,11 +42,8 @@ struct AvatarService {
         values[.updatedAt] = dependencies.now()
         try await TableWriter(ContactsTable.self, on: database).update(contactID, ownedBy: ownerID, set: values)
         try await queueLookUps(lookUps)
-        let rows = try await database.plainRows(
-            "SELECT \(ContactRows.columnList) FROM \"contacts\" WHERE \(ContactsTable.ownedRow(contactID, ownedBy: ownerID))",
-            columns: ContactRows.columns)
-        guard let row = rows.first else { throw AppError.notFound }
-        return try ContactRows.contact(from: row)
+        return try ContactRows.contact(
+            from: try await ContactRows.requireContact(contactID, ownedBy: ownerID, on: database))
     }
 
     /// What working out a contact's avatar reads of it: its avatar as stored and its first e-mail's
@@ -56,14 +53,6 @@ struct AvatarService {
         let contactID: Int?
         var avatar: ContactAvatar
         let gravatarHash: String?
-    }
-
-    /// The Gravatar hash of the contact's first e-mail, as stored.
-    func gravatarHash(ofContact id: Int) async throws -> String? {
-        guard let subject = try await subjects(where: ContactsTable.ownedRow(id, ownedBy: ownerID)).first else {
-            throw AppError.notFound
-        }
-        return subject.gravatarHash
     }
 
     private func subjects(where condition: SQLQueryString) async throws -> [Subject] {

@@ -112,7 +112,7 @@ struct PlaceService {
             return values
         }
         // RETURNING promises no order, so each id is found again by the UUID it was given.
-        let rows = try await TableWriter(PlacesTable.self, on: database).insert(values, returning: ["id", "uuid"])
+        let rows = try await TableWriter(PlacesTable.self, on: database).insert(values, returning: [.id, .uuid])
         var ids: [UUID: Int] = [:]
         for row in rows {
             if let uuid = try row.uuid(1), let id = try row.integer(0) { ids[uuid] = id }
