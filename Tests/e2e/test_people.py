@@ -50,7 +50,7 @@ def tag_task_and_note(driver, server, screens, label):
     assert driver.current_url.startswith(contact_url)
     tag_link = driver.find_element(By.CSS_SELECTOR, "#tags .tag-list a.tag")
     assert tag_link.text == "Book club"
-    assert driver.find_element(By.ID, "new-tags").get_attribute("list") == "tag-suggestions"
+    assert driver.find_element(By.ID, "new-tags").get_attribute("list") == "new-tags-suggestions"
 
     # The contact list narrowed to the tag, from the tag's link and from the list's own filter.
     click_and_wait_for_page(driver, tag_link)

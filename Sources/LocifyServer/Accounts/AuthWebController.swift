@@ -122,7 +122,7 @@ enum AuthPage {
     struct Context: Encodable {
         let layout: LayoutContext
         let registerFields: [FormField]
-        let email: String
+        let loginFields: [FormField]
         let formError: String?
         let next: String?
         let registerURL: String
@@ -145,7 +145,14 @@ enum AuthPage {
                     "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
                     isRequired: true, autocomplete: "new-password", minLength: 8),
             ]
-            self.email = email ?? form?.email ?? ""
+            loginFields = [
+                FormField(
+                    "email", label: "Email", control: .email, value: email ?? form?.email, isRequired: true,
+                    autocomplete: "username"),
+                FormField(
+                    "password", label: "Password", control: .password, isRequired: true,
+                    autocomplete: "current-password"),
+            ]
             self.formError = formError
             self.next = next
             registerURL = SiteURL.register.path

@@ -157,7 +157,12 @@ enum SettingsPage {
         let profileFields: [FormField]
         let passwordFields: [FormField]
         let tokenField: FormField
-        let email: String
+        /// The account's e-mail beside the password form, unseen, for password managers.
+        let usernameField: FormField
+        /// A new token's secret, to select and copy.
+        let newTokenField: FormField?
+        let gravatarField: FormField
+        let importField: FormField
         let tokens: [TokenRow]
         let hasTokens: Bool
         let newToken: NewToken?
@@ -219,7 +224,27 @@ enum SettingsPage {
             tokenField = FormField(
                 "label", label: "Token name", value: state.tokenLabel, errors: state.tokenErrors,
                 hint: "For example “Phone” or “Backup script”.", maxLength: 100)
-            email = stored.email
+            usernameField = FormField(
+                "username", label: "Email", value: stored.email, autocomplete: "username", isHidden: true
+            ).identified(as: "password-username")
+            newTokenField = state.newToken.map {
+                FormField(
+                    "", label: "New token", value: $0.secret, isReadOnly: true, isLabelHidden: true,
+                    styleClass: "token-value"
+                ).identified(as: "new-token-value")
+            }
+            gravatarField = FormField(
+                "look_up", label: "Look up Gravatar pictures for my contacts", control: .checkbox, value: "1",
+                hint: "Turning this off deletes the Gravatar pictures kept for you; your contacts then show their "
+                    + "photo or initials.",
+                isChecked: looksUpGravatar
+            ).identified(as: "gravatar-look-up")
+            importField = FormField(
+                "file", label: "vCard file to import", control: .file,
+                hint: "vCard 3.0 or 4.0, as phones and Google Contacts export them. Contacts whose e-mail you "
+                    + "already have are left out.",
+                isRequired: true, accept: ".vcf,text/vcard,text/x-vcard"
+            ).identified(as: "import-file")
             self.tokens = tokens.map {
                 TokenRow(
                     label: $0.label, created: day($0.createdAt), lastUsed: day($0.lastUsedAt),

@@ -117,7 +117,7 @@ enum AddressFormPage {
                         FormField(
                             "province", label: format.provinceLabel, value: form.province, errors: errors,
                             autocomplete: "address-level1", maxLength: 255,
-                            suggestions: format.subdivisions.map(\.key)))
+                            suggestions: format.subdivisions.isEmpty ? nil : format.subdivisions.map(\.key)))
                 case .postalCode:
                     fields.append(
                         FormField(
@@ -177,6 +177,8 @@ struct AddressCard: Encodable {
     /// Where the pin is placed by hand, when the geocoder could not find the address.
     let placeByHandURL: String?
     let actions: MapActions
+    /// The address as text, to select and copy where no script does it.
+    let shareField: FormField
     let vcardURL: String
     let editURL: String
     let deleteURL: String
@@ -203,6 +205,10 @@ struct AddressCard: Encodable {
         actions = MapActions(
             address.mapDestination(lines: written), preferredApp: preferredApp,
             shareText: ShareText.address(name: address.label, lines: written, coordinate: address.coordinate))
+        shareField = FormField(
+            "", label: "Address text", control: .textarea, value: actions.shareText, rows: 5, isReadOnly: true,
+            styleClass: "share-text"
+        ).identified(as: "address-\(stored.id)-text")
         vcardURL = SiteURL.addressVCard(contact: stored.contactID, address: stored.id).path
         editURL = SiteURL.editAddress(contact: stored.contactID, address: stored.id).path
         deleteURL = SiteURL.deleteAddress(contact: stored.contactID, address: stored.id).path

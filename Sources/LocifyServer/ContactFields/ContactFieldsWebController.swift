@@ -43,35 +43,31 @@ struct ContactFieldsWebController: RouteCollection {
                 contactID: contactID, typeID: kind, data: data, labels: labelList, labelsAreTheWholeSet: true)
         }
 
-        func problem(_ failure: ValidationFailure, itemID: Int?) -> ContactSectionProblem {
-            ContactSectionProblem(
-                section: .field, message: failure.plainMessage, typed: data, itemID: itemID,
-                kindID: kindID.flatMap(LooseValue.integer), typedLabels: labels)
+        /// What was sent, drawn again in the form when it is refused.
+        var typed: [String: String?] {
+            ["contact_field_type_id": kindID, "data": data, "labels": labels]
         }
     }
 
     func addField(request: Request) async throws -> Response {
         let contactID = try request.pathID("contactID")
         let form = try request.content.decode(FieldForm.self)
-        let field: ContactField
-        do {
-            field = try await request.contactFields().create(try form.input(contactID: contactID))
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(request, contactID, form.problem(failure, itemID: nil))
+        return try await request.handleContactForm(.contactField, contact: contactID, typed: form.typed) {
+            let field = try await request.contactFields().create(try form.input(contactID: contactID))
+            return .redirect(to: SiteURL.contact(contactID).path + "#fields", flash: "“\(field.data)” was added.")
         }
-        return request.redirect(to: SiteURL.contact(contactID).path + "#fields", flash: "“\(field.data)” was added.")
     }
 
     func editField(request: Request) async throws -> Response {
         let service = try request.contactFields()
         let field = try await service.field(try request.pathID("fieldID"))
         let form = try request.content.decode(FieldForm.self)
-        do {
+        return try await request.handleContactForm(
+            .contactField, contact: field.contactID, item: field.id, typed: form.typed
+        ) {
             _ = try await service.update(field.id, try form.input(contactID: field.contactID))
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(request, field.contactID, form.problem(failure, itemID: field.id))
+            return .redirect(to: SiteURL.contact(field.contactID).path + "#fields", flash: "The field was saved.")
         }
-        return request.redirect(to: SiteURL.contact(field.contactID).path + "#fields", flash: "The field was saved.")
     }
 
     func deleteField(request: Request) async throws -> Response {
@@ -92,6 +88,8 @@ struct ContactFieldsWebController: RouteCollection {
             case name
             case linkProtocol = "protocol"
         }
+
+        var typed: [String: String?] { ["name": name, "protocol": linkProtocol] }
     }
 
     func showKinds(request: Request) async throws -> View {
@@ -100,12 +98,13 @@ struct ContactFieldsWebController: RouteCollection {
 
     func createKind(request: Request) async throws -> Response {
         let form = try request.content.decode(KindForm.self)
-        do {
+        return try await request.handleForm(.fieldKind, typed: form.typed) {
             let kind = try await request.contactFields().createType(
                 name: form.name, icon: nil, linkProtocol: form.linkProtocol, type: nil)
-            return request.redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was added.")
-        } catch let failure as ValidationFailure {
-            return try await redrawKinds(request, problem: .init(kindID: nil, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was added.")
+        } redraw: { problem in
+            try await request.view.render(
+                "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
         }
     }
 
@@ -113,12 +112,13 @@ struct ContactFieldsWebController: RouteCollection {
     func updateKind(request: Request) async throws -> Response {
         let id = try request.pathID("kindID")
         let form = try request.content.decode(KindForm.self)
-        do {
+        return try await request.handleForm(.fieldKind, item: id, typed: form.typed) {
             let kind = try await request.contactFields().updateType(
                 id, name: .some(form.name), icon: nil, linkProtocol: .some(form.linkProtocol), type: nil)
-            return request.redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was saved.")
-        } catch let failure as ValidationFailure {
-            return try await redrawKinds(request, problem: .init(kindID: id, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was saved.")
+        } redraw: { problem in
+            try await request.view.render(
+                "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
         }
     }
 
@@ -126,64 +126,71 @@ struct ContactFieldsWebController: RouteCollection {
         let id = try request.pathID("kindID")
         let service = try request.contactFields()
         let kind = try await service.type(id)
-        do {
+        return try await request.handleForm(.fieldKind, item: id) {
             try await service.deleteType(id)
-        } catch let failure as ValidationFailure {
-            return try await redrawKinds(request, problem: .init(kindID: id, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was deleted.")
+        } redraw: { problem in
+            try await request.view.render(
+                "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
         }
-        return request.redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was deleted.")
-    }
-
-    private func redrawKinds(_ request: Request, problem: FieldKindsPage.Problem) async throws -> Response {
-        try await request.view.render("settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
-            .encodeResponse(status: .unprocessableEntity, for: request)
     }
 }
 
 /// `GET /settings/field-kinds`.
 enum FieldKindsPage {
-    /// A refused form: the kind it was about (nil for a new one) and what was wrong.
-    struct Problem: Encodable {
-        let kindID: Int?
-        let message: String
-    }
-
     struct Row: Encodable {
         let id: Int
         let name: String
-        let linkProtocol: String
         let isDelible: Bool
         let fieldsLabel: String
         let saveURL: String
         let deleteURL: String
-        let error: String?
+        let nameField: FormField
+        let protocolField: FormField
     }
 
     struct Context: Encodable {
         let layout: LayoutContext
         let kinds: [Row]
         let addURL: String
-        let newError: String?
+        let nameField: FormField
+        let protocolField: FormField
         let settingsURL: String
     }
 
-    static func load(_ request: Request, problem: Problem? = nil) async throws -> Context {
+    /// `problem` is a refused form: a row's (its save or delete) or the new kind's.
+    static func load(_ request: Request, problem: FormProblem? = nil) async throws -> Context {
         let service = try request.contactFields()
         let kinds = try await service.types()
         let counts = try await service.fieldCounts()
         let rows = kinds.map { kind in
             let count = counts[kind.id] ?? 0
             return Row(
-                id: kind.id, name: kind.name, linkProtocol: kind.linkProtocol ?? "", isDelible: kind.isDelible,
+                id: kind.id, name: kind.name, isDelible: kind.isDelible,
                 fieldsLabel: count == 1 ? "1 field" : "\(count) fields",
                 saveURL: SiteURL.settingsFieldKind(kind.id).path,
                 deleteURL: SiteURL.deleteSettingsFieldKind(kind.id).path,
-                error: problem?.kindID == kind.id ? problem?.message : nil)
+                nameField: FormField(
+                    "name", label: "Name", value: problem?.typed("name", in: .fieldKind, item: kind.id) ?? kind.name,
+                    error: problem?.message(for: .fieldKind, item: kind.id), isRequired: true, maxLength: 255
+                ).identified(as: "kind-\(kind.id)-name"),
+                protocolField: FormField(
+                    "protocol", label: "Protocol",
+                    value: problem?.typed("protocol", in: .fieldKind, item: kind.id) ?? kind.linkProtocol,
+                    maxLength: 255
+                ).identified(as: "kind-\(kind.id)-protocol"))
         }
         return Context(
             layout: LayoutContext(title: "Kinds of contact field", section: .settings, session: request.pageSession),
             kinds: rows, addURL: SiteURL.settingsFieldKinds.path,
-            newError: problem != nil && problem?.kindID == nil ? problem?.message : nil,
+            nameField: FormField(
+                "name", label: "Name", value: problem?.typed("name", in: .fieldKind),
+                error: problem?.message(for: .fieldKind), isRequired: true, maxLength: 255
+            ).identified(as: "new-kind-name"),
+            protocolField: FormField(
+                "protocol", label: "Protocol (optional)", value: problem?.typed("protocol", in: .fieldKind),
+                hint: "What a link to the value starts with.", maxLength: 255, placeholder: "https://mastodon.social/@"
+            ).identified(as: "new-kind-protocol"),
             settingsURL: SiteURL.settings.path)
     }
 }

@@ -47,8 +47,9 @@ enum ContactListPage {
         let listURL: String
         let toggleArchivedURL: String
         let toggleArchivedLabel: String
+        let searchField: FormField
         /// The tag filter: "Any tag", then the account's tags.
-        let tagOptions: [SelectOption]
+        let tagField: FormField
         let hasTags: Bool
 
         /// `tag` narrows the list to the contacts carrying it; `allTags` fill the filter.
@@ -84,9 +85,16 @@ enum ContactListPage {
             listURL = SiteURL.contacts.path
             toggleArchivedURL = SiteURL.contacts.path(query: [("archived", archived ? nil : "1")])
             toggleArchivedLabel = archived ? "Show current contacts" : "Show archived contacts"
-            tagOptions =
-                [SelectOption(value: "", label: "Any tag", isSelected: tag == nil)]
-                + allTags.map { SelectOption(value: String($0.id), label: $0.name, isSelected: $0.id == tag?.id) }
+            searchField = FormField(
+                "q", label: "Search contacts", control: .search, value: search,
+                placeholder: "Search by name, e-mail or phone number", isLabelHidden: true
+            ).identified(as: "q")
+            tagField = FormField(
+                "tag", label: "Only contacts tagged", control: .select,
+                options: [SelectOption(value: "", label: "Any tag", isSelected: tag == nil)]
+                    + allTags.map { SelectOption(value: String($0.id), label: $0.name, isSelected: $0.id == tag?.id) },
+                isLabelHidden: true
+            ).identified(as: "tag-filter")
             hasTags = !allTags.isEmpty
         }
     }
@@ -145,7 +153,7 @@ enum ContactPage {
             allTags: [Tag] = [], contactFields: [ContactField] = [], fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
-            problem: ContactSectionProblem? = nil
+            problem: FormProblem? = nil
         ) {
             let contact = aggregate.contact
             let fields = contact.fields
@@ -211,10 +219,8 @@ enum ContactPage {
         }
     }
 
-    /// `pictureError` is shown beside the photo upload when it was refused.
-    static func load(
-        _ request: Request, id: Int, pictureError: String? = nil, sectionProblem: ContactSectionProblem? = nil
-    ) async throws -> Context {
+    /// `problem` is a refused small form of the page, shown beside it.
+    static func load(_ request: Request, id: Int, problem: FormProblem? = nil) async throws -> Context {
         // The contact first: another account's is not found, and nothing else is read.
         let aggregate = try await request.contacts().aggregate(id)
         // The sections' reads depend on nothing but the id, so they run together: on PostgreSQL each on
@@ -234,7 +240,7 @@ enum ContactPage {
             contactFields.first { emailKinds.contains($0.typeID) }?.data)
         let pictures = ContactPicturesSection(
             contact: contact, photos: try await photos, gravatarEmail: gravatarEmail,
-            maximumBytes: request.application.locifyConfig.maximumPhotoBytes, error: pictureError
+            maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
@@ -242,17 +248,16 @@ enum ContactPage {
             today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,
-            problem: sectionProblem)
+            problem: problem)
     }
 
-    /// The contact page again, a refused form's problem beside it (422), nothing changed: what every
-    /// small form of the page answers when it is refused.
-    static func redraw(_ request: Request, _ contactID: Int, _ problem: ContactSectionProblem) async throws
-        -> Response
-    {
-        let context = try await load(request, id: contactID, sectionProblem: problem)
-        return try await request.view.render("contacts/show", context).encodeResponse(
-            status: .unprocessableEntity, for: request)
+    /// The contact page again with a refusal that is no broken rule (a file too large, not an image)
+    /// beside its form, answered with `status`; nothing changed.
+    static func redraw(
+        _ request: Request, _ contactID: Int, _ problem: FormProblem, status: HTTPResponseStatus
+    ) async throws -> Response {
+        let context = try await load(request, id: contactID, problem: problem)
+        return try await request.view.render("contacts/show", context).encodeResponse(status: status, for: request)
     }
 
     /// "Engineer at Navy", or whichever of the two is known.

@@ -21,6 +21,8 @@ struct GendersWebController: RouteCollection {
             case name, type
             case replaceBy = "replace_by"
         }
+
+        var typed: [String: String?] { ["name": name, "type": type, "replace_by": replaceBy] }
     }
 
     func show(request: Request) async throws -> View {
@@ -29,22 +31,22 @@ struct GendersWebController: RouteCollection {
 
     func create(request: Request) async throws -> Response {
         let form = try request.content.decode(GenderForm.self)
-        do {
+        return try await request.handleForm(.gender, typed: form.typed) {
             let gender = try await request.genders().create(name: form.name, type: form.type)
-            return request.redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was added.")
-        } catch let failure as ValidationFailure {
-            return try await redraw(request, problem: .init(genderID: nil, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was added.")
+        } redraw: { problem in
+            try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
     }
 
     func update(request: Request) async throws -> Response {
         let id = try request.pathID("genderID")
         let form = try request.content.decode(GenderForm.self)
-        do {
+        return try await request.handleForm(.gender, item: id, typed: form.typed) {
             let gender = try await request.genders().update(id, name: .some(form.name), type: .some(form.type))
-            return request.redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was saved.")
-        } catch let failure as ValidationFailure {
-            return try await redraw(request, problem: .init(genderID: id, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was saved.")
+        } redraw: { problem in
+            try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
     }
 
@@ -52,52 +54,45 @@ struct GendersWebController: RouteCollection {
         let id = try request.pathID("genderID")
         let form = try request.content.decode(GenderForm.self)
         let gender = try await request.genders().gender(id)
-        do {
+        return try await request.handleForm(.gender, item: id) {
             var replacement: Int?
             if let text = form.replaceBy, !text.isEmpty {
                 guard let value = LooseValue.integer(text) else { throw AppError.notFound }
                 replacement = value
             }
             try await request.genders().delete(id, replacement: replacement)
-        } catch let failure as ValidationFailure {
-            return try await redraw(request, problem: .init(genderID: id, message: failure.plainMessage))
+            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was deleted.")
+        } redraw: { problem in
+            try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
-        return request.redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was deleted.")
     }
+}
 
-    private func redraw(_ request: Request, problem: GendersPage.Problem) async throws -> Response {
-        try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
-            .encodeResponse(status: .unprocessableEntity, for: request)
-    }
+extension FormName {
+    static let gender = FormName("gender")
 }
 
 /// `GET /settings/genders`.
 enum GendersPage {
-    /// A refused form: the gender it was about (nil for a new one) and what was wrong.
-    struct Problem: Encodable {
-        let genderID: Int?
-        let message: String
-    }
-
     struct Row: Encodable {
         let id: Int
         let name: String
-        let typeOptions: [SelectOption]
         let contacts: Int
         let contactsLabel: String
         let saveURL: String
         let deleteURL: String
-        /// The other genders, which may take this one's contacts.
-        let replacements: [SelectOption]
-        let error: String?
+        let nameField: FormField
+        let typeField: FormField
+        /// Which of the other genders takes this one's contacts; nil when it is the only gender.
+        let replacementField: FormField?
     }
 
     struct Context: Encodable {
         let layout: LayoutContext
         let genders: [Row]
         let addURL: String
-        let newTypeOptions: [SelectOption]
-        let newError: String?
+        let nameField: FormField
+        let typeField: FormField
         let settingsURL: String
     }
 
@@ -109,26 +104,46 @@ enum GendersPage {
         typeLabels.map { SelectOption(value: $0.type, label: $0.label, isSelected: $0.type == selected) }
     }
 
-    static func load(_ request: Request, problem: Problem? = nil) async throws -> Context {
+    /// `problem` is a refused form: a row's (its save or delete) or the new gender's.
+    static func load(_ request: Request, problem: FormProblem? = nil) async throws -> Context {
         let service = try request.genders()
         let genders = try await service.all()
         let counts = try await service.contactCounts()
         let rows = genders.map { gender in
             let count = counts[gender.id] ?? 0
+            let contactsLabel = count == 1 ? "1 contact" : "\(count) contacts"
+            func typed(_ name: String) -> String? { problem?.typed(name, in: .gender, item: gender.id) }
+            let others = genders.filter { $0.id != gender.id }
             return Row(
-                id: gender.id, name: gender.name, typeOptions: typeOptions(selected: gender.type), contacts: count,
-                contactsLabel: count == 1 ? "1 contact" : "\(count) contacts",
+                id: gender.id, name: gender.name, contacts: count, contactsLabel: contactsLabel,
                 saveURL: SiteURL.settingsGender(gender.id).path,
                 deleteURL: SiteURL.deleteSettingsGender(gender.id).path,
-                replacements: genders.filter { $0.id != gender.id }.map {
-                    SelectOption(value: String($0.id), label: $0.name, isSelected: false)
-                },
-                error: problem?.genderID == gender.id ? problem?.message : nil)
+                nameField: FormField(
+                    "name", label: "Name", value: typed("name") ?? gender.name,
+                    error: problem?.message(for: .gender, item: gender.id), isRequired: true, maxLength: 255
+                ).identified(as: "gender-\(gender.id)-name"),
+                typeField: FormField(
+                    "type", label: "Type", control: .select,
+                    options: typeOptions(selected: typed("type") ?? gender.type)
+                ).identified(as: "gender-\(gender.id)-type"),
+                replacementField: others.isEmpty
+                    ? nil
+                    : FormField(
+                        "replace_by", label: "\(contactsLabel) will have instead", control: .select,
+                        options: others.map { SelectOption(value: String($0.id), label: $0.name, isSelected: false) }
+                    ).identified(as: "gender-\(gender.id)-replace"))
         }
         return Context(
             layout: LayoutContext(title: "Genders", section: .settings, session: request.pageSession), genders: rows,
-            addURL: SiteURL.settingsGenders.path, newTypeOptions: typeOptions(selected: "O"),
-            newError: problem != nil && problem?.genderID == nil ? problem?.message : nil,
+            addURL: SiteURL.settingsGenders.path,
+            nameField: FormField(
+                "name", label: "Name", value: problem?.typed("name", in: .gender),
+                error: problem?.message(for: .gender), isRequired: true, maxLength: 255
+            ).identified(as: "new-gender-name"),
+            typeField: FormField(
+                "type", label: "Type", control: .select,
+                options: typeOptions(selected: problem?.typed("type", in: .gender) ?? "O")
+            ).identified(as: "new-gender-type"),
             settingsURL: SiteURL.settings.path)
     }
 }

@@ -20,6 +20,9 @@ struct MapActions: Encodable {
     let showURL: String
     let geoURL: String
     let shareText: String
+    /// The share text and link, to select and copy where no script does it.
+    let shareTextField: FormField
+    let shareLinkField: FormField
 
     init(
         _ destination: MapDestination, preferredApp: MapsApp, shareText: String, id: String = "", title: String = ""
@@ -39,5 +42,11 @@ struct MapActions: Encodable {
             ?? MapLinks.show(destination, in: .openStreetMap) ?? ""
         geoURL = MapLinks.show(destination, in: .geoLink) ?? ""
         self.shareText = shareText
+        shareTextField = FormField(
+            "", label: "Text", control: .textarea, value: shareText, rows: 5, isReadOnly: true, styleClass: "share-text"
+        ).identified(as: id + "-share-text")
+        shareLinkField = FormField(
+            "", label: "Link", control: .url, value: showURL, isReadOnly: true, styleClass: "share-text"
+        ).identified(as: id + "-share-link")
     }
 }

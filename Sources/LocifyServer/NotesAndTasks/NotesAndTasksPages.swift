@@ -2,7 +2,13 @@ import Foundation
 import LocifyCore
 import Vapor
 
-/// One note as a contact page lists it.
+extension FormName {
+    static let note = FormName("note")
+    static let task = FormName("task")
+}
+
+/// One note as a contact page lists it, with its edit form (open, with the problem, when an edit was
+/// refused).
 struct NoteLine: Encodable {
     let id: Int
     let body: String
@@ -11,8 +17,10 @@ struct NoteLine: Encodable {
     let editURL: String
     let favoriteURL: String
     let deleteURL: String
+    let bodyField: FormField
+    let isEditing: Bool
 
-    init(_ note: Note) {
+    init(_ note: Note, problem: FormProblem?) {
         id = note.id
         body = note.fields.body
         written = Timestamp.day(note.createdAt)
@@ -20,6 +28,13 @@ struct NoteLine: Encodable {
         editURL = SiteURL.note(note.id).path
         favoriteURL = SiteURL.noteFavorite(note.id).path
         deleteURL = SiteURL.deleteNote(note.id).path
+        let error = problem?.message(for: .note, item: note.id)
+        isEditing = error != nil
+        bodyField = FormField(
+            "body", label: "Note", control: .textarea,
+            value: problem?.typed("body", in: .note, item: note.id) ?? note.fields.body, error: error,
+            maxLength: NoteDraft.maximumBodyLength
+        ).identified(as: "note-\(note.id)-body")
     }
 }
 
@@ -30,16 +45,20 @@ struct ContactNotesSection: Encodable {
 
     let items: [NoteLine]
     let addURL: String
-    let maximumLength: Int
-    let error: String?
-    let typed: String?
+    let bodyField: FormField
+    let favoriteField: FormField
 
-    init(contactID: Int, notes: [Note], problem: ContactSectionProblem?) {
-        items = notes.map(NoteLine.init)
+    init(contactID: Int, notes: [Note], problem: FormProblem?) {
+        items = notes.map { NoteLine($0, problem: problem) }
         addURL = SiteURL.contactNotes(contactID).path
-        maximumLength = NoteDraft.maximumBodyLength
-        error = problem?.section == .note ? problem?.message : nil
-        typed = problem?.section == .note ? problem?.typed : nil
+        bodyField = FormField(
+            "body", label: "New note", control: .textarea, value: problem?.typed("body", in: .note),
+            error: problem?.message(for: .note), maxLength: NoteDraft.maximumBodyLength, rows: 3
+        ).identified(as: "new-note")
+        favoriteField = FormField(
+            "is_favorited", label: "Favourite", control: .checkbox, value: "1",
+            isChecked: problem?.typed("is_favorited", in: .note) != nil
+        ).identified(as: "new-note-favorite")
     }
 }
 
@@ -58,8 +77,12 @@ struct TaskLine: Encodable {
     let returnTo: String
     /// The page's form token: the line is drawn by a partial, which sees only the line.
     let csrfToken: String
+    let titleField: FormField
+    let descriptionField: FormField
+    let isEditing: Bool
 
-    init(_ task: ToDo, contact: Contact?, returnTo: String, csrfToken: String) {
+    /// `problem` is a refused edit, shown in this line's form when it is about this task.
+    init(_ task: ToDo, contact: Contact?, returnTo: String, csrfToken: String, problem: FormProblem? = nil) {
         id = task.id
         title = task.fields.title
         description = task.fields.description
@@ -72,6 +95,17 @@ struct TaskLine: Encodable {
         deleteURL = SiteURL.deleteTask(task.id).path
         self.returnTo = returnTo
         self.csrfToken = csrfToken
+        let error = problem?.message(for: .task, item: task.id)
+        isEditing = error != nil
+        titleField = FormField(
+            "title", label: "Title", value: problem?.typed("title", in: .task, item: task.id) ?? task.fields.title,
+            error: error, isRequired: true, maxLength: ToDoDraft.maximumTitleLength
+        ).identified(as: "task-\(task.id)-title")
+        descriptionField = FormField(
+            "description", label: "Description", control: .textarea,
+            value: problem?.typed("description", in: .task, item: task.id) ?? task.fields.description,
+            maxLength: ToDoDraft.maximumDescriptionLength, rows: 2
+        ).identified(as: "task-\(task.id)-description")
     }
 }
 
@@ -80,56 +114,73 @@ struct ContactTasksSection: Encodable {
     let items: [TaskLine]
     let addURL: String
     let tasksURL: String
-    let error: String?
-    let typed: String?
+    let titleField: FormField
 
-    init(contact: Contact, tasks: [ToDo], problem: ContactSectionProblem?, csrfToken: String) {
+    init(contact: Contact, tasks: [ToDo], problem: FormProblem?, csrfToken: String) {
         let back = SiteURL.contact(contact.id).path + "#tasks"
-        items = tasks.map { TaskLine($0, contact: nil, returnTo: back, csrfToken: csrfToken) }
+        items = tasks.map {
+            TaskLine($0, contact: nil, returnTo: back, csrfToken: csrfToken, problem: problem)
+        }
         addURL = SiteURL.contactTasks(contact.id).path
         tasksURL = SiteURL.tasks.path
-        error = problem?.section == .task ? problem?.message : nil
-        typed = problem?.section == .task ? problem?.typed : nil
+        titleField = FormField(
+            "title", label: "New task", value: problem?.typed("title", in: .task),
+            error: problem?.message(for: .task), maxLength: ToDoDraft.maximumTitleLength
+        ).identified(as: "new-task")
     }
 }
 
 /// `GET /tasks`: the open tasks across contacts, oldest first, with a form for a new one.
 enum TasksPage {
+    /// What a refused form sent, drawn again in it.
+    struct Typed {
+        var title: String?
+        var contactID: String?
+    }
+
     struct Context: Encodable {
         let layout: LayoutContext
         let tasks: [TaskLine]
         let addURL: String
-        let contactOptions: [SelectOption]
-        let errors: FieldMessages
-        let typedTitle: String?
+        let titleField: FormField
+        let contactField: FormField
 
+        /// `errors` and `typed` are a refused new task's; `problem` a refused edit of one of `tasks`.
         init(
             tasks: [ToDo], contacts: [Int: Contact], allContacts: [Contact], session: PageSession,
-            errors: FieldMessages = [:], typedTitle: String? = nil
+            errors: FieldMessages = [:], typed: Typed = Typed(), problem: FormProblem? = nil
         ) {
             layout = LayoutContext(title: "Tasks", section: .reminders, session: session)
             self.tasks = tasks.map {
                 TaskLine(
                     $0, contact: $0.contactID.flatMap { contacts[$0] }, returnTo: SiteURL.tasks.path,
-                    csrfToken: session.csrfToken)
+                    csrfToken: session.csrfToken, problem: problem)
             }
             addURL = SiteURL.tasks.path
-            contactOptions =
-                [SelectOption(value: "", label: "No one", isSelected: true)]
-                + allContacts.map { SelectOption(value: String($0.id), label: $0.completeName, isSelected: false) }
-            self.errors = errors
-            self.typedTitle = typedTitle
+            titleField = FormField(
+                "title", label: "Title", value: typed.title, errors: errors, isRequired: true,
+                maxLength: ToDoDraft.maximumTitleLength
+            ).identified(as: "task-title")
+            let chosen = typed.contactID ?? ""
+            contactField = FormField(
+                "contact_id", label: "About", control: .select, errors: errors,
+                options: [SelectOption(value: "", label: "No one", isSelected: chosen.isEmpty)]
+                    + allContacts.map {
+                        SelectOption(value: String($0.id), label: $0.completeName, isSelected: String($0.id) == chosen)
+                    },
+                filterPlaceholder: "Type to find a contact"
+            ).identified(as: "task-contact")
         }
     }
 
-    static func load(_ request: Request, errors: FieldMessages = [:], typedTitle: String? = nil) async throws
-        -> Context
-    {
+    static func load(
+        _ request: Request, errors: FieldMessages = [:], typed: Typed = Typed(), problem: FormProblem? = nil
+    ) async throws -> Context {
         let tasks = try await request.tasks().openTasks()
         let contacts = try await request.contacts().contacts(tasks.compactMap(\.contactID))
         let everyone = try await request.contacts().allByName().filter { !$0.fields.isArchived }
         return Context(
             tasks: tasks, contacts: contacts, allContacts: everyone, session: request.pageSession, errors: errors,
-            typedTitle: typedTitle)
+            typed: typed, problem: problem)
     }
 }

@@ -54,30 +54,28 @@ struct NotesAndTasksWebController: RouteCollection {
     func addNote(request: Request) async throws -> Response {
         let contactID = try request.pathID("contactID")
         let form = try request.content.decode(NoteForm.self)
-        do {
+        return try await request.handleContactForm(
+            .note, contact: contactID, typed: ["body": form.body, "is_favorited": form.isFavorited]
+        ) {
             _ = try await request.notes().create(
                 contactID: contactID, NoteDraft(body: form.body, isFavorited: form.isFavorited != nil))
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
+            return .redirect(to: SiteURL.contact(contactID).path + "#notes", flash: "The note was saved.")
         }
-        return request.redirect(to: SiteURL.contact(contactID).path + "#notes", flash: "The note was saved.")
     }
 
     func editNote(request: Request) async throws -> Response {
         let note = try await request.notes().note(try request.pathID("noteID"))
         let form = try request.content.decode(NoteForm.self)
-        do {
+        return try await request.handleContactForm(
+            .note, contact: note.contactID, item: note.id, typed: ["body": form.body]
+        ) {
             _ = try await request.notes().update(note.id, contactID: nil) { draft in
                 var changed = draft
                 changed.body = form.body
                 return changed
             }
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, note.contactID, .init(section: .note, message: failure.plainMessage, typed: form.body))
+            return .redirect(to: SiteURL.contact(note.contactID).path + "#notes", flash: "The note was saved.")
         }
-        return request.redirect(to: SiteURL.contact(note.contactID).path + "#notes", flash: "The note was saved.")
     }
 
     func toggleFavorite(request: Request) async throws -> Response {
@@ -103,15 +101,12 @@ struct NotesAndTasksWebController: RouteCollection {
         let contactID = try request.pathID("contactID")
         _ = try await request.contacts().contact(contactID)
         let form = try request.content.decode(TaskForm.self)
-        do {
-            _ = try await request.tasks().create(
+        return try await request.handleContactForm(.task, contact: contactID, typed: ["title": form.title]) {
+            let task = try await request.tasks().create(
                 contactID: contactID, ToDoDraft(title: form.title, description: form.description))
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
+            return .redirect(
+                to: SiteURL.contact(contactID).path + "#tasks", flash: "The task “\(task.fields.title)” was added.")
         }
-        return request.redirect(
-            to: SiteURL.contact(contactID).path + "#tasks", flash: "The task “\(form.title ?? "")” was added.")
     }
 
     func tasksPage(request: Request) async throws -> View {
@@ -130,7 +125,9 @@ struct NotesAndTasksWebController: RouteCollection {
             return .redirect(to: SiteURL.tasks.path, flash: "The task “\(task.fields.title)” was added.")
         } redraw: { errors in
             try await request.view.render(
-                "tasks/index", try await TasksPage.load(request, errors: errors, typedTitle: form.title))
+                "tasks/index",
+                try await TasksPage.load(
+                    request, errors: errors, typed: .init(title: form.title, contactID: form.contactID)))
         }
     }
 
@@ -138,23 +135,24 @@ struct NotesAndTasksWebController: RouteCollection {
         let task = try await request.tasks().task(try request.pathID("taskID"))
         let form = try request.content.decode(TaskForm.self)
         let back = SiteURL.localPath(form.returnTo) ?? SiteURL.tasks.path
-        do {
+        let typed = ["title": form.title, "description": form.description]
+        func save() async throws -> FormOutcome {
             _ = try await request.tasks().update(task.id, contactID: nil) { draft in
                 var changed = draft
                 changed.title = form.title
                 changed.description = form.description
                 return changed
             }
-        } catch let failure as ValidationFailure {
-            if let contactID = task.contactID, back.hasPrefix(SiteURL.contact(contactID).path) {
-                return try await ContactPage.redraw(
-                    request, contactID, .init(section: .task, message: failure.plainMessage, typed: form.title))
-            }
-            return try await request.view.render(
-                "tasks/index", try await TasksPage.load(request, errors: failure.byField, typedTitle: form.title)
-            ).encodeResponse(status: .unprocessableEntity, for: request)
+            return .redirect(to: back, flash: "The task was saved.")
         }
-        return request.redirect(to: back, flash: "The task was saved.")
+        // Refused, the form is drawn again on the page it was sent from.
+        if let contactID = task.contactID, back.hasPrefix(SiteURL.contact(contactID).path) {
+            return try await request.handleContactForm(
+                .task, contact: contactID, item: task.id, typed: typed, save)
+        }
+        return try await request.handleForm(.task, item: task.id, typed: typed, save) { problem in
+            try await request.view.render("tasks/index", try await TasksPage.load(request, problem: problem))
+        }
     }
 
     /// Ticks a task off, or opens it again.

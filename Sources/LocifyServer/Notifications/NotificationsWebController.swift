@@ -243,14 +243,13 @@ enum NotificationSettingsPage {
     struct Context: Encodable {
         let layout: LayoutContext
         let timeField: FormField
-        let advanceFields: [FormField]
-        let advanceError: String?
+        let advanceGroup: FormGroup
         let channelFields: [FormField]
         let webhookFields: [FormField]
         let weekField: FormField
         let saveURL: String
         let testURL: String
-        let feedURL: String
+        let feedField: FormField
         let regenerateURL: String
         let settingsURL: String
         let deliveries: [Delivery]
@@ -264,12 +263,13 @@ enum NotificationSettingsPage {
                 "time_of_day", label: "Time of day", control: .time, value: form.timeOfDay, errors: errors,
                 hint: "A day's notifications go out at this time, in your timezone (\(user.profile.timezone)).")
             let chosen = Set(form.advanceDays)
-            advanceFields = NotificationPreferences.advanceChoices.map { days in
-                FormField(
-                    "advance_\(days)", label: days == 1 ? "1 day before" : "\(days) days before", control: .checkbox,
-                    isChecked: chosen.contains(String(days)))
-            }
-            advanceError = errors["advance_days"]
+            advanceGroup = FormGroup(
+                "advance_days", legend: "Also tell me ahead",
+                fields: NotificationPreferences.advanceChoices.map { days in
+                    FormField(
+                        "advance_\(days)", label: days == 1 ? "1 day before" : "\(days) days before",
+                        control: .checkbox, isChecked: chosen.contains(String(days)))
+                }, errors: errors)
             channelFields = [
                 FormField(
                     "in_app", label: "In Locify: the Notifications page, and your browser once you enable it there",
@@ -304,7 +304,10 @@ enum NotificationSettingsPage {
                 })
             saveURL = SiteURL.settingsNotifications.path
             testURL = SiteURL.settingsNotificationsTest.path
-            self.feedURL = feedURL
+            feedField = FormField(
+                "", label: "Feed address (keep it private: anyone with it can read your reminders)", value: feedURL,
+                isReadOnly: true, styleClass: "token-value"
+            ).identified(as: "feed-url")
             regenerateURL = SiteURL.settingsFeed.path
             settingsURL = SiteURL.settings.path
             self.deliveries = deliveries.map { delivery in

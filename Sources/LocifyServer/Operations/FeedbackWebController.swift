@@ -35,38 +35,36 @@ struct FeedbackWebController: RouteCollection {
         let outside = request.application.locifyConfig.outside
         guard let address = outside.feedbackEmail else { return request.redirect(to: SiteURL.settingsFeedback.path) }
         let message = typed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        var problem: String?
-        if message.isEmpty { problem = "Write your message first." }
-        if message.unicodeScalars.count > Self.maximumLength {
-            problem =
-                "A message can be at most \(Self.maximumLength) characters; this one is \(message.unicodeScalars.count)."
+        return try await request.handleForm {
+            if message.isEmpty { throw ValidationFailure(field: "message", "Write your message first.") }
+            if message.unicodeScalars.count > Self.maximumLength {
+                throw ValidationFailure(
+                    field: "message",
+                    "A message can be at most \(Self.maximumLength) characters; this one is "
+                        + "\(message.unicodeScalars.count).")
+            }
+            let user = try request.requireUser()
+            let mail = FeedbackPage.mail(
+                message: message, name: user.profile.name, email: user.profile.email, to: address,
+                from: outside.mailFrom, date: request.dependencies.now(),
+                messageID: "\(request.dependencies.newUUID().lowercasedText)@locify")
+            guard outside.mailCommand != nil else {
+                // No mail on this server: the person's own mail app sends it.
+                return .page(request.redirect(to: FeedbackPage.mailtoURL(mail)))
+            }
+            do {
+                try await request.dependencies.mailer.send(mail)
+            } catch {
+                request.logger.warning("Feedback could not be sent: \(error)")
+                // Said beside the message, which stays typed, so nothing is lost.
+                throw ValidationFailure(
+                    field: "message",
+                    "The server could not send it just now. Try again later, or write from your own mail app.")
+            }
+            return .redirect(to: SiteURL.settings.path, flash: "Thank you: your feedback was sent.")
+        } redraw: { errors in
+            try await render(request, message: typed, errors: errors)
         }
-        if let problem {
-            return try await render(request, message: typed, errors: ["message": problem]).encodeResponse(
-                status: .unprocessableEntity, for: request)
-        }
-        let user = try request.requireUser()
-        let mail = FeedbackPage.mail(
-            message: message, name: user.profile.name, email: user.profile.email, to: address,
-            from: outside.mailFrom, date: request.dependencies.now(),
-            messageID: "\(request.dependencies.newUUID().lowercasedText)@locify")
-        guard outside.mailCommand != nil else {
-            // No mail on this server: the person's own mail app sends it.
-            return request.redirect(to: FeedbackPage.mailtoURL(mail))
-        }
-        do {
-            try await request.dependencies.mailer.send(mail)
-        } catch {
-            request.logger.warning("Feedback could not be sent: \(error)")
-            return try await render(
-                request, message: typed,
-                errors: [
-                    "message":
-                        "The server could not send it just now. Try again later, or write from your own mail app."
-                ]
-            ).encodeResponse(status: .unprocessableEntity, for: request)
-        }
-        return request.redirect(to: SiteURL.settings.path, flash: "Thank you: your feedback was sent.")
     }
 }
 

@@ -35,9 +35,12 @@ struct ContactPicturesWebController: RouteCollection {
             }
             return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was added.")
         } catch let failure as any AppFailure where failure.kind != .notFound {
-            // Not an image, too large, or not a readable form: said beside the upload, with its status.
-            return try await redraw(
-                request, contactID: contactID, error: failure.plainMessage, status: failure.kind.status)
+            // Not an image, too large, or not a readable form: said beside the upload, with its own status
+            // (413 for too large), which is why this form does not go through `handleContactForm`.
+            return try await ContactPage.redraw(
+                request, contactID,
+                FormProblem(form: .picture, itemID: nil, message: failure.plainMessage, typed: [:]),
+                status: failure.kind.status)
         }
     }
 
@@ -55,12 +58,10 @@ struct ContactPicturesWebController: RouteCollection {
         let contactID = try request.pathID("contactID")
         _ = try await request.contacts().contact(contactID)
         let form = try request.content.decode(AvatarForm.self)
-        guard let choice = form.source.flatMap(AvatarChoice.init(rawValue:)) else {
-            return try await redraw(
-                request, contactID: contactID, error: "Choose a photo, the Gravatar or the initials.",
-                status: .unprocessableEntity)
-        }
-        do {
+        return try await request.handleContactForm(.picture, contact: contactID) {
+            guard let choice = form.source.flatMap(AvatarChoice.init(rawValue:)) else {
+                throw ValidationFailure(field: "source", "Choose a photo, the Gravatar or the initials.")
+            }
             let contact = try await request.avatars().choose(
                 contactID: contactID, choice: choice, photoID: form.photoID.flatMap { Int($0) })
             let shown =
@@ -70,11 +71,8 @@ struct ContactPicturesWebController: RouteCollection {
                 case .initials:
                     choice == .gravatar ? "the initials until a Gravatar is found" : "the initials"
                 }
-            return request.redirect(
+            return .redirect(
                 to: SiteURL.contact(contactID).path + "#pictures", flash: "\(contact.completeName) now shows \(shown).")
-        } catch let failure as ValidationFailure {
-            return try await redraw(
-                request, contactID: contactID, error: failure.plainMessage, status: .unprocessableEntity)
         }
     }
 
@@ -86,14 +84,11 @@ struct ContactPicturesWebController: RouteCollection {
         try await photos.delete(photo.id)
         return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was deleted.")
     }
+}
 
-    /// The contact page again, with the problem beside the upload form and nothing changed.
-    private func redraw(
-        _ request: Request, contactID: Int, error: String, status: HTTPResponseStatus
-    ) async throws -> Response {
-        let context = try await ContactPage.load(request, id: contactID, pictureError: error)
-        return try await request.view.render("contacts/show", context).encodeResponse(status: status, for: request)
-    }
+extension FormName {
+    /// The upload and the choice of picture: their problem is shown beside the upload.
+    static let picture = FormName("picture")
 }
 
 /// The pictures section of the contact page.
@@ -115,13 +110,13 @@ struct ContactPicturesSection: Encodable {
     let shown: String
     let showsInitials: Bool
     let offersGravatar: Bool
-    let maximumMB: Int
-    let error: String?
+    let fileField: FormField
+    let makeAvatarField: FormField
 
     /// `gravatarEmail` is the contact's e-mail Gravatar has a picture for, if any; `photoURL` makes each
     /// photo's link.
     init(
-        contact: Contact, photos: [Photo], gravatarEmail: String?, maximumBytes: Int, error: String?,
+        contact: Contact, photos: [Photo], gravatarEmail: String?, maximumBytes: Int, problem: FormProblem?,
         photoURL: (Photo) -> String
     ) {
         self.photos = photos.map { photo in
@@ -142,7 +137,15 @@ struct ContactPicturesSection: Encodable {
             case .initials: "the initials"
             }
         offersGravatar = gravatarEmail != nil && contact.avatar.source != .gravatar
-        maximumMB = maximumBytes / (1024 * 1024)
-        self.error = error
+        fileField = FormField(
+            "photo", label: "Add a photo", control: .file, error: problem?.message(for: .picture),
+            hint: "JPEG, PNG, GIF or WebP, up to \(maximumBytes / (1024 * 1024)) MB.", isRequired: true,
+            accept: "image/jpeg,image/png,image/gif,image/webp",
+            dataAttributes: [.init(name: "photo-preview", value: "photo-preview")]
+        ).identified(as: "photo-file")
+        makeAvatarField = FormField(
+            "make_avatar", label: "Make it \(contact.completeName)'s picture", control: .checkbox, value: "1",
+            isChecked: true
+        ).identified(as: "photo-make-avatar")
     }
 }

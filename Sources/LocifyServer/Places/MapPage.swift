@@ -34,6 +34,9 @@ enum MapPage {
         let showsContacts: Bool
         let contactsToggleURL: String
         let searchText: String
+        let searchField: FormField
+        /// The switch the map's script drives to show or hide the contacts' addresses.
+        let contactsLayerField: FormField
         let searched: Bool
         let results: [SearchResult]
         let newPlaceURL: String
@@ -82,7 +85,17 @@ enum MapPage {
             placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
             unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,
             contactsToggleURL: SiteURL.map.path(query: [("contacts", showsContacts ? "off" : nil), ("q", text)]),
-            searchText: text, searched: !text.isEmpty, results: results, newPlaceURL: SiteURL.newPlace.path,
+            searchText: text,
+            searchField: FormField(
+                "q", label: "Search places, your contacts' addresses and the map", control: .search, value: text
+            ).identified(as: "map-q"),
+            contactsLayerField: FormField(
+                "", label: "Show contacts' addresses", control: .checkbox, isChecked: true, isHidden: true,
+                dataAttributes: [
+                    .init(name: "map-layer", value: "contacts"), .init(name: "map-target", value: "home-map"),
+                ]
+            ).identified(as: "layer-contacts"),
+            searched: !text.isEmpty, results: results, newPlaceURL: SiteURL.newPlace.path,
             placesURL: SiteURL.places.path)
     }
 

@@ -84,6 +84,7 @@ enum PlaceFormPage {
         let isNew: Bool
         let searchURL: String
         let searchText: String
+        let searchField: FormField
         let results: [SearchResult]
         let searched: Bool
         let fields: [FormField]
@@ -108,6 +109,10 @@ enum PlaceFormPage {
             isNew = editing == nil
             searchURL = SiteURL.newPlace.path
             searchText = search?.text ?? ""
+            searchField = FormField(
+                "q", label: "Find it on the map", control: .search, value: search?.text,
+                hint: "A town, a landmark or an address; or tap the map below to drop a pin."
+            ).identified(as: "place-q")
             searched = search != nil
             results = (search?.hits ?? []).map { hit in
                 SearchResult(name: hit.name, detail: MapLinks.text(hit.coordinate), useURL: NewPlaceLink.path(for: hit))

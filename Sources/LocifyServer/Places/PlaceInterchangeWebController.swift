@@ -31,16 +31,19 @@ struct PlaceInterchangeWebController: RouteCollection {
 
     func export(request: Request) async throws -> Response {
         let parameters = request.queryParameters
-        guard let format = parameters["format"].flatMap({ PlaceExportFormat(rawValue: $0) }) else {
-            return try await render(request, errors: ["format": "Choose a format."], chosenCategory: nil)
-                .encodeResponse(status: .unprocessableEntity, for: request)
+        return try await request.handleForm {
+            guard let format = parameters["format"].flatMap({ PlaceExportFormat(rawValue: $0) }) else {
+                throw ValidationFailure(field: "format", "Choose a format.")
+            }
+            var filter = PlaceFilter()
+            if let text = parameters["category_id"], !text.isEmpty {
+                filter.categoryID = try await request.places().category(LooseValue.integer(text) ?? 0).id
+            }
+            if parameters["favorite"] != nil { filter.favorite = true }
+            return .page(try await request.placesDownload(format, filter: filter))
+        } redraw: { errors in
+            try await render(request, errors: errors, chosenCategory: nil)
         }
-        var filter = PlaceFilter()
-        if let text = parameters["category_id"], !text.isEmpty {
-            filter.categoryID = try await request.places().category(LooseValue.integer(text) ?? 0).id
-        }
-        if parameters["favorite"] != nil { filter.favorite = true }
-        return try await request.placesDownload(format, filter: filter)
     }
 
     /// Reads the file and keeps it with the report of a dry run; nothing is saved until "Import".
@@ -48,28 +51,29 @@ struct PlaceInterchangeWebController: RouteCollection {
         // The API's form: the page sends no dry_run, as a preview is always made first.
         let form = try await request.decodedUpload(PlacesAPIController.ImportForm.self)
         let chosen = form.categoryID.flatMap { $0.isEmpty ? nil : $0 }
-        func refuse(_ message: String) async throws -> Response {
-            try await render(request, errors: ["file": message], chosenCategory: chosen)
-                .encodeResponse(status: .unprocessableEntity, for: request)
+        return try await request.handleForm {
+            guard let file = form.file, file.data.readableBytes > 0 else {
+                throw ValidationFailure(field: "file", "Choose the file to import.")
+            }
+            let places = try request.places()
+            var target: Int?
+            if let chosen { target = try await places.category(LooseValue.integer(chosen) ?? 0).id }
+            let upload: (data: Data, format: PlaceImportFormat, read: PlaceImport)
+            do {
+                upload = try await request.readPlacesFile(file)
+            } catch let failure as ValidationFailure {
+                // Whatever is wrong with the file is said beside the file.
+                throw ValidationFailure(field: "file", failure.plainMessage)
+            }
+            let report = try await request.placeImporter().run(
+                upload.read, format: upload.format, targetCategoryID: target, dryRun: true)
+            let id = try await request.placeImports().create(
+                fileName: file.filename, file: upload.data, targetCategoryID: target, status: .previewed,
+                total: upload.read.places.count, report: report)
+            return .page(request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path))
+        } redraw: { errors in
+            try await render(request, errors: errors, chosenCategory: chosen)
         }
-        guard let file = form.file, file.data.readableBytes > 0 else {
-            return try await refuse("Choose the file to import.")
-        }
-        let places = try request.places()
-        var target: Int?
-        if let chosen { target = try await places.category(LooseValue.integer(chosen) ?? 0).id }
-        let upload: (data: Data, format: PlaceImportFormat, read: PlaceImport)
-        do {
-            upload = try await request.readPlacesFile(file)
-        } catch let failure as ValidationFailure {
-            return try await refuse(failure.messages.joined(separator: " "))
-        }
-        let report = try await request.placeImporter().run(
-            upload.read, format: upload.format, targetCategoryID: target, dryRun: true)
-        let id = try await request.placeImports().create(
-            fileName: file.filename, file: upload.data, targetCategoryID: target, status: .previewed,
-            total: upload.read.places.count, report: report)
-        return request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path)
     }
 
     /// The import's report a page at a time (`?page=`): each outcome's rows of that page.
@@ -122,24 +126,39 @@ enum PlaceInterchangePage {
         let layout: LayoutContext
         let exportURL: String
         let importURL: String
-        let formats: [Format]
+        let formatGroup: FormGroup
         let exportCategory: FormField
+        let favoritesField: FormField
+        let fileField: FormField
         let importCategory: FormField
-        let formatError: String?
-        let fileError: String?
         let settingsURL: String
 
         init(categories: [PlaceCategory], chosenCategory: String?, errors: FieldMessages, session: PageSession) {
             layout = LayoutContext(title: "Import and export places", section: .settings, session: session)
             exportURL = SiteURL.settingsPlacesExport.path
             importURL = SiteURL.settingsPlacesImport.path
-            formats = [
+            let formats = [
                 Format(value: "gpx", label: "GPX (most GPS and map apps)"),
                 Format(value: "kml", label: "KML (Google Earth, My Maps)"),
                 Format(value: "kmz", label: "KMZ (Organic Maps, Maps.me)"),
                 Format(value: "geojson", label: "GeoJSON"),
                 Format(value: "csv", label: "CSV (spreadsheets)"),
             ]
+            formatGroup = FormGroup(
+                "format", legend: "Format",
+                fields: formats.map {
+                    FormField("format", label: $0.label, control: .radio, value: $0.value, isChecked: $0.value == "gpx")
+                        .identified(as: "format-\($0.value)")
+                }, errors: errors)
+            favoritesField = FormField(
+                "favorite", label: "Only favorites", control: .checkbox, value: "true"
+            ).identified(as: "export-favorites")
+            fileField = FormField(
+                "file", label: "File", control: .file, errors: errors,
+                hint: "GPX, KML, KMZ, GeoJSON, CSV, or Google Takeout's saved places (Saved Places.json, or a list's "
+                    + "CSV). You see what would happen before anything is saved.",
+                isRequired: true, accept: ".gpx,.kml,.kmz,.json,.geojson,.csv"
+            ).identified(as: "places-file")
             func categoryField(_ name: String, id: String, label: String, all: String) -> FormField {
                 FormField(
                     name, label: label, control: .select,
@@ -151,8 +170,6 @@ enum PlaceInterchangePage {
             importCategory = categoryField(
                 "category_id", id: "import-category", label: "Put them in",
                 all: "The categories the file names (made when missing)")
-            formatError = errors["format"]
-            fileError = errors["file"]
             settingsURL = SiteURL.settings.path
         }
     }

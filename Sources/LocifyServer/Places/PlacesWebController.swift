@@ -123,25 +123,25 @@ struct PlacesWebController: RouteCollection {
         let category = try await places.category(id)
         let form = try request.content.decode(DeleteCategoryForm.self)
         let moveTo = form.moveTo.flatMap { LooseValue.integer($0) }
-        do {
-            try await places.deleteCategory(id, moveTo: moveTo)
-        } catch let failure as ValidationFailure {
-            // The last category, or no target chosen: said on the page that asked.
-            let message =
-                moveTo == nil && failure.errors.contains(where: { $0.field == "move_to" })
-                ? "Choose the category that receives its places." : failure.messages.joined(separator: " ")
-            let errors = ["move_to": message]
-            return try await deleteCategoryPage(request, errors: errors).encodeResponse(
-                status: .unprocessableEntity, for: request)
-        } catch AppError.notFound where moveTo != nil {
-            return try await deleteCategoryPage(request, errors: ["move_to": "Choose one of your other categories."])
-                .encodeResponse(status: .unprocessableEntity, for: request)
+        return try await request.handleForm {
+            do {
+                try await places.deleteCategory(id, moveTo: moveTo)
+            } catch let failure as ValidationFailure {
+                // The last category, or no target chosen: said beside the choice of target, in the page's words.
+                let noTarget = moveTo == nil && failure.errors.contains(where: { $0.field == "move_to" })
+                throw ValidationFailure(
+                    field: "move_to", noTarget ? "Choose the category that receives its places." : failure.plainMessage)
+            } catch AppError.notFound where moveTo != nil {
+                throw ValidationFailure(field: "move_to", "Choose one of your other categories.")
+            }
+            var flash = "The category “\(category.name)” was deleted."
+            if let moveTo, let target = try? await places.category(moveTo) {
+                flash += " Its places are now in “\(target.name)”."
+            }
+            return .redirect(to: SiteURL.places.path, flash: flash)
+        } redraw: { errors in
+            try await deleteCategoryPage(request, errors: errors)
         }
-        var flash = "The category “\(category.name)” was deleted."
-        if let moveTo, let target = try? await places.category(moveTo) {
-            flash += " Its places are now in “\(target.name)”."
-        }
-        return request.redirect(to: SiteURL.places.path, flash: flash)
     }
 
     // MARK: Lists

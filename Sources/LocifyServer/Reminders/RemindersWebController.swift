@@ -110,24 +110,18 @@ struct RemindersWebController: RouteCollection {
     func delete(request: Request) async throws -> Response {
         let id = try request.pathID("reminderID")
         let reminder = try await request.reminders().reminder(id)
-        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo)
-        do {
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.reminders.path
+        return try await request.handleAction(returningTo: back) {
             try await request.reminders().delete(id)
-        } catch let failure as ValidationFailure {
-            return request.redirect(to: back ?? SiteURL.reminders.path, flash: failure.errors.first?.message ?? "")
+            return .redirect(to: back, flash: "The reminder “\(reminder.fields.title)” was deleted.")
         }
-        return request.redirect(
-            to: back ?? SiteURL.reminders.path, flash: "The reminder “\(reminder.fields.title)” was deleted.")
     }
 
     func done(request: Request) async throws -> Response {
-        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo)
-        do {
+        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.reminders.path
+        return try await request.handleAction(returningTo: back) {
             let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
-            return request.redirect(
-                to: back ?? SiteURL.reminders.path, flash: "“\(reminder.fields.title)” is done.")
-        } catch let failure as ValidationFailure {
-            return request.redirect(to: back ?? SiteURL.reminders.path, flash: failure.errors.first?.message ?? "")
+            return .redirect(to: back, flash: "“\(reminder.fields.title)” is done.")
         }
     }
 

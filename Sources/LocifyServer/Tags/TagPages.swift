@@ -1,6 +1,10 @@
 import Foundation
 import LocifyCore
 
+extension FormName {
+    static let tags = FormName("tags")
+}
+
 /// The contact page's tags: each a link to the contacts carrying it, with a remove button; a field to
 /// add more, suggesting the account's other tags.
 struct ContactTagsSection: Encodable {
@@ -11,21 +15,21 @@ struct ContactTagsSection: Encodable {
     }
 
     let items: [Item]
-    let suggestions: [String]
     let addURL: String
-    let error: String?
-    let typed: String?
+    let tagsField: FormField
 
-    init(contactID: Int, tags: [Tag], allTags: [Tag], problem: ContactSectionProblem?) {
+    init(contactID: Int, tags: [Tag], allTags: [Tag], problem: FormProblem?) {
         items = tags.map {
             Item(
                 name: $0.name, listURL: SiteURL.contacts.path(query: [("tag", String($0.id))]),
                 removeURL: SiteURL.removeContactTag(contact: contactID, tag: $0.id).path)
         }
         let onContact = Set(tags.map(\.id))
-        suggestions = allTags.filter { !onContact.contains($0.id) }.map(\.name)
         addURL = SiteURL.contactTags(contactID).path
-        error = problem?.section == .tags ? problem?.message : nil
-        typed = problem?.section == .tags ? problem?.typed : nil
+        tagsField = FormField(
+            "tags", label: "Add tags", value: problem?.typed("tags", in: .tags), error: problem?.message(for: .tags),
+            hint: "Separate several with commas; a new name makes a new tag.", maxLength: 1000,
+            suggestions: allTags.filter { !onContact.contains($0.id) }.map(\.name)
+        ).identified(as: "new-tags")
     }
 }

@@ -20,27 +20,21 @@ struct TagsWebController: RouteCollection {
         let contactID = try request.pathID("contactID")
         let typed = try request.content.decode(TagsForm.self).tags ?? ""
         let names = typed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        do {
+        return try await request.handleContactForm(.tags, contact: contactID, typed: ["tags": typed]) {
             guard !names.isEmpty else { throw ValidationFailure(field: "tags", "Type a tag to add.") }
             try await request.tags().setTags(names, onContact: contactID)
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: typed))
+            let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
+            return .redirect(to: SiteURL.contact(contactID).path + "#tags", flash: added)
         }
-        let added = names.count == 1 ? "The tag “\(names[0])” was added." : "The tags were added."
-        return request.redirect(to: SiteURL.contact(contactID).path + "#tags", flash: added)
     }
 
     func removeTag(request: Request) async throws -> Response {
         let contactID = try request.pathID("contactID")
         let tag = try await request.tags().tag(try request.pathID("tagID"))
-        do {
+        return try await request.handleContactForm(.tags, contact: contactID) {
             try await request.tags().unsetTags([tag.id], fromContact: contactID)
-        } catch let failure as ValidationFailure {
-            return try await ContactPage.redraw(
-                request, contactID, .init(section: .tags, message: failure.plainMessage, typed: nil))
+            return .redirect(
+                to: SiteURL.contact(contactID).path + "#tags", flash: "The tag “\(tag.name)” was taken off.")
         }
-        return request.redirect(
-            to: SiteURL.contact(contactID).path + "#tags", flash: "The tag “\(tag.name)” was taken off.")
     }
 }

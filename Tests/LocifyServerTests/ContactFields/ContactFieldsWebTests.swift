@@ -29,7 +29,7 @@ final class ContactFieldsWebTests: XCTestCase {
             let refused = try await browser.post(
                 page + "/fields", form: ["contact_field_type_id": String(phone.id), "data": " ", "labels": "Desk"])
             XCTAssertEqual(refused.status, .unprocessableEntity)
-            XCTAssertTrue(refused.text.contains(#"<p class="error" id="new-field-error">Type the value.</p>"#))
+            XCTAssertTrue(refused.text.contains(#"<p class="error" id="new-field-data-error">Type the value.</p>"#))
             XCTAssertTrue(refused.text.contains(#"value="Desk""#))
             let added = try await browser.post(
                 page + "/fields",
@@ -55,7 +55,7 @@ final class ContactFieldsWebTests: XCTestCase {
             let badEdit = try await browser.post(
                 "/fields/\(number.id)", form: ["contact_field_type_id": String(phone.id), "data": ""])
             XCTAssertEqual(badEdit.status, .unprocessableEntity)
-            XCTAssertTrue(badEdit.text.contains(#"id="field-\#(number.id)-error">Type the value."#))
+            XCTAssertTrue(badEdit.text.contains(#"id="field-\#(number.id)-data-error">Type the value."#))
             let edited = try await browser.post(
                 "/fields/\(number.id)",
                 form: ["contact_field_type_id": String(phone.id), "data": "+33 1 00 00 00 00", "labels": ""])

@@ -180,6 +180,7 @@ final class GendersAPITests: XCTestCase {
             let refused = try await browser.post("/settings/genders", form: ["name": " ", "type": "O"])
             XCTAssertEqual(refused.status, .unprocessableEntity)
             XCTAssertTrue(refused.text.contains("Name the gender."))
+            XCTAssertTrue(refused.text.contains(#"<p class="error" id="new-gender-name-error">Name the gender.</p>"#))
             try await browser.post("/settings/genders", form: ["name": "Non-binary", "type": "N"])
             let api = try await app.apiAccount(email: "grace@example.com")
             var genders = try await app.send(.GET, "/api/genders", headers: api.bearer)
@@ -196,6 +197,13 @@ final class GendersAPITests: XCTestCase {
             let shown1 = try await browser.get(contactPage).text
             XCTAssertTrue(shown1.contains("Non-binary"))
             try await browser.get("/settings/genders")
+            // A refused rename is drawn again in that gender's row with what was typed, the others untouched.
+            let badRename = try await browser.post(
+                "/settings/genders/\(nonBinary.id)", form: ["name": String(repeating: "x", count: 300), "type": "F"])
+            XCTAssertEqual(badRename.status, .unprocessableEntity)
+            XCTAssertTrue(badRename.text.contains(#"<p class="error" id="gender-\#(nonBinary.id)-name-error">"#))
+            XCTAssertTrue(badRename.text.contains(#"value="\#(String(repeating: "x", count: 300))""#))
+            XCTAssertFalse(badRename.text.contains(#"id="new-gender-name-error""#))
             try await browser.post("/settings/genders/\(nonBinary.id)", form: ["name": "Enby", "type": "N"])
             let shown2 = try await browser.get(contactPage).text
             XCTAssertTrue(shown2.contains("Enby"))

@@ -61,6 +61,14 @@ final class NotesAndTasksWebTests: XCTestCase {
             XCTAssertEqual(notes.map(\.isFavorited), [true, false])
             let first = try XCTUnwrap(notes.last)
             try await browser.post("/notes/\(first.id)/favorite", form: [:])
+            // A refused edit is drawn again in that note's own form, opened, with what was typed.
+            let badNote = try await browser.post("/notes/\(first.id)", form: ["body": " "])
+            XCTAssertEqual(badNote.status, .unprocessableEntity)
+            XCTAssertTrue(
+                badNote.text.contains(#"<p class="error" id="note-\#(first.id)-body-error">Write the note.</p>"#),
+                badNote.text)
+            XCTAssertFalse(badNote.text.contains(#"id="new-note-error""#), "not the new note's form")
+            XCTAssertEqual(badNote.text.components(separatedBy: #"<details class="menu" open>"#).count, 2)
             try await browser.post("/notes/\(first.id)", form: ["body": "Discovered polonium and radium."])
             let edited = try await app.send(.GET, "/api/notes/\(first.id)", headers: api.bearer)
                 .decoded(DataEnvelope<NoteResource>.self).data
@@ -90,6 +98,20 @@ final class NotesAndTasksWebTests: XCTestCase {
             XCTAssertEqual(away.headers.first(name: .location), "/tasks", "only paths on this site")
             let badTitle = try await browser.post("/tasks/\(keys.id)", form: ["title": "", "return_to": page])
             XCTAssertEqual(badTitle.status, .unprocessableEntity)
+            XCTAssertTrue(badTitle.text.contains(#"id="task-\#(keys.id)-title-error">"#), "beside the task edited")
+            XCTAssertFalse(badTitle.text.contains(#"id="new-task-error""#))
+            let badOnTasksPage = try await browser.post(
+                "/tasks/\(keys.id)", form: ["title": "", "description": "Kept", "return_to": "/tasks"])
+            XCTAssertEqual(badOnTasksPage.status, .unprocessableEntity)
+            XCTAssertTrue(badOnTasksPage.text.contains("<h2>New task</h2>"), "the Tasks page, drawn again")
+            XCTAssertTrue(badOnTasksPage.text.contains(#"id="task-\#(keys.id)-title-error">"#))
+            XCTAssertTrue(badOnTasksPage.text.contains(">Kept</textarea>"), "what was typed stays")
+            // A refused new task keeps the contact chosen for it.
+            let contactID = page.split(separator: "/").last.map(String.init) ?? ""
+            let untitled = try await browser.post("/tasks", form: ["title": " ", "contact_id": contactID])
+            XCTAssertEqual(untitled.status, .unprocessableEntity)
+            XCTAssertTrue(untitled.text.contains(#"<option value="\#(contactID)" selected>"#), untitled.text)
+            XCTAssertTrue(untitled.text.contains(#"id="task-title-error""#))
             try await browser.post("/tasks", form: ["title": "Buy a notebook", "contact_id": ""])
             tasksPage = try await browser.get("/tasks")
             XCTAssertTrue(tasksPage.text.contains("Buy a notebook"))
