@@ -4,11 +4,11 @@ import Vapor
 /// Register, log in and log out in the browser.
 struct AuthWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.register.pathComponents, use: showRegister)
-        routes.post(SiteURL.register.pathComponents, use: register)
-        routes.get(SiteURL.login.pathComponents, use: showLogIn)
-        routes.post(SiteURL.login.pathComponents, use: logIn)
-        routes.post(SiteURL.logout.pathComponents, use: logOut)
+        routes.get(AccountPaths.register, use: showRegister)
+        routes.post(AccountPaths.register, use: register)
+        routes.get(AccountPaths.login, use: showLogIn)
+        routes.post(AccountPaths.login, use: logIn)
+        routes.post(AccountPaths.logout, use: logOut)
     }
 
     struct RegisterForm: Content {
@@ -62,7 +62,7 @@ struct AuthWebController: RouteCollection {
                 policy: request.application.locifyConfig.registration)
             return .page(
                 try await signIn(
-                    user, request: request, destination: SiteURL.map.path, flash: "Welcome to Locify!"))
+                    user, request: request, destination: SitePaths.map.path, flash: "Welcome to Locify!"))
         } redraw: { errors in
             try await registerPage(request, form: form, errors: errors)
         }
@@ -97,7 +97,7 @@ struct AuthWebController: RouteCollection {
             try await request.accounts.endSession(secret: secret)
         }
         request.auth.logout(AuthenticatedUser.self)
-        let response = request.redirect(to: SiteURL.login, flash: "You have logged out.")
+        let response = request.redirect(to: AccountPaths.login, flash: "You have logged out.")
         response.cookies[CookieName.session] = request.cookie("", maxAge: 0)
         return response
     }
@@ -113,7 +113,7 @@ struct AuthWebController: RouteCollection {
 
     /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
     static func safeDestination(_ next: String?) -> String {
-        SiteURL.localPath(next) ?? SiteURL.map.path
+        SitePath.localPath(next) ?? SitePaths.map.path
     }
 }
 
@@ -155,8 +155,8 @@ enum AuthPage {
             ]
             self.formError = formError
             self.next = next
-            registerURL = SiteURL.register.path
-            loginURL = SiteURL.login.path(query: [("next", next)])
+            registerURL = AccountPaths.register.path
+            loginURL = AccountPaths.login.path(query: [("next", next)])
             self.registrationOpen = registrationOpen
         }
     }

@@ -4,13 +4,12 @@ import Vapor
 /// Settings: profile, password and personal API tokens.
 struct SettingsWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let settings = routes.grouped(SiteURL.settings.pathComponents)
-        settings.get(use: show)
-        settings.post("profile", use: updateProfile)
-        settings.post("password", use: changePassword)
-        settings.post("tokens", use: createToken)
-        settings.post("tokens", ":tokenID", "revoke", use: revokeToken)
-        settings.post("gravatar", use: updateGravatar)
+        routes.get(SitePaths.settings, use: show)
+        routes.post(SitePaths.settingsProfile, use: updateProfile)
+        routes.post(SitePaths.settingsPassword, use: changePassword)
+        routes.post(SitePaths.settingsTokens, use: createToken)
+        routes.post(AccountPaths.revokeToken, use: revokeToken)
+        routes.post(SitePaths.settingsGravatar, use: updateGravatar)
     }
 
     struct ProfileForm: Content {
@@ -56,7 +55,7 @@ struct SettingsWebController: RouteCollection {
                 try await request.notificationSettings().timeZoneChanged(
                     to: TimeZone(identifier: saved.timezone) ?? .gmt)
             }
-            return .redirect(to: SiteURL.settings.path, flash: "Your profile was saved.")
+            return .redirect(to: SitePaths.settings.path, flash: "Your profile was saved.")
         } redraw: { errors in
             try await render(request, profile: form, profileErrors: errors)
         }
@@ -69,7 +68,7 @@ struct SettingsWebController: RouteCollection {
             try await request.accounts.changePassword(
                 of: user.id, current: form.currentPassword ?? "", new: form.newPassword ?? "",
                 confirmation: form.passwordConfirmation ?? "")
-            return .redirect(to: SiteURL.settings.path, flash: "Your password was changed.")
+            return .redirect(to: SitePaths.settings.path, flash: "Your password was changed.")
         } redraw: { errors in
             try await render(request, passwordErrors: errors)
         }
@@ -91,8 +90,8 @@ struct SettingsWebController: RouteCollection {
 
     func revokeToken(request: Request) async throws -> Response {
         let user = try request.requireUser()
-        try await request.accounts.revokeToken(try request.pathID("tokenID"), of: user.id)
-        return request.redirect(to: .settings, flash: "The token was revoked.")
+        try await request.accounts.revokeToken(try request.pathID(.tokenID), of: user.id)
+        return request.redirect(to: SitePaths.settings, flash: "The token was revoked.")
     }
 
     struct GravatarForm: Content {
@@ -109,7 +108,7 @@ struct SettingsWebController: RouteCollection {
         let enabled = form.lookUp != nil
         try await request.avatars().setLooksUpGravatar(enabled)
         return request.redirect(
-            to: SiteURL.settings.path + "#pictures-heading",
+            to: SitePaths.settings.path + "#pictures-heading",
             flash: enabled
                 ? "Gravatar pictures will be looked up for your contacts' e-mail addresses."
                 : "Gravatar look-ups are off, and the Gravatar pictures kept for you were deleted.")
@@ -173,8 +172,8 @@ enum SettingsPage {
         let exportURL: String
         let notificationsURL: String
         let placesURL: String
-        let gendersURL = SiteURL.settingsGenders.path
-        let fieldKindsURL = SiteURL.settingsFieldKinds.path
+        let gendersURL = SitePaths.settingsGenders.path
+        let fieldKindsURL = SitePaths.settingsFieldKinds.path
         let feedbackURL: String
         let aboutURL: String
         let gravatarURL: String
@@ -248,20 +247,20 @@ enum SettingsPage {
             self.tokens = tokens.map {
                 TokenRow(
                     label: $0.label, created: day($0.createdAt), lastUsed: day($0.lastUsedAt),
-                    expires: $0.expiresAt.map { day($0) }, revokeURL: SiteURL.revokeToken($0.id).path)
+                    expires: $0.expiresAt.map { day($0) }, revokeURL: AccountPaths.revokeToken($0.id).path)
             }
             hasTokens = !tokens.isEmpty
             newToken = state.newToken
-            profileURL = SiteURL.settingsProfile.path
-            passwordURL = SiteURL.settingsPassword.path
-            tokensURL = SiteURL.settingsTokens.path
-            importURL = SiteURL.settingsImport.path
-            exportURL = SiteURL.settingsExport.path
-            notificationsURL = SiteURL.settingsNotifications.path
-            placesURL = SiteURL.settingsPlaces.path
-            feedbackURL = SiteURL.settingsFeedback.path
-            aboutURL = SiteURL.about.path
-            gravatarURL = SiteURL.settingsGravatar.path
+            profileURL = SitePaths.settingsProfile.path
+            passwordURL = SitePaths.settingsPassword.path
+            tokensURL = SitePaths.settingsTokens.path
+            importURL = SitePaths.settingsImport.path
+            exportURL = SitePaths.settingsExport.path
+            notificationsURL = SitePaths.settingsNotifications.path
+            placesURL = SitePaths.settingsPlaces.path
+            feedbackURL = SitePaths.settingsFeedback.path
+            aboutURL = SitePaths.about.path
+            gravatarURL = SitePaths.settingsGravatar.path
             self.looksUpGravatar = looksUpGravatar
             self.gravatarOffForServer = gravatarOffForServer
         }

@@ -82,9 +82,9 @@ enum AddressFormPage {
                 stored == nil ? "New address for \(contact.completeName)" : "Edit address of \(contact.completeName)"
             layout = LayoutContext(title: heading, section: .contacts, session: session)
             actionURL =
-                stored.map { SiteURL.editAddress(contact: contact.id, address: $0.id).path }
-                ?? SiteURL.contactAddresses(contact: contact.id).path
-            cancelURL = SiteURL.contact(contact.id).path
+                stored.map { AddressPaths.edit(contact.id, $0.id).path }
+                ?? AddressPaths.list(contact.id).path
+            cancelURL = ContactPaths.contact(contact.id).path
             submitLabel = stored == nil ? "Add address" : "Save address"
             labelField = FormField(
                 "name", label: "Label", value: form.label, errors: errors, hint: "Home, Work, or your own word.",
@@ -201,7 +201,7 @@ struct AddressCard: Encodable {
         }
         placeByHandURL =
             stored.needsPinByHand
-            ? SiteURL.editAddress(contact: stored.contactID, address: stored.id).path + "#position" : nil
+            ? AddressPaths.edit(stored.contactID, stored.id).path + "#position" : nil
         actions = MapActions(
             address.mapDestination(lines: written), preferredApp: preferredApp,
             shareText: ShareText.address(name: address.label, lines: written, coordinate: address.coordinate))
@@ -209,9 +209,9 @@ struct AddressCard: Encodable {
             "", label: "Address text", control: .textarea, value: actions.shareText, rows: 5, isReadOnly: true,
             styleClass: "share-text"
         ).identified(as: "address-\(stored.id)-text")
-        vcardURL = SiteURL.addressVCard(contact: stored.contactID, address: stored.id).path
-        editURL = SiteURL.editAddress(contact: stored.contactID, address: stored.id).path
-        deleteURL = SiteURL.deleteAddress(contact: stored.contactID, address: stored.id).path
+        vcardURL = AddressPaths.vcard(stored.contactID, stored.id).path
+        editURL = AddressPaths.edit(stored.contactID, stored.id).path
+        deleteURL = AddressPaths.delete(stored.contactID, stored.id).path
         let label = address.label ?? "Address"
         map = address.coordinate.map {
             MapView(
@@ -238,7 +238,7 @@ enum DeleteAddressPage {
             layout = LayoutContext(title: "Delete this address?", section: .contacts, session: session)
             card = AddressCard(address, preferredApp: preferredApp)
             contactName = contact.completeName
-            cancelURL = SiteURL.contact(contact.id).path
+            cancelURL = ContactPaths.contact(contact.id).path
         }
     }
 }

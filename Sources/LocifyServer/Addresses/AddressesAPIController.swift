@@ -6,32 +6,30 @@ import Vapor
 /// address routes with Locify's additions.
 struct AddressesAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let addresses = routes.grouped(SiteURL.apiAddresses.pathComponents)
-        addresses.get(use: index)
-        addresses.post(use: create)
-        addresses.get(":addressID", use: show)
-        addresses.put(":addressID", use: update)
-        addresses.delete(":addressID", use: delete)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.get("addresses", use: indexOfContact)
-        contact.post("addresses", use: createForContact)
-        contact.get("vcard", use: VCardDownloads.contact)
-        contact.get("addresses", ":addressID", "vcard", use: VCardDownloads.address)
-        routes.get(SiteURL.apiCountries.pathComponents, use: countries)
+        routes.get(AddressPaths.api, use: index)
+        routes.post(AddressPaths.api, use: create)
+        routes.get(AddressPaths.apiAddress, use: show)
+        routes.put(AddressPaths.apiAddress, use: update)
+        routes.delete(AddressPaths.apiAddress, use: delete)
+        routes.get(AddressPaths.apiContactAddresses, use: indexOfContact)
+        routes.post(AddressPaths.apiContactAddresses, use: createForContact)
+        routes.get(ContactPaths.apiVCard, use: VCardDownloads.contact)
+        routes.get(AddressPaths.apiVCard, use: VCardDownloads.address)
+        routes.get(AddressPaths.apiCountries, use: countries)
     }
 
     func index(request: Request) async throws -> PageResource<AddressResource> {
-        try await page(request, contactID: try request.contactFilter(), path: .apiAddresses)
+        try await page(request, contactID: try request.contactFilter(), path: SitePaths.apiAddresses)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<AddressResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
-        return try await page(request, contactID: contactID, path: .apiContactAddresses(contactID))
+        return try await page(request, contactID: contactID, path: AddressPaths.apiContactAddresses(contactID))
     }
 
     private func page(
-        _ request: Request, contactID: Int?, path: SiteURL
+        _ request: Request, contactID: Int?, path: some SiteAddress
     ) async throws -> PageResource<AddressResource> {
         let query = try ListQuery(from: request, defaultSort: AddressService.defaultSort)
         let (addresses, window) = try await request.addresses().page(
@@ -43,7 +41,7 @@ struct AddressesAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<AddressResource> {
-        let address = try await request.addresses().address(try request.pathID("addressID"))
+        let address = try await request.addresses().address(try request.pathID(.addressID))
         return DataEnvelope(data: try await request.addressResource(address))
     }
 
@@ -54,7 +52,7 @@ struct AddressesAPIController: RouteCollection {
 
     /// Clients try `POST /api/contacts/{id}/addresses` (Monica answers 405): the path names the contact.
     func createForContact(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.addressInput(), contactID: contactID)
     }
@@ -69,14 +67,14 @@ struct AddressesAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<AddressResource> {
         let input = try request.addressInput()
         let address = try await request.addresses().update(
-            try request.pathID("addressID"), contactID: input.contactID, typeErrors: input.typeErrors,
+            try request.pathID(.addressID), contactID: input.contactID, typeErrors: input.typeErrors,
             coordinatesSent: input.setsCoordinates, keptFields: input.keptFields
         ) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.addressResource(address))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("addressID")
+        let id = try request.pathID(.addressID)
         try await request.addresses().delete(id)
         return DeletedResource(id: id)
     }

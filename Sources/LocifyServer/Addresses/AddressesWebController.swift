@@ -4,20 +4,18 @@ import Vapor
 /// The address pages of the web app: add, edit and delete a contact's addresses, and download them as vCards.
 struct AddressesWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
-        contact.get("vcard", use: VCardDownloads.contact)
-        let addresses = contact.grouped("addresses")
-        addresses.post(use: create)
-        addresses.get("new", use: new)
-        addresses.get(":addressID", "edit", use: edit)
-        addresses.post(":addressID", "edit", use: update)
-        addresses.get(":addressID", "delete", use: confirmDelete)
-        addresses.post(":addressID", "delete", use: delete)
-        addresses.get(":addressID", "vcard", use: VCardDownloads.address)
+        routes.get(ContactPaths.vcard, use: VCardDownloads.contact)
+        routes.post(AddressPaths.list, use: create)
+        routes.get(AddressPaths.new, use: new)
+        routes.get(AddressPaths.edit, use: edit)
+        routes.post(AddressPaths.edit, use: update)
+        routes.get(AddressPaths.delete, use: confirmDelete)
+        routes.post(AddressPaths.delete, use: delete)
+        routes.get(AddressPaths.vcard, use: VCardDownloads.address)
     }
 
     func new(request: Request) async throws -> View {
-        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        let contact = try await request.contacts().contact(try request.pathID(.contactID))
         var form = AddressForm(defaultCountry: try await request.addresses().lastUsedCountry())
         if let country = request.queryParameters["country"] { form.country = country }
         return try await request.view.render(
@@ -27,7 +25,7 @@ struct AddressesWebController: RouteCollection {
     }
 
     func create(request: Request) async throws -> Response {
-        let contact = try await request.contacts().contact(try request.pathID("contactID"))
+        let contact = try await request.contacts().contact(try request.pathID(.contactID))
         let form = try request.content.decode(AddressForm.self)
         func page(_ errors: FieldMessages) async throws -> View {
             try await request.view.render(
@@ -41,7 +39,7 @@ struct AddressesWebController: RouteCollection {
             let (draft, typeErrors, coordinatesSent) = form.draft()
             _ = try await request.addresses().create(
                 contactID: contact.id, draft, typeErrors: typeErrors, coordinatesSent: coordinatesSent)
-            return .redirect(to: SiteURL.contact(contact.id).path, flash: "The address was added.")
+            return .redirect(to: ContactPaths.contact(contact.id).path, flash: "The address was added.")
         } redraw: { errors in
             try await page(errors)
         }
@@ -74,7 +72,7 @@ struct AddressesWebController: RouteCollection {
             _ = try await request.addresses().update(
                 address.id, contactID: nil, typeErrors: typeErrors, coordinatesSent: coordinatesSent
             ) { _ in draft }
-            return .redirect(to: SiteURL.contact(contact.id).path, flash: "The address was saved.")
+            return .redirect(to: ContactPaths.contact(contact.id).path, flash: "The address was saved.")
         } redraw: { errors in
             try await page(errors)
         }
@@ -92,7 +90,7 @@ struct AddressesWebController: RouteCollection {
     func delete(request: Request) async throws -> Response {
         let (contact, address) = try await request.contactAndAddress()
         try await request.addresses().delete(address.id)
-        return request.redirect(to: SiteURL.contact(contact.id).path, flash: "The address was deleted.")
+        return request.redirect(to: ContactPaths.contact(contact.id).path, flash: "The address was deleted.")
     }
 
 }
@@ -101,8 +99,8 @@ extension Request {
     /// The contact and its address named in the path (`contactID`, `addressID`); an address of another
     /// contact is not found.
     func contactAndAddress() async throws -> (Contact, ContactAddress) {
-        let contact = try await contacts().contact(try pathID("contactID"))
-        let address = try await addresses().address(try pathID("addressID"))
+        let contact = try await contacts().contact(try pathID(.contactID))
+        let address = try await addresses().address(try pathID(.addressID))
         guard address.contactID == contact.id else { throw AppError.notFound }
         return (contact, address)
     }

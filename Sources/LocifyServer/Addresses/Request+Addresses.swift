@@ -24,7 +24,7 @@ extension Request {
     func addressResources(_ addresses: [ContactAddress]) async throws -> [AddressResource] {
         let base = baseURL
         return try await resources(addresses, contactOf: \.contactID) { address, contact in
-            AddressResource(address, url: base + SiteURL.apiAddress(address.id).path, contact: contact)
+            AddressResource(address, url: base + AddressPaths.apiAddress(address.id).path, contact: contact)
         }
     }
 }

@@ -6,7 +6,7 @@ import Vapor
 enum VCardDownloads {
     @Sendable
     static func contact(request: Request) async throws -> Response {
-        let id = try request.pathID("contactID")
+        let id = try request.pathID(.contactID)
         let aggregate = try await request.contacts().aggregate(id)
         let contactFields = try request.contactFields()
         return VCard(

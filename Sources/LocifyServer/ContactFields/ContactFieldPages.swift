@@ -70,12 +70,12 @@ struct ContactFieldsSection: Encodable {
                 prefix: "field-\(field.id)")
             return Item(
                 id: field.id, kind: kind?.name ?? "Field", value: field.data, link: kind?.link(for: field.data),
-                labels: labels.isEmpty ? nil : labels, editURL: SiteURL.contactField(field.id).path,
-                deleteURL: SiteURL.deleteContactField(field.id).path,
+                labels: labels.isEmpty ? nil : labels, editURL: ContactFieldPaths.field(field.id).path,
+                deleteURL: ContactFieldPaths.deleteField(field.id).path,
                 isEditing: problem?.message(for: .contactField, item: field.id) != nil,
                 kindField: form.kind, dataField: form.data, labelsField: form.labels)
         }
-        addURL = SiteURL.contactFields(contactID).path
+        addURL = ContactFieldPaths.contactFields(contactID).path
         let newForm = formFields(
             itemID: nil, kindID: kinds.first(where: \.isPhone)?.id ?? kinds.first?.id, data: nil, labels: nil,
             dataLabel: "Number, address or account", prefix: "new-field")

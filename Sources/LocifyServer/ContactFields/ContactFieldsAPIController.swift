@@ -6,20 +6,18 @@ import Vapor
 /// which also takes `POST`, and the singular `/api/contact/{id}/contactfields` n8n calls).
 struct ContactFieldsAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let types = routes.grouped(SiteURL.apiContactFieldTypes.pathComponents)
-        types.get(use: typeIndex)
-        types.post(use: createType)
-        types.get(":typeID", use: showType)
-        types.put(":typeID", use: updateType)
-        types.delete(":typeID", use: deleteType)
-        let fields = routes.grouped(SiteURL.apiContactFields.pathComponents)
-        fields.post(use: create)
-        fields.get(":fieldID", use: show)
-        fields.put(":fieldID", use: update)
-        fields.delete(":fieldID", use: delete)
-        routes.grouped(SiteURL.apiContacts.pathComponents).get(":contactID", "contactfields", use: indexOfContact)
-        routes.grouped(SiteURL.apiContacts.pathComponents).post(":contactID", "contactfields", use: createForContact)
-        routes.grouped("api", "contact").get(":contactID", "contactfields", use: indexOfContact)
+        routes.get(ContactFieldPaths.apiTypes, use: typeIndex)
+        routes.post(ContactFieldPaths.apiTypes, use: createType)
+        routes.get(ContactFieldPaths.apiType, use: showType)
+        routes.put(ContactFieldPaths.apiType, use: updateType)
+        routes.delete(ContactFieldPaths.apiType, use: deleteType)
+        routes.post(ContactFieldPaths.api, use: create)
+        routes.get(ContactFieldPaths.apiField, use: show)
+        routes.put(ContactFieldPaths.apiField, use: update)
+        routes.delete(ContactFieldPaths.apiField, use: delete)
+        routes.get(ContactFieldPaths.apiContactFields, use: indexOfContact)
+        routes.post(ContactFieldPaths.apiContactFields, use: createForContact)
+        routes.get(ContactFieldPaths.apiContactFieldsSingular, use: indexOfContact)
     }
 
     func typeIndex(request: Request) async throws -> PageResource<ContactFieldTypeResource> {
@@ -28,13 +26,13 @@ struct ContactFieldsAPIController: RouteCollection {
         let start = min(page.offset, types.count)
         return PageResource(
             items: types[start..<min(start + page.limit, types.count)].map(ContactFieldTypeResource.init),
-            window: page.window(total: types.count), path: request.absoluteURL(.apiContactFieldTypes),
-            pageURL: pageURLs(of: .apiContactFieldTypes, request, page))
+            window: page.window(total: types.count), path: request.absoluteURL(ContactFieldPaths.apiTypes),
+            pageURL: pageURLs(of: ContactFieldPaths.apiTypes, request, page))
     }
 
     func showType(request: Request) async throws -> DataEnvelope<ContactFieldTypeResource> {
         DataEnvelope(
-            data: ContactFieldTypeResource(try await request.contactFields().type(try request.pathID("typeID"))))
+            data: ContactFieldTypeResource(try await request.contactFields().type(try request.pathID(.fieldTypeID))))
     }
 
     func createType(request: Request) async throws -> Response {
@@ -49,36 +47,38 @@ struct ContactFieldsAPIController: RouteCollection {
     func updateType(request: Request) async throws -> DataEnvelope<ContactFieldTypeResource> {
         let input = try request.jsonInput(ContactFieldTypeInput.self, empty: ContactFieldTypeInput())
         let kind = try await request.contactFields().updateType(
-            try request.pathID("typeID"), name: input.name, icon: input.icon, linkProtocol: input.linkProtocol,
+            try request.pathID(.fieldTypeID), name: input.name, icon: input.icon, linkProtocol: input.linkProtocol,
             type: input.type, typeErrors: input.typeErrors)
         return DataEnvelope(data: ContactFieldTypeResource(kind))
     }
 
     func deleteType(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("typeID")
+        let id = try request.pathID(.fieldTypeID)
         try await request.contactFields().deleteType(id)
         return DeletedResource(id: id)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<ContactFieldResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         let page = try request.pageSelection()
         let (fields, window) = try await request.contactFields().page(ofContact: contactID, page: page)
         return PageResource(
             items: try await request.contactFieldResources(fields), window: window,
-            path: request.absoluteURL(.apiContactContactFields(contactID)),
-            pageURL: pageURLs(of: .apiContactContactFields(contactID), request, page))
+            path: request.absoluteURL(ContactFieldPaths.apiContactFields(contactID)),
+            pageURL: pageURLs(of: ContactFieldPaths.apiContactFields(contactID), request, page))
     }
 
     /// Page links keeping `limit`; these lists have one order (Monica ignores `sort` on them).
-    private func pageURLs(of list: SiteURL, _ request: Request, _ page: PageSelection) -> @Sendable (Int) -> String {
+    private func pageURLs(of list: some SiteAddress, _ request: Request, _ page: PageSelection)
+        -> @Sendable (Int) -> String
+    {
         request.pageURLs(
             of: list, keeping: [("limit", page.limit == PageWindow.defaultLimit ? nil : String(page.limit))])
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactFieldResource> {
-        let field = try await request.contactFields().field(try request.pathID("fieldID"))
+        let field = try await request.contactFields().field(try request.pathID(.fieldID))
         return DataEnvelope(data: try await request.contactFieldResources([field])[0])
     }
 
@@ -89,7 +89,7 @@ struct ContactFieldsAPIController: RouteCollection {
     /// `POST /api/contacts/{id}/contactfields` (Monica answers 405; clients add e-mails and phones this
     /// way): the path names the contact.
     func createForContact(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.contactFieldInput(contactID: contactID))
     }
@@ -102,12 +102,12 @@ struct ContactFieldsAPIController: RouteCollection {
 
     func update(request: Request) async throws -> DataEnvelope<ContactFieldResource> {
         let field = try await request.contactFields().update(
-            try request.pathID("fieldID"), try request.contactFieldInput(contactID: nil))
+            try request.pathID(.fieldID), try request.contactFieldInput(contactID: nil))
         return DataEnvelope(data: try await request.contactFieldResources([field])[0])
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("fieldID")
+        let id = try request.pathID(.fieldID)
         try await request.contactFields().delete(id)
         return DeletedResource(id: id)
     }

@@ -6,15 +6,13 @@ import Vapor
 /// nothing changed.
 struct ContactFieldsWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID").post("fields", use: addField)
-        let field = routes.grouped("fields").grouped(":fieldID")
-        field.post(use: editField)
-        field.post("delete", use: deleteField)
-        let kinds = routes.grouped(SiteURL.settingsFieldKinds.pathComponents)
-        kinds.get(use: showKinds)
-        kinds.post(use: createKind)
-        kinds.post(":kindID", use: updateKind)
-        kinds.post(":kindID", "delete", use: deleteKind)
+        routes.post(ContactFieldPaths.contactFields, use: addField)
+        routes.post(ContactFieldPaths.field, use: editField)
+        routes.post(ContactFieldPaths.deleteField, use: deleteField)
+        routes.get(ContactFieldPaths.kinds, use: showKinds)
+        routes.post(ContactFieldPaths.kinds, use: createKind)
+        routes.post(ContactFieldPaths.kind, use: updateKind)
+        routes.post(ContactFieldPaths.deleteKind, use: deleteKind)
     }
 
     struct FieldForm: Content {
@@ -50,32 +48,32 @@ struct ContactFieldsWebController: RouteCollection {
     }
 
     func addField(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         let form = try request.content.decode(FieldForm.self)
         return try await request.handleContactForm(.contactField, contact: contactID, typed: form.typed) {
             let field = try await request.contactFields().create(try form.input(contactID: contactID))
-            return .redirect(to: SiteURL.contact(contactID).path + "#fields", flash: "“\(field.data)” was added.")
+            return .redirect(to: ContactPaths.contact(contactID).path + "#fields", flash: "“\(field.data)” was added.")
         }
     }
 
     func editField(request: Request) async throws -> Response {
         let service = try request.contactFields()
-        let field = try await service.field(try request.pathID("fieldID"))
+        let field = try await service.field(try request.pathID(.fieldID))
         let form = try request.content.decode(FieldForm.self)
         return try await request.handleContactForm(
             .contactField, contact: field.contactID, item: field.id, typed: form.typed
         ) {
             _ = try await service.update(field.id, try form.input(contactID: field.contactID))
-            return .redirect(to: SiteURL.contact(field.contactID).path + "#fields", flash: "The field was saved.")
+            return .redirect(to: ContactPaths.contact(field.contactID).path + "#fields", flash: "The field was saved.")
         }
     }
 
     func deleteField(request: Request) async throws -> Response {
         let service = try request.contactFields()
-        let field = try await service.field(try request.pathID("fieldID"))
+        let field = try await service.field(try request.pathID(.fieldID))
         try await service.delete(field.id)
         return request.redirect(
-            to: SiteURL.contact(field.contactID).path + "#fields", flash: "“\(field.data)” was deleted.")
+            to: ContactPaths.contact(field.contactID).path + "#fields", flash: "“\(field.data)” was deleted.")
     }
 
     // MARK: Kinds
@@ -101,7 +99,7 @@ struct ContactFieldsWebController: RouteCollection {
         return try await request.handleForm(.fieldKind, typed: form.typed) {
             let kind = try await request.contactFields().createType(
                 name: form.name, icon: nil, linkProtocol: form.linkProtocol, type: nil)
-            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was added.")
+            return .redirect(to: SitePaths.settingsFieldKinds.path, flash: "“\(kind.name)” was added.")
         } redraw: { problem in
             try await request.view.render(
                 "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
@@ -110,12 +108,12 @@ struct ContactFieldsWebController: RouteCollection {
 
     /// A kind's name and protocol; its icon and type stay.
     func updateKind(request: Request) async throws -> Response {
-        let id = try request.pathID("kindID")
+        let id = try request.pathID(.kindID)
         let form = try request.content.decode(KindForm.self)
         return try await request.handleForm(.fieldKind, item: id, typed: form.typed) {
             let kind = try await request.contactFields().updateType(
                 id, name: .some(form.name), icon: nil, linkProtocol: .some(form.linkProtocol), type: nil)
-            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was saved.")
+            return .redirect(to: SitePaths.settingsFieldKinds.path, flash: "“\(kind.name)” was saved.")
         } redraw: { problem in
             try await request.view.render(
                 "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
@@ -123,12 +121,12 @@ struct ContactFieldsWebController: RouteCollection {
     }
 
     func deleteKind(request: Request) async throws -> Response {
-        let id = try request.pathID("kindID")
+        let id = try request.pathID(.kindID)
         let service = try request.contactFields()
         let kind = try await service.type(id)
         return try await request.handleForm(.fieldKind, item: id) {
             try await service.deleteType(id)
-            return .redirect(to: SiteURL.settingsFieldKinds.path, flash: "“\(kind.name)” was deleted.")
+            return .redirect(to: SitePaths.settingsFieldKinds.path, flash: "“\(kind.name)” was deleted.")
         } redraw: { problem in
             try await request.view.render(
                 "settings/field-kinds", try await FieldKindsPage.load(request, problem: problem))
@@ -168,8 +166,8 @@ enum FieldKindsPage {
             return Row(
                 id: kind.id, name: kind.name, isDelible: kind.isDelible,
                 fieldsLabel: count == 1 ? "1 field" : "\(count) fields",
-                saveURL: SiteURL.settingsFieldKind(kind.id).path,
-                deleteURL: SiteURL.deleteSettingsFieldKind(kind.id).path,
+                saveURL: ContactFieldPaths.kind(kind.id).path,
+                deleteURL: ContactFieldPaths.deleteKind(kind.id).path,
                 nameField: FormField(
                     "name", label: "Name", value: problem?.typed("name", in: .fieldKind, item: kind.id) ?? kind.name,
                     error: problem?.message(for: .fieldKind, item: kind.id), isRequired: true, maxLength: 255
@@ -182,7 +180,7 @@ enum FieldKindsPage {
         }
         return Context(
             layout: LayoutContext(title: "Kinds of contact field", section: .settings, session: request.pageSession),
-            kinds: rows, addURL: SiteURL.settingsFieldKinds.path,
+            kinds: rows, addURL: SitePaths.settingsFieldKinds.path,
             nameField: FormField(
                 "name", label: "Name", value: problem?.typed("name", in: .fieldKind),
                 error: problem?.message(for: .fieldKind), isRequired: true, maxLength: 255
@@ -191,6 +189,6 @@ enum FieldKindsPage {
                 "protocol", label: "Protocol (optional)", value: problem?.typed("protocol", in: .fieldKind),
                 hint: "What a link to the value starts with.", maxLength: 255, placeholder: "https://mastodon.social/@"
             ).identified(as: "new-kind-protocol"),
-            settingsURL: SiteURL.settings.path)
+            settingsURL: SitePaths.settings.path)
     }
 }

@@ -89,8 +89,8 @@ enum ContactFormPage {
                 id == nil
                 ? "New contact" : "Edit \([form.firstName, form.lastName].compactMap { $0 }.joined(separator: " "))"
             layout = LayoutContext(title: heading, section: .contacts, session: session)
-            actionURL = id.map { SiteURL.editContact($0).path } ?? SiteURL.contacts.path
-            cancelURL = id.map { SiteURL.contact($0).path } ?? SiteURL.contacts.path
+            actionURL = id.map { ContactPaths.edit($0).path } ?? SitePaths.contacts.path
+            cancelURL = id.map { ContactPaths.contact($0).path } ?? SitePaths.contacts.path
             submitLabel = id == nil ? "Add contact" : "Save changes"
             func label(_ name: String) -> String { ContactDraft.fieldLabels[name] ?? name }
             var nameFields = [

@@ -7,9 +7,8 @@ struct ContactInterchangeWebController: RouteCollection {
     static let maximumImportMegabytes = 32
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.settingsExport.pathComponents, use: export)
-        routes.upload(
-            SiteURL.settingsImport.pathComponents, limit: .megabytes(Self.maximumImportMegabytes), use: importFile)
+        routes.get(SitePaths.settingsExport, use: export)
+        routes.upload(SitePaths.settingsImport, limit: .megabytes(Self.maximumImportMegabytes), use: importFile)
     }
 
     struct ImportForm: Content {
@@ -50,8 +49,8 @@ enum ImportReportPage {
             summary = report.summary
             imported = report.importedNames
             skipped = report.skipped.map(\.sentence)
-            contactsURL = SiteURL.contacts.path
-            settingsURL = SiteURL.settings.path
+            contactsURL = SitePaths.contacts.path
+            settingsURL = SitePaths.settings.path
         }
     }
 }

@@ -24,7 +24,7 @@ struct ContactCard: Encodable {
         self.email = email
         avatar = AvatarView(contact, imageURL: pictureURL, size: size)
         isStarred = contact.fields.isStarred
-        url = SiteURL.contact(contact.id).path
+        url = ContactPaths.contact(contact.id).path
     }
 }
 
@@ -59,7 +59,7 @@ enum ContactListPage {
         ) {
             func pageURL(_ number: Int?) -> String? {
                 number.map {
-                    SiteURL.contacts.path(query: [
+                    SitePaths.contacts.path(query: [
                         ("q", search), ("tag", tag.map { String($0.id) }), ("archived", archived ? "1" : nil),
                         ("page", String($0)),
                     ])
@@ -81,9 +81,9 @@ enum ContactListPage {
             previousURL = pageURL(window.previousPage)
             nextURL = pageURL(window.nextPage)
             pageLabel = "Page \(min(window.page, window.lastPage)) of \(window.lastPage)"
-            newContactURL = SiteURL.newContact.path
-            listURL = SiteURL.contacts.path
-            toggleArchivedURL = SiteURL.contacts.path(query: [("archived", archived ? nil : "1")])
+            newContactURL = ContactPaths.new.path
+            listURL = SitePaths.contacts.path
+            toggleArchivedURL = SitePaths.contacts.path(query: [("archived", archived ? nil : "1")])
             toggleArchivedLabel = archived ? "Show current contacts" : "Show archived contacts"
             searchField = FormField(
                 "q", label: "Search contacts", control: .search, value: search,
@@ -173,17 +173,17 @@ enum ContactPage {
             self.facts = facts
             description = fields.description
             isArchived = fields.isArchived
-            editURL = SiteURL.editContact(contact.id).path
-            deleteURL = SiteURL.deleteContact(contact.id).path
-            listURL = SiteURL.contacts.path
+            editURL = ContactPaths.edit(contact.id).path
+            deleteURL = ContactPaths.delete(contact.id).path
+            listURL = SitePaths.contacts.path
             addresses = aggregate.addresses.map {
                 AddressCard($0, preferredApp: preferredApp, tilesEnabled: tilesEnabled)
             }
-            newAddressURL = SiteURL.newAddress(contact: contact.id).path
-            newReminderURL = SiteURL.newReminder.path(query: [
-                ("contact", String(contact.id)), ("return_to", SiteURL.contact(contact.id).path),
+            newAddressURL = AddressPaths.new(contact.id).path
+            newReminderURL = ReminderPaths.new.path(query: [
+                ("contact", String(contact.id)), ("return_to", ContactPaths.contact(contact.id).path),
             ])
-            vcardURL = SiteURL.contactVCard(contact.id).path
+            vcardURL = ContactPaths.vcard(contact.id).path
             self.fields = ContactFieldsSection(
                 contactID: contact.id, fields: contactFields, kinds: fieldKinds, problem: problem)
             self.tags = ContactTagsSection(
@@ -215,7 +215,7 @@ enum ContactPage {
             isOverdue = next < today && !isDone
             sortDate = next.description
             repeats = schedule.recurrence.words
-            actions = ReminderActions(reminder.outline, returnTo: SiteURL.contact(reminder.contactID).path)
+            actions = ReminderActions(reminder.outline, returnTo: ContactPaths.contact(reminder.contactID).path)
         }
     }
 
@@ -292,8 +292,8 @@ enum DeleteContactPage {
         init(contact: Contact, session: PageSession) {
             layout = LayoutContext(title: "Delete \(contact.completeName)?", section: .contacts, session: session)
             card = ContactCard(contact)
-            deleteURL = SiteURL.deleteContact(contact.id).path
-            cancelURL = SiteURL.contact(contact.id).path
+            deleteURL = ContactPaths.delete(contact.id).path
+            cancelURL = ContactPaths.contact(contact.id).path
         }
     }
 

@@ -5,13 +5,12 @@ import Vapor
 /// `/api/contacts`: Monica's contact routes.
 struct ContactsAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let contacts = routes.grouped(SiteURL.apiContacts.pathComponents)
-        contacts.get(use: index)
-        contacts.post(use: create)
-        contacts.get(":contactID", use: show)
-        contacts.put(":contactID", use: update)
-        contacts.delete(":contactID", use: delete)
-        contacts.put(":contactID", "work", use: updateWork)
+        routes.get(ContactPaths.api, use: index)
+        routes.post(ContactPaths.api, use: create)
+        routes.get(ContactPaths.apiContact, use: show)
+        routes.put(ContactPaths.apiContact, use: update)
+        routes.delete(ContactPaths.apiContact, use: delete)
+        routes.put(ContactPaths.apiWork, use: updateWork)
     }
 
     func index(request: Request) async throws -> PageResource<ContactResource> {
@@ -21,11 +20,12 @@ struct ContactsAPIController: RouteCollection {
         return PageResource(
             items: try await request.contactResources(aggregates, withExtras: request.asksForContactFields),
             window: window,
-            path: request.absoluteURL(.apiContacts), pageURL: query.pageURLs(of: .apiContacts, on: request))
+            path: request.absoluteURL(SitePaths.apiContacts),
+            pageURL: query.pageURLs(of: SitePaths.apiContacts, on: request))
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {
-        try await request.contactAnswer(try await request.contacts().aggregate(try request.pathID("contactID")))
+        try await request.contactAnswer(try await request.contacts().aggregate(try request.pathID(.contactID)))
     }
 
     func create(request: Request) async throws -> Response {
@@ -41,7 +41,7 @@ struct ContactsAPIController: RouteCollection {
         let input = try request.contactInput()
         let contacts = try request.contacts()
         let contact = try await contacts.update(
-            try request.pathID("contactID"), typeErrors: input.typeErrors,
+            try request.pathID(.contactID), typeErrors: input.typeErrors,
             birthdayReminder: input.addBirthdayReminder
         ) { input.merged(into: $0) }
         return try await request.contactAnswer(try await contacts.aggregate(contact))
@@ -52,14 +52,14 @@ struct ContactsAPIController: RouteCollection {
     func updateWork(request: Request) async throws -> DataEnvelope<ContactResource> {
         let input = try request.jsonInput(WorkInput.self, empty: WorkInput())
         let contacts = try request.contacts()
-        let contact = try await contacts.update(try request.pathID("contactID"), typeErrors: input.typeErrors) {
+        let contact = try await contacts.update(try request.pathID(.contactID), typeErrors: input.typeErrors) {
             input.merged(into: $0)
         }
         return try await request.contactAnswer(try await contacts.aggregate(contact))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("contactID")
+        let id = try request.pathID(.contactID)
         try await request.contacts().delete(id)
         return DeletedResource(id: id)
     }
@@ -100,7 +100,7 @@ extension Request {
                         kinds[field.typeID].map { ContactFieldResource(field, type: $0, contact: short) }
                     },
                     notes: (notes[contact.id] ?? []).map {
-                        NoteResource($0, url: base + SiteURL.apiNote($0.id).path, contact: short)
+                        NoteResource($0, url: base + NotePaths.apiNote($0.id).path, contact: short)
                     })
             }
         }
@@ -124,17 +124,17 @@ extension Request {
         let base = baseURL ?? self.baseURL
         let contact = aggregate.contact
         return ContactResource(
-            contact, url: base + SiteURL.apiContact(contact.id).path,
+            contact, url: base + ContactPaths.apiContact(contact.id).path,
             avatar: avatarResource(contact, base: base, expires: linksExpire),
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
-                AddressShortResource($0, url: base + SiteURL.apiAddress($0.id).path)
+                AddressShortResource($0, url: base + AddressPaths.apiAddress($0.id).path)
             }, tags: aggregate.tags, counts: aggregate.counts, extras: extras)
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {
         ContactShortResource(
-            contact, url: absoluteURL(.apiContact(contact.id)), avatar: avatarResource(contact),
+            contact, url: absoluteURL(ContactPaths.apiContact(contact.id)), avatar: avatarResource(contact),
             currentYear: currentYear ?? today.year)
     }
 

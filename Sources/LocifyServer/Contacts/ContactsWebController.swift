@@ -4,15 +4,14 @@ import Vapor
 /// The contact pages of the web app.
 struct ContactsWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let contacts = routes.grouped(SiteURL.contacts.pathComponents)
-        contacts.get(use: index)
-        contacts.post(use: create)
-        contacts.get("new", use: new)
-        contacts.get(":contactID", use: show)
-        contacts.get(":contactID", "edit", use: edit)
-        contacts.post(":contactID", "edit", use: update)
-        contacts.get(":contactID", "delete", use: confirmDelete)
-        contacts.post(":contactID", "delete", use: delete)
+        routes.get(ContactPaths.list, use: index)
+        routes.post(ContactPaths.list, use: create)
+        routes.get(ContactPaths.new, use: new)
+        routes.get(ContactPaths.contact, use: show)
+        routes.get(ContactPaths.edit, use: edit)
+        routes.post(ContactPaths.edit, use: update)
+        routes.get(ContactPaths.delete, use: confirmDelete)
+        routes.post(ContactPaths.delete, use: delete)
     }
 
     func index(request: Request) async throws -> View {
@@ -21,7 +20,7 @@ struct ContactsWebController: RouteCollection {
 
     func show(request: Request) async throws -> View {
         try await request.view.render(
-            "contacts/show", ContactPage.load(request, id: try request.pathID("contactID")))
+            "contacts/show", ContactPage.load(request, id: try request.pathID(.contactID)))
     }
 
     func new(request: Request) async throws -> View {
@@ -37,7 +36,7 @@ struct ContactsWebController: RouteCollection {
             let (draft, typeErrors) = form.draft()
             let contact = try await request.contacts().create(
                 draft, typeErrors: typeErrors, birthdayReminder: form.birthdateAddReminder != nil)
-            return .redirect(to: SiteURL.contact(contact.id).path, flash: "\(contact.completeName) was added.")
+            return .redirect(to: ContactPaths.contact(contact.id).path, flash: "\(contact.completeName) was added.")
         } redraw: { errors in
             try await request.view.render(
                 "contacts/form",
@@ -48,7 +47,7 @@ struct ContactsWebController: RouteCollection {
     }
 
     func edit(request: Request) async throws -> View {
-        let id = try request.pathID("contactID")
+        let id = try request.pathID(.contactID)
         let contact = try await request.contacts().contact(id)
         let reminds = try await request.reminders().birthdayReminder(of: id) != nil
         return try await request.view.render(
@@ -60,7 +59,7 @@ struct ContactsWebController: RouteCollection {
     }
 
     func update(request: Request) async throws -> Response {
-        let id = try request.pathID("contactID")
+        let id = try request.pathID(.contactID)
         let form = try request.content.decode(ContactForm.self)
         return try await request.handleForm {
             let (formDraft, typeErrors) = form.draft()
@@ -77,7 +76,7 @@ struct ContactsWebController: RouteCollection {
                 return draft
             }
             return .redirect(
-                to: SiteURL.contact(contact.id).path, flash: "Changes to \(contact.completeName) were saved.")
+                to: ContactPaths.contact(contact.id).path, flash: "Changes to \(contact.completeName) were saved.")
         } redraw: { errors in
             try await request.view.render(
                 "contacts/form",
@@ -89,13 +88,13 @@ struct ContactsWebController: RouteCollection {
 
     func confirmDelete(request: Request) async throws -> View {
         try await request.view.render(
-            "contacts/delete", DeleteContactPage.load(request, id: try request.pathID("contactID")))
+            "contacts/delete", DeleteContactPage.load(request, id: try request.pathID(.contactID)))
     }
 
     func delete(request: Request) async throws -> Response {
         let service = try request.contacts()
-        let contact = try await service.contact(try request.pathID("contactID"))
+        let contact = try await service.contact(try request.pathID(.contactID))
         try await service.delete(contact.id)
-        return request.redirect(to: .contacts, flash: "\(contact.completeName) was deleted.")
+        return request.redirect(to: SitePaths.contacts, flash: "\(contact.completeName) was deleted.")
     }
 }

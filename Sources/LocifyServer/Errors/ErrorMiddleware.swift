@@ -165,6 +165,8 @@ extension Request {
     var isAPIRequest: Bool {
         let path = url.path
         // Pictures are fetched by image loaders and API clients, never shown as pages.
-        return path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/oauth/") || path.hasPrefix("/store/")
+        return [SitePaths.api, SitePaths.oauth, SitePaths.store].contains {
+            path == $0.path || path.hasPrefix($0.path + "/")
+        }
     }
 }

@@ -5,11 +5,10 @@ import Vapor
 /// and delete (a gender in use asks which gender its contacts move to).
 struct GendersWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let genders = routes.grouped(SiteURL.settingsGenders.pathComponents)
-        genders.get(use: show)
-        genders.post(use: create)
-        genders.post(":genderID", use: update)
-        genders.post(":genderID", "delete", use: delete)
+        routes.get(GenderPaths.settings, use: show)
+        routes.post(GenderPaths.settings, use: create)
+        routes.post(GenderPaths.gender, use: update)
+        routes.post(GenderPaths.delete, use: delete)
     }
 
     struct GenderForm: Content {
@@ -33,25 +32,25 @@ struct GendersWebController: RouteCollection {
         let form = try request.content.decode(GenderForm.self)
         return try await request.handleForm(.gender, typed: form.typed) {
             let gender = try await request.genders().create(name: form.name, type: form.type)
-            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was added.")
+            return .redirect(to: SitePaths.settingsGenders.path, flash: "“\(gender.name)” was added.")
         } redraw: { problem in
             try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
     }
 
     func update(request: Request) async throws -> Response {
-        let id = try request.pathID("genderID")
+        let id = try request.pathID(.genderID)
         let form = try request.content.decode(GenderForm.self)
         return try await request.handleForm(.gender, item: id, typed: form.typed) {
             let gender = try await request.genders().update(id, name: .some(form.name), type: .some(form.type))
-            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was saved.")
+            return .redirect(to: SitePaths.settingsGenders.path, flash: "“\(gender.name)” was saved.")
         } redraw: { problem in
             try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
     }
 
     func delete(request: Request) async throws -> Response {
-        let id = try request.pathID("genderID")
+        let id = try request.pathID(.genderID)
         let form = try request.content.decode(GenderForm.self)
         let gender = try await request.genders().gender(id)
         return try await request.handleForm(.gender, item: id) {
@@ -61,7 +60,7 @@ struct GendersWebController: RouteCollection {
                 replacement = value
             }
             try await request.genders().delete(id, replacement: replacement)
-            return .redirect(to: SiteURL.settingsGenders.path, flash: "“\(gender.name)” was deleted.")
+            return .redirect(to: SitePaths.settingsGenders.path, flash: "“\(gender.name)” was deleted.")
         } redraw: { problem in
             try await request.view.render("settings/genders", try await GendersPage.load(request, problem: problem))
         }
@@ -116,8 +115,8 @@ enum GendersPage {
             let others = genders.filter { $0.id != gender.id }
             return Row(
                 id: gender.id, name: gender.name, contacts: count, contactsLabel: contactsLabel,
-                saveURL: SiteURL.settingsGender(gender.id).path,
-                deleteURL: SiteURL.deleteSettingsGender(gender.id).path,
+                saveURL: GenderPaths.gender(gender.id).path,
+                deleteURL: GenderPaths.delete(gender.id).path,
                 nameField: FormField(
                     "name", label: "Name", value: typed("name") ?? gender.name,
                     error: problem?.message(for: .gender, item: gender.id), isRequired: true, maxLength: 255
@@ -135,7 +134,7 @@ enum GendersPage {
         }
         return Context(
             layout: LayoutContext(title: "Genders", section: .settings, session: request.pageSession), genders: rows,
-            addURL: SiteURL.settingsGenders.path,
+            addURL: SitePaths.settingsGenders.path,
             nameField: FormField(
                 "name", label: "Name", value: problem?.typed("name", in: .gender),
                 error: problem?.message(for: .gender), isRequired: true, maxLength: 255
@@ -144,6 +143,6 @@ enum GendersPage {
                 "type", label: "Type", control: .select,
                 options: typeOptions(selected: problem?.typed("type", in: .gender) ?? "O")
             ).identified(as: "new-gender-type"),
-            settingsURL: SiteURL.settings.path)
+            settingsURL: SitePaths.settings.path)
     }
 }

@@ -56,8 +56,8 @@ struct MapView: Encodable {
         self.label = label
         let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
         self.markers = json ?? "[]"
-        tilesURL = tilesEnabled ? "/maps/tiles/{z}/{x}/{y}.png" : ""
-        basemapURL = "/maps/basemap/{z}/{x}/{y}.svg"
+        tilesURL = tilesEnabled ? MapPaths.tile("{z}", "{x}", "{y}.png").path : ""
+        basemapURL = MapPaths.basemapTile("{z}", "{x}", "{y}.svg").path
         self.zoom = zoom
         let first = markers.first.map { Coordinate(latitude: $0.lat, longitude: $0.lon) }
         fallbackURL =

@@ -7,10 +7,10 @@ struct MapsController: RouteCollection {
     static let maximumZoom = 19
 
     func boot(routes: any RoutesBuilder) throws {
-        let maps = routes.grouped(MapAccess()).grouped("maps")
-        maps.get("basemap", ":z", ":x", ":file", use: basemap)
-        maps.get("tiles", ":z", ":x", ":file", use: rasterTile)
-        maps.get("static.svg", use: staticMap)
+        let maps = routes.grouped(MapAccess())
+        maps.get(MapPaths.basemapTile, use: basemap)
+        maps.get(MapPaths.tile, use: rasterTile)
+        maps.get(MapPaths.staticMap, use: staticMap)
     }
 
     /// `GET /maps/static.svg?lat=&lon=[&zoom=]`: a 480 × 240 picture of the basemap with a pin at the
@@ -35,9 +35,9 @@ struct MapsController: RouteCollection {
 
     /// The tile in the path; `ext` is the file extension the route serves.
     private func tile(_ request: Request, ext: String) throws -> Tile {
-        guard let file = request.parameters.get("file"), file.hasSuffix("." + ext),
-            let z = request.parameters.get("z").flatMap(Int.init), z <= Self.maximumZoom,
-            let x = request.parameters.get("x").flatMap(Int.init), let y = Int(file.dropLast(ext.count + 1)),
+        guard let file = request.pathText(.tileFile), file.hasSuffix("." + ext),
+            let z = request.pathText(.tileZoom).flatMap(Int.init), z <= Self.maximumZoom,
+            let x = request.pathText(.tileColumn).flatMap(Int.init), let y = Int(file.dropLast(ext.count + 1)),
             let tile = Tile(zoom: z, x: x, y: y)
         else { throw AppError.notFound }
         return tile
@@ -92,7 +92,7 @@ enum StaticMapLink {
     static let defaultZoom = 14
 
     static func path(_ coordinate: Coordinate, zoom: Int = defaultZoom) -> String {
-        SiteURL.staticMap.path(query: [
+        MapPaths.staticMap.path(query: [
             ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
             ("zoom", String(zoom)),
         ])

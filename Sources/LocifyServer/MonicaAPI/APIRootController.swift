@@ -4,16 +4,18 @@ import Vapor
 /// `GET /api`, `GET /api/me` and `POST /oauth/login`.
 struct APIRootController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.api.pathComponents, use: root)
-        routes.get(SiteURL.apiMe.pathComponents, use: me)
+        routes.get(SitePaths.api, use: root)
+        routes.get(SitePaths.apiMe, use: me)
     }
 
     func root(request: Request) async throws -> APIRootResource {
         APIRootResource(
             links: .init(
-                contactsURL: request.absoluteURL(.apiContacts), addressesURL: request.absoluteURL(.apiAddresses),
-                countriesURL: request.absoluteURL(.apiCountries), remindersURL: request.absoluteURL(.apiReminders),
-                placesURL: request.absoluteURL(.apiPlaces)))
+                contactsURL: request.absoluteURL(SitePaths.apiContacts),
+                addressesURL: request.absoluteURL(SitePaths.apiAddresses),
+                countriesURL: request.absoluteURL(SitePaths.apiCountries),
+                remindersURL: request.absoluteURL(SitePaths.apiReminders),
+                placesURL: request.absoluteURL(SitePaths.apiPlaces)))
     }
 
     func me(request: Request) async throws -> DataEnvelope<UserResource> {
@@ -28,7 +30,7 @@ struct APIRootController: RouteCollection {
 /// `POST /oauth/login`: Monica's password grant for apps that sign in with email and password.
 struct OAuthController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post(SiteURL.oauthLogin.pathComponents, use: logIn)
+        routes.post(SitePaths.oauthLogin, use: logIn)
     }
 
     func logIn(request: Request) async throws -> OAuthLoginResource {

@@ -22,7 +22,9 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
     /// The URLs of this list's pages: `limit`, `sort` and `query` are kept (Monica drops them), and the
     /// list's own filters named in `filters`. The kept part is encoded once; a pager asks for a dozen
     /// pages, and `page` comes last and is a number.
-    func pageURLs(of list: SiteURL, on request: Request, keeping filters: [String] = []) -> @Sendable (Int) -> String {
+    func pageURLs(of list: some SiteAddress, on request: Request, keeping filters: [String] = [])
+        -> @Sendable (Int) -> String
+    {
         let parameters = request.queryParameters
         return request.pageURLs(
             of: list,
@@ -36,7 +38,7 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
 extension Request {
     /// The URLs of a list's pages, `kept` parameters first: they are encoded once, as a pager asks for a
     /// dozen pages, and `page` comes last and is a number.
-    func pageURLs(of list: SiteURL, keeping kept: [(String, String?)]) -> @Sendable (Int) -> String {
+    func pageURLs(of list: some SiteAddress, keeping kept: [(String, String?)]) -> @Sendable (Int) -> String {
         let base = absoluteURL(list, query: kept)
         let prefix = base + (base.contains("?") ? "&page=" : "?page=")
         return { prefix + String($0) }

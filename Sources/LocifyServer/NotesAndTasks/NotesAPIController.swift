@@ -5,28 +5,28 @@ import Vapor
 /// `/api/notes` and `/api/contacts/{id}/notes`.
 struct NotesAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let notes = routes.grouped(SiteURL.apiNotes.pathComponents)
-        notes.get(use: index)
-        notes.post(use: create)
-        notes.get(":noteID", use: show)
-        notes.put(":noteID", use: update)
-        notes.delete(":noteID", use: delete)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.get("notes", use: indexOfContact)
-        contact.post("notes", use: createForContact)
+        routes.get(NotePaths.api, use: index)
+        routes.post(NotePaths.api, use: create)
+        routes.get(NotePaths.apiNote, use: show)
+        routes.put(NotePaths.apiNote, use: update)
+        routes.delete(NotePaths.apiNote, use: delete)
+        routes.get(NotePaths.apiContactNotes, use: indexOfContact)
+        routes.post(NotePaths.apiContactNotes, use: createForContact)
     }
 
     func index(request: Request) async throws -> PageResource<NoteResource> {
-        try await page(request, contactID: try request.contactFilter(), path: .apiNotes)
+        try await page(request, contactID: try request.contactFilter(), path: NotePaths.api)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<NoteResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
-        return try await page(request, contactID: contactID, path: .apiContactNotes(contactID))
+        return try await page(request, contactID: contactID, path: NotePaths.apiContactNotes(contactID))
     }
 
-    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<NoteResource> {
+    private func page(_ request: Request, contactID: Int?, path: some SiteAddress) async throws -> PageResource<
+        NoteResource
+    > {
         let query = try ListQuery(from: request, defaultSort: NoteService.defaultSort)
         let (notes, window) = try await request.notes().page(contactID: contactID, sort: query.sort, page: query.page)
         return PageResource(
@@ -35,7 +35,7 @@ struct NotesAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<NoteResource> {
-        let note = try await request.notes().note(try request.pathID("noteID"))
+        let note = try await request.notes().note(try request.pathID(.noteID))
         return DataEnvelope(data: try await request.noteResource(note))
     }
 
@@ -46,7 +46,7 @@ struct NotesAPIController: RouteCollection {
 
     /// `POST /api/contacts/{id}/notes` (Monica answers 405; clients call it): the path names the contact.
     func createForContact(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.noteInput(), contactID: contactID)
     }
@@ -62,13 +62,13 @@ struct NotesAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<NoteResource> {
         let input = try request.noteInput()
         let note = try await request.notes().update(
-            try request.pathID("noteID"), contactID: input.contactID, typeErrors: input.typeErrors
+            try request.pathID(.noteID), contactID: input.contactID, typeErrors: input.typeErrors
         ) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.noteResource(note))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("noteID")
+        let id = try request.pathID(.noteID)
         try await request.notes().delete(id)
         return DeletedResource(id: id)
     }

@@ -25,9 +25,9 @@ struct NoteLine: Encodable {
         body = note.fields.body
         written = Timestamp.day(note.createdAt)
         isFavorited = note.fields.isFavorited
-        editURL = SiteURL.note(note.id).path
-        favoriteURL = SiteURL.noteFavorite(note.id).path
-        deleteURL = SiteURL.deleteNote(note.id).path
+        editURL = NotePaths.note(note.id).path
+        favoriteURL = NotePaths.favorite(note.id).path
+        deleteURL = NotePaths.delete(note.id).path
         let error = problem?.message(for: .note, item: note.id)
         isEditing = error != nil
         bodyField = FormField(
@@ -50,7 +50,7 @@ struct ContactNotesSection: Encodable {
 
     init(contactID: Int, notes: [Note], problem: FormProblem?) {
         items = notes.map { NoteLine($0, problem: problem) }
-        addURL = SiteURL.contactNotes(contactID).path
+        addURL = NotePaths.contactNotes(contactID).path
         bodyField = FormField(
             "body", label: "New note", control: .textarea, value: problem?.typed("body", in: .note),
             error: problem?.message(for: .note), maxLength: NoteDraft.maximumBodyLength, rows: 3
@@ -89,10 +89,10 @@ struct TaskLine: Encodable {
         isCompleted = task.fields.isCompleted
         completed = task.completedAt.map(Timestamp.day)
         contactName = contact?.completeName
-        contactURL = contact.map { SiteURL.contact($0.id).path }
-        editURL = SiteURL.task(task.id).path
-        doneURL = SiteURL.taskDone(task.id).path
-        deleteURL = SiteURL.deleteTask(task.id).path
+        contactURL = contact.map { ContactPaths.contact($0.id).path }
+        editURL = TaskPaths.task(task.id).path
+        doneURL = TaskPaths.done(task.id).path
+        deleteURL = TaskPaths.delete(task.id).path
         self.returnTo = returnTo
         self.csrfToken = csrfToken
         let error = problem?.message(for: .task, item: task.id)
@@ -117,12 +117,12 @@ struct ContactTasksSection: Encodable {
     let titleField: FormField
 
     init(contact: Contact, tasks: [ToDo], problem: FormProblem?, csrfToken: String) {
-        let back = SiteURL.contact(contact.id).path + "#tasks"
+        let back = ContactPaths.contact(contact.id).path + "#tasks"
         items = tasks.map {
             TaskLine($0, contact: nil, returnTo: back, csrfToken: csrfToken, problem: problem)
         }
-        addURL = SiteURL.contactTasks(contact.id).path
-        tasksURL = SiteURL.tasks.path
+        addURL = TaskPaths.contactTasks(contact.id).path
+        tasksURL = TaskPaths.list.path
         titleField = FormField(
             "title", label: "New task", value: problem?.typed("title", in: .task),
             error: problem?.message(for: .task), maxLength: ToDoDraft.maximumTitleLength
@@ -153,10 +153,10 @@ enum TasksPage {
             layout = LayoutContext(title: "Tasks", section: .reminders, session: session)
             self.tasks = tasks.map {
                 TaskLine(
-                    $0, contact: $0.contactID.flatMap { contacts[$0] }, returnTo: SiteURL.tasks.path,
+                    $0, contact: $0.contactID.flatMap { contacts[$0] }, returnTo: TaskPaths.list.path,
                     csrfToken: session.csrfToken, problem: problem)
             }
-            addURL = SiteURL.tasks.path
+            addURL = TaskPaths.list.path
             titleField = FormField(
                 "title", label: "Title", value: typed.title, errors: errors, isRequired: true,
                 maxLength: ToDoDraft.maximumTitleLength

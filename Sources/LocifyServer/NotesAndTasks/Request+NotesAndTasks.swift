@@ -42,7 +42,7 @@ extension Request {
     func noteResources(_ notes: [Note]) async throws -> [NoteResource] {
         let base = baseURL
         return try await resources(notes, contactOf: \.contactID) { note, contact in
-            NoteResource(note, url: base + SiteURL.apiNote(note.id).path, contact: contact)
+            NoteResource(note, url: base + NotePaths.apiNote(note.id).path, contact: contact)
         }
     }
 }

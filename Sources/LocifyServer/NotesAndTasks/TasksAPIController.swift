@@ -5,28 +5,28 @@ import Vapor
 /// `/api/tasks` and `/api/contacts/{id}/tasks`.
 struct TasksAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let tasks = routes.grouped(SiteURL.apiTasks.pathComponents)
-        tasks.get(use: index)
-        tasks.post(use: create)
-        tasks.get(":taskID", use: show)
-        tasks.put(":taskID", use: update)
-        tasks.delete(":taskID", use: delete)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.get("tasks", use: indexOfContact)
-        contact.post("tasks", use: createForContact)
+        routes.get(TaskPaths.api, use: index)
+        routes.post(TaskPaths.api, use: create)
+        routes.get(TaskPaths.apiTask, use: show)
+        routes.put(TaskPaths.apiTask, use: update)
+        routes.delete(TaskPaths.apiTask, use: delete)
+        routes.get(TaskPaths.apiContactTasks, use: indexOfContact)
+        routes.post(TaskPaths.apiContactTasks, use: createForContact)
     }
 
     func index(request: Request) async throws -> PageResource<TaskResource> {
-        try await page(request, contactID: try request.contactFilter(), path: .apiTasks)
+        try await page(request, contactID: try request.contactFilter(), path: TaskPaths.api)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<TaskResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
-        return try await page(request, contactID: contactID, path: .apiContactTasks(contactID))
+        return try await page(request, contactID: contactID, path: TaskPaths.apiContactTasks(contactID))
     }
 
-    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<TaskResource> {
+    private func page(_ request: Request, contactID: Int?, path: some SiteAddress) async throws -> PageResource<
+        TaskResource
+    > {
         let query = try ListQuery(from: request, defaultSort: TaskService.defaultSort)
         let (tasks, window) = try await request.tasks().page(contactID: contactID, sort: query.sort, page: query.page)
         return PageResource(
@@ -35,7 +35,7 @@ struct TasksAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<TaskResource> {
-        let task = try await request.tasks().task(try request.pathID("taskID"))
+        let task = try await request.tasks().task(try request.pathID(.taskID))
         return DataEnvelope(data: try await request.taskResource(task))
     }
 
@@ -47,7 +47,7 @@ struct TasksAPIController: RouteCollection {
 
     /// `POST /api/contacts/{id}/tasks` (Monica answers 405; clients call it): the path names the contact.
     func createForContact(request: Request) async throws -> DataEnvelope<TaskResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.taskInput(), contactID: contactID)
     }
@@ -64,13 +64,13 @@ struct TasksAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<TaskResource> {
         let input = try request.taskInput()
         let task = try await request.tasks().update(
-            try request.pathID("taskID"), contactID: input.contactID, typeErrors: input.typeErrors
+            try request.pathID(.taskID), contactID: input.contactID, typeErrors: input.typeErrors
         ) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.taskResource(task))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("taskID")
+        let id = try request.pathID(.taskID)
         try await request.tasks().delete(id)
         return DeletedResource(id: id)
     }

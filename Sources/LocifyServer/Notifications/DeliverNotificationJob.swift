@@ -48,7 +48,7 @@ struct DeliverNotificationJob: JobHandler {
                 daysBefore: payload.daysBefore, lateSince: isLate ? payload.dueAt : nil, timeZone: user.timeZone),
             reminderID: reminder.id, contactID: contact.id, contactName: contact.completeName, occurrence: occurrence,
             daysBefore: payload.daysBefore, isLate: isLate,
-            link: context.config.baseURLForLinks + SiteURL.contact(contact.id).path)
+            link: context.config.baseURLForLinks + ContactPaths.contact(contact.id).path)
         let key = DueNotice(
             reminderID: reminder.id, occurrence: occurrence, daysBefore: payload.daysBefore, dueAt: payload.dueAt
         ).dedupeKey(on: payload.channel)

@@ -5,16 +5,14 @@ import Vapor
 /// the webhook's test, the calendar feed and the delivery log).
 struct NotificationsWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let notifications = routes.grouped(SiteURL.notifications.pathComponents)
-        notifications.get(use: index)
-        notifications.get("latest.json", use: latest)
-        notifications.post("read", use: markAllRead)
-        notifications.post(":notificationID", "read", use: markRead)
-        let settings = routes.grouped(SiteURL.settingsNotifications.pathComponents)
-        settings.get(use: showSettings)
-        settings.post(use: saveSettings)
-        settings.post("test", use: sendTest)
-        routes.post(SiteURL.settingsFeed.pathComponents, use: regenerateFeed)
+        routes.get(NotificationPaths.list, use: index)
+        routes.get(NotificationPaths.latest, use: latest)
+        routes.post(NotificationPaths.readAll, use: markAllRead)
+        routes.post(NotificationPaths.read, use: markRead)
+        routes.get(NotificationPaths.settings, use: showSettings)
+        routes.post(NotificationPaths.settings, use: saveSettings)
+        routes.post(NotificationPaths.settingsTest, use: sendTest)
+        routes.post(NotificationPaths.settingsFeed, use: regenerateFeed)
     }
 
     func index(request: Request) async throws -> View {
@@ -33,7 +31,7 @@ struct NotificationsWebController: RouteCollection {
         object["notifications"] = items.filter { $0.readAt == nil }.map { notification -> [String: Any] in
             [
                 "id": notification.id, "title": notification.title, "body": notification.body,
-                "url": notification.contactID.map { SiteURL.contact($0).path } ?? SiteURL.notifications.path,
+                "url": notification.contactID.map { ContactPaths.contact($0).path } ?? SitePaths.notifications.path,
             ]
         }
         object["latest_id"] = items.first?.id ?? after ?? 0
@@ -45,13 +43,13 @@ struct NotificationsWebController: RouteCollection {
     }
 
     func markRead(request: Request) async throws -> Response {
-        try await request.notificationInbox().markRead(try request.pathID("notificationID"))
-        return request.redirect(to: .notifications, flash: "Marked as read.")
+        try await request.notificationInbox().markRead(try request.pathID(.notificationID))
+        return request.redirect(to: SitePaths.notifications, flash: "Marked as read.")
     }
 
     func markAllRead(request: Request) async throws -> Response {
         try await request.notificationInbox().markRead(nil)
-        return request.redirect(to: .notifications, flash: "All notifications are marked as read.")
+        return request.redirect(to: SitePaths.notifications, flash: "All notifications are marked as read.")
     }
 
     struct SettingsForm: Content {
@@ -120,7 +118,7 @@ struct NotificationsWebController: RouteCollection {
         return try await request.handleForm {
             let preferences = try form.draft.validated(emailAvailable: mailAvailable)
             try await request.notificationSettings().save(preferences, timeZone: user.timeZone)
-            return .redirect(to: SiteURL.settingsNotifications.path, flash: "Your notification settings were saved.")
+            return .redirect(to: SitePaths.settingsNotifications.path, flash: "Your notification settings were saved.")
         } redraw: { errors in
             try await renderSettings(request, form: form, errors: errors)
         }
@@ -137,7 +135,7 @@ struct NotificationsWebController: RouteCollection {
                 reminderTitle: "This is a test from Locify", contactName: user.profile.name, occurrence: today,
                 daysBefore: 0, timeZone: user.timeZone),
             reminderID: nil, contactID: nil, contactName: user.profile.name, occurrence: today, daysBefore: 0,
-            isLate: false, link: request.absoluteURL(.notifications), isTest: true)
+            isLate: false, link: request.absoluteURL(SitePaths.notifications), isTest: true)
         let recipient = NotificationOutbox.Recipient(
             user: user, preferences: preferences, mailFrom: request.application.locifyConfig.mailFrom)
         var results: [String] = []
@@ -156,13 +154,13 @@ struct NotificationsWebController: RouteCollection {
         if results.isEmpty {
             results.append("Nothing to test: turn on a webhook or e-mail and save first.")
         }
-        return request.redirect(to: .settingsNotifications, flash: results.joined(separator: " "))
+        return request.redirect(to: SitePaths.settingsNotifications, flash: results.joined(separator: " "))
     }
 
     func regenerateFeed(request: Request) async throws -> Response {
         try await request.notificationSettings().regenerateFeedSecret()
         return request.redirect(
-            to: .settingsNotifications,
+            to: SitePaths.settingsNotifications,
             flash: "The calendar feed has a new address; the old one no longer works. Subscribe again with the new one."
         )
     }
@@ -177,7 +175,7 @@ struct NotificationsWebController: RouteCollection {
         let context = NotificationSettingsPage.Context(
             form: form ?? SettingsForm(preferences), errors: errors, user: try request.requireUser(),
             mailAvailable: request.application.locifyConfig.outside.mailCommand != nil,
-            feedURL: request.absoluteURL(.reminderFeed(secret: secret)), deliveries: deliveries,
+            feedURL: request.absoluteURL(ReminderPaths.feed(secret)), deliveries: deliveries,
             session: request.pageSession)
         return try await request.view.render("settings/notifications", context)
     }
@@ -215,16 +213,16 @@ enum NotificationsPage {
                 let minutes = (time.hour ?? 0) * 60 + (time.minute ?? 0)
                 return Item(
                     title: notification.title, body: notification.body,
-                    contactURL: notification.contactID.map { SiteURL.contact($0).path },
+                    contactURL: notification.contactID.map { ContactPaths.contact($0).path },
                     isUnread: notification.readAt == nil, isLate: notification.isLate,
                     received: "\(day.dayMonthYear), \(NotificationPreferences.clockText(minutes))",
-                    readURL: SiteURL.notificationRead(notification.id).path)
+                    readURL: NotificationPaths.read(notification.id).path)
             }
             hasUnread = items.contains(where: \.isUnread)
-            readAllURL = SiteURL.notificationsRead.path
-            latestURL = SiteURL.notificationsLatest.path
-            settingsURL = SiteURL.settingsNotifications.path
-            remindersURL = SiteURL.reminders.path
+            readAllURL = NotificationPaths.readAll.path
+            latestURL = NotificationPaths.latest.path
+            settingsURL = SitePaths.settingsNotifications.path
+            remindersURL = SitePaths.reminders.path
             latestID = notifications.first?.id ?? 0
         }
     }
@@ -302,14 +300,14 @@ enum NotificationSettingsPage {
                         value: String($0), label: CalendarDate.weekdayNames[$0 - 1], isSelected: String($0) == weekStart
                     )
                 })
-            saveURL = SiteURL.settingsNotifications.path
-            testURL = SiteURL.settingsNotificationsTest.path
+            saveURL = SitePaths.settingsNotifications.path
+            testURL = NotificationPaths.settingsTest.path
             feedField = FormField(
                 "", label: "Feed address (keep it private: anyone with it can read your reminders)", value: feedURL,
                 isReadOnly: true, styleClass: "token-value"
             ).identified(as: "feed-url")
-            regenerateURL = SiteURL.settingsFeed.path
-            settingsURL = SiteURL.settings.path
+            regenerateURL = NotificationPaths.settingsFeed.path
+            settingsURL = SitePaths.settings.path
             self.deliveries = deliveries.map { delivery in
                 Delivery(
                     when: Timestamp.string(delivery.updatedAt).prefix(16).replacingOccurrences(of: "T", with: " ")

@@ -9,8 +9,8 @@ struct FeedbackWebController: RouteCollection {
     static let maximumLength = 5_000
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.settingsFeedback.pathComponents, use: page)
-        routes.post(SiteURL.settingsFeedback.pathComponents, use: send)
+        routes.get(SitePaths.settingsFeedback, use: page)
+        routes.post(SitePaths.settingsFeedback, use: send)
     }
 
     func page(request: Request) async throws -> View {
@@ -33,7 +33,7 @@ struct FeedbackWebController: RouteCollection {
     func send(request: Request) async throws -> Response {
         let typed = try request.content.decode(Form.self).message
         let outside = request.application.locifyConfig.outside
-        guard let address = outside.feedbackEmail else { return request.redirect(to: SiteURL.settingsFeedback.path) }
+        guard let address = outside.feedbackEmail else { return request.redirect(to: SitePaths.settingsFeedback.path) }
         let message = typed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return try await request.handleForm {
             if message.isEmpty { throw ValidationFailure(field: "message", "Write your message first.") }
@@ -61,7 +61,7 @@ struct FeedbackWebController: RouteCollection {
                     field: "message",
                     "The server could not send it just now. Try again later, or write from your own mail app.")
             }
-            return .redirect(to: SiteURL.settings.path, flash: "Thank you: your feedback was sent.")
+            return .redirect(to: SitePaths.settings.path, flash: "Thank you: your feedback was sent.")
         } redraw: { errors in
             try await render(request, message: typed, errors: errors)
         }
@@ -86,7 +86,7 @@ enum FeedbackPage {
                 "message", label: "Your message", control: .textarea, value: message, errors: errors,
                 hint: "What works, what does not, what you miss. Locify \(LocifyConfig.version) is named with it.",
                 isRequired: true, maxLength: FeedbackWebController.maximumLength)
-            actionURL = SiteURL.settingsFeedback.path
+            actionURL = SitePaths.settingsFeedback.path
             mailtoURL = address.map {
                 FeedbackPage.mailtoURL(
                     to: $0, subject: FeedbackPage.subject, body: "\n\n--\nLocify \(LocifyConfig.version)\n")

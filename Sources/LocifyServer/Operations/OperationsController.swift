@@ -9,8 +9,8 @@ import Vapor
 /// `GET /health` and `GET /openapi.json`.
 struct OperationsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.health.pathComponents, use: health)
-        routes.get(SiteURL.openAPI.pathComponents, use: openAPI)
+        routes.get(OperationPaths.health, use: health)
+        routes.get(OperationPaths.openAPI, use: openAPI)
     }
 
     func health(request: Request) async throws -> Response {

@@ -3,12 +3,12 @@ import Vapor
 /// The home redirect (the map, once signed in) and the About page.
 struct PagesController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(use: home)
-        routes.get(SiteURL.about.pathComponents, use: about)
+        routes.get(SitePaths.home, use: home)
+        routes.get(SitePaths.about, use: about)
     }
 
     func home(request: Request) async throws -> Response {
-        request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SiteURL.map.path : SiteURL.login.path)
+        request.redirect(to: request.auth.has(AuthenticatedUser.self) ? SitePaths.map.path : AccountPaths.login.path)
     }
 
     func about(request: Request) async throws -> View {

@@ -5,10 +5,9 @@ import Vapor
 /// make one the avatar, use the Gravatar or go back to initials, delete a photo.
 struct ContactPicturesWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let contact = routes.grouped(SiteURL.contacts.pathComponents).grouped(":contactID")
-        contact.upload(["photos"], limit: .photo, use: upload)
-        contact.post("avatar", use: chooseAvatar)
-        contact.post("photos", ":photoID", "delete", use: delete)
+        routes.upload(PhotoPaths.contactPhotos, limit: .photo, use: upload)
+        routes.post(PhotoPaths.contactAvatar, use: chooseAvatar)
+        routes.post(PhotoPaths.deletePhoto, use: delete)
     }
 
     struct UploadForm: Content {
@@ -20,7 +19,7 @@ struct ContactPicturesWebController: RouteCollection {
     }
 
     func upload(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         let contact = try await request.contacts().contact(contactID)
         do {
             let received = try request.photoUpload()
@@ -30,10 +29,11 @@ struct ContactPicturesWebController: RouteCollection {
             if form?.makeAvatar != nil {
                 _ = try await request.avatars().choose(contactID: contactID, choice: .photo, photoID: photo.id)
                 return request.redirect(
-                    to: SiteURL.contact(contactID).path + "#pictures",
+                    to: ContactPaths.contact(contactID).path + "#pictures",
                     flash: "The photo was added and is now \(contact.completeName)'s picture.")
             }
-            return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was added.")
+            return request.redirect(
+                to: ContactPaths.contact(contactID).path + "#pictures", flash: "The photo was added.")
         } catch let failure as any AppFailure where failure.kind != .notFound {
             // Not an image, too large, or not a readable form: said beside the upload, with its own status
             // (413 for too large), which is why this form does not go through `handleContactForm`.
@@ -55,7 +55,7 @@ struct ContactPicturesWebController: RouteCollection {
     }
 
     func chooseAvatar(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         let form = try request.content.decode(AvatarForm.self)
         return try await request.handleContactForm(.picture, contact: contactID) {
@@ -72,17 +72,18 @@ struct ContactPicturesWebController: RouteCollection {
                     choice == .gravatar ? "the initials until a Gravatar is found" : "the initials"
                 }
             return .redirect(
-                to: SiteURL.contact(contactID).path + "#pictures", flash: "\(contact.completeName) now shows \(shown).")
+                to: ContactPaths.contact(contactID).path + "#pictures",
+                flash: "\(contact.completeName) now shows \(shown).")
         }
     }
 
     func delete(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         let photos = try request.photos()
-        let photo = try await photos.photo(try request.pathID("photoID"))
+        let photo = try await photos.photo(try request.pathID(.photoID))
         guard photo.contactID == contactID else { throw AppError.notFound }
         try await photos.delete(photo.id)
-        return request.redirect(to: SiteURL.contact(contactID).path + "#pictures", flash: "The photo was deleted.")
+        return request.redirect(to: ContactPaths.contact(contactID).path + "#pictures", flash: "The photo was deleted.")
     }
 }
 
@@ -125,10 +126,10 @@ struct ContactPicturesSection: Encodable {
                 id: photo.id, url: photoURL(photo), width: max(1, Int((Double(photo.width) * scale).rounded())),
                 height: max(1, Int((Double(photo.height) * scale).rounded())), name: photo.originalFilename,
                 isAvatar: contact.avatar.source == .photo && contact.avatar.photoID == photo.id,
-                deleteURL: SiteURL.deletePhoto(contact: contact.id, photo: photo.id).path)
+                deleteURL: PhotoPaths.deletePhoto(contact.id, photo.id).path)
         }
-        uploadURL = SiteURL.contactPhotos(contact.id).path
-        chooseURL = SiteURL.contactAvatar(contact.id).path
+        uploadURL = PhotoPaths.contactPhotos(contact.id).path
+        chooseURL = PhotoPaths.contactAvatar(contact.id).path
         showsInitials = contact.avatar.source == .initials
         shown =
             switch contact.avatar.source {

@@ -6,28 +6,28 @@ import Vapor
 /// avatar routes. Uploads stream in and are refused as soon as they pass the limit.
 struct PhotosAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let photos = routes.grouped(SiteURL.apiPhotos.pathComponents)
-        photos.get(use: index)
-        photos.upload([], limit: .photo, use: create)
-        photos.get(":photoID", use: show)
-        photos.delete(":photoID", use: delete)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.get("photos", use: indexOfContact)
-        contact.upload(["photos"], limit: .photo, use: createForContact)
-        contact.put("avatar", use: chooseAvatar)
+        routes.get(PhotoPaths.api, use: index)
+        routes.upload(PhotoPaths.api, limit: .photo, use: create)
+        routes.get(PhotoPaths.apiPhoto, use: show)
+        routes.delete(PhotoPaths.apiPhoto, use: delete)
+        routes.get(PhotoPaths.apiContactPhotos, use: indexOfContact)
+        routes.upload(PhotoPaths.apiContactPhotos, limit: .photo, use: createForContact)
+        routes.put(PhotoPaths.apiContactAvatar, use: chooseAvatar)
     }
 
     func index(request: Request) async throws -> PageResource<PhotoResource> {
-        try await page(request, contactID: try request.contactFilter(), path: .apiPhotos)
+        try await page(request, contactID: try request.contactFilter(), path: PhotoPaths.api)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<PhotoResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
-        return try await page(request, contactID: contactID, path: .apiContactPhotos(contactID))
+        return try await page(request, contactID: contactID, path: PhotoPaths.apiContactPhotos(contactID))
     }
 
-    private func page(_ request: Request, contactID: Int?, path: SiteURL) async throws -> PageResource<PhotoResource> {
+    private func page(_ request: Request, contactID: Int?, path: some SiteAddress) async throws -> PageResource<
+        PhotoResource
+    > {
         let query = try ListQuery(from: request, defaultSort: PhotoService.defaultSort)
         let (photos, window) = try await request.photos().page(contactID: contactID, sort: query.sort, page: query.page)
         return PageResource(
@@ -36,7 +36,7 @@ struct PhotosAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<PhotoResource> {
-        let photo = try await request.photos().photo(try request.pathID("photoID"))
+        let photo = try await request.photos().photo(try request.pathID(.photoID))
         return DataEnvelope(data: try await request.photoResources([photo])[0])
     }
 
@@ -47,7 +47,7 @@ struct PhotosAPIController: RouteCollection {
 
     /// The path names the contact; a `contact_id` in the body is ignored.
     func createForContact(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, upload: try request.photoUpload(), contactID: contactID)
     }
@@ -60,13 +60,13 @@ struct PhotosAPIController: RouteCollection {
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("photoID")
+        let id = try request.pathID(.photoID)
         try await request.photos().delete(id)
         return DeletedResource(id: id)
     }
 
     func chooseAvatar(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         let input = try request.jsonInput(AvatarInput.self, empty: AvatarInput(source: nil, photoID: nil))
         guard input.typeErrors.isEmpty else { throw ValidationFailure(input.typeErrors) }

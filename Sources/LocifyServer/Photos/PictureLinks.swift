@@ -29,7 +29,7 @@ final class PictureLinks: Sendable {
         {
             return known.pathAndQuery
         }
-        let unsigned = SiteURL.avatar(contact: contactID).path + "?v=" + version
+        let unsigned = PhotoPaths.avatar(contactID).path + "?v=" + version
         // Without the key (a process that has served nothing yet) the link still works with credentials.
         guard let signer = current else { return unsigned }
         let subject = Self.avatarSubject(contactID: contactID, version: version)
@@ -103,7 +103,8 @@ extension Request {
     func photoLink(_ photo: Photo, base: String? = nil, expires: Int? = nil) -> String {
         let name = photo.storedFilename
         return signed(
-            (base ?? baseURL) + SiteURL.storedFile(name).path, query: [],
+            (base ?? baseURL) + PhotoPaths.storedPhoto(name.split(separator: "/").last.map(String.init) ?? name).path,
+            query: [],
             subject: PictureLinks.photoSubject(name), expires: expires)
     }
 

@@ -14,13 +14,12 @@ struct PicturesController: RouteCollection {
     static let defaultInitialsSize = 200
 
     func boot(routes: any RoutesBuilder) throws {
-        let store = routes.grouped("store")
-        store.get("avatars", ":contactID", use: avatar)
-        store.get("photos", ":file", use: photo)
+        routes.get(PhotoPaths.avatar, use: avatar)
+        routes.get(PhotoPaths.storedPhoto, use: photo)
     }
 
     func avatar(request: Request) async throws -> Response {
-        guard let contactID = request.parameters.get("contactID").flatMap(Int.init) else { throw AppError.notFound }
+        guard let contactID = request.pathText(.contactID).flatMap(Int.init) else { throw AppError.notFound }
         let askedVersion = request.queryParameters["v"] ?? ""
         let access = try await request.pictureAccess(
             subject: PictureLinks.avatarSubject(contactID: contactID, version: askedVersion))
@@ -63,7 +62,7 @@ struct PicturesController: RouteCollection {
     }
 
     func photo(request: Request) async throws -> Response {
-        guard let file = request.parameters.get("file"), let dot = file.firstIndex(of: "."),
+        guard let file = request.pathText(.photoFile), let dot = file.firstIndex(of: "."),
             let uuid = UUID(uuidString: String(file[..<dot]))
         else { throw AppError.notFound }
         let access = try await request.pictureAccess(subject: PictureLinks.photoSubject("photos/" + file))

@@ -34,6 +34,8 @@ enum MapPage {
         let showsContacts: Bool
         let contactsToggleURL: String
         let searchText: String
+        let searchURL: String
+        let clearSearchURL: String
         let searchField: FormField
         /// The switch the map's script drives to show or hide the contacts' addresses.
         let contactsLayerField: FormField
@@ -62,7 +64,7 @@ enum MapPage {
             return MapView.Marker(
                 lat: coordinate.latitude, lon: coordinate.longitude,
                 label: [name, stored.address.label].compactMap { $0 }.joined(separator: " · "),
-                detail: stored.address.lines().first, url: SiteURL.contact(stored.contactID).path,
+                detail: stored.address.lines().first, url: ContactPaths.contact(stored.contactID).path,
                 linkText: "Open \(name)",
                 avatar: contact.map { AvatarView($0, imageURL: request.pictureURL($0), size: .line) },
                 layer: "contacts")
@@ -81,11 +83,12 @@ enum MapPage {
             map: MapView(
                 id: "home-map", label: "Map of your places and your contacts' addresses", markers: markers,
                 isTall: true, tilesEnabled: request.mapTilesEnabled,
-                behaviour: .init(explore: SiteURL.mapPoint.path, saveURL: SiteURL.newPlace.path, locates: true)),
+                behaviour: .init(explore: PlacePaths.mapPoint.path, saveURL: PlacePaths.new.path, locates: true)),
             placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
             unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,
-            contactsToggleURL: SiteURL.map.path(query: [("contacts", showsContacts ? "off" : nil), ("q", text)]),
-            searchText: text,
+            contactsToggleURL: SitePaths.map.path(query: [("contacts", showsContacts ? "off" : nil), ("q", text)]),
+            searchText: text, searchURL: PlacePaths.map.path,
+            clearSearchURL: PlacePaths.map.path(query: [("contacts", showsContacts ? nil : "off")]),
             searchField: FormField(
                 "q", label: "Search places, your contacts' addresses and the map", control: .search, value: text
             ).identified(as: "map-q"),
@@ -95,8 +98,8 @@ enum MapPage {
                     .init(name: "map-layer", value: "contacts"), .init(name: "map-target", value: "home-map"),
                 ]
             ).identified(as: "layer-contacts"),
-            searched: !text.isEmpty, results: results, newPlaceURL: SiteURL.newPlace.path,
-            placesURL: SiteURL.places.path)
+            searched: !text.isEmpty, results: results, newPlaceURL: PlacePaths.new.path,
+            placesURL: SitePaths.places.path)
     }
 
     private static func result(_ hit: PlaceSearchHit, meters: Double?, index: Int, preferredApp: MapsApp)
@@ -105,8 +108,9 @@ enum MapPage {
         let coordinate = hit.coordinate
         let (kind, openURL, openLabel): (String, String?, String?) =
             switch hit.kind {
-            case .place: ("Your place", hit.placeID.map { SiteURL.place($0).path }, "Open the place")
-            case .address: ("Contact's address", hit.contactID.map { SiteURL.contact($0).path }, "Open the contact")
+            case .place: ("Your place", hit.placeID.map { PlacePaths.place($0).path }, "Open the place")
+            case .address:
+                ("Contact's address", hit.contactID.map { ContactPaths.contact($0).path }, "Open the contact")
             case .geocoder: ("Found on the map", nil, nil)
             }
         return SearchResult(

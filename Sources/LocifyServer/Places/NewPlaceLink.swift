@@ -3,7 +3,7 @@ import LocifyCore
 /// "Save as a place": the add form, filled in with a point and what is known of it.
 enum NewPlaceLink {
     static func path(name: String?, address: String?, at coordinate: Coordinate) -> String {
-        SiteURL.newPlace.path(query: [
+        PlacePaths.new.path(query: [
             ("name", name), ("address", address == name ? nil : address),
             ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
         ])

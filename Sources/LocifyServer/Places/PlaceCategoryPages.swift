@@ -31,13 +31,13 @@ enum PlaceCategoriesPage {
         ) {
             layout = LayoutContext(title: "Places", section: .places, session: session)
             favoritesCount = favorites
-            favoritesURL = SiteURL.placesFavorites.path
+            favoritesURL = PlacePaths.favorites.path
             self.categories = categories.map { category, count in
                 let isRenamed = renaming?.id == category.id
                 return Row(
-                    id: category.id, name: category.name, count: count, url: SiteURL.placeCategory(category.id).path,
-                    renameURL: SiteURL.renamePlaceCategory(category.id).path,
-                    deleteURL: SiteURL.deletePlaceCategory(category.id).path,
+                    id: category.id, name: category.name, count: count, url: PlacePaths.category(category.id).path,
+                    renameURL: PlacePaths.renameCategory(category.id).path,
+                    deleteURL: PlacePaths.deleteCategory(category.id).path,
                     field: FormField(
                         "name", label: "New name for \(category.name)",
                         value: isRenamed ? renaming?.name : category.name,
@@ -49,9 +49,9 @@ enum PlaceCategoriesPage {
             newCategory = FormField(
                 "name", label: "New category", value: typedName, errors: errors, isRequired: true,
                 maxLength: PlaceCategory.maximumNameLength)
-            createURL = SiteURL.placeCategories.path
-            newPlaceURL = SiteURL.newPlace.path
-            importExportURL = SiteURL.settingsPlaces.path
+            createURL = PlacePaths.categories.path
+            newPlaceURL = PlacePaths.new.path
+            importExportURL = SitePaths.settingsPlaces.path
         }
     }
 }
@@ -74,8 +74,8 @@ enum DeletePlaceCategoryPage {
             layout = LayoutContext(title: "Delete “\(category.name)”?", section: .places, session: session)
             name = category.name
             self.count = count
-            deleteURL = SiteURL.deletePlaceCategory(category.id).path
-            cancelURL = SiteURL.places.path
+            deleteURL = PlacePaths.deleteCategory(category.id).path
+            cancelURL = SitePaths.places.path
             isLast = others.isEmpty
             target =
                 count == 0 || others.isEmpty

@@ -105,9 +105,9 @@ enum PlaceFormPage {
             let title = editing.map { "Edit “\($0.fields.name)”" } ?? "Add a place"
             layout = LayoutContext(title: title, section: .places, session: session)
             heading = title
-            actionURL = editing.map { SiteURL.editPlace($0.id).path } ?? SiteURL.places.path
+            actionURL = editing.map { PlacePaths.edit($0.id).path } ?? SitePaths.places.path
             isNew = editing == nil
-            searchURL = SiteURL.newPlace.path
+            searchURL = PlacePaths.new.path
             searchText = search?.text ?? ""
             searchField = FormField(
                 "q", label: "Find it on the map", control: .search, value: search?.text,
@@ -142,7 +142,7 @@ enum PlaceFormPage {
             map = .pinPicker(id: "place-pick-map", at: point, tilesEnabled: tilesEnabled)
             previewURL = point.map { StaticMapLink.path($0, zoom: 15) }
             submitLabel = editing == nil ? "Save place" : "Save changes"
-            cancelURL = editing.map { SiteURL.place($0.id).path } ?? SiteURL.places.path
+            cancelURL = editing.map { PlacePaths.place($0.id).path } ?? SitePaths.places.path
         }
     }
 }
@@ -171,7 +171,7 @@ enum MapPointPage {
                 id: "point", title: name)
             saveURL = NewPlaceLink.path(name: found == nil ? nil : name, address: found?.displayName, at: coordinate)
             staticMapURL = StaticMapLink.path(coordinate, zoom: 15)
-            mapURL = SiteURL.map.path
+            mapURL = SitePaths.map.path
         }
     }
 }

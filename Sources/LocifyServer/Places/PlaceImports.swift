@@ -46,7 +46,7 @@ struct PlaceImportRecord: Sendable {
     func resource(baseURL: String) -> PlaceImportJobResource {
         PlaceImportJobResource(
             id: id, status: status.rawValue, fileName: fileName, stage: stage, processed: processed, total: total,
-            report: report, error: error, url: baseURL + SiteURL.apiImport(id).path, createdAt: createdAt,
+            report: report, error: error, url: baseURL + PlacePaths.apiImportStatus(id).path, createdAt: createdAt,
             updatedAt: updatedAt)
     }
 }

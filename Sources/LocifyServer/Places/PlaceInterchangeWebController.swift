@@ -8,12 +8,11 @@ import Vapor
 /// background with a progress page when it is large.
 struct PlaceInterchangeWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.settingsPlaces.pathComponents, use: page)
-        routes.get(SiteURL.settingsPlacesExport.pathComponents, use: export)
-        routes.upload(SiteURL.settingsPlacesImport.pathComponents, limit: .megabytes(32), use: preview)
-        let imports = routes.grouped(SiteURL.settingsPlaces.pathComponents + ["imports", ":importID"])
-        imports.get(use: status)
-        imports.post(use: confirm)
+        routes.get(PlacePaths.settings, use: page)
+        routes.get(PlacePaths.settingsExport, use: export)
+        routes.upload(PlacePaths.settingsImport, limit: .megabytes(32), use: preview)
+        routes.get(PlacePaths.settingsImportStatus, use: status)
+        routes.post(PlacePaths.settingsImportStatus, use: confirm)
     }
 
     func page(request: Request) async throws -> View {
@@ -70,7 +69,7 @@ struct PlaceInterchangeWebController: RouteCollection {
             let id = try await request.placeImports().create(
                 fileName: file.filename, file: upload.data, targetCategoryID: target, status: .previewed,
                 total: upload.read.places.count, report: report)
-            return .page(request.redirect(to: SiteURL.settingsPlacesImportStatus(id).path))
+            return .page(request.redirect(to: PlacePaths.settingsImportStatus(id).path))
         } redraw: { errors in
             try await render(request, errors: errors, chosenCategory: chosen)
         }
@@ -79,7 +78,7 @@ struct PlaceInterchangeWebController: RouteCollection {
     /// The import's report a page at a time (`?page=`): each outcome's rows of that page.
     func status(request: Request) async throws -> View {
         let imports = try request.placeImports()
-        let stored = try await imports.record(try request.pathID("importID"))
+        let stored = try await imports.record(try request.pathID(.importID))
         var targetName: String?
         if let id = stored.targetCategoryID { targetName = try? await request.places().category(id).name }
         let page = try PageSelection.parse(
@@ -99,8 +98,8 @@ struct PlaceInterchangeWebController: RouteCollection {
     /// Saves a previewed import: in the request when small, else by a background job.
     func confirm(request: Request) async throws -> Response {
         let imports = try request.placeImports()
-        let stored = try await imports.record(try request.pathID("importID"))
-        let back = SiteURL.settingsPlacesImportStatus(stored.id).path
+        let stored = try await imports.record(try request.pathID(.importID))
+        let back = PlacePaths.settingsImportStatus(stored.id).path
         guard stored.status == .previewed else { return request.redirect(to: back) }
         if stored.total > PlaceImportStore.backgroundThreshold {
             guard try await imports.claimPreview(stored.id, as: .queued) else { return request.redirect(to: back) }
@@ -135,8 +134,8 @@ enum PlaceInterchangePage {
 
         init(categories: [PlaceCategory], chosenCategory: String?, errors: FieldMessages, session: PageSession) {
             layout = LayoutContext(title: "Import and export places", section: .settings, session: session)
-            exportURL = SiteURL.settingsPlacesExport.path
-            importURL = SiteURL.settingsPlacesImport.path
+            exportURL = PlacePaths.settingsExport.path
+            importURL = PlacePaths.settingsImport.path
             let formats = [
                 Format(value: "gpx", label: "GPX (most GPS and map apps)"),
                 Format(value: "kml", label: "KML (Google Earth, My Maps)"),
@@ -170,7 +169,7 @@ enum PlaceInterchangePage {
             importCategory = categoryField(
                 "category_id", id: "import-category", label: "Put them in",
                 all: "The categories the file names (made when missing)")
-            settingsURL = SiteURL.settings.path
+            settingsURL = SitePaths.settings.path
         }
     }
 }
@@ -240,7 +239,9 @@ enum PlaceImportPage {
             self.targetName = targetName
             func lines(_ outcome: String) -> [Line] {
                 (rows[outcome]?.rows ?? []).map {
-                    Line(row: $0.row, name: $0.name, reason: $0.reason, url: $0.placeID.map { SiteURL.place($0).path })
+                    Line(
+                        row: $0.row, name: $0.name, reason: $0.reason, url: $0.placeID.map { PlacePaths.place($0).path }
+                    )
                 }
             }
             created = lines("created")
@@ -255,13 +256,13 @@ enum PlaceImportPage {
             mergedCount = stored.report?.merged ?? 0
             skippedCount = stored.report?.skipped ?? 0
             let lastPage = rows.values.map(\.window.lastPage).max() ?? 1
-            let here = SiteURL.settingsPlacesImportStatus(stored.id)
+            let here = PlacePaths.settingsImportStatus(stored.id)
             previousPageURL = page > 1 ? here.path(query: [("page", String(min(page - 1, lastPage)))]) : nil
             nextPageURL = page < lastPage ? here.path(query: [("page", String(page + 1))]) : nil
             pageLabel = lastPage > 1 ? "Page \(page) of \(lastPage)" : nil
-            confirmURL = SiteURL.settingsPlacesImportStatus(stored.id).path
-            placesURL = SiteURL.places.path
-            settingsURL = SiteURL.settingsPlaces.path
+            confirmURL = PlacePaths.settingsImportStatus(stored.id).path
+            placesURL = SitePaths.places.path
+            settingsURL = SitePaths.settingsPlaces.path
         }
     }
 }

@@ -14,7 +14,7 @@ struct PlaceRow: Encodable {
     init(_ found: PlaceService.Found, categoryName: String) {
         let place = found.place
         name = place.fields.name
-        url = SiteURL.place(place.id).path
+        url = PlacePaths.place(place.id).path
         self.categoryName = categoryName
         address = place.fields.address
         distance = found.distanceKilometers.map(DistanceText.kilometres)
@@ -36,7 +36,7 @@ extension MapView.Marker {
         self.init(
             lat: place.fields.coordinate.latitude, lon: place.fields.coordinate.longitude, label: place.fields.name,
             detail: [categoryName, place.fields.address].compactMap { $0 }.joined(separator: " · "),
-            url: SiteURL.place(place.id).path, linkText: "Open \(place.fields.name)", layer: "places")
+            url: PlacePaths.place(place.id).path, linkText: "Open \(place.fields.name)", layer: "places")
     }
 }
 
@@ -87,7 +87,7 @@ enum PlaceListPage {
         let isFiltered: Bool
 
         init(
-            heading: String, list: SiteURL, query: Query, found: [PlaceService.Found], window: PageWindow,
+            heading: String, list: some SiteAddress, query: Query, found: [PlaceService.Found], window: PageWindow,
             categoryNames: [Int: String], errors: FieldMessages, nearLabel: String?, newPlaceURL: String,
             exportURL: String, tilesEnabled: Bool, session: PageSession
         ) {
@@ -128,7 +128,7 @@ enum PlaceListPage {
             previousURL = window.previousPage.map { list.path(query: query.items + [("page", String($0))]) }
             nextURL = window.nextPage.map { list.path(query: query.items + [("page", String($0))]) }
             self.newPlaceURL = newPlaceURL
-            categoriesURL = SiteURL.places.path
+            categoriesURL = SitePaths.places.path
             self.exportURL = exportURL
         }
     }
@@ -165,11 +165,11 @@ enum PlacePage {
             coordinates = fields.coordinate.displayText
             notes = fields.notes
             self.categoryName = categoryName
-            categoryURL = SiteURL.placeCategory(place.categoryID).path
+            categoryURL = PlacePaths.category(place.categoryID).path
             isFavorite = fields.isFavorite
-            favoriteURL = SiteURL.placeFavorite(place.id).path
-            editURL = SiteURL.editPlace(place.id).path
-            deleteURL = SiteURL.deletePlace(place.id).path
+            favoriteURL = PlacePaths.favorite(place.id).path
+            editURL = PlacePaths.edit(place.id).path
+            deleteURL = PlacePaths.delete(place.id).path
             actions = MapActions(
                 .coordinate(fields.coordinate, label: fields.name), preferredApp: preferredApp,
                 shareText: ShareText.place(
@@ -200,8 +200,8 @@ enum DeletePlacePage {
         init(place: Place, session: PageSession) {
             layout = LayoutContext(title: "Delete “\(place.fields.name)”?", section: .places, session: session)
             name = place.fields.name
-            deleteURL = SiteURL.deletePlace(place.id).path
-            cancelURL = SiteURL.place(place.id).path
+            deleteURL = PlacePaths.delete(place.id).path
+            cancelURL = PlacePaths.place(place.id).path
         }
     }
 }

@@ -5,23 +5,21 @@ import Vapor
 /// `/api/categories` and `/api/places`: Locify's own routes, in Monica's envelope, pages and errors.
 struct PlacesAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let categories = routes.grouped(SiteURL.apiCategories.pathComponents)
-        categories.get(use: listCategories)
-        categories.post(use: createCategory)
-        categories.put(":categoryID", use: renameCategory)
-        categories.delete(":categoryID", use: deleteCategory)
-        let places = routes.grouped(SiteURL.apiPlaces.pathComponents)
-        places.get(use: index)
-        places.post(use: create)
-        places.get("export", use: export)
-        places.upload(["import"], limit: .megabytes(32), use: importPlaces)
-        places.get(":placeID", use: show)
-        routes.get(SiteURL.apiImports.pathComponents + [":importID"], use: showImport)
-        routes.get(SiteURL.apiImports.pathComponents + [":importID", "rows"], use: importRows)
-        places.put(":placeID", use: update)
-        places.delete(":placeID", use: delete)
-        places.put(":placeID", "favorite", use: favorite)
-        places.delete(":placeID", "favorite", use: unfavorite)
+        routes.get(PlacePaths.apiCategories, use: listCategories)
+        routes.post(PlacePaths.apiCategories, use: createCategory)
+        routes.put(PlacePaths.apiCategory, use: renameCategory)
+        routes.delete(PlacePaths.apiCategory, use: deleteCategory)
+        routes.get(PlacePaths.api, use: index)
+        routes.post(PlacePaths.api, use: create)
+        routes.get(PlacePaths.apiExport, use: export)
+        routes.upload(PlacePaths.apiImport, limit: .megabytes(32), use: importPlaces)
+        routes.get(PlacePaths.apiPlace, use: show)
+        routes.get(PlacePaths.apiImportStatus, use: showImport)
+        routes.get(PlacePaths.apiImportRows, use: importRows)
+        routes.put(PlacePaths.apiPlace, use: update)
+        routes.delete(PlacePaths.apiPlace, use: delete)
+        routes.put(PlacePaths.apiFavorite, use: favorite)
+        routes.delete(PlacePaths.apiFavorite, use: unfavorite)
     }
 
     func listCategories(request: Request) async throws -> PlaceCategoryListResource {
@@ -39,7 +37,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func renameCategory(request: Request) async throws -> DataEnvelope<PlaceCategoryResource> {
-        let id = try request.pathID("categoryID")
+        let id = try request.pathID(.categoryID)
         let places = try request.places()
         _ = try await places.category(id)
         let input = try request.jsonInput(PlaceCategoryInput.self, empty: PlaceCategoryInput(name: nil))
@@ -50,7 +48,7 @@ struct PlacesAPIController: RouteCollection {
 
     /// `?move_to={id}` says where the category's places go.
     func deleteCategory(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("categoryID")
+        let id = try request.pathID(.categoryID)
         var moveTo: Int?
         if let text = request.queryParameters["move_to"], !text.isEmpty {
             guard let target = LooseValue.integer(text) else {
@@ -67,9 +65,11 @@ struct PlacesAPIController: RouteCollection {
         let filter = try PlaceFilter(parameters: request.queryParameters)
         let (found, window) = try await request.places().page(filter: filter, sort: query.sort, page: query.page)
         return PageResource(
-            items: try await request.placeResources(found), window: window, path: request.absoluteURL(.apiPlaces),
+            items: try await request.placeResources(found), window: window,
+            path: request.absoluteURL(SitePaths.apiPlaces),
             pageURL: query.pageURLs(
-                of: .apiPlaces, on: request, keeping: ["category_id", "favorite", "q", "near", "within_km", "bbox"]))
+                of: SitePaths.apiPlaces, on: request,
+                keeping: ["category_id", "favorite", "q", "near", "within_km", "bbox"]))
     }
 
     /// `?format=gpx|kml|kmz|geojson|csv`, optionally `category_id` and `favorite`: a download with a dated
@@ -135,7 +135,7 @@ struct PlacesAPIController: RouteCollection {
             let stored = try await imports.record(id)
             let response = try await DataEnvelope(data: stored.resource(baseURL: request.baseURL)).encodeResponse(
                 status: .accepted, for: request)
-            response.headers.replaceOrAdd(name: .location, value: request.absoluteURL(.apiImport(id)))
+            response.headers.replaceOrAdd(name: .location, value: request.absoluteURL(PlacePaths.apiImportStatus(id)))
             return response
         }
         return try await request.placeImporter().run(read, format: format, targetCategoryID: target, dryRun: dryRun)
@@ -146,12 +146,12 @@ struct PlacesAPIController: RouteCollection {
     /// report's first rows (all of them are at `report.rows_url`).
     func showImport(request: Request) async throws -> DataEnvelope<PlaceImportJobResource> {
         let imports = try request.placeImports()
-        let stored = try await imports.record(try request.pathID("importID"))
+        let stored = try await imports.record(try request.pathID(.importID))
         var resource = stored.resource(baseURL: request.baseURL)
         if resource.report != nil {
             let first = try await imports.rows(of: stored.id, page: PageSelection(limit: PageWindow.maximumLimit))
             resource.report?.rows = first.rows
-            resource.report?.rowsURL = request.absoluteURL(.apiImportRows(stored.id))
+            resource.report?.rowsURL = request.absoluteURL(PlacePaths.apiImportRows(stored.id))
         }
         return DataEnvelope(data: resource)
     }
@@ -159,7 +159,7 @@ struct PlacesAPIController: RouteCollection {
     /// `GET /api/imports/{id}/rows`: what became of each record of an import, in file order, a page at a
     /// time (`page`, `limit`, 100 unless given), of one outcome with `outcome`.
     func importRows(request: Request) async throws -> PageResource<PlaceImportReportResource.Row> {
-        let id = try request.pathID("importID")
+        let id = try request.pathID(.importID)
         let imports = try request.placeImports()
         _ = try await imports.record(id)
         let outcome = request.queryParameters["outcome"]
@@ -170,9 +170,9 @@ struct PlacesAPIController: RouteCollection {
         let selection = try request.pageSelection(defaultLimit: PageWindow.maximumLimit)
         let (rows, window) = try await imports.rows(of: id, outcome: outcome, page: selection)
         return PageResource(
-            items: rows, window: window, path: request.absoluteURL(.apiImportRows(id)),
+            items: rows, window: window, path: request.absoluteURL(PlacePaths.apiImportRows(id)),
             pageURL: request.pageURLs(
-                of: .apiImportRows(id),
+                of: PlacePaths.apiImportRows(id),
                 keeping: [
                     ("outcome", outcome),
                     ("limit", selection.limit == PageWindow.maximumLimit ? nil : String(selection.limit)),
@@ -180,7 +180,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {
-        let place = try await request.places().place(try request.pathID("placeID"))
+        let place = try await request.places().place(try request.pathID(.placeID))
         return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
     }
 
@@ -193,7 +193,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func update(request: Request) async throws -> DataEnvelope<PlaceResource> {
-        let id = try request.pathID("placeID")
+        let id = try request.pathID(.placeID)
         let places = try request.places()
         _ = try await places.place(id)
         let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
@@ -202,7 +202,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("placeID")
+        let id = try request.pathID(.placeID)
         try await request.places().delete(id)
         return DeletedResource(id: id)
     }
@@ -216,7 +216,7 @@ struct PlacesAPIController: RouteCollection {
     }
 
     private func setFavorite(_ request: Request, _ favorite: Bool) async throws -> DataEnvelope<PlaceResource> {
-        let place = try await request.places().setFavorite(try request.pathID("placeID"), favorite)
+        let place = try await request.places().setFavorite(try request.pathID(.placeID), favorite)
         return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
     }
 }

@@ -5,24 +5,23 @@ import Vapor
 /// place, and the add and edit forms.
 struct PlacesWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.map.pathComponents, use: map)
-        routes.get(SiteURL.mapPoint.pathComponents, use: mapPoint)
-        let places = routes.grouped(SiteURL.places.pathComponents)
-        places.get(use: categories)
-        places.post(use: create)
-        places.get("new", use: new)
-        places.get("favorites", use: favorites)
-        places.post("categories", use: createCategory)
-        places.get("categories", ":categoryID", use: category)
-        places.post("categories", ":categoryID", "rename", use: renameCategory)
-        places.get("categories", ":categoryID", "delete", use: confirmDeleteCategory)
-        places.post("categories", ":categoryID", "delete", use: deleteCategory)
-        places.get(":placeID", use: show)
-        places.get(":placeID", "edit", use: edit)
-        places.post(":placeID", "edit", use: update)
-        places.post(":placeID", "favorite", use: favorite)
-        places.get(":placeID", "delete", use: confirmDelete)
-        places.post(":placeID", "delete", use: delete)
+        routes.get(PlacePaths.map, use: map)
+        routes.get(PlacePaths.mapPoint, use: mapPoint)
+        routes.get(PlacePaths.list, use: categories)
+        routes.post(PlacePaths.list, use: create)
+        routes.get(PlacePaths.new, use: new)
+        routes.get(PlacePaths.favorites, use: favorites)
+        routes.post(PlacePaths.categories, use: createCategory)
+        routes.get(PlacePaths.category, use: category)
+        routes.post(PlacePaths.renameCategory, use: renameCategory)
+        routes.get(PlacePaths.deleteCategory, use: confirmDeleteCategory)
+        routes.post(PlacePaths.deleteCategory, use: deleteCategory)
+        routes.get(PlacePaths.place, use: show)
+        routes.get(PlacePaths.edit, use: edit)
+        routes.post(PlacePaths.edit, use: update)
+        routes.post(PlacePaths.favorite, use: favorite)
+        routes.get(PlacePaths.delete, use: confirmDelete)
+        routes.post(PlacePaths.delete, use: delete)
     }
 
     // MARK: The map
@@ -61,7 +60,7 @@ struct PlacesWebController: RouteCollection {
         let form = try request.content.decode(CategoryForm.self)
         return try await request.handleForm {
             let category = try await request.places().createCategory(named: form.name)
-            return .redirect(to: SiteURL.places.path, flash: "The category “\(category.name)” was added.")
+            return .redirect(to: SitePaths.places.path, flash: "The category “\(category.name)” was added.")
         } redraw: { errors in
             let (categories, favorites) = try await request.places().categories()
             return try await request.view.render(
@@ -73,7 +72,7 @@ struct PlacesWebController: RouteCollection {
     }
 
     func renameCategory(request: Request) async throws -> Response {
-        let id = try request.pathID("categoryID")
+        let id = try request.pathID(.categoryID)
         let places = try request.places()
         let before = try await places.category(id)
         let form = try request.content.decode(CategoryForm.self)
@@ -83,7 +82,7 @@ struct PlacesWebController: RouteCollection {
                 category.name == before.name
                 ? "The category is still called “\(category.name)”."
                 : "“\(before.name)” is now called “\(category.name)”."
-            return .redirect(to: SiteURL.places.path, flash: flash)
+            return .redirect(to: SitePaths.places.path, flash: flash)
         } redraw: { errors in
             let (categories, favorites) = try await places.categories()
             return try await request.view.render(
@@ -99,7 +98,7 @@ struct PlacesWebController: RouteCollection {
     }
 
     private func deleteCategoryPage(_ request: Request, errors: FieldMessages) async throws -> View {
-        let id = try request.pathID("categoryID")
+        let id = try request.pathID(.categoryID)
         let (categories, _) = try await request.places().categories()
         guard let (category, count) = categories.first(where: { $0.0.id == id }) else { throw AppError.notFound }
         return try await request.view.render(
@@ -118,7 +117,7 @@ struct PlacesWebController: RouteCollection {
     }
 
     func deleteCategory(request: Request) async throws -> Response {
-        let id = try request.pathID("categoryID")
+        let id = try request.pathID(.categoryID)
         let places = try request.places()
         let category = try await places.category(id)
         let form = try request.content.decode(DeleteCategoryForm.self)
@@ -138,7 +137,7 @@ struct PlacesWebController: RouteCollection {
             if let moveTo, let target = try? await places.category(moveTo) {
                 flash += " Its places are now in “\(target.name)”."
             }
-            return .redirect(to: SiteURL.places.path, flash: flash)
+            return .redirect(to: SitePaths.places.path, flash: flash)
         } redraw: { errors in
             try await deleteCategoryPage(request, errors: errors)
         }
@@ -147,22 +146,22 @@ struct PlacesWebController: RouteCollection {
     // MARK: Lists
 
     func category(request: Request) async throws -> View {
-        let category = try await request.places().category(try request.pathID("categoryID"))
+        let category = try await request.places().category(try request.pathID(.categoryID))
         return try await list(
-            request, heading: category.name, site: .placeCategory(category.id),
+            request, heading: category.name, site: PlacePaths.category(category.id),
             filter: PlaceFilter(categoryID: category.id),
-            newPlaceURL: SiteURL.newPlace.path(query: [("category_id", String(category.id))]),
-            exportURL: SiteURL.settingsPlaces.path(query: [("category_id", String(category.id))]))
+            newPlaceURL: PlacePaths.new.path(query: [("category_id", String(category.id))]),
+            exportURL: SitePaths.settingsPlaces.path(query: [("category_id", String(category.id))]))
     }
 
     func favorites(request: Request) async throws -> View {
         try await list(
-            request, heading: "Favorites", site: .placesFavorites, filter: PlaceFilter(favorite: true),
-            newPlaceURL: SiteURL.newPlace.path, exportURL: SiteURL.settingsPlaces.path)
+            request, heading: "Favorites", site: PlacePaths.favorites, filter: PlaceFilter(favorite: true),
+            newPlaceURL: PlacePaths.new.path, exportURL: SitePaths.settingsPlaces.path)
     }
 
     private func list(
-        _ request: Request, heading: String, site: SiteURL, filter base: PlaceFilter, newPlaceURL: String,
+        _ request: Request, heading: String, site: some SiteAddress, filter base: PlaceFilter, newPlaceURL: String,
         exportURL: String
     ) async throws -> View {
         let query = PlaceListPage.Query(request)
@@ -207,7 +206,7 @@ struct PlacesWebController: RouteCollection {
 
     func show(request: Request) async throws -> View {
         let places = try request.places()
-        let place = try await places.place(try request.pathID("placeID"))
+        let place = try await places.place(try request.pathID(.placeID))
         // Both read the place's category only: they run together.
         async let category = places.category(place.categoryID)
         async let neighbours = places.page(
@@ -240,20 +239,20 @@ struct PlacesWebController: RouteCollection {
             let (draft, typeErrors) = form.draft()
             let place = try await request.places().save(
                 draft, placeID: nil, newCategory: form.newCategory, typeErrors: typeErrors)
-            return .redirect(to: SiteURL.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
+            return .redirect(to: PlacePaths.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
         } redraw: { errors in
             try await render(request, form: form, errors: errors)
         }
     }
 
     func edit(request: Request) async throws -> View {
-        let place = try await request.places().place(try request.pathID("placeID"))
+        let place = try await request.places().place(try request.pathID(.placeID))
         return try await render(request, form: PlaceForm(place), editing: place)
     }
 
     func update(request: Request) async throws -> Response {
         let places = try request.places()
-        let stored = try await places.place(try request.pathID("placeID"))
+        let stored = try await places.place(try request.pathID(.placeID))
         let form = try request.content.decode(PlaceForm.self)
         return try await request.handleForm {
             var (draft, typeErrors) = form.draft()
@@ -263,7 +262,7 @@ struct PlacesWebController: RouteCollection {
             draft.externalID = stored.fields.externalID
             let place = try await places.save(
                 draft, placeID: stored.id, newCategory: form.newCategory, typeErrors: typeErrors)
-            return .redirect(to: SiteURL.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
+            return .redirect(to: PlacePaths.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
         } redraw: { errors in
             try await render(request, form: form, errors: errors, editing: stored)
         }
@@ -274,28 +273,28 @@ struct PlacesWebController: RouteCollection {
     }
 
     func favorite(request: Request) async throws -> Response {
-        let id = try request.pathID("placeID")
+        let id = try request.pathID(.placeID)
         let wanted = try request.content.decode(FavoriteForm.self).favorite.flatMap(LooseValue.boolean) ?? true
         let place = try await request.places().setFavorite(id, wanted)
         return request.redirect(
-            to: SiteURL.place(id).path,
+            to: PlacePaths.place(id).path,
             flash: wanted
                 ? "“\(place.fields.name)” is one of your favorites."
                 : "“\(place.fields.name)” is no longer a favorite.")
     }
 
     func confirmDelete(request: Request) async throws -> View {
-        let place = try await request.places().place(try request.pathID("placeID"))
+        let place = try await request.places().place(try request.pathID(.placeID))
         return try await request.view.render(
             "places/delete", DeletePlacePage.Context(place: place, session: request.pageSession))
     }
 
     func delete(request: Request) async throws -> Response {
         let places = try request.places()
-        let place = try await places.place(try request.pathID("placeID"))
+        let place = try await places.place(try request.pathID(.placeID))
         try await places.delete(place.id)
         return request.redirect(
-            to: SiteURL.placeCategory(place.categoryID).path, flash: "“\(place.fields.name)” was deleted.")
+            to: PlacePaths.category(place.categoryID).path, flash: "“\(place.fields.name)” was deleted.")
     }
 
     private func render(

@@ -51,7 +51,7 @@ extension Request {
         return found.map {
             PlaceResource(
                 $0.place, categoryName: names[$0.place.categoryID] ?? "",
-                url: base + SiteURL.apiPlace($0.place.id).path,
+                url: base + PlacePaths.apiPlace($0.place.id).path,
                 distanceKm: $0.distanceKilometers)
         }
     }

@@ -6,7 +6,7 @@ import Vapor
 /// geocoder, each answer saying what it is. The geocoder failing leaves the other answers.
 struct SearchAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(SiteURL.apiSearch.pathComponents, use: search)
+        routes.get(PlacePaths.apiSearch, use: search)
     }
 
     func search(request: Request) async throws -> DataEnvelope<[PlaceSearchResultResource]> {

@@ -6,11 +6,11 @@ import Vapor
 /// calendar app to subscribe to. The secret is the only credential, so a wrong one is simply not found.
 struct ReminderFeedController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("feeds", ":secret", "reminders.ics", use: feed)
+        routes.get(ReminderPaths.feed, use: feed)
     }
 
     func feed(request: Request) async throws -> Response {
-        guard let secret = request.parameters.get("secret"),
+        guard let secret = request.pathText(.feedSecret),
             let ownerID = try await NotificationSettingsService.owner(ofFeedSecret: secret, on: request.db),
             let user = try await request.db.user(ownerID)
         else { throw AppError.notFound }
@@ -29,7 +29,7 @@ struct ReminderFeedController: RouteCollection {
                 title: contact.map { "\($0.completeName): \(reminder.fields.title)" } ?? reminder.fields.title,
                 description: reminder.fields.description, schedule: reminder.fields.schedule,
                 alarmMinutesAfterMidnight: preferences.minutesAfterMidnight,
-                url: request.absoluteURL(.contact(reminder.contactID)))
+                url: request.absoluteURL(ContactPaths.contact(reminder.contactID)))
         }
         // The stamp is the newest change, not the time of the request, so an unchanged feed keeps its ETag.
         let stamp = reminders.map(\.updatedAt).max() ?? user.updatedAt

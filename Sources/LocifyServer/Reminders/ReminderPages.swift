@@ -58,7 +58,7 @@ struct ReminderForm: Content {
     }
 
     var destination: String {
-        SiteURL.localPath(returnTo) ?? SiteURL.reminders.path
+        SitePath.localPath(returnTo) ?? SitePaths.reminders.path
     }
 }
 
@@ -85,9 +85,9 @@ enum ReminderFormPage {
         ) {
             heading = editing == nil ? "New reminder" : "Edit reminder"
             layout = LayoutContext(title: heading, section: .reminders, session: session)
-            actionURL = editing.map { SiteURL.editReminder($0.id).path } ?? SiteURL.reminders.path
-            returnTo = SiteURL.localPath(form.returnTo)
-            cancelURL = returnTo ?? SiteURL.reminders.path
+            actionURL = editing.map { ReminderPaths.edit($0.id).path } ?? SitePaths.reminders.path
+            returnTo = SitePath.localPath(form.returnTo)
+            cancelURL = returnTo ?? SitePaths.reminders.path
             let chosen = form.contactID ?? ""
             contactName = fixedContact?.completeName
             contactID = fixedContact.map { String($0.id) }
@@ -146,10 +146,10 @@ struct ReminderActions: Encodable {
         // A birthday reminder is changed through the birthday.
         editURL =
             reminder.isDelible
-            ? SiteURL.editReminder(reminder.id).path(query: query) : SiteURL.editContact(reminder.contactID).path
-        deleteURL = reminder.isDelible ? SiteURL.deleteReminder(reminder.id).path(query: query) : nil
+            ? ReminderPaths.edit(reminder.id).path(query: query) : ContactPaths.edit(reminder.contactID).path
+        deleteURL = reminder.isDelible ? ReminderPaths.delete(reminder.id).path(query: query) : nil
         let isOpenOnce = reminder.schedule.recurrence == .once && reminder.doneAt == nil
-        doneURL = isOpenOnce ? SiteURL.reminderDone(reminder.id).path : nil
+        doneURL = isOpenOnce ? ReminderPaths.done(reminder.id).path : nil
         self.returnTo = returnTo
     }
 }
@@ -185,7 +185,7 @@ enum RemindersPage {
         let groups: [Group]
         let total: Int
         let newURL: String
-        let tasksURL = SiteURL.tasks.path
+        let tasksURL = SitePaths.tasks.path
         let settingsURL: String
         let showAllURL: String?
 
@@ -194,7 +194,7 @@ enum RemindersPage {
             showsAll: Bool, session: PageSession, pictureURL: (Contact) -> String? = { _ in nil }
         ) {
             layout = LayoutContext(title: "Reminders", section: .reminders, session: session)
-            let back = SiteURL.reminders.path(query: [("all", showsAll ? "1" : nil)])
+            let back = SitePaths.reminders.path(query: [("all", showsAll ? "1" : nil)])
             func item(_ entry: Timeline<Int>.Entry) -> Item {
                 let reminder = reminders[entry.item]
                 let days = entry.date.dayNumber - today.dayNumber
@@ -211,7 +211,7 @@ enum RemindersPage {
                     title: reminder.title,
                     avatar: contact.map { AvatarView($0, imageURL: pictureURL($0), size: .line) },
                     contactName: contacts[reminder.contactID]?.completeName ?? "A contact",
-                    contactURL: SiteURL.contact(reminder.contactID).path,
+                    contactURL: ContactPaths.contact(reminder.contactID).path,
                     when: "\(entry.date.longDescription) (\(relative))",
                     repeats: reminder.schedule.recurrence.words, actions: ReminderActions(reminder, returnTo: back))
             }
@@ -230,9 +230,9 @@ enum RemindersPage {
                     isOverdue: overdue, hidden: max(0, entries.count - limit))
             }
             total = groups.reduce(0) { $0 + $1.count }
-            newURL = SiteURL.newReminder.path(query: [("return_to", back)])
-            settingsURL = SiteURL.settingsNotifications.path
-            showAllURL = groups.contains { $0.hidden > 0 } ? SiteURL.reminders.path(query: [("all", "1")]) : nil
+            newURL = ReminderPaths.new.path(query: [("return_to", back)])
+            settingsURL = SitePaths.settingsNotifications.path
+            showAllURL = groups.contains { $0.hidden > 0 } ? SitePaths.reminders.path(query: [("all", "1")]) : nil
         }
     }
 }
@@ -250,9 +250,9 @@ enum DeleteReminderPage {
             layout = LayoutContext(title: "Delete reminder", section: .reminders, session: session)
             title = reminder.fields.title
             contactName = contact.completeName
-            deleteURL = SiteURL.deleteReminder(reminder.id).path
+            deleteURL = ReminderPaths.delete(reminder.id).path
             self.returnTo = returnTo
-            cancelURL = returnTo ?? SiteURL.reminders.path
+            cancelURL = returnTo ?? SitePaths.reminders.path
         }
     }
 }

@@ -5,34 +5,32 @@ import Vapor
 /// `/api/reminders`, `/api/contacts/{id}/reminders` and `/api/reminders/upcoming/{month}`.
 struct RemindersAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let reminders = routes.grouped(SiteURL.apiReminders.pathComponents)
-        reminders.get(use: index)
-        reminders.post(use: create)
-        reminders.get("upcoming", ":month", use: upcoming)
-        reminders.get("timeline", use: timeline)
-        reminders.get("timeline", ":group", use: timelineGroup)
-        reminders.get("feed", use: feed)
-        reminders.post(":reminderID", "done", use: done)
-        reminders.get(":reminderID", use: show)
-        reminders.put(":reminderID", use: update)
-        reminders.delete(":reminderID", use: delete)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.get("reminders", use: indexOfContact)
-        contact.post("reminders", use: createForContact)
+        routes.get(ReminderPaths.api, use: index)
+        routes.post(ReminderPaths.api, use: create)
+        routes.get(ReminderPaths.apiUpcoming, use: upcoming)
+        routes.get(ReminderPaths.apiTimeline, use: timeline)
+        routes.get(ReminderPaths.apiTimelineGroup, use: timelineGroup)
+        routes.get(ReminderPaths.apiFeed, use: feed)
+        routes.post(ReminderPaths.apiDone, use: done)
+        routes.get(ReminderPaths.apiReminder, use: show)
+        routes.put(ReminderPaths.apiReminder, use: update)
+        routes.delete(ReminderPaths.apiReminder, use: delete)
+        routes.get(ReminderPaths.apiContactReminders, use: indexOfContact)
+        routes.post(ReminderPaths.apiContactReminders, use: createForContact)
     }
 
     func index(request: Request) async throws -> PageResource<ReminderResource> {
-        try await page(request, contactID: try request.contactFilter(), path: .apiReminders)
+        try await page(request, contactID: try request.contactFilter(), path: SitePaths.apiReminders)
     }
 
     func indexOfContact(request: Request) async throws -> PageResource<ReminderResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
-        return try await page(request, contactID: contactID, path: .apiContactReminders(contactID))
+        return try await page(request, contactID: contactID, path: ReminderPaths.apiContactReminders(contactID))
     }
 
     private func page(
-        _ request: Request, contactID: Int?, path: SiteURL
+        _ request: Request, contactID: Int?, path: some SiteAddress
     ) async throws -> PageResource<ReminderResource> {
         let query = try ListQuery(from: request, defaultSort: ReminderService.defaultSort)
         let (reminders, window) = try await request.reminders().page(
@@ -43,7 +41,7 @@ struct RemindersAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<ReminderResource> {
-        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        let reminder = try await request.reminders().reminder(try request.pathID(.reminderID))
         return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
@@ -54,7 +52,7 @@ struct RemindersAPIController: RouteCollection {
 
     /// `POST /api/contacts/{id}/reminders`: the path names the contact.
     func createForContact(request: Request) async throws -> Response {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.reminderInput(), contactID: contactID)
     }
@@ -69,20 +67,20 @@ struct RemindersAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<ReminderResource> {
         let input = try request.reminderInput()
         let reminder = try await request.reminders().update(
-            try request.pathID("reminderID"), contactID: input.contactID, typeErrors: input.typeErrors
+            try request.pathID(.reminderID), contactID: input.contactID, typeErrors: input.typeErrors
         ) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("reminderID")
+        let id = try request.pathID(.reminderID)
         try await request.reminders().delete(id)
         return DeletedResource(id: id)
     }
 
     /// Marks a one-time reminder done (Locify's own).
     func done(request: Request) async throws -> DataEnvelope<ReminderResource> {
-        let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
+        let reminder = try await request.reminders().markDone(try request.pathID(.reminderID))
         return DataEnvelope(data: try await request.reminderResource(reminder))
     }
 
@@ -104,7 +102,7 @@ struct RemindersAPIController: RouteCollection {
 
     /// `GET /api/reminders/timeline/{group}`: one group of the timeline, page by page (`page`, `limit`).
     func timelineGroup(request: Request) async throws -> PageResource<ReminderTimelineResource.Item> {
-        guard let group = request.parameters.get("group").flatMap(Timeline<Int>.Group.init(rawValue:)) else {
+        guard let group = request.pathText(.timelineGroup).flatMap(Timeline<Int>.Group.init(rawValue:)) else {
             throw AppError.notFound
         }
         let selection = try request.pageSelection(defaultLimit: ReminderTimelineResource.defaultLimit)
@@ -118,20 +116,20 @@ struct RemindersAPIController: RouteCollection {
             items: ReminderTimelineResource.items(page, reminder: { outlines[placements[$0].id] }) {
                 summaries[$0.contactID]
             },
-            window: window, path: request.absoluteURL(.apiReminderTimelineGroup(group.rawValue)),
+            window: window, path: request.absoluteURL(ReminderPaths.apiTimelineGroup(group.rawValue)),
             pageURL: request.timelinePageURLs(of: group, limit: selection.limit))
     }
 
     /// The address of the user's calendar feed (Locify's own), made on first use.
     func feed(request: Request) async throws -> DataEnvelope<ReminderFeedResource> {
         let secret = try await request.notificationSettings().feedSecret()
-        return DataEnvelope(data: ReminderFeedResource(url: request.absoluteURL(.reminderFeed(secret: secret))))
+        return DataEnvelope(data: ReminderFeedResource(url: request.absoluteURL(ReminderPaths.feed(secret))))
     }
 
     /// Every occurrence in the month `month` months from the user's current one, by date. This month's
     /// list starts today, so what is due today stays on it all day.
     func upcoming(request: Request) async throws -> DataEnvelope<[UpcomingReminderResource]> {
-        guard let offset = request.parameters.get("month").flatMap(Int.init), (-1200...1200).contains(offset) else {
+        guard let offset = request.pathText(.monthOffset).flatMap(Int.init), (-1200...1200).contains(offset) else {
             throw AppError.notFound
         }
         let today = request.today
@@ -176,7 +174,7 @@ extension Request {
 
     fileprivate func timelinePageURLs(of group: Timeline<Int>.Group, limit: Int) -> @Sendable (Int) -> String {
         pageURLs(
-            of: .apiReminderTimelineGroup(group.rawValue),
+            of: ReminderPaths.apiTimelineGroup(group.rawValue),
             keeping: [("limit", limit == ReminderTimelineResource.defaultLimit ? nil : String(limit))])
     }
 }

@@ -5,15 +5,14 @@ import Vapor
 /// contact's page; each form goes back where it came from.
 struct RemindersWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let reminders = routes.grouped(SiteURL.reminders.pathComponents)
-        reminders.get(use: index)
-        reminders.post(use: create)
-        reminders.get("new", use: new)
-        reminders.get(":reminderID", "edit", use: edit)
-        reminders.post(":reminderID", "edit", use: update)
-        reminders.get(":reminderID", "delete", use: confirmDelete)
-        reminders.post(":reminderID", "delete", use: delete)
-        reminders.post(":reminderID", "done", use: done)
+        routes.get(ReminderPaths.list, use: index)
+        routes.post(ReminderPaths.list, use: create)
+        routes.get(ReminderPaths.new, use: new)
+        routes.get(ReminderPaths.edit, use: edit)
+        routes.post(ReminderPaths.edit, use: update)
+        routes.get(ReminderPaths.delete, use: confirmDelete)
+        routes.post(ReminderPaths.delete, use: delete)
+        routes.post(ReminderPaths.done, use: done)
     }
 
     func index(request: Request) async throws -> View {
@@ -34,7 +33,7 @@ struct RemindersWebController: RouteCollection {
         if let contactID = request.query[Int.self, at: "contact"] {
             form.contactID = String(try await request.contacts().contact(contactID).id)
         }
-        form.returnTo = SiteURL.localPath(request.query[String.self, at: "return_to"])
+        form.returnTo = SitePath.localPath(request.query[String.self, at: "return_to"])
         return try await render(request, form: form)
     }
 
@@ -53,10 +52,10 @@ struct RemindersWebController: RouteCollection {
     }
 
     func edit(request: Request) async throws -> Response {
-        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        let reminder = try await request.reminders().reminder(try request.pathID(.reminderID))
         if let redirect = Self.birthdayRedirect(reminder, request) { return redirect }
         var form = ReminderForm(reminder)
-        form.returnTo = SiteURL.localPath(request.query[String.self, at: "return_to"])
+        form.returnTo = SitePath.localPath(request.query[String.self, at: "return_to"])
         return try await render(request, form: form, editing: reminder).encodeResponse(for: request)
     }
 
@@ -64,14 +63,14 @@ struct RemindersWebController: RouteCollection {
     private static func birthdayRedirect(_ reminder: Reminder, _ request: Request) -> Response? {
         guard !reminder.isDelible else { return nil }
         return request.redirect(
-            to: .editContact(reminder.contactID),
+            to: ContactPaths.edit(reminder.contactID),
             flash:
                 "This reminder follows the birthday: change or remove the birthday here, or untick “Remind me of the birthday every year”."
         )
     }
 
     func update(request: Request) async throws -> Response {
-        let id = try request.pathID("reminderID")
+        let id = try request.pathID(.reminderID)
         let stored = try await request.reminders().reminder(id)
         let form = try request.content.decode(ReminderForm.self)
         if let redirect = Self.birthdayRedirect(stored, request) { return redirect }
@@ -89,13 +88,13 @@ struct RemindersWebController: RouteCollection {
     }
 
     func confirmDelete(request: Request) async throws -> View {
-        let reminder = try await request.reminders().reminder(try request.pathID("reminderID"))
+        let reminder = try await request.reminders().reminder(try request.pathID(.reminderID))
         let contact = try await request.contacts().contact(reminder.contactID)
         return try await request.view.render(
             "reminders/delete",
             DeleteReminderPage.Context(
                 reminder: reminder, contact: contact,
-                returnTo: SiteURL.localPath(request.query[String.self, at: "return_to"]),
+                returnTo: SitePath.localPath(request.query[String.self, at: "return_to"]),
                 session: request.pageSession))
     }
 
@@ -108,9 +107,9 @@ struct RemindersWebController: RouteCollection {
     }
 
     func delete(request: Request) async throws -> Response {
-        let id = try request.pathID("reminderID")
+        let id = try request.pathID(.reminderID)
         let reminder = try await request.reminders().reminder(id)
-        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.reminders.path
+        let back = SitePath.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SitePaths.reminders.path
         return try await request.handleAction(returningTo: back) {
             try await request.reminders().delete(id)
             return .redirect(to: back, flash: "The reminder “\(reminder.fields.title)” was deleted.")
@@ -118,9 +117,9 @@ struct RemindersWebController: RouteCollection {
     }
 
     func done(request: Request) async throws -> Response {
-        let back = SiteURL.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SiteURL.reminders.path
+        let back = SitePath.localPath(try request.content.decode(ReturnForm.self).returnTo) ?? SitePaths.reminders.path
         return try await request.handleAction(returningTo: back) {
-            let reminder = try await request.reminders().markDone(try request.pathID("reminderID"))
+            let reminder = try await request.reminders().markDone(try request.pathID(.reminderID))
             return .redirect(to: back, flash: "“\(reminder.fields.title)” is done.")
         }
     }
@@ -131,7 +130,7 @@ struct RemindersWebController: RouteCollection {
         // Coming from a contact's page, a new reminder is that contact's; only from the timeline, or when
         // editing, is the contact chosen from the list, which is read only then.
         var fixedContact: Contact?
-        if editing == nil, form.destination.hasPrefix(SiteURL.contacts.path + "/"),
+        if editing == nil, form.destination.hasPrefix(SitePaths.contacts.path + "/"),
             let id = form.contactID.flatMap({ Int($0) })
         {
             fixedContact = try await request.contacts().contact(id)

@@ -6,8 +6,13 @@ struct PathIDNotANumber: Error {}
 
 extension Request {
     /// The integer id in the path.
-    func pathID(_ name: String) throws -> Int {
-        guard let value = parameters.get(name), let id = Int(value) else { throw PathIDNotANumber() }
+    func pathID(_ parameter: PathParameter) throws -> Int {
+        guard let value = parameters.get(parameter.name), let id = Int(value) else { throw PathIDNotANumber() }
         return id
+    }
+
+    /// The text in the path (a feed's secret, a file's name); nil only if the route has no such parameter.
+    func pathText(_ parameter: PathParameter) -> String? {
+        parameters.get(parameter.name)
     }
 }

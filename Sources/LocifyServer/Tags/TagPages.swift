@@ -21,11 +21,11 @@ struct ContactTagsSection: Encodable {
     init(contactID: Int, tags: [Tag], allTags: [Tag], problem: FormProblem?) {
         items = tags.map {
             Item(
-                name: $0.name, listURL: SiteURL.contacts.path(query: [("tag", String($0.id))]),
-                removeURL: SiteURL.removeContactTag(contact: contactID, tag: $0.id).path)
+                name: $0.name, listURL: SitePaths.contacts.path(query: [("tag", String($0.id))]),
+                removeURL: TagPaths.removeContactTag(contactID, $0.id).path)
         }
         let onContact = Set(tags.map(\.id))
-        addURL = SiteURL.contactTags(contactID).path
+        addURL = TagPaths.contactTags(contactID).path
         tagsField = FormField(
             "tags", label: "Add tags", value: problem?.typed("tags", in: .tags), error: problem?.message(for: .tags),
             hint: "Separate several with commas; a new name makes a new tag.", maxLength: 1000,

@@ -5,29 +5,27 @@ import Vapor
 /// `/api/tags`, a tag's contacts, and putting tags on and off a contact.
 struct TagsAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let tags = routes.grouped(SiteURL.apiTags.pathComponents)
-        tags.get(use: index)
-        tags.post(use: create)
-        tags.get(":tagID", use: show)
-        tags.put(":tagID", use: update)
-        tags.delete(":tagID", use: delete)
-        tags.get(":tagID", "contacts", use: contacts)
-        let contact = routes.grouped(SiteURL.apiContacts.pathComponents).grouped(":contactID")
-        contact.post("setTags", use: setTags)
-        contact.post("unsetTag", use: unsetTag)
-        contact.post("unsetTags", use: unsetTags)
+        routes.get(TagPaths.api, use: index)
+        routes.post(TagPaths.api, use: create)
+        routes.get(TagPaths.apiTag, use: show)
+        routes.put(TagPaths.apiTag, use: update)
+        routes.delete(TagPaths.apiTag, use: delete)
+        routes.get(TagPaths.apiTagContacts, use: contacts)
+        routes.post(TagPaths.apiSetTags, use: setTags)
+        routes.post(TagPaths.apiUnsetTag, use: unsetTag)
+        routes.post(TagPaths.apiUnsetTags, use: unsetTags)
     }
 
     func index(request: Request) async throws -> PageResource<TagResource> {
         let query = try ListQuery(from: request, defaultSort: TagService.defaultSort)
         let (tags, window) = try await request.tags().page(sort: query.sort, page: query.page)
         return PageResource(
-            items: tags.map(TagResource.init), window: window, path: request.absoluteURL(.apiTags),
-            pageURL: query.pageURLs(of: .apiTags, on: request))
+            items: tags.map(TagResource.init), window: window, path: request.absoluteURL(TagPaths.api),
+            pageURL: query.pageURLs(of: TagPaths.api, on: request))
     }
 
     func show(request: Request) async throws -> DataEnvelope<TagResource> {
-        DataEnvelope(data: TagResource(try await request.tags().tag(try request.pathID("tagID"))))
+        DataEnvelope(data: TagResource(try await request.tags().tag(try request.pathID(.tagID))))
     }
 
     /// A name the account already has (ignoring case and accents) answers that tag, so clients that
@@ -41,12 +39,12 @@ struct TagsAPIController: RouteCollection {
     func update(request: Request) async throws -> DataEnvelope<TagResource> {
         let input = try request.jsonInput(TagInput.self, empty: TagInput(name: nil))
         let tag = try await request.tags().rename(
-            try request.pathID("tagID"), to: input.name, typeErrors: input.typeErrors)
+            try request.pathID(.tagID), to: input.name, typeErrors: input.typeErrors)
         return DataEnvelope(data: TagResource(tag))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
-        let id = try request.pathID("tagID")
+        let id = try request.pathID(.tagID)
         try await request.tags().delete(id)
         return DeletedResource(id: id)
     }
@@ -54,20 +52,20 @@ struct TagsAPIController: RouteCollection {
     /// The contacts carrying the tag, as the contact list pages them, each with its fields and newest
     /// notes (Monica always adds them here).
     func contacts(request: Request) async throws -> PageResource<ContactResource> {
-        let tagID = try request.pathID("tagID")
+        let tagID = try request.pathID(.tagID)
         _ = try await request.tags().tag(tagID)
         let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
         let (aggregates, window) = try await request.contacts().aggregatePage(
             matching: query.search, taggedWith: tagID, order: .sorted(query.sort), page: query.page)
         return PageResource(
             items: try await request.contactResources(aggregates, withExtras: true),
-            window: window, path: request.absoluteURL(.apiTagContacts(tagID)),
-            pageURL: query.pageURLs(of: .apiTagContacts(tagID), on: request))
+            window: window, path: request.absoluteURL(TagPaths.apiTagContacts(tagID)),
+            pageURL: query.pageURLs(of: TagPaths.apiTagContacts(tagID), on: request))
     }
 
     /// `{"tags": ["family", "friend"]}`: the named tags are put on the contact, made when missing.
     func setTags(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         let input = try request.jsonInput(TagListInput.self, empty: TagListInput(entries: nil))
         guard let entries = input.entries else {
             _ = try await request.contacts().contact(contactID)
@@ -88,7 +86,7 @@ struct TagsAPIController: RouteCollection {
 
     /// `{"tags": [12, "13"]}`: those tags come off the contact, all or none.
     func unsetTag(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         let input = try request.jsonInput(TagListInput.self, empty: TagListInput(entries: nil))
         guard let entries = input.entries else {
             _ = try await request.contacts().contact(contactID)
@@ -108,7 +106,7 @@ struct TagsAPIController: RouteCollection {
 
     /// Every tag comes off the contact; the tags themselves stay.
     func unsetTags(request: Request) async throws -> DataEnvelope<ContactResource> {
-        let contactID = try request.pathID("contactID")
+        let contactID = try request.pathID(.contactID)
         try await request.tags().unsetAllTags(fromContact: contactID)
         return try await contactAnswer(request, contactID)
     }

@@ -37,7 +37,7 @@ extension RoutesBuilder {
     /// first, where they apply) and is whole when `closure` runs.
     @discardableResult
     func upload<Output: AsyncResponseEncodable>(
-        _ path: [PathComponent], limit: BodyLimit, use closure: @escaping @Sendable (Request) async throws -> Output
+        _ path: some RoutePath, limit: BodyLimit, use closure: @escaping @Sendable (Request) async throws -> Output
     ) -> Route {
         let route = on(.POST, path, body: .stream) { request async throws -> Output in
             try await request.collectBody()

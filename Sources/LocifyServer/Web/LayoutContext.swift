@@ -47,10 +47,12 @@ struct LayoutContext: Encodable {
     let homeURL: String
     let aboutURL: String
     let logoutURL: String
+    /// Where the page's script asks for new notifications to show from the browser.
+    let latestNotificationsURL: String
     let stylesheetURL: String
     /// The page's scripts, in the order they run: the page's enhancements, the map widget, the map's
     /// controls. Each page loads all three (cached), so a map anywhere works.
-    static let scripts: [SiteURL] = [.script, .mapScript, .mapControlsScript]
+    static let scripts = [SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript]
     let scriptURLs: [String]
     let faviconURL: String
     /// Seconds after which the page reloads itself (a page following work in progress); nil for none.
@@ -64,33 +66,36 @@ struct LayoutContext: Encodable {
         var links: [NavigationLink] = []
         if session.userName != nil {
             links.append(
-                .init(label: "Contacts", url: SiteURL.contacts.path, icon: "contacts", isCurrent: section == .contacts))
-            links.append(.init(label: "Map", url: SiteURL.map.path, icon: "map", isCurrent: section == .map))
+                .init(
+                    label: "Contacts", url: SitePaths.contacts.path, icon: "contacts", isCurrent: section == .contacts))
+            links.append(.init(label: "Map", url: SitePaths.map.path, icon: "map", isCurrent: section == .map))
             links.append(
-                .init(label: "Places", url: SiteURL.places.path, icon: "places", isCurrent: section == .places))
+                .init(label: "Places", url: SitePaths.places.path, icon: "places", isCurrent: section == .places))
             let today = session.counts[.reminders]
             links.append(
                 .init(
-                    label: "Reminders", url: SiteURL.reminders.path, icon: "reminders",
+                    label: "Reminders", url: SitePaths.reminders.path, icon: "reminders",
                     isCurrent: section == .reminders,
                     badge: today > 0 ? today : nil, badgeDescription: "\(today) due today"))
             let unread = session.counts[.notifications]
             links.append(
                 .init(
-                    label: "Notifications", url: SiteURL.notifications.path, icon: "notifications",
+                    label: "Notifications", url: SitePaths.notifications.path, icon: "notifications",
                     isCurrent: section == .notifications, badge: unread > 0 ? unread : nil,
                     badgeDescription: "\(unread) unread", shortLabel: "Inbox"))
             links.append(
-                .init(label: "Settings", url: SiteURL.settings.path, icon: "settings", isCurrent: section == .settings))
+                .init(
+                    label: "Settings", url: SitePaths.settings.path, icon: "settings", isCurrent: section == .settings))
         }
-        links.append(.init(label: "About", url: SiteURL.about.path, icon: "about", isCurrent: section == .about))
+        links.append(.init(label: "About", url: SitePaths.about.path, icon: "about", isCurrent: section == .about))
         navigation = links
-        homeURL = SiteURL.home.path
-        aboutURL = SiteURL.about.path
-        logoutURL = SiteURL.logout.path
-        stylesheetURL = SiteURL.stylesheet.path + "?v=" + LocifyConfig.version
+        homeURL = SitePaths.home.path
+        aboutURL = SitePaths.about.path
+        logoutURL = AccountPaths.logout.path
+        latestNotificationsURL = SitePaths.latestNotifications.path
+        stylesheetURL = SitePaths.stylesheet.path + "?v=" + LocifyConfig.version
         scriptURLs = Self.scripts.map { $0.path + "?v=" + LocifyConfig.version }
-        faviconURL = SiteURL.favicon.path
+        faviconURL = SitePaths.favicon.path
     }
 
     init(request: Request, title: String, section: Section = .none) {
@@ -116,7 +121,7 @@ enum ErrorPage {
             self.layout = layout
             self.status = status
             self.message = message
-            homeURL = SiteURL.home.path
+            homeURL = SitePaths.home.path
         }
     }
 }

@@ -43,7 +43,7 @@ struct RequireWebUser: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard request.auth.has(AuthenticatedUser.self) else {
             let destination = request.method == .GET ? request.url.path : nil
-            return request.redirect(to: SiteURL.login.path(query: [("next", destination)]))
+            return request.redirect(to: AccountPaths.login.path(query: [("next", destination)]))
         }
         return try await next.respond(to: request)
     }
@@ -142,7 +142,7 @@ extension Request {
     var flashMessage: String? { storage[FlashKey.self] }
 
     /// Redirects after a successful form, with a message for the next page.
-    func redirect(to site: SiteURL, flash: String) -> Response {
+    func redirect(to site: some SiteAddress, flash: String) -> Response {
         redirect(to: site.path, flash: flash)
     }
 

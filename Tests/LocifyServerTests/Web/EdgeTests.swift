@@ -208,7 +208,9 @@ final class EdgeHardeningTests: XCTestCase {
 
     func testALargeUploadIsReadOnlyForASignedInVisitorWhoseFirstFieldIsTheToken() async throws {
         try await forEachDatabase { app, _, _ in
-            app.grouped(WebSessionAuthenticator(), CSRFMiddleware()).upload(["upload-probe"], limit: .megabytes(4)) {
+            app.grouped(WebSessionAuthenticator(), CSRFMiddleware()).upload(
+                SitePath("upload-probe"), limit: .megabytes(4)
+            ) {
                 request in "\(request.body.data?.readableBytes ?? 0)"
             }
             let browser = WebClient(app: app)

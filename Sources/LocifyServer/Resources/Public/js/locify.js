@@ -130,7 +130,9 @@ document.addEventListener("DOMContentLoaded", () => {
       describe();
     });
   }
-  if (document.querySelector("form.logout")) LocifyNotifications.watch(document.querySelector("[data-latest-url]"));
+  // The Notifications page's element also says which notification is the newest; any page's header says where to ask.
+  const latest = document.querySelector("[data-latest-id]") || document.querySelector("form.logout[data-latest-url]");
+  if (latest) LocifyNotifications.watch(latest);
   // A freshly created token is selected so it can be copied at once.
   const token = document.getElementById("new-token-value");
   if (token) { token.focus(); token.select(); }
@@ -218,8 +220,8 @@ const LocifyNotifications = (() => {
   const seenKey = "locify-latest-notification";
   function watch(source) {
     if (!("Notification" in window) || Notification.permission !== "granted") return;
-    const url = (source && source.dataset.latestUrl) || "/notifications/latest.json";
-    if (source && source.dataset.latestId) {
+    const url = source.dataset.latestUrl;
+    if (source.dataset.latestId) {
       const shown = Number(localStorage.getItem(seenKey) || 0);
       localStorage.setItem(seenKey, String(Math.max(shown, Number(source.dataset.latestId))));
     }

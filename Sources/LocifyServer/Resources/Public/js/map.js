@@ -344,11 +344,16 @@ const LocifyMap = (() => {
       const lat = rounded(point.lat), lon = rounded(point.lon);
       const link = element("a", "", "Details, share and directions");
       link.href = `${explore}?lat=${lat}&lon=${lon}`;
-      const save = element("a", "", "Save as a place");
-      save.href = `${container.dataset.saveUrl || "/places/new"}?lat=${lat}&lon=${lon}`;
+      const parts = [element("strong", "", "Dropped pin"), element("span", "", `${lat}, ${lon}`)];
+      if (container.dataset.saveUrl) {
+        const save = element("a", "", "Save as a place");
+        save.href = `${container.dataset.saveUrl}?lat=${lat}&lon=${lon}`;
+        parts.push(save);
+      }
+      parts.push(link);
       const { width, height } = size();
       const at = project(lat, lon, zoom);
-      show([element("strong", "", "Dropped pin"), element("span", "", `${lat}, ${lon}`), save, link],
+      show(parts,
         { left: `${Math.round(at.x - center.x + width / 2)}px`, top: `${Math.round(at.y - center.y + height / 2)}px` });
     }
 

@@ -1,0 +1,48 @@
+/// The site's entry points: the navigation's sections, the Settings page's pages, the lists the API's
+/// root names, and the files every page loads. Each feature's paths (`ContactPaths`, `NotePaths`, …)
+/// start from these or from one another, so no path is spelled twice.
+enum SitePaths {
+    static let home = SitePath()
+    static let contacts = SitePath("contacts")
+    static let map = SitePath("map")
+    static let places = SitePath("places")
+    static let reminders = SitePath("reminders")
+    /// Linked from the Reminders page, in its section of the navigation.
+    static let tasks = SitePath("tasks")
+    static let notifications = SitePath("notifications")
+    /// What every page's script asks for the newest notifications, to show them from the browser.
+    static let latestNotifications = notifications.appending("latest.json")
+    static let settings = SitePath("settings")
+    static let about = SitePath("about")
+
+    static let settingsProfile = settings.appending("profile")
+    static let settingsPassword = settings.appending("password")
+    static let settingsTokens = settings.appending("tokens")
+    static let settingsImport = settings.appending("import")
+    static let settingsExport = settings.appending("export")
+    static let settingsNotifications = settings.appending("notifications")
+    static let settingsPlaces = settings.appending("places")
+    static let settingsGenders = settings.appending("genders")
+    static let settingsFieldKinds = settings.appending("field-kinds")
+    static let settingsGravatar = settings.appending("gravatar")
+    static let settingsFeedback = settings.appending("feedback")
+
+    static let api = SitePath("api")
+    static let apiMe = api.appending("me")
+    static let apiContacts = api.appending("contacts")
+    static let apiAddresses = api.appending("addresses")
+    static let apiCountries = api.appending("countries")
+    static let apiReminders = api.appending("reminders")
+    static let apiPlaces = api.appending("places")
+    static let oauth = SitePath("oauth")
+    static let oauthLogin = oauth.appending("login")
+    /// Stored pictures, fetched by image loaders and API clients.
+    static let store = SitePath("store")
+
+    /// Served from `Public/` as they are, not by routes.
+    static let stylesheet = SitePath("css", "locify.css")
+    static let script = SitePath("js", "locify.js")
+    static let mapScript = SitePath("js", "map.js")
+    static let mapControlsScript = SitePath("js", "map-controls.js")
+    static let favicon = SitePath("favicon.svg")
+}
