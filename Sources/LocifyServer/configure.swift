@@ -142,6 +142,12 @@ let locifyMigrations: [any Migration] = [
     CreateLoginFailures(),
     MovePlaceImportFiles(),
     CreatePlaceImportRows(),
+    // Sync's revision log over the tables clients keep copies of, as they were when it was written.
+    AddRevisionLog(tables: [
+        ContactsTable.self, TagsTable.self, ContactTagsTable.self, NotesTable.self, TasksTable.self,
+        GendersTable.self, ContactFieldTypesTable.self, ContactFieldsTable.self, ContactFieldLabelsTable.self,
+        AddressesTable.self, RemindersTable.self, PhotosTable.self, PlaceCategoriesTable.self, PlacesTable.self,
+    ]),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -176,6 +182,7 @@ let locifyTables: [any StoredTable.Type] = [
     JobsTable.self,
     GeocodeCacheTable.self,
     LoginFailuresTable.self,
+    SyncTombstonesTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

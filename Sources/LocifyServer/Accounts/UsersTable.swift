@@ -19,6 +19,8 @@ enum UsersTable: StoredTable {
         case updatedAt = "updated_at"
         /// The person's own choice; the server's `LOCIFY_GRAVATAR` may still forbid it.
         case looksUpGravatar = "looks_up_gravatar"
+        /// The account's revision counter: the latest revision its writes took (`RevisionCounter`).
+        case revision
     }
 
     /// The columns `user(from:at:)` reads.

@@ -26,7 +26,11 @@ enum AddressesTable: StoredTable {
         case geocodeSource = "geocode_source"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "address", revision: .revision, uuid: .uuid)
 
     /// The columns `address(from:)` reads.
     static let addressColumns = selection(Column.allCases)

@@ -9,6 +9,8 @@ enum SharedColumn: String {
     case contact = "contact_id"
     case createdAt = "created_at"
     case updatedAt = "updated_at"
+    /// The revision of the row's last change (`WriteRevision`), in a synced table.
+    case revision
 }
 
 extension SchemaBuilder {

@@ -10,9 +10,13 @@ import SQLKit
 protocol StoredTable {
     associatedtype Column: RawRepresentable<String>, CaseIterable, Hashable, Sendable
     static var name: String { get }
+    /// How sync sees the table; nil (the default) for one no client keeps a copy of (sessions, jobs).
+    static var sync: SyncedColumns<Column>? { get }
 }
 
 extension StoredTable {
+    static var sync: SyncedColumns<Column>? { nil }
+
     /// Every column's name, in declaration order.
     static var columnNames: [String] { Column.allCases.map(\.rawValue) }
 

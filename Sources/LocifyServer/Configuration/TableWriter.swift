@@ -1,4 +1,5 @@
 import FluentKit
+import Foundation
 import SQLKit
 
 /// The one write path of a table: every insert, update and delete of a `StoredTable` goes through its
@@ -72,7 +73,8 @@ struct TableWriter<Table: StoredTable> {
             statement + " RETURNING \(SQLQueryString.columnList(names))", columns: names)
     }
 
-    private static func insertStatement(_ rows: [Values]) throws -> SQLQueryString? {
+    private static func insertStatement(_ unstamped: [Values]) throws -> SQLQueryString? {
+        let rows = unstamped.map(stamped)
         guard let first = rows.first else { return nil }
         let columns = ordered(first.keys)
         var tuples: [SQLQueryString] = []
@@ -111,8 +113,10 @@ struct TableWriter<Table: StoredTable> {
     }
 
     private static func updateStatement(
-        _ values: Values, _ computed: [Table.Column: SQLQueryString], _ condition: SQLQueryString
+        _ unstamped: Values, _ computed: [Table.Column: SQLQueryString], _ condition: SQLQueryString
     ) -> SQLQueryString? {
+        guard !unstamped.isEmpty || !computed.isEmpty else { return nil }
+        let values = stamped(unstamped)
         var assignments: [SQLQueryString] = []
         for column in Table.Column.allCases {
             if let value = values[column] {
@@ -134,12 +138,26 @@ struct TableWriter<Table: StoredTable> {
         }
     }
 
-    /// Deletes the rows `condition` picks; returns how many.
+    /// Deletes the rows `condition` picks; returns how many. In a synced table, each leaves a tombstone
+    /// with the write's revision, so clients hear of it.
     @discardableResult
     func delete(where condition: SQLQueryString) async throws -> Int {
-        let rows = try await database.plainRows(
-            "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING 1 AS \"deleted\"", columns: ["deleted"])
-        return rows.count
+        guard let sync = Table.sync, let revision = WriteRevision.current else {
+            let rows = try await database.plainRows(
+                "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING 1 AS \"deleted\"", columns: ["deleted"])
+            return rows.count
+        }
+        let names = [SharedColumn.id.rawValue] + (sync.uuid.map { [$0.rawValue] } ?? [])
+        let deleted = try await database.plainRows(
+            "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING \(SQLQueryString.columnList(names))",
+            columns: names)
+        var gone: [(id: Int, uuid: UUID?)] = []
+        for row in deleted {
+            guard let id = try row.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
+            gone.append((id, sync.uuid == nil ? nil : try row.uuid(1)))
+        }
+        try await SyncTombstonesTable.record(gone, type: sync.type, revision: revision, on: database)
+        return deleted.count
     }
 
     /// Deletes the row `id` of `ownerID`; another account's row is as absent as a missing one.
@@ -147,20 +165,32 @@ struct TableWriter<Table: StoredTable> {
         guard try await delete(where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else { throw AppError.notFound }
     }
 
+    /// `values` with the revision of the write in progress, for a synced table.
+    private static func stamped(_ values: Values) -> Values {
+        guard let sync = Table.sync, let revision = WriteRevision.current else { return values }
+        var stamped = values
+        stamped[sync.revision] = revision.number
+        return stamped
+    }
+
     private static func ordered(_ columns: some Collection<Table.Column>) -> [Table.Column] {
         let given = Set(columns)
         return Table.Column.allCases.filter(given.contains)
     }
 
-    enum WriteFailure: Error, CustomStringConvertible {
-        case noRowReturned(String)
-        case unevenRows(String)
+}
 
-        var description: String {
-            switch self {
-            case .noRowReturned(let table): "an insert into \(table) returned no row"
-            case .unevenRows(let table): "the rows inserted into \(table) together do not give the same columns"
-            }
+enum WriteFailure: Error, CustomStringConvertible {
+    case noRowReturned(String)
+    case unevenRows(String)
+    /// A write of one account inside another's: one transaction takes one account's revision.
+    case crossAccountWrite
+
+    var description: String {
+        switch self {
+        case .noRowReturned(let table): "an insert into \(table) returned no row"
+        case .unevenRows(let table): "the rows inserted into \(table) together do not give the same columns"
+        case .crossAccountWrite: "a write of one account was made inside another account's"
         }
     }
 }

@@ -13,7 +13,11 @@ enum ContactFieldLabelsTable: StoredTable {
         case label
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfieldlabel", revision: .revision, uuid: nil)
 
     /// The columns `label(from:)` reads: the field's id first, to group them.
     static let labelColumns = selection([.field, .id, .type, .label, .createdAt])

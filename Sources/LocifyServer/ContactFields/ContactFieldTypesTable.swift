@@ -16,7 +16,11 @@ enum ContactFieldTypesTable: StoredTable {
         case type
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfieldtype", revision: .revision, uuid: .uuid)
 
     /// The columns `type(from:)` reads.
     static let typeColumns = selection(Column.allCases)

@@ -15,7 +15,11 @@ enum ContactFieldsTable: StoredTable {
         case data
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfield", revision: .revision, uuid: .uuid)
 
     /// The columns `field(from:labels:)` reads.
     static let fieldColumns = selection(Column.allCases)

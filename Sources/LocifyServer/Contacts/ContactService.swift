@@ -247,7 +247,7 @@ struct ContactService {
             .uuid: uuid, .owner: ownerID, .defaultAvatarColor: color, .searchKey: digest.searchKey(fields),
             .gravatarHash: digest.gravatarHash, .createdAt: now,
         ]) { $1 }
-        return try await database.transaction { [values] transaction in
+        return try await database.write(ownedBy: ownerID, at: now) { [values] transaction in
             // Writes first (see `AvatarService.resolve`).
             let id = try await TableWriter(ContactsTable.self, on: transaction).insert(values)
             try await add(email, toContact: id, now: now, on: transaction)
@@ -323,7 +323,7 @@ struct ContactService {
         contact.fields = fields
         contact.avatar = avatars[0].avatar
         contact.updatedAt = now
-        return try await database.transaction { [contact, values] transaction in
+        return try await database.write(ownedBy: ownerID, at: now) { [contact, values] transaction in
             try await TableWriter(ContactsTable.self, on: transaction).update(id, ownedBy: ownerID, set: values)
             try await add(newEmail, toContact: id, now: now, on: transaction)
             try await self.avatars(on: transaction).queueLookUps(lookUps)
@@ -344,7 +344,7 @@ struct ContactService {
     /// another photo of the account shows them.
     func delete(_ id: Int) async throws {
         _ = try await database.requireContact(id, ownedBy: ownerID)
-        try await database.transaction { transaction in
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { transaction in
             try await TableWriter(ContactsTable.self, on: transaction).delete(id, ownedBy: ownerID)
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }

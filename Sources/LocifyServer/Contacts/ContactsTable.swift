@@ -37,7 +37,11 @@ enum ContactsTable: StoredTable {
         case genderID = "gender_id"
         case job
         case company
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contact", revision: .revision, uuid: .uuid)
 
     /// The columns a contact's fields set.
     static func values(of fields: ContactFields, now: Date) -> TableWriter<Self>.Values {

@@ -12,7 +12,11 @@ enum GendersTable: StoredTable {
         case type
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "gender", revision: .revision, uuid: nil)
 
     /// The columns `gender(from:)` reads.
     static let genderColumns = selection(Column.allCases)

@@ -15,7 +15,11 @@ enum NotesTable: StoredTable {
         case favoritedAt = "favorited_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "note", revision: .revision, uuid: .uuid)
 
     /// The columns `note(from:)` reads.
     static let noteColumns = selection(Column.allCases)

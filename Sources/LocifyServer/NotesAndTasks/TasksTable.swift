@@ -16,7 +16,11 @@ enum TasksTable: StoredTable {
         case completedAt = "completed_at"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "task", revision: .revision, uuid: .uuid)
 
     /// The columns `task(from:)` reads.
     static let taskColumns = selection(Column.allCases)

@@ -19,7 +19,11 @@ enum PhotosTable: StoredTable {
         case digest
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "photo", revision: .revision, uuid: .uuid)
 
     /// The columns `photo(from:)` reads.
     static let photoColumns = selection([

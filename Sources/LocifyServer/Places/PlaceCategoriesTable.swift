@@ -12,7 +12,11 @@ enum PlaceCategoriesTable: StoredTable {
         case nameKey = "name_key"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "category", revision: .revision, uuid: nil)
 
     /// The columns `category(from:)` reads.
     static let categoryColumns = selection([.id, .owner, .name, .createdAt, .updatedAt])

@@ -27,7 +27,11 @@ enum PlacesTable: StoredTable {
         case searchKey = "search_key"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "place", revision: .revision, uuid: .uuid)
 
     /// The columns `place(from:)` reads.
     static let placeColumns = selection([

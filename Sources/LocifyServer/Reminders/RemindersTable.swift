@@ -22,7 +22,11 @@ enum RemindersTable: StoredTable {
         case kind
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "reminder", revision: .revision, uuid: .uuid)
 
     /// The columns `reminder(from:)` reads.
     static let reminderColumns = selection([

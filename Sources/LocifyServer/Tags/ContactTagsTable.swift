@@ -8,5 +8,9 @@ enum ContactTagsTable: StoredTable {
         case contact = "contact_id"
         case tag = "tag_id"
         case createdAt = "created_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contact_tag", revision: .revision, uuid: nil)
 }

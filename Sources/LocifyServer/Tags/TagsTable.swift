@@ -13,7 +13,11 @@ enum TagsTable: StoredTable {
         case nameKey = "name_key"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        /// The revision of the row's last change (`WriteRevision`).
+        case revision
     }
+
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "tag", revision: .revision, uuid: nil)
 
     /// The columns `tag(from:at:)` reads.
     static let tagColumns = selection([.id, .owner, .name, .createdAt, .updatedAt])

@@ -61,7 +61,7 @@ final class StoredTableTests: XCTestCase {
             do {
                 try await tags.insert([[.owner: owner, .name: "A"], [.owner: owner]])
                 XCTFail("[\(database)] rows of different columns were inserted together")
-            } catch is TableWriter<TagsTable>.WriteFailure {}
+            } catch is WriteFailure {}
         }
     }
 }
