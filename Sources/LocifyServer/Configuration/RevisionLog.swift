@@ -57,11 +57,4 @@ enum RevisionCounter {
         guard let number = try rows.first?.integer(0) else { throw AppError.notFound }
         return number
     }
-
-    /// The account's latest revision: what a client that has read everything has seen.
-    static func latest(for ownerID: Int, on database: any Database) async throws -> Int {
-        let rows = try await database.plainRows(
-            #"SELECT "revision" FROM "users" WHERE "id" = \#(bind: ownerID)"#, columns: ["revision"])
-        return try rows.first?.integer(0) ?? 0
-    }
 }

@@ -162,11 +162,11 @@ extension FailureKind {
 
 extension Request {
     /// JSON routes: the Monica API and its OAuth log-in.
+    /// Pictures are fetched by image loaders and API clients, never shown as pages.
+    private static let apiRoots = [SitePaths.api, SitePaths.oauth, SitePaths.store].map(\.path)
+
     var isAPIRequest: Bool {
         let path = url.path
-        // Pictures are fetched by image loaders and API clients, never shown as pages.
-        return [SitePaths.api, SitePaths.oauth, SitePaths.store].contains {
-            path == $0.path || path.hasPrefix($0.path + "/")
-        }
+        return Self.apiRoots.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
 }

@@ -88,14 +88,17 @@ protocol RoutePath: Sendable {
 /// A path without parameters: the route and its one link.
 struct SitePath: RoutePath, SiteAddress, Hashable {
     let pattern: PathPattern
+    /// Written once: every page's layout and links read it.
+    let path: String
 
     /// The path of `words` from the root: `SitePath("settings", "genders")`.
     init(_ words: String...) {
-        pattern = PathPattern(segments: words.map(PathPattern.Segment.fixed))
+        self.init(pattern: PathPattern(segments: words.map(PathPattern.Segment.fixed)))
     }
 
     private init(pattern: PathPattern) {
         self.pattern = pattern
+        path = pattern.filled([]).path
     }
 
     /// A path on this site a link or form field says to go to next (`next`, `return_to`), else nil: it
@@ -105,8 +108,6 @@ struct SitePath: RoutePath, SiteAddress, Hashable {
         else { return nil }
         return path
     }
-
-    var path: String { pattern.filled([]).path }
 
     func appending(_ words: String...) -> SitePath {
         SitePath(pattern: pattern.appending(words))

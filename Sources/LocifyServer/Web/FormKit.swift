@@ -158,12 +158,16 @@ struct FormProblem: Sendable {
 
     /// The message, when the refused form is `form` (editing `itemID`; nil for the form that adds one).
     func message(for form: FormName, item itemID: Int? = nil) -> String? {
-        self.form == form && self.itemID == itemID ? message : nil
+        isAbout(form, itemID) ? message : nil
     }
 
     /// What was typed in `field` when the refused form is `form` (editing `itemID`).
     func typed(_ field: String, in form: FormName, item itemID: Int? = nil) -> String? {
-        self.form == form && self.itemID == itemID ? typed[field] : nil
+        isAbout(form, itemID) ? typed[field] : nil
+    }
+
+    private func isAbout(_ form: FormName, _ itemID: Int?) -> Bool {
+        self.form == form && self.itemID == itemID
     }
 }
 

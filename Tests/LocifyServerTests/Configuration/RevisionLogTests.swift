@@ -1,9 +1,19 @@
+import FluentKit
 import LocifyAPI
 import LocifyCore
 import Vapor
 import XCTest
 
 @testable import LocifyServer
+
+extension RevisionCounter {
+    /// The account's latest revision, as the tests read it.
+    static func latest(for ownerID: Int, on database: any Database) async throws -> Int {
+        let rows = try await database.plainRows(
+            #"SELECT "revision" FROM "users" WHERE "id" = \#(bind: ownerID)"#, columns: ["revision"])
+        return try rows.first?.integer(0) ?? 0
+    }
+}
 
 /// The revision log under sync: each write transaction takes its account's next revision, stamps it on
 /// the rows it writes and on a tombstone for each row it deletes.
