@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Every form control comes from the form kit.
 
-A visible control (an input other than a hidden one, a select, a textarea), a label and a field's error or
-hint paragraph are written once, in Views/partials (control.leaf, field.leaf, compact-field.leaf,
-fieldset.leaf), from `FormField` and `FormGroup` values; a template anywhere else that writes one by hand
-fails this check. A page-wide alert (`class="error" role="alert"`) is not a field's error and is allowed.
+A control (any input, hidden ones too, a select, a textarea), a label and a field's error or hint
+paragraph are written once, in Views/partials (control.leaf, field.leaf, compact-field.leaf, fieldset.leaf,
+and csrf.leaf for the form token), from `FormField` and `FormGroup` values; a template anywhere else that
+writes one by hand fails this check. A page-wide alert (`class="error" role="alert"`) is not a field's error and is allowed.
 Web controllers answer a refused form through the kit too: a `catch` of `ValidationFailure` in a web
 controller, outside `Web/FormKit.swift`, must rethrow (rewording a message), never answer by itself.
 """
@@ -14,9 +14,15 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 views = root / "Sources/LocifyServer/Resources/Views"
-kit = {"partials/control.leaf", "partials/field.leaf", "partials/compact-field.leaf", "partials/fieldset.leaf"}
+kit = {
+    "partials/control.leaf",
+    "partials/field.leaf",
+    "partials/compact-field.leaf",
+    "partials/fieldset.leaf",
+    "partials/csrf.leaf",
+}
 
-control = re.compile(r"<(select|textarea)\b|<input\b(?![^>]*type=\"hidden\")")
+control = re.compile(r"<(select|textarea|input)\b")
 label = re.compile(r"<label\b")
 field_paragraph = re.compile(r"<p class=\"(error|hint)\"[^>]*\bid=")
 

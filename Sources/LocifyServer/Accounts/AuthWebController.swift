@@ -124,7 +124,8 @@ enum AuthPage {
         let registerFields: [FormField]
         let loginFields: [FormField]
         let formError: String?
-        let next: String?
+        /// Where to go once logged in, sent back unseen.
+        let next: FormField?
         let registerURL: String
         let loginURL: String
         let registrationOpen: Bool
@@ -154,7 +155,7 @@ enum AuthPage {
                     autocomplete: "current-password"),
             ]
             self.formError = formError
-            self.next = next
+            self.next = next.map { FormField.hidden("next", value: $0) }
             registerURL = AccountPaths.register.path
             loginURL = AccountPaths.login.path(query: [("next", next)])
             self.registrationOpen = registrationOpen

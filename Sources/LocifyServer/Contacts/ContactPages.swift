@@ -36,7 +36,8 @@ enum ContactListPage {
         let layout: LayoutContext
         let contacts: [ContactCard]
         let search: String
-        let showingArchived: Bool
+        /// Keeps a search among the archived contacts there.
+        let archivedField: FormField?
         let total: Int
         let hasContacts: Bool
         let summary: String
@@ -70,7 +71,7 @@ enum ContactListPage {
                 title: archived ? "Archived contacts" : "Contacts", section: .contacts, session: session)
             self.contacts = contacts.map { ContactCard($0, email: emails[$0.id], pictureURL: pictureURL($0)) }
             self.search = search
-            showingArchived = archived
+            archivedField = archived ? .hidden("archived", value: "1") : nil
             total = window.total
             hasContacts = !contacts.isEmpty
             let tagged = tag.map { " tagged “\($0.name)”" } ?? ""

@@ -74,7 +74,7 @@ struct TaskLine: Encodable {
     let editURL: String
     let doneURL: String
     let deleteURL: String
-    let returnTo: String
+    let returnTo: FormField
     /// The page's form token: the line is drawn by a partial, which sees only the line.
     let csrfToken: String
     let titleField: FormField
@@ -93,7 +93,7 @@ struct TaskLine: Encodable {
         editURL = TaskPaths.task(task.id).path
         doneURL = TaskPaths.done(task.id).path
         deleteURL = TaskPaths.delete(task.id).path
-        self.returnTo = returnTo
+        self.returnTo = .hidden("return_to", value: returnTo)
         self.csrfToken = csrfToken
         let error = problem?.message(for: .task, item: task.id)
         isEditing = error != nil

@@ -103,6 +103,8 @@ struct ContactPicturesSection: Encodable {
         let name: String
         let isAvatar: Bool
         let deleteURL: String
+        /// Which photo "Make it the picture" chooses.
+        let choiceField: FormField
     }
 
     let photos: [PhotoCard]
@@ -126,7 +128,8 @@ struct ContactPicturesSection: Encodable {
                 id: photo.id, url: photoURL(photo), width: max(1, Int((Double(photo.width) * scale).rounded())),
                 height: max(1, Int((Double(photo.height) * scale).rounded())), name: photo.originalFilename,
                 isAvatar: contact.avatar.source == .photo && contact.avatar.photoID == photo.id,
-                deleteURL: PhotoPaths.deletePhoto(contact.id, photo.id).path)
+                deleteURL: PhotoPaths.deletePhoto(contact.id, photo.id).path,
+                choiceField: .hidden("photo_id", value: String(photo.id)))
         }
         uploadURL = PhotoPaths.contactPhotos(contact.id).path
         chooseURL = PhotoPaths.contactAvatar(contact.id).path

@@ -37,6 +37,10 @@ enum MapPage {
         let searchURL: String
         let clearSearchURL: String
         let searchField: FormField
+        /// Filled by the map's script with the map's centre, so a search finds what is near it first.
+        let nearField: FormField
+        /// Keeps a search with the contacts' addresses hidden that way.
+        let contactsOffField: FormField?
         /// The switch the map's script drives to show or hide the contacts' addresses.
         let contactsLayerField: FormField
         let searched: Bool
@@ -92,6 +96,8 @@ enum MapPage {
             searchField: FormField(
                 "q", label: "Search places, your contacts' addresses and the map", control: .search, value: text
             ).identified(as: "map-q"),
+            nearField: .hidden("near", value: "", dataAttributes: [.init(name: "near-from-map", value: "")]),
+            contactsOffField: showsContacts ? nil : .hidden("contacts", value: "off"),
             contactsLayerField: FormField(
                 "", label: "Show contacts' addresses", control: .checkbox, isChecked: true, isHidden: true,
                 dataAttributes: [

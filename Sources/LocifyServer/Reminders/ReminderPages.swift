@@ -68,10 +68,11 @@ enum ReminderFormPage {
         let heading: String
         let actionURL: String
         let cancelURL: String
-        let returnTo: String?
+        let returnTo: FormField?
         let contactField: FormField?
         let contactName: String?
-        let contactID: String?
+        /// The contact a new reminder from that contact's page is for, sent back unseen.
+        let fixedContactField: FormField?
         let fields: [FormField]
         let repeatFields: [FormField]
         let descriptionField: FormField
@@ -86,11 +87,12 @@ enum ReminderFormPage {
             heading = editing == nil ? "New reminder" : "Edit reminder"
             layout = LayoutContext(title: heading, section: .reminders, session: session)
             actionURL = editing.map { ReminderPaths.edit($0.id).path } ?? SitePaths.reminders.path
-            returnTo = SitePath.localPath(form.returnTo)
-            cancelURL = returnTo ?? SitePaths.reminders.path
+            let back = SitePath.localPath(form.returnTo)
+            returnTo = back.map { FormField.hidden("return_to", value: $0) }
+            cancelURL = back ?? SitePaths.reminders.path
             let chosen = form.contactID ?? ""
             contactName = fixedContact?.completeName
-            contactID = fixedContact.map { String($0.id) }
+            fixedContactField = fixedContact.map { FormField.hidden("contact_id", value: String($0.id)) }
             contactField =
                 fixedContact != nil
                 ? nil
@@ -139,7 +141,7 @@ struct ReminderActions: Encodable {
     let deleteURL: String?
     /// Only a one-time reminder not yet done can be marked done.
     let doneURL: String?
-    let returnTo: String
+    let returnTo: FormField
 
     init(_ reminder: ReminderOutline, returnTo: String) {
         let query = [("return_to", Optional(returnTo))]
@@ -150,7 +152,7 @@ struct ReminderActions: Encodable {
         deleteURL = reminder.isDelible ? ReminderPaths.delete(reminder.id).path(query: query) : nil
         let isOpenOnce = reminder.schedule.recurrence == .once && reminder.doneAt == nil
         doneURL = isOpenOnce ? ReminderPaths.done(reminder.id).path : nil
-        self.returnTo = returnTo
+        self.returnTo = .hidden("return_to", value: returnTo)
     }
 }
 
@@ -244,14 +246,14 @@ enum DeleteReminderPage {
         let contactName: String
         let deleteURL: String
         let cancelURL: String
-        let returnTo: String?
+        let returnTo: FormField?
 
         init(reminder: Reminder, contact: Contact, returnTo: String?, session: PageSession) {
             layout = LayoutContext(title: "Delete reminder", section: .reminders, session: session)
             title = reminder.fields.title
             contactName = contact.completeName
             deleteURL = ReminderPaths.delete(reminder.id).path
-            self.returnTo = returnTo
+            self.returnTo = returnTo.map { FormField.hidden("return_to", value: $0) }
             cancelURL = returnTo ?? SitePaths.reminders.path
         }
     }

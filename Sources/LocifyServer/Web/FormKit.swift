@@ -10,6 +10,9 @@ typealias FieldMessages = [String: String]
 struct FormField: Encodable, Equatable {
     enum Control: String, Encodable {
         case text, email, password, textarea, select, checkbox, radio, time, date, url, number, search, file
+        /// A value the form sends back unseen (where to go afterwards, which contact), drawn by
+        /// `partials/control.leaf` alone: it has no label, hint or error.
+        case hidden
     }
 
     /// A `data-` attribute a page script reads (`name` without the prefix).
@@ -102,6 +105,12 @@ struct FormField: Encodable, Equatable {
         hintID = ""
         errorID = ""
         identify(as: name)
+    }
+
+    /// A value the form sends back unseen: `FormField.hidden("return_to", value: back)`, drawn with
+    /// `#extend("partials/control", field)`.
+    static func hidden(_ name: String, value: String, dataAttributes: [DataAttribute] = []) -> FormField {
+        FormField(name, label: "", control: .hidden, value: value, dataAttributes: dataAttributes)
     }
 
     /// The same field under another element id, for pages that show several forms with one field name.
