@@ -105,7 +105,9 @@ struct AddressService {
     }
 
     func delete(_ id: Int) async throws {
-        try await TableWriter(AddressesTable.self, on: database).delete(id, ownedBy: ownerID)
+        try await database.write(AddressesTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
+            try await $0.delete(id, ownedBy: ownerID)
+        }
     }
 
     /// Stores a geocoder's answer, unless the address changed since the look-up was queued (its text
@@ -122,8 +124,10 @@ struct AddressService {
             state = .notFound
         }
         // The address itself did not change, so its `updated_at` stays.
-        try await TableWriter(AddressesTable.self, on: database).update(
-            addressID, ownedBy: ownerID, set: AddressesTable.values(of: address, geocode: state, now: stored.updatedAt))
+        let values = AddressesTable.values(of: address, geocode: state, now: stored.updatedAt)
+        try await database.write(AddressesTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
+            try await $0.update(addressID, ownedBy: ownerID, set: values)
+        }
     }
 
     private func requireContact(_ contactID: Int) async throws {
@@ -143,8 +147,8 @@ struct AddressService {
             try await addresses.update(id, ownedBy: ownerID, set: values)
             return id
         }
-        guard let lookingUp else { return try await write(on: database) }
-        let saved = try await database.transaction { transaction in
+        let saved = try await database.write(ownedBy: ownerID, at: now) { transaction in
+            guard let lookingUp else { return try await write(on: transaction) }
             let saved = try await write(on: transaction)
             try await JobQueue.enqueue(
                 GeocodeAddressJob.self,
@@ -152,7 +156,7 @@ struct AddressService {
                 dedupeKey: "geocode:\(saved):\(Int(now.timeIntervalSince1970 * 1000))", runAt: now, on: transaction)
             return saved
         }
-        jobsQueued()
+        if lookingUp != nil { jobsQueued() }
         return saved
     }
 }

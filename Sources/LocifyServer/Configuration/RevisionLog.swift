@@ -9,6 +9,31 @@ struct SyncedColumns<Column: Sendable>: Sendable {
     let revision: Column
     /// Nil for a table whose rows have no uuid of their own yet; their tombstones carry none.
     let uuid: Column?
+    /// The synced rows of other tables that go with a row of this one (their foreign key cascades).
+    let dependents: [SyncedDependent]
+
+    init(type: String, revision: Column, uuid: Column?, dependents: [SyncedDependent] = []) {
+        self.type = type
+        self.revision = revision
+        self.uuid = uuid
+        self.dependents = dependents
+    }
+}
+
+/// Rows of a synced table that the database would delete with their parent (`ON DELETE CASCADE`). The
+/// writer deletes them first, through their own table's writer, so each leaves its tombstone in the same
+/// revision as the parent's: a client that kept a contact's addresses hears that they are gone too.
+struct SyncedDependent: Sendable {
+    /// Deletes the dependents of the parents a query (`SELECT "id" FROM … WHERE …`) picks.
+    let delete: @Sendable (_ parents: SQLQueryString, _ database: any Database) async throws -> Void
+
+    /// The rows of `table` whose `column` names a deleted parent.
+    init<Table: StoredTable>(_ table: Table.Type, by column: Table.Column) {
+        delete = { parents, database in
+            try await TableWriter(table, on: database).delete(
+                where: #""\#(unsafeRaw: column.rawValue)" IN ("# + parents + ")")
+        }
+    }
 }
 
 /// The revision a write transaction took for its account. Every row the `TableWriter` writes in a
@@ -44,6 +69,17 @@ extension Database {
             let revision = WriteRevision(ownerID: ownerID, number: number, at: now, database: database)
             return try await WriteRevision.$current.withValue(revision) { try await body(database) }
         }
+    }
+}
+
+extension Database {
+    /// `write(ownedBy:at:)` for a body that writes one table: `database.write(NotesTable.self, ownedBy:
+    /// ownerID, at: now) { notes in try await notes.insert(values) }`.
+    func write<Table: StoredTable, Result: Sendable>(
+        _ table: Table.Type, ownedBy ownerID: Int, at now: Date,
+        _ body: @escaping @Sendable (TableWriter<Table>) async throws -> Result
+    ) async throws -> Result {
+        try await write(ownedBy: ownerID, at: now) { database in try await body(TableWriter(table, on: database)) }
     }
 }
 

@@ -74,7 +74,7 @@ struct TableWriter<Table: StoredTable> {
     }
 
     private static func insertStatement(_ unstamped: [Values]) throws -> SQLQueryString? {
-        let rows = unstamped.map(stamped)
+        let rows = try unstamped.map(stamped)
         guard let first = rows.first else { return nil }
         let columns = ordered(first.keys)
         var tuples: [SQLQueryString] = []
@@ -99,7 +99,7 @@ struct TableWriter<Table: StoredTable> {
     func update(
         _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString
     ) async throws -> Int {
-        guard let statement = Self.updateStatement(values, computed, condition) else { return 0 }
+        guard let statement = try Self.updateStatement(values, computed, condition) else { return 0 }
         return try await database.plainRows(statement + #" RETURNING 1 AS "changed""#, columns: ["changed"]).count
     }
 
@@ -108,15 +108,15 @@ struct TableWriter<Table: StoredTable> {
         _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString,
         returning: [Table.Column]
     ) async throws -> [PlainRow] {
-        guard let statement = Self.updateStatement(values, computed, condition) else { return [] }
+        guard let statement = try Self.updateStatement(values, computed, condition) else { return [] }
         return try await run(statement, returning: returning)
     }
 
     private static func updateStatement(
         _ unstamped: Values, _ computed: [Table.Column: SQLQueryString], _ condition: SQLQueryString
-    ) -> SQLQueryString? {
+    ) throws -> SQLQueryString? {
         guard !unstamped.isEmpty || !computed.isEmpty else { return nil }
-        let values = stamped(unstamped)
+        let values = try stamped(unstamped)
         var assignments: [SQLQueryString] = []
         for column in Table.Column.allCases {
             if let value = values[column] {
@@ -133,19 +133,24 @@ struct TableWriter<Table: StoredTable> {
     func update(
         _ id: Int, ownedBy ownerID: Int, set values: Values, computing computed: [Table.Column: SQLQueryString] = [:]
     ) async throws {
+        try Self.requireWriteOf(ownerID)
         guard try await update(values, computing: computed, where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else {
             throw AppError.notFound
         }
     }
 
     /// Deletes the rows `condition` picks; returns how many. In a synced table, each leaves a tombstone
-    /// with the write's revision, so clients hear of it.
+    /// with the write's revision, so clients hear of it, and so do the synced rows that go with it.
     @discardableResult
     func delete(where condition: SQLQueryString) async throws -> Int {
-        guard let sync = Table.sync, let revision = WriteRevision.current else {
+        guard let sync = Table.sync else {
             let rows = try await database.plainRows(
                 "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING 1 AS \"deleted\"", columns: ["deleted"])
             return rows.count
+        }
+        let revision = try Self.currentRevision()
+        for dependent in sync.dependents {
+            try await dependent.delete(#"SELECT "id" FROM \#(Table.quoted) WHERE "# + condition, database)
         }
         let names = [SharedColumn.id.rawValue] + (sync.uuid.map { [$0.rawValue] } ?? [])
         let deleted = try await database.plainRows(
@@ -162,15 +167,29 @@ struct TableWriter<Table: StoredTable> {
 
     /// Deletes the row `id` of `ownerID`; another account's row is as absent as a missing one.
     func delete(_ id: Int, ownedBy ownerID: Int) async throws {
+        try Self.requireWriteOf(ownerID)
         guard try await delete(where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else { throw AppError.notFound }
     }
 
     /// `values` with the revision of the write in progress, for a synced table.
-    private static func stamped(_ values: Values) -> Values {
-        guard let sync = Table.sync, let revision = WriteRevision.current else { return values }
+    private static func stamped(_ values: Values) throws -> Values {
+        guard let sync = Table.sync else { return values }
         var stamped = values
-        stamped[sync.revision] = revision.number
+        stamped[sync.revision] = try currentRevision().number
         return stamped
+    }
+
+    /// The revision of the write in progress. A synced table is written only inside
+    /// `Database.write(ownedBy:at:)`: a change without a revision is one no client would ever hear of.
+    private static func currentRevision() throws -> WriteRevision {
+        guard let revision = WriteRevision.current else { throw WriteFailure.unrevisionedWrite(Table.name) }
+        return revision
+    }
+
+    /// In a synced table, a row of `ownerID` is written only in `ownerID`'s own write.
+    private static func requireWriteOf(_ ownerID: Int) throws {
+        guard Table.sync != nil else { return }
+        guard try currentRevision().ownerID == ownerID else { throw WriteFailure.crossAccountWrite }
     }
 
     private static func ordered(_ columns: some Collection<Table.Column>) -> [Table.Column] {
@@ -185,12 +204,15 @@ enum WriteFailure: Error, CustomStringConvertible {
     case unevenRows(String)
     /// A write of one account inside another's: one transaction takes one account's revision.
     case crossAccountWrite
+    /// A write of a synced table outside `Database.write(ownedBy:at:)`.
+    case unrevisionedWrite(String)
 
     var description: String {
         switch self {
         case .noRowReturned(let table): "an insert into \(table) returned no row"
         case .unevenRows(let table): "the rows inserted into \(table) together do not give the same columns"
         case .crossAccountWrite: "a write of one account was made inside another account's"
+        case .unrevisionedWrite(let table): "\(table) was written outside a write that takes a revision"
         }
     }
 }

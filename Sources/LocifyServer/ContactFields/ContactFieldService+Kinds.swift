@@ -11,8 +11,13 @@ extension ContactFieldService {
         let existing = try await storedTypes()
         if !existing.isEmpty { return existing }
         let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
-        try await database.transaction { transaction in
-            try await TableWriter(ContactFieldTypesTable.self, on: transaction).insert(
+        try await database.write(ContactFieldTypesTable.self, ownedBy: ownerID, at: now) { [ownerID] kinds in
+            // Asked again under the account's write lock: two first requests at once seed once.
+            let seeded = try await kinds.database.plainRows(
+                #"SELECT "id" FROM "contact_field_types" WHERE "user_id" = \#(literal: ownerID) LIMIT 1"#,
+                columns: ["id"])
+            guard seeded.isEmpty else { return }
+            try await kinds.insert(
                 ContactFieldType.defaults.map { kind in
                     [
                         .uuid: newUUID(), .owner: ownerID, .name: kind.name, .icon: kind.icon,
@@ -54,11 +59,14 @@ extension ContactFieldService {
                 name: name, icon: icon, linkProtocol: linkProtocol, type: type, storedType: nil)
         }
         let (uuid, now) = (dependencies.newUUID(), dependencies.now())
-        let id = try await TableWriter(ContactFieldTypesTable.self, on: database).insert([
+        let values: ContactFieldTypesTable.Values = [
             .uuid: uuid, .owner: ownerID, .name: checked.name, .icon: checked.icon,
             .linkProtocol: checked.linkProtocol, .isDelible: true, .type: checked.type, .createdAt: now,
             .updatedAt: now,
-        ])
+        ]
+        let id = try await database.write(ContactFieldTypesTable.self, ownedBy: ownerID, at: now) {
+            try await $0.insert(values)
+        }
         return ContactFieldType(
             id: id, uuid: uuid, ownerID: ownerID, name: checked.name, icon: checked.icon,
             linkProtocol: checked.linkProtocol, isDelible: true, type: checked.type, createdAt: now, updatedAt: now)
@@ -76,12 +84,13 @@ extension ContactFieldService {
                 type: type ?? kind.type, storedType: kind.type)
         }
         let now = dependencies.now()
-        try await TableWriter(ContactFieldTypesTable.self, on: database).update(
-            id, ownedBy: ownerID,
-            set: [
-                .name: checked.name, .icon: checked.icon, .linkProtocol: checked.linkProtocol, .type: checked.type,
-                .updatedAt: now,
-            ])
+        let values: ContactFieldTypesTable.Values = [
+            .name: checked.name, .icon: checked.icon, .linkProtocol: checked.linkProtocol, .type: checked.type,
+            .updatedAt: now,
+        ]
+        try await database.write(ContactFieldTypesTable.self, ownedBy: ownerID, at: now) { [ownerID] in
+            try await $0.update(id, ownedBy: ownerID, set: values)
+        }
         kind.name = checked.name
         kind.icon = checked.icon
         kind.linkProtocol = checked.linkProtocol

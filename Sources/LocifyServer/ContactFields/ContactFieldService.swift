@@ -172,7 +172,7 @@ struct ContactFieldService {
     func writingFields<Written: Sendable>(
         of contactIDs: [Int], _ write: @escaping @Sendable (any Database) async throws -> Written
     ) async throws -> Written {
-        let (written, changed) = try await database.transaction { transaction in
+        let (written, changed) = try await database.write(ownedBy: ownerID, at: dependencies.now()) { transaction in
             let written = try await write(transaction)
             return (
                 written,

@@ -20,7 +20,9 @@ enum ContactFieldTypesTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfieldtype", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "contactfieldtype", revision: .revision, uuid: .uuid,
+        dependents: [SyncedDependent(ContactFieldsTable.self, by: .type)])
 
     /// The columns `type(from:)` reads.
     static let typeColumns = selection(Column.allCases)

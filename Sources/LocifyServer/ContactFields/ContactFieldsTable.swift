@@ -19,7 +19,9 @@ enum ContactFieldsTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfield", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "contactfield", revision: .revision, uuid: .uuid,
+        dependents: [SyncedDependent(ContactFieldLabelsTable.self, by: .field)])
 
     /// The columns `field(from:labels:)` reads.
     static let fieldColumns = selection(Column.allCases)

@@ -41,7 +41,14 @@ enum ContactsTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contact", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "contact", revision: .revision, uuid: .uuid,
+        dependents: [
+            SyncedDependent(AddressesTable.self, by: .contact), SyncedDependent(ContactFieldsTable.self, by: .contact),
+            SyncedDependent(ContactTagsTable.self, by: .contact), SyncedDependent(NotesTable.self, by: .contact),
+            SyncedDependent(PhotosTable.self, by: .contact), SyncedDependent(RemindersTable.self, by: .contact),
+            SyncedDependent(TasksTable.self, by: .contact),
+        ])
 
     /// The columns a contact's fields set.
     static func values(of fields: ContactFields, now: Date) -> TableWriter<Self>.Values {

@@ -10,7 +10,6 @@ struct GenderService {
     let dependencies: LocifyDependencies
 
     static let defaultSort = ListSort(TimestampSortField.createdAt)
-    private var genders: TableWriter<GendersTable> { TableWriter(GendersTable.self, on: database) }
 
     /// The owner's genders, oldest first; Monica's three are made when the owner has none.
     func all() async throws -> [Gender] {
@@ -20,16 +19,13 @@ struct GenderService {
     /// The owner's gender rows, oldest first, seeded the first time: every other question starts here, so
     /// a gender is never looked for before the defaults exist.
     private func stored() async throws -> [StoredGender] {
-        let existing = try await database.plainRows(
-            """
-            SELECT \(GendersTable.genderColumns.list) FROM "genders" WHERE "user_id" = \(literal: ownerID) \
-            ORDER BY "id"
-            """, columns: GendersTable.genderColumns.names
-        ).map(GendersTable.gender(from:))
+        let existing = try await Self.stored(ownedBy: ownerID, on: database)
         if !existing.isEmpty { return existing }
         let now = dependencies.now()
-        return try await database.transaction { transaction in
-            let genders = TableWriter(GendersTable.self, on: transaction)
+        return try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { [ownerID] genders in
+            // Asked again under the account's write lock: two first requests at once seed once.
+            let seeded = try await Self.stored(ownedBy: ownerID, on: genders.database)
+            if !seeded.isEmpty { return seeded }
             var made: [StoredGender] = []
             for (name, type) in Gender.defaults {
                 let id = try await genders.insert([
@@ -42,6 +38,15 @@ struct GenderService {
             }
             return made
         }
+    }
+
+    private static func stored(ownedBy ownerID: Int, on database: any Database) async throws -> [StoredGender] {
+        try await database.plainRows(
+            """
+            SELECT \(GendersTable.genderColumns.list) FROM "genders" WHERE "user_id" = \(literal: ownerID) \
+            ORDER BY "id"
+            """, columns: GendersTable.genderColumns.names
+        ).map(GendersTable.gender(from:))
     }
 
     /// One page of the owner's genders (a handful: sorted here).
@@ -67,9 +72,10 @@ struct GenderService {
             try Gender.validated(name: name, type: type)
         }
         let now = dependencies.now()
-        let id = try await genders.insert([
+        let values: GendersTable.Values = [
             .owner: ownerID, .name: checked.name, .type: checked.type, .createdAt: now, .updatedAt: now,
-        ])
+        ]
+        let id = try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }
         return StoredGender(
             gender: Gender(id: id, name: checked.name, type: checked.type), ownerID: ownerID, createdAt: now,
             updatedAt: now)
@@ -85,8 +91,10 @@ struct GenderService {
         }
         if checked.name != stored.name || checked.type != stored.type {
             let now = dependencies.now()
-            try await genders.update(
-                id, ownedBy: ownerID, set: [.name: checked.name, .type: checked.type, .updatedAt: now])
+            let values: GendersTable.Values = [.name: checked.name, .type: checked.type, .updatedAt: now]
+            try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { [ownerID] in
+                try await $0.update(id, ownedBy: ownerID, set: values)
+            }
             stored.gender.name = checked.name
             stored.gender.type = checked.type
             stored.updatedAt = now
@@ -133,7 +141,7 @@ struct GenderService {
                 field: "replace_by", "\(contacts) this gender: say which gender replaces it (replace_by).",
                 reason: .conflict)
         }
-        try await database.transaction { transaction in
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
             if let replacement {
                 try await TableWriter(ContactsTable.self, on: transaction).update(
                     [.genderID: replacement],

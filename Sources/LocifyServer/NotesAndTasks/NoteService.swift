@@ -13,7 +13,6 @@ struct NoteService {
     /// Monica lists notes newest first whatever `sort` says; `sort` only orders notes of the same moment.
     static let leadingOrder: SQLQueryString = #""created_at" DESC"#
     private static let columns = NotesTable.noteColumns
-    private var notes: TableWriter<NotesTable> { TableWriter(NotesTable.self, on: database) }
 
     /// One page of the owner's notes, of one contact when `contactID` is given: newest first.
     func page(contactID: Int?, sort: ListSort<NoteSortField>, page: PageSelection) async throws -> ([Note], PageWindow)
@@ -57,7 +56,9 @@ struct NoteService {
         var values = NotesTable.values(of: fields, favoritedAt: nil, now: now)
         let uuid = dependencies.newUUID()
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
-        let id = try await notes.insert(values)
+        let id = try await database.write(NotesTable.self, ownedBy: ownerID, at: now) { [values] notes in
+            try await notes.insert(values)
+        }
         return Note(
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields,
             favoritedAt: Timestamp.since(nil, holding: fields.isFavorited, now: now), createdAt: now, updatedAt: now)
@@ -78,7 +79,9 @@ struct NoteService {
         var updated = stored
         updated.contactID = try await database.contact(movingTo: contactID, from: stored.contactID, ownedBy: ownerID)
         values[.contact] = updated.contactID
-        try await notes.update(id, ownedBy: ownerID, set: values)
+        try await database.write(NotesTable.self, ownedBy: ownerID, at: now) { [ownerID, values] notes in
+            try await notes.update(id, ownedBy: ownerID, set: values)
+        }
         updated.fields = fields
         updated.favoritedAt = Timestamp.since(stored.favoritedAt, holding: fields.isFavorited, now: now)
         updated.updatedAt = now
@@ -86,6 +89,8 @@ struct NoteService {
     }
 
     func delete(_ id: Int) async throws {
-        try await notes.delete(id, ownedBy: ownerID)
+        try await database.write(NotesTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] notes in
+            try await notes.delete(id, ownedBy: ownerID)
+        }
     }
 }

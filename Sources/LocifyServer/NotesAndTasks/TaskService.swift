@@ -11,7 +11,6 @@ struct TaskService {
 
     static let defaultSort = ListSort(TaskSortField.createdAt)
     private static let columns = TasksTable.taskColumns
-    private var tasks: TableWriter<TasksTable> { TableWriter(TasksTable.self, on: database) }
 
     /// One page of the owner's tasks, of one contact when `contactID` is given.
     func page(contactID: Int?, sort: ListSort<TaskSortField>, page: PageSelection) async throws -> ([ToDo], PageWindow)
@@ -59,7 +58,9 @@ struct TaskService {
         var values = TasksTable.values(of: fields, completedAt: nil, now: now)
         let uuid = dependencies.newUUID()
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
-        let id = try await tasks.insert(values)
+        let id = try await database.write(TasksTable.self, ownedBy: ownerID, at: now) { [values] tasks in
+            try await tasks.insert(values)
+        }
         return ToDo(
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields,
             completedAt: Timestamp.since(nil, holding: fields.isCompleted, now: now), createdAt: now, updatedAt: now)
@@ -77,8 +78,10 @@ struct TaskService {
             try draft.validated()
         }
         let now = dependencies.now()
-        try await tasks.update(
-            id, ownedBy: ownerID, set: TasksTable.values(of: fields, completedAt: stored.completedAt, now: now))
+        let values = TasksTable.values(of: fields, completedAt: stored.completedAt, now: now)
+        try await database.write(TasksTable.self, ownedBy: ownerID, at: now) { [ownerID] tasks in
+            try await tasks.update(id, ownedBy: ownerID, set: values)
+        }
         var updated = stored
         updated.fields = fields
         updated.completedAt = Timestamp.since(stored.completedAt, holding: fields.isCompleted, now: now)
@@ -87,6 +90,8 @@ struct TaskService {
     }
 
     func delete(_ id: Int) async throws {
-        try await tasks.delete(id, ownedBy: ownerID)
+        try await database.write(TasksTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] tasks in
+            try await tasks.delete(id, ownedBy: ownerID)
+        }
     }
 }

@@ -38,10 +38,13 @@ struct AvatarService {
         var resolving = [subject]
         let lookUps = try await resolve(&resolving)
         // Choosing a picture changes the contact, as an edit of its fields does.
+        let now = dependencies.now()
         var values = ContactsTable.values(of: resolving[0].avatar)
-        values[.updatedAt] = dependencies.now()
-        try await TableWriter(ContactsTable.self, on: database).update(contactID, ownedBy: ownerID, set: values)
-        try await queueLookUps(lookUps)
+        values[.updatedAt] = now
+        try await database.write(ownedBy: ownerID, at: now) { [ownerID, values, dependencies] transaction in
+            try await TableWriter(ContactsTable.self, on: transaction).update(contactID, ownedBy: ownerID, set: values)
+            try await Self(database: transaction, ownerID: ownerID, dependencies: dependencies).queueLookUps(lookUps)
+        }
         return try ContactRows.contact(
             from: try await ContactRows.requireContact(contactID, ownedBy: ownerID, on: database))
     }
@@ -99,10 +102,15 @@ struct AvatarService {
         let before = try await subjects(where: condition)
         var after = before
         let lookUps = try await resolve(&after)
-        let contacts = TableWriter(ContactsTable.self, on: database)
-        for (old, new) in zip(before, after) where new.avatar != old.avatar {
-            guard let id = new.contactID else { continue }
-            try await contacts.update(id, ownedBy: ownerID, set: ContactsTable.values(of: new.avatar))
+        let changed = zip(before, after).compactMap { old, new in
+            new.avatar != old.avatar ? new.contactID.map { (id: $0, avatar: new.avatar) } : nil
+        }
+        if !changed.isEmpty {
+            try await database.write(ContactsTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
+                for change in changed {
+                    try await $0.update(change.id, ownedBy: ownerID, set: ContactsTable.values(of: change.avatar))
+                }
+            }
         }
         try await queueLookUps(lookUps, anew: lookingUpAnew)
     }

@@ -57,7 +57,7 @@ struct PhotoService {
         let digest = Photo.digest(of: upload.bytes)
         let format = upload.info.format
         let name = Photo.originalFilename(originalFilename, format: format)
-        let id = try await database.transaction { transaction in
+        let id = try await database.write(ownedBy: ownerID, at: now) { [ownerID] transaction in
             let blobID = try await PhotoBlobs(database: transaction, ownerID: ownerID)
                 .store(upload.bytes, digest: digest, now: now)
             return try await TableWriter(PhotosTable.self, on: transaction).insert([
@@ -72,7 +72,7 @@ struct PhotoService {
     /// Deletes a photo; a contact that showed it as its avatar goes back to its Gravatar or initials.
     func delete(_ id: Int) async throws {
         let photo = try await photo(id)
-        try await database.transaction { transaction in
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
             try await TableWriter(PhotosTable.self, on: transaction).delete(photo.id, ownedBy: ownerID)
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }

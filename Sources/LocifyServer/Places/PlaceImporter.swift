@@ -118,7 +118,10 @@ struct PlaceImporter {
                     fallback: fallbackCategory, dryRun: true)
             } else {
                 let began = ContinuousClock.now
-                applied = try await places.database.transaction { transaction in
+                // One revision a batch: a client pulling meanwhile sees whole batches.
+                applied = try await places.database.write(
+                    ownedBy: places.ownerID, at: places.dependencies.now()
+                ) { transaction in
                     let applied = try await apply(
                         part, from: start, on: transaction, categoryIDs: categories, target: targetCategoryID,
                         fallback: fallbackCategory, dryRun: false)

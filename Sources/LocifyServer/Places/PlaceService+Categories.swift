@@ -57,9 +57,13 @@ extension PlaceService {
             PlaceCategory.uniquenessKey($0) != PlaceCategory.uniquenessKey(current.name)
         }
         let name = try PlaceCategory.validatedName(text, existing: others)
-        try await TableWriter(PlaceCategoriesTable.self, on: database).update(
-            id, ownedBy: ownerID,
-            set: [.name: name, .nameKey: PlaceCategory.uniquenessKey(name), .updatedAt: dependencies.now()])
+        let now = dependencies.now()
+        let values: PlaceCategoriesTable.Values = [
+            .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .updatedAt: now,
+        ]
+        try await database.write(PlaceCategoriesTable.self, ownedBy: ownerID, at: now) { [ownerID] in
+            try await $0.update(id, ownedBy: ownerID, set: values)
+        }
         return try await category(id)
     }
 
@@ -89,7 +93,7 @@ extension PlaceService {
             }
         }
         let now = dependencies.now()
-        try await database.transaction { transaction in
+        try await database.write(ownedBy: ownerID, at: now) { [ownerID] transaction in
             if let moveTo, count > 0 {
                 try await TableWriter(PlacesTable.self, on: transaction).update(
                     [.category: moveTo, .updatedAt: now],
@@ -112,22 +116,26 @@ extension PlaceService {
             #"SELECT "id" FROM "place_categories" WHERE "user_id" = \#(literal: ownerID) LIMIT 1"#, columns: ["id"])
         guard existing.isEmpty else { return }
         let now = dependencies.now()
-        let categories = TableWriter(PlaceCategoriesTable.self, on: database)
-        for name in PlaceCategory.defaults {
+        try await database.write(PlaceCategoriesTable.self, ownedBy: ownerID, at: now) { [ownerID] categories in
             try await categories.insert(
-                [
-                    .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
-                    .updatedAt: now,
-                ], onConflict: [.owner, .nameKey])
+                PlaceCategory.defaults.map { name in
+                    [
+                        .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
+                        .updatedAt: now,
+                    ]
+                }, onConflict: [.owner, .nameKey])
         }
     }
 
     /// A new category named `name` (already checked); its id.
     func insertCategory(named name: String) async throws -> Int {
         let now = dependencies.now()
-        return try await TableWriter(PlaceCategoriesTable.self, on: database).insert([
+        let values: PlaceCategoriesTable.Values = [
             .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
             .updatedAt: now,
-        ])
+        ]
+        return try await database.write(PlaceCategoriesTable.self, ownedBy: ownerID, at: now) {
+            try await $0.insert(values)
+        }
     }
 }

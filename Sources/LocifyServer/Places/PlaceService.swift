@@ -74,7 +74,7 @@ struct PlaceService {
             problems += error.errors
         }
         guard let categoryName, let fields, problems.isEmpty else { throw ValidationFailure(problems) }
-        let id = try await database.transaction { transaction in
+        let id = try await database.write(ownedBy: ownerID, at: dependencies.now()) { [self] transaction in
             let writer = PlaceService(database: transaction, ownerID: ownerID, dependencies: dependencies)
             let categoryID = try await writer.insertCategory(named: categoryName)
             if let placeID {
@@ -112,7 +112,9 @@ struct PlaceService {
             return values
         }
         // RETURNING promises no order, so each id is found again by the UUID it was given.
-        let rows = try await TableWriter(PlacesTable.self, on: database).insert(values, returning: [.id, .uuid])
+        let rows = try await database.write(PlacesTable.self, ownedBy: ownerID, at: now) {
+            try await $0.insert(values, returning: [.id, .uuid])
+        }
         var ids: [UUID: Int] = [:]
         for row in rows {
             if let uuid = try row.uuid(1), let id = try row.integer(0) { ids[uuid] = id }
@@ -126,14 +128,17 @@ struct PlaceService {
     /// A place imported again adds what the stored one lacks (notes, address, being a favorite) and
     /// changes nothing it has. One statement, so an import's transaction starts with a write.
     func fillGaps(of id: Int, with fields: PlaceFields) async throws {
-        try await TableWriter(PlacesTable.self, on: database).update(
-            [.updatedAt: dependencies.now()],
-            computing: [
-                .notes: #"COALESCE("notes", \#(bind: fields.notes))"#,
-                .address: #"COALESCE("address", \#(bind: fields.address))"#,
-                .isFavorite: #"("is_favorite" OR \#(bind: fields.isFavorite))"#,
-                .externalID: #"COALESCE("external_id", \#(bind: fields.externalID))"#,
-            ], where: PlacesTable.ownedRow(id, ownedBy: ownerID))
+        let now = dependencies.now()
+        try await database.write(PlacesTable.self, ownedBy: ownerID, at: now) { [ownerID] places in
+            try await places.update(
+                [.updatedAt: now],
+                computing: [
+                    .notes: #"COALESCE("notes", \#(bind: fields.notes))"#,
+                    .address: #"COALESCE("address", \#(bind: fields.address))"#,
+                    .isFavorite: #"("is_favorite" OR \#(bind: fields.isFavorite))"#,
+                    .externalID: #"COALESCE("external_id", \#(bind: fields.externalID))"#,
+                ], where: PlacesTable.ownedRow(id, ownedBy: ownerID))
+        }
     }
 
     /// Changes a stored place: `change` gets it as a draft and returns the new one.
@@ -146,8 +151,11 @@ struct PlaceService {
     }
 
     private func write(_ fields: PlaceFields, categoryID: Int, to id: Int) async throws {
-        try await TableWriter(PlacesTable.self, on: database).update(
-            id, ownedBy: ownerID, set: PlacesTable.values(of: fields, categoryID: categoryID, now: dependencies.now()))
+        let now = dependencies.now()
+        let values = PlacesTable.values(of: fields, categoryID: categoryID, now: now)
+        try await database.write(PlacesTable.self, ownedBy: ownerID, at: now) { [ownerID] in
+            try await $0.update(id, ownedBy: ownerID, set: values)
+        }
     }
 
     func setFavorite(_ id: Int, _ favorite: Bool) async throws -> Place {
@@ -159,7 +167,9 @@ struct PlaceService {
     }
 
     func delete(_ id: Int) async throws {
-        try await TableWriter(PlacesTable.self, on: database).delete(id, ownedBy: ownerID)
+        try await database.write(PlacesTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
+            try await $0.delete(id, ownedBy: ownerID)
+        }
     }
 
     /// The names of the categories of `found`: those a list read with its places, else asked for.

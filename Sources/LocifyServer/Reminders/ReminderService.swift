@@ -9,7 +9,12 @@ struct ReminderService {
     let ownerID: Int
     let dependencies: LocifyDependencies
 
-    private var reminders: TableWriter<RemindersTable> { TableWriter(RemindersTable.self, on: database) }
+    /// Writes the owner's reminders in one revision; inside a contact's write (its birthday) it joins that one.
+    private func writingReminders<Result: Sendable>(
+        _ body: @escaping @Sendable (TableWriter<RemindersTable>) async throws -> Result
+    ) async throws -> Result {
+        try await database.write(RemindersTable.self, ownedBy: ownerID, at: dependencies.now(), body)
+    }
 
     static let defaultSort = ListSort(TimestampSortField.createdAt)
 
@@ -145,7 +150,7 @@ struct ReminderService {
         let uuid = dependencies.newUUID()
         var values = RemindersTable.values(of: fields, now: now)
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .isDelible: true, .createdAt: now]) { $1 }
-        let id = try await reminders.insert(values)
+        let id = try await writingReminders { [values] in try await $0.insert(values) }
         return Reminder(
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields, isDelible: true, doneAt: nil,
             createdAt: now, updatedAt: now)
@@ -165,7 +170,7 @@ struct ReminderService {
         var values = RemindersTable.values(of: fields, now: now)
         updated.contactID = try await database.contact(movingTo: contactID, from: updated.contactID, ownedBy: ownerID)
         values[.contact] = updated.contactID
-        try await reminders.update(id, ownedBy: ownerID, set: values)
+        try await writingReminders { [ownerID, values] in try await $0.update(id, ownedBy: ownerID, set: values) }
         updated.fields = fields
         updated.updatedAt = now
         return updated
@@ -182,7 +187,7 @@ struct ReminderService {
         }
         if stored.doneAt == nil {
             let now = dependencies.now()
-            try await reminders.update(id, ownedBy: ownerID, set: [.doneAt: now])
+            try await writingReminders { [ownerID] in try await $0.update(id, ownedBy: ownerID, set: [.doneAt: now]) }
             stored.doneAt = now
         }
         return stored
@@ -194,7 +199,7 @@ struct ReminderService {
                 field: "id", "A birthday reminder goes with the birthday: remove the birthday or its reminder there.",
                 reason: .conflict)
         }
-        try await reminders.delete(id, ownedBy: ownerID)
+        try await writingReminders { [ownerID] in try await $0.delete(id, ownedBy: ownerID) }
     }
 
     static let birthdayKind = "birthday"
@@ -218,7 +223,9 @@ struct ReminderService {
         guard wants, let birthdate = contact.fields.birthdate,
             let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)
         else {
-            if let existing { try await reminders.delete(existing.id, ownedBy: ownerID) }
+            if let existing {
+                try await writingReminders { [ownerID] in try await $0.delete(existing.id, ownedBy: ownerID) }
+            }
             return
         }
         let now = dependencies.now()
@@ -228,12 +235,13 @@ struct ReminderService {
                 .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contact.id, .isDelible: false,
                 .kind: Self.birthdayKind, .createdAt: now,
             ]) { $1 }
-            try await reminders.insert(values)
+            try await writingReminders { [values] in try await $0.insert(values) }
             return
         }
         // Saving an unchanged birthday leaves the reminder as it was, `updated_at` included.
         if existing.fields != fields {
-            try await reminders.update(existing.id, ownedBy: ownerID, set: RemindersTable.values(of: fields, now: now))
+            let values = RemindersTable.values(of: fields, now: now)
+            try await writingReminders { [ownerID] in try await $0.update(existing.id, ownedBy: ownerID, set: values) }
         }
     }
 }

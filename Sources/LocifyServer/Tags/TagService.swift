@@ -12,7 +12,6 @@ struct TagService {
     static let defaultSort = ListSort(TimestampSortField.createdAt)
     /// Monica lists tags by name whatever `sort` says; `sort` only orders tags of the same name.
     static let leadingOrder: SQLQueryString = #""name_key" ASC"#
-    private var tags: TableWriter<TagsTable> { TableWriter(TagsTable.self, on: database) }
     private static let columns = TagsTable.tagColumns
 
     /// One page of the owner's tags, by name.
@@ -46,9 +45,10 @@ struct TagService {
         }
         if let existing = try await tag(named: name) { return (existing, false) }
         let now = dependencies.now()
-        let id = try await tags.insert([
+        let values: TagsTable.Values = [
             .owner: ownerID, .name: name, .nameKey: Tag.key(of: name), .createdAt: now, .updatedAt: now,
-        ])
+        ]
+        let id = try await database.write(TagsTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }
         return (Tag(id: id, ownerID: ownerID, name: name, createdAt: now, updatedAt: now), true)
     }
 
@@ -63,8 +63,10 @@ struct TagService {
         }
         if stored.name != name {
             let now = dependencies.now()
-            try await tags.update(
-                id, ownedBy: ownerID, set: [.name: name, .nameKey: Tag.key(of: name), .updatedAt: now])
+            let values: TagsTable.Values = [.name: name, .nameKey: Tag.key(of: name), .updatedAt: now]
+            try await database.write(TagsTable.self, ownedBy: ownerID, at: now) { [ownerID] in
+                try await $0.update(id, ownedBy: ownerID, set: values)
+            }
             stored = Tag(id: stored.id, ownerID: ownerID, name: name, createdAt: stored.createdAt, updatedAt: now)
         }
         return stored
@@ -72,7 +74,9 @@ struct TagService {
 
     /// Deletes the tag; the contacts that carried it lose it.
     func delete(_ id: Int) async throws {
-        try await tags.delete(id, ownedBy: ownerID)
+        try await database.write(TagsTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
+            try await $0.delete(id, ownedBy: ownerID)
+        }
     }
 
     private func tag(named name: String) async throws -> Tag? {
@@ -114,7 +118,7 @@ struct TagService {
             }
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
-        try await database.transaction { database in
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID, dependencies] database in
             let service = TagService(database: database, ownerID: ownerID, dependencies: dependencies)
             let attached = Set(try await service.tags(ofContacts: [contactID])[contactID, default: []].map(\.id))
             var added: Set<Int> = []
@@ -136,18 +140,18 @@ struct TagService {
         let rows = try await database.plainRows(
             #"SELECT "id" FROM "tags" WHERE \#(SQLQueryString.owned(by: ownerID, ids: ids))"#, columns: ["id"])
         guard rows.count == Set(ids).count else { throw AppError.notFound }
-        try await TableWriter(ContactTagsTable.self, on: database).delete(
-            where: """
-                "contact_id" = \(literal: contactID) \
-                AND "tag_id" IN (\(SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))))
-                """)
+        let chosen = SQLQueryString(Set(ids).sorted().map(String.init).joined(separator: ", "))
+        try await database.write(ContactTagsTable.self, ownedBy: ownerID, at: dependencies.now()) {
+            try await $0.delete(where: #""contact_id" = \#(literal: contactID) AND "tag_id" IN (\#(chosen))"#)
+        }
     }
 
     /// Takes every tag off the contact.
     func unsetAllTags(fromContact contactID: Int) async throws {
         try await requireEditable(contactID)
-        try await TableWriter(ContactTagsTable.self, on: database).delete(
-            where: #""contact_id" = \#(literal: contactID)"#)
+        try await database.write(ContactTagsTable.self, ownedBy: ownerID, at: dependencies.now()) {
+            try await $0.delete(where: #""contact_id" = \#(literal: contactID)"#)
+        }
     }
 
     /// The owner's contact, which must not be archived to have its tags changed (as in Monica).

@@ -17,7 +17,8 @@ enum TagsTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "tag", revision: .revision, uuid: nil)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "tag", revision: .revision, uuid: nil, dependents: [SyncedDependent(ContactTagsTable.self, by: .tag)])
 
     /// The columns `tag(from:at:)` reads.
     static let tagColumns = selection([.id, .owner, .name, .createdAt, .updatedAt])

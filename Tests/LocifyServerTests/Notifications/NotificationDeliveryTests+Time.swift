@@ -39,7 +39,9 @@ extension NotificationDeliveryTests {
                 let notices = try await self.inApp(app, account).filter { $0.occurrence.map { $0 >= first } == true }
                 let days = notices.compactMap(\.occurrence).sorted()
                 XCTAssertEqual(days, (0..<7).compactMap { first.adding(days: $0) }, "\(firstDay): each day once")
-                try await TableWriter(RemindersTable.self, on: app.db).delete(where: "1 = 1")
+                try await app.db.write(RemindersTable.self, ownedBy: account.id, at: clock.now) {
+                    try await $0.delete(where: "1 = 1")
+                }
             }
         }
     }
