@@ -9,7 +9,7 @@ command line and the benchmarks, may name any feature."""
 import os, re, sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else "Sources/LocifyServer"
-shared = {"Configuration", "Routing", "Web", "Errors", "Jobs", "OutsideServices", "MonicaAPI"}
+shared = {"Configuration", "Routing", "Web", "Errors", "Jobs", "OutsideServices", "MonicaAPI", "Sync"}
 beneath = {"Accounts"}
 modifiers = r'(?:public |private |fileprivate |internal |final |indirect |static |nonisolated |@discardableResult )*'
 top_level_type = re.compile(r'^' + modifiers + r'(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)', re.M)

@@ -41,7 +41,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
         RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob()), RegisteredJob(GravatarLookUpJob()),
         RegisteredJob(PlaceImportJob()),
     ]
-    app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app)]
+    app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
+    app.syncedTypes = [
+        .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
+        .photo, .contactTag, .place,
+    ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
@@ -148,6 +152,9 @@ let locifyMigrations: [any Migration] = [
         GendersTable.self, ContactFieldTypesTable.self, ContactFieldsTable.self, ContactFieldLabelsTable.self,
         AddressesTable.self, RemindersTable.self, PhotosTable.self, PlaceCategoriesTable.self, PlacesTable.self,
     ]),
+    AddSyncIdentities(
+        gainingUUID: [TagsTable.self, ContactTagsTable.self, GendersTable.self, PlaceCategoriesTable.self],
+        losingRevision: [ContactFieldLabelsTable.self]),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -237,6 +244,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: SearchAPIController())
+    try api.register(collection: SyncAPIController())
 
     let web = app.grouped(
         // The session is known before the CSRF check reads a body: only a signed-in visitor may upload.

@@ -21,6 +21,8 @@ enum UsersTable: StoredTable {
         case looksUpGravatar = "looks_up_gravatar"
         /// The account's revision counter: the latest revision its writes took (`RevisionCounter`).
         case revision
+        /// The newest revision whose tombstones were let go: a sync cursor before it is too old.
+        case syncHorizon = "sync_horizon"
     }
 
     /// The columns `user(from:at:)` reads.

@@ -77,6 +77,9 @@ public struct LocifyConfig: Sendable {
     public var workers: Int
     /// The largest photo accepted (`LOCIFY_MAX_PHOTO_MB`, 5 MB unless set).
     public var maximumPhotoBytes: Int
+    /// How long the sync feed keeps deletions (`LOCIFY_SYNC_RETENTION_DAYS`, 90 unless set); a client away
+    /// longer downloads everything again.
+    public var syncRetentionDays: Int
     /// The proxies whose forwarded headers are believed (`LOCIFY_TRUSTED_PROXIES`); none unless set.
     public var trustedProxies: TrustedProxies
 
@@ -91,9 +94,11 @@ public struct LocifyConfig: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, storage: Storage,
         registration: RegistrationPolicy = .open, publicBaseURL: String? = nil, preloadsGazetteer: Bool = true,
         outside: OutsideServices = OutsideServices(), geocoder: GeocoderChoice = .gazetteer, workers: Int = 2,
-        maximumPhotoBytes: Int = PhotoUpload.defaultMaximumBytes, trustedProxies: TrustedProxies = .none
+        maximumPhotoBytes: Int = PhotoUpload.defaultMaximumBytes, trustedProxies: TrustedProxies = .none,
+        syncRetentionDays: Int = 90
     ) {
         self.maximumPhotoBytes = maximumPhotoBytes
+        self.syncRetentionDays = syncRetentionDays
         self.trustedProxies = trustedProxies
         self.outside = outside
         self.geocoder = geocoder
@@ -181,6 +186,14 @@ public struct LocifyConfig: Sendable {
             }
             maximumPhotoBytes = megabytes * 1024 * 1024
         }
+        var syncRetentionDays = 90
+        if let text = nonEmpty(environment["LOCIFY_SYNC_RETENTION_DAYS"]) {
+            guard let days = Int(text), (1...3650).contains(days) else {
+                throw Problem.invalid(
+                    variable: "LOCIFY_SYNC_RETENTION_DAYS", value: text, expected: "a number of days from 1 to 3650")
+            }
+            syncRetentionDays = days
+        }
         var trustedProxies = TrustedProxies.none
         if let text = nonEmpty(environment["LOCIFY_TRUSTED_PROXIES"]) {
             do {
@@ -197,7 +210,7 @@ public struct LocifyConfig: Sendable {
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
             outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes,
-            trustedProxies: trustedProxies)
+            trustedProxies: trustedProxies, syncRetentionDays: syncRetentionDays)
     }
 
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws

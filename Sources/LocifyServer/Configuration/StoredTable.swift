@@ -67,4 +67,16 @@ extension Database {
         guard let row = rows.first else { throw AppError.notFound }
         return try read(row)
     }
+
+    /// The rows `ids` of one owner, in no promised order; an id that is not the owner's is left out.
+    func ownedRows<Table: StoredTable, Value>(
+        _ ids: [Int], ownedBy ownerID: Int, in table: Table.Type, selecting selection: ColumnSelection<Table.Column>,
+        read: (PlainRow) throws -> Value
+    ) async throws -> [Value] {
+        guard !ids.isEmpty else { return [] }
+        return try await plainRows(
+            "SELECT \(selection.list) FROM \(Table.quoted) WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))",
+            columns: selection.names
+        ).map(read)
+    }
 }

@@ -76,6 +76,10 @@ struct TableWriter<Table: StoredTable> {
     private static func insertStatement(_ unstamped: [Values]) throws -> SQLQueryString? {
         let rows = try unstamped.map(stamped)
         guard let first = rows.first else { return nil }
+        // A client knows a synced record by its uuid, and a tombstone names it by that.
+        if let uuid = Table.sync?.uuid, rows.contains(where: { $0[uuid] == nil }) {
+            throw WriteFailure.missingUUID(Table.name)
+        }
         let columns = ordered(first.keys)
         var tuples: [SQLQueryString] = []
         tuples.reserveCapacity(rows.count)
@@ -206,6 +210,8 @@ enum WriteFailure: Error, CustomStringConvertible {
     case crossAccountWrite
     /// A write of a synced table outside `Database.write(ownedBy:at:)`.
     case unrevisionedWrite(String)
+    /// A row inserted into a synced table without its uuid.
+    case missingUUID(String)
 
     var description: String {
         switch self {
@@ -213,6 +219,7 @@ enum WriteFailure: Error, CustomStringConvertible {
         case .unevenRows(let table): "the rows inserted into \(table) together do not give the same columns"
         case .crossAccountWrite: "a write of one account was made inside another account's"
         case .unrevisionedWrite(let table): "\(table) was written outside a write that takes a revision"
+        case .missingUUID(let table): "a row was inserted into \(table) without its uuid"
         }
     }
 }

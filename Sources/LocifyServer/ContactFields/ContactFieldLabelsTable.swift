@@ -13,11 +13,10 @@ enum ContactFieldLabelsTable: StoredTable {
         case label
         case createdAt = "created_at"
         case updatedAt = "updated_at"
-        /// The revision of the row's last change (`WriteRevision`).
-        case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfieldlabel", revision: .revision, uuid: nil)
+    // Not synced: labels travel inside their field's resource, and a field whose labels change is
+    // rewritten with them, taking the revision.
 
     /// The columns `label(from:)` reads: the field's id first, to group them.
     static let labelColumns = selection([.field, .id, .type, .label, .createdAt])

@@ -40,6 +40,17 @@ struct ContactFieldService {
         return field
     }
 
+    /// The owner's fields among `ids`, with their labels; other ids are left out.
+    func fields(_ ids: [Int]) async throws -> [ContactField] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await database.plainRows(
+            """
+            SELECT \(Self.columns.list) FROM "contact_fields" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids)) \
+            ORDER BY "id"
+            """, columns: Self.columns.names)
+        return try await withLabels(rows)
+    }
+
     private func withLabels(_ rows: [PlainRow]) async throws -> [ContactField] {
         let ids = try rows.map { try $0.requiredInteger(0) }
         var labels: [Int: [ContactField.StoredLabel]] = [:]

@@ -19,9 +19,7 @@ enum ContactFieldsTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(
-        type: "contactfield", revision: .revision, uuid: .uuid,
-        dependents: [SyncedDependent(ContactFieldLabelsTable.self, by: .field)])
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfield", revision: .revision, uuid: .uuid)
 
     /// The columns `field(from:labels:)` reads.
     static let fieldColumns = selection(Column.allCases)

@@ -26,6 +26,9 @@ enum FailureKind: Equatable, Sendable {
     case linkRefused
     /// A body over the route's limit, refused before it is read.
     case tooLarge
+    /// What was asked for is no longer kept (a sync cursor from before the horizon); the message says
+    /// what to do instead.
+    case gone
 }
 
 /// An error raised by a feature: a kind and the words for a person. Features define their own

@@ -137,6 +137,7 @@ extension FailureKind {
         case .outsideServiceFailed: .badGateway
         case .linkRefused: .unauthorized
         case .tooLarge: .payloadTooLarge
+        case .gone: .gone
         }
     }
 
@@ -156,6 +157,7 @@ extension FailureKind {
         case .methodNotAllowed: 405
         case .outsideServiceFailed: 502
         case .tooLarge: 413
+        case .gone: 410
         }
     }
 }

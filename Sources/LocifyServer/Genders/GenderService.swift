@@ -21,7 +21,7 @@ struct GenderService {
     private func stored() async throws -> [StoredGender] {
         let existing = try await Self.stored(ownedBy: ownerID, on: database)
         if !existing.isEmpty { return existing }
-        let now = dependencies.now()
+        let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
         return try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { [ownerID] genders in
             // Asked again under the account's write lock: two first requests at once seed once.
             let seeded = try await Self.stored(ownedBy: ownerID, on: genders.database)
@@ -29,7 +29,7 @@ struct GenderService {
             var made: [StoredGender] = []
             for (name, type) in Gender.defaults {
                 let id = try await genders.insert([
-                    .owner: ownerID, .name: name, .type: type, .createdAt: now, .updatedAt: now,
+                    .uuid: newUUID(), .owner: ownerID, .name: name, .type: type, .createdAt: now, .updatedAt: now,
                 ])
                 made.append(
                     StoredGender(
@@ -73,7 +73,8 @@ struct GenderService {
         }
         let now = dependencies.now()
         let values: GendersTable.Values = [
-            .owner: ownerID, .name: checked.name, .type: checked.type, .createdAt: now, .updatedAt: now,
+            .uuid: dependencies.newUUID(), .owner: ownerID, .name: checked.name, .type: checked.type,
+            .createdAt: now, .updatedAt: now,
         ]
         let id = try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }
         return StoredGender(

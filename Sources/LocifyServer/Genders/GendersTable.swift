@@ -14,9 +14,11 @@ enum GendersTable: StoredTable {
         case updatedAt = "updated_at"
         /// The revision of the row's last change (`WriteRevision`).
         case revision
+        /// The record's identity for sync clients (`AddSyncIdentities`).
+        case uuid
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "gender", revision: .revision, uuid: nil)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "gender", revision: .revision, uuid: .uuid)
 
     /// The columns `gender(from:)` reads.
     static let genderColumns = selection(Column.allCases)

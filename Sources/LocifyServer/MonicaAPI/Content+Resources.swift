@@ -11,6 +11,7 @@ extension DeletedResource: Content {}
 extension HealthResource: Content {}
 extension PlaceCategoryListResource: Content {}
 extension PlaceImportReportResource: Content {}
+extension SyncPullResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {

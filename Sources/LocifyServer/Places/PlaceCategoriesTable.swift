@@ -14,9 +14,11 @@ enum PlaceCategoriesTable: StoredTable {
         case updatedAt = "updated_at"
         /// The revision of the row's last change (`WriteRevision`).
         case revision
+        /// The record's identity for sync clients (`AddSyncIdentities`).
+        case uuid
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "category", revision: .revision, uuid: nil)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "category", revision: .revision, uuid: .uuid)
 
     /// The columns `category(from:)` reads.
     static let categoryColumns = selection([.id, .owner, .name, .createdAt, .updatedAt])

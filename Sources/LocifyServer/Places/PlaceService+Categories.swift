@@ -115,12 +115,13 @@ extension PlaceService {
         let existing = try await database.plainRows(
             #"SELECT "id" FROM "place_categories" WHERE "user_id" = \#(literal: ownerID) LIMIT 1"#, columns: ["id"])
         guard existing.isEmpty else { return }
-        let now = dependencies.now()
+        let (now, newUUID) = (dependencies.now(), dependencies.newUUID)
         try await database.write(PlaceCategoriesTable.self, ownedBy: ownerID, at: now) { [ownerID] categories in
             try await categories.insert(
                 PlaceCategory.defaults.map { name in
                     [
-                        .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
+                        .uuid: newUUID(), .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name),
+                        .createdAt: now,
                         .updatedAt: now,
                     ]
                 }, onConflict: [.owner, .nameKey])
@@ -131,7 +132,8 @@ extension PlaceService {
     func insertCategory(named name: String) async throws -> Int {
         let now = dependencies.now()
         let values: PlaceCategoriesTable.Values = [
-            .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name), .createdAt: now,
+            .uuid: dependencies.newUUID(), .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name),
+            .createdAt: now,
             .updatedAt: now,
         ]
         return try await database.write(PlaceCategoriesTable.self, ownedBy: ownerID, at: now) {

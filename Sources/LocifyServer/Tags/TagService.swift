@@ -46,7 +46,8 @@ struct TagService {
         if let existing = try await tag(named: name) { return (existing, false) }
         let now = dependencies.now()
         let values: TagsTable.Values = [
-            .owner: ownerID, .name: name, .nameKey: Tag.key(of: name), .createdAt: now, .updatedAt: now,
+            .uuid: dependencies.newUUID(), .owner: ownerID, .name: name, .nameKey: Tag.key(of: name),
+            .createdAt: now, .updatedAt: now,
         ]
         let id = try await database.write(TagsTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }
         return (Tag(id: id, ownerID: ownerID, name: name, createdAt: now, updatedAt: now), true)
@@ -126,7 +127,8 @@ struct TagService {
                 let tag = try await service.create(named: name).tag
                 guard !attached.contains(tag.id), added.insert(tag.id).inserted else { continue }
                 try await TableWriter(ContactTagsTable.self, on: database).insert([
-                    .owner: ownerID, .contact: contactID, .tag: tag.id, .createdAt: dependencies.now(),
+                    .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contactID, .tag: tag.id,
+                    .createdAt: dependencies.now(),
                 ])
             }
         }

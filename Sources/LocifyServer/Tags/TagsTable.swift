@@ -15,10 +15,12 @@ enum TagsTable: StoredTable {
         case updatedAt = "updated_at"
         /// The revision of the row's last change (`WriteRevision`).
         case revision
+        /// The record's identity for sync clients (`AddSyncIdentities`).
+        case uuid
     }
 
     static let sync: SyncedColumns<Column>? = SyncedColumns(
-        type: "tag", revision: .revision, uuid: nil, dependents: [SyncedDependent(ContactTagsTable.self, by: .tag)])
+        type: "tag", revision: .revision, uuid: .uuid, dependents: [SyncedDependent(ContactTagsTable.self, by: .tag)])
 
     /// The columns `tag(from:at:)` reads.
     static let tagColumns = selection([.id, .owner, .name, .createdAt, .updatedAt])

@@ -35,7 +35,8 @@ final class StoredTableTests: XCTestCase {
             }
             let id = try await app.db.write(TagsTable.self, ownedBy: owner, at: now) {
                 try await $0.insert([
-                    .owner: owner, .name: "Family", .nameKey: "family", .createdAt: now, .updatedAt: now,
+                    .uuid: UUID(), .owner: owner, .name: "Family", .nameKey: "family", .createdAt: now,
+                    .updatedAt: now,
                 ])
             }
             let read = { (ownerID: Int) in
@@ -69,7 +70,9 @@ final class StoredTableTests: XCTestCase {
             }
             XCTAssertEqual(deletedAgain, 0, "[\(database)] gone")
             do {
-                try await writing(owner) { try await $0.insert([[.owner: owner, .name: "A"], [.owner: owner]]) }
+                try await writing(owner) {
+                    try await $0.insert([[.uuid: UUID(), .owner: owner, .name: "A"], [.uuid: UUID(), .owner: owner]])
+                }
                 XCTFail("[\(database)] rows of different columns were inserted together")
             } catch is WriteFailure {}
         }

@@ -144,8 +144,11 @@ final class GendersAPITests: XCTestCase {
             let kim = try await app.makeContact(for: second, ContactDraft(firstName: "Kim", genderName: "O"))
             let nobody = try await app.makeContact(for: second, ContactDraft(firstName: "Sam"))
             // Back to the old shape: the gender as text on the contact, no genders table (and no revision
-            // log, which a later migration added to it).
+            // log or sync identities, which later migrations added to it).
             let sql = try app.db.sqlDatabase()
+            let identities = try XCTUnwrap(locifyMigrations.lazy.compactMap { $0 as? AddSyncIdentities }.first)
+            try await identities.revert(on: app.db)
+            try await sql.raw(#"DELETE FROM "_fluent_migrations" WHERE "name" LIKE '%AddSyncIdentities'"#).run()
             let revisionLog = try XCTUnwrap(locifyMigrations.lazy.compactMap { $0 as? AddRevisionLog }.first)
             try await revisionLog.revert(on: app.db)
             try await sql.raw(#"DELETE FROM "_fluent_migrations" WHERE "name" LIKE '%AddRevisionLog'"#).run()

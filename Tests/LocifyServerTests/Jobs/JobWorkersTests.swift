@@ -8,7 +8,8 @@ final class JobWorkersTests: XCTestCase {
     func testTheFirstWorkerRunsEveryPeriodicTaskEachRoundAndAFailingOneStopsNoOther() async throws {
         try await withApp(.sqlite) { app, _ in
             XCTAssertEqual(
-                app.periodicTasks.map(\.name), ["planning notifications", "sweeping Gravatars"],
+                app.periodicTasks.map(\.name),
+                ["planning notifications", "sweeping Gravatars", "letting go of old tombstones"],
                 "the features register theirs in configure; the runner names none")
             struct Broken: Error {}
             let rounds = NIOLockedValueBox<[String]>([])

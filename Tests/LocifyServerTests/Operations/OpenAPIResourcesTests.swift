@@ -290,6 +290,28 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try encoded(DataEnvelope(data: [UpcomingReminderResource(reminder, on: today, contact: short)])),
                     try responseSchema(document, "get", "/api/reminders/upcoming/{month}", "200")
                 ),
+                (
+                    "sync pull",
+                    try encoded(
+                        SyncPullResource(
+                            changes: [
+                                SyncChangeResource(
+                                    uuid: sampleContact.uuid, id: 7, revision: 3, data: .contact(contact)),
+                                SyncChangeResource(
+                                    uuid: UUID(), id: 9, revision: 4,
+                                    data: .contactTag(
+                                        ContactTagResource(
+                                            id: 9, uuid: UUID(), contactID: 7, tagID: 3, ownerID: 1,
+                                            createdAt: TestClock.start))),
+                            ],
+                            deletions: [SyncDeletionResource(type: "address", uuid: UUID(), id: 4, revision: 5)],
+                            cursor: "1.5.9999.0", hasMore: false)),
+                    try responseSchema(document, "get", "/api/sync", "200")
+                ),
+                (
+                    "sync cursor too old", try encoded(ErrorEnvelope(message: .text("Download again."), code: 410)),
+                    try responseSchema(document, "get", "/api/sync", "410")
+                ),
             ]
             let timeline = ReminderTimelineResource(
                 Timeline.of([reminder.outline], today: today, weekStartsOn: 2), reminder: { _ in reminder.outline },

@@ -1,0 +1,191 @@
+import Foundation
+import LocifyCore
+
+/// A record as the sync feed carries it: the resource exactly as its own route answers it, under the
+/// resource's Monica `object` name (`SyncChangeResource.type`).
+public enum SyncRecord: Codable, Sendable, Equatable {
+    case contact(ContactResource)
+    case address(AddressResource)
+    case contactField(ContactFieldResource)
+    case contactFieldType(ContactFieldTypeResource)
+    case note(NoteResource)
+    case task(TaskResource)
+    case reminder(ReminderResource)
+    case photo(PhotoResource)
+    case gender(GenderResource)
+    case tag(TagResource)
+    case contactTag(ContactTagResource)
+    case place(PlaceResource)
+    case category(PlaceCategoryResource)
+
+    /// The `type` a change of this record carries.
+    public var type: String {
+        switch self {
+        case .contact: "contact"
+        case .address: "address"
+        case .contactField: "contactfield"
+        case .contactFieldType: "contactfieldtype"
+        case .note: "note"
+        case .task: "task"
+        case .reminder: "reminder"
+        case .photo: "photo"
+        case .gender: "gender"
+        case .tag: "tag"
+        case .contactTag: "contact_tag"
+        case .place: "place"
+        case .category: "category"
+        }
+    }
+
+    /// Every `type` the feed carries, in the order a revision's changes come.
+    public static let types = [
+        "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
+        "reminder", "photo", "contact_tag", "place",
+    ]
+
+    /// Reads the record a change of `type` carries.
+    public init(type: String, from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        switch type {
+        case "contact": self = .contact(try container.decode(ContactResource.self))
+        case "address": self = .address(try container.decode(AddressResource.self))
+        case "contactfield": self = .contactField(try container.decode(ContactFieldResource.self))
+        case "contactfieldtype": self = .contactFieldType(try container.decode(ContactFieldTypeResource.self))
+        case "note": self = .note(try container.decode(NoteResource.self))
+        case "task": self = .task(try container.decode(TaskResource.self))
+        case "reminder": self = .reminder(try container.decode(ReminderResource.self))
+        case "photo": self = .photo(try container.decode(PhotoResource.self))
+        case "gender": self = .gender(try container.decode(GenderResource.self))
+        case "tag": self = .tag(try container.decode(TagResource.self))
+        case "contact_tag": self = .contactTag(try container.decode(ContactTagResource.self))
+        case "place": self = .place(try container.decode(PlaceResource.self))
+        case "category": self = .category(try container.decode(PlaceCategoryResource.self))
+        default:
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(type) is not a type the sync feed carries")
+        }
+    }
+
+    /// A record decoded alone is read by its `object` key.
+    public init(from decoder: any Decoder) throws {
+        struct Object: Decodable { let object: String }
+        try self.init(type: try Object(from: decoder).object, from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .contact(let resource): try container.encode(resource)
+        case .address(let resource): try container.encode(resource)
+        case .contactField(let resource): try container.encode(resource)
+        case .contactFieldType(let resource): try container.encode(resource)
+        case .note(let resource): try container.encode(resource)
+        case .task(let resource): try container.encode(resource)
+        case .reminder(let resource): try container.encode(resource)
+        case .photo(let resource): try container.encode(resource)
+        case .gender(let resource): try container.encode(resource)
+        case .tag(let resource): try container.encode(resource)
+        case .contactTag(let resource): try container.encode(resource)
+        case .place(let resource): try container.encode(resource)
+        case .category(let resource): try container.encode(resource)
+        }
+    }
+}
+
+/// A tag on a contact, as the sync feed carries the link (Monica has no route of its own for it).
+public struct ContactTagResource: Codable, Sendable, Equatable {
+    public var id: Int
+    public var uuid: String
+    public var object = "contact_tag"
+    public var contactID: Int
+    public var tagID: Int
+    public var account: AccountReference
+    public var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uuid, object
+        case contactID = "contact_id"
+        case tagID = "tag_id"
+        case account
+        case createdAt = "created_at"
+    }
+
+    public init(id: Int, uuid: UUID, contactID: Int, tagID: Int, ownerID: Int, createdAt: Date) {
+        self.id = id
+        self.uuid = uuid.uuidString.lowercased()
+        self.contactID = contactID
+        self.tagID = tagID
+        account = AccountReference(id: ownerID)
+        self.createdAt = Timestamp.string(createdAt)
+    }
+}
+
+/// One changed record of `GET /api/sync`: its type, identity, the revision of its last change, and the
+/// record as its own route answers it now.
+public struct SyncChangeResource: Codable, Sendable, Equatable {
+    public var type: String
+    public var uuid: String
+    public var id: Int
+    public var revision: Int
+    public var data: SyncRecord
+
+    enum CodingKeys: String, CodingKey {
+        case type, uuid, id, revision, data
+    }
+
+    public init(uuid: UUID, id: Int, revision: Int, data: SyncRecord) {
+        type = data.type
+        self.uuid = uuid.uuidString.lowercased()
+        self.id = id
+        self.revision = revision
+        self.data = data
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        uuid = try container.decode(String.self, forKey: .uuid)
+        id = try container.decode(Int.self, forKey: .id)
+        revision = try container.decode(Int.self, forKey: .revision)
+        data = try SyncRecord(type: type, from: try container.superDecoder(forKey: .data))
+    }
+}
+
+/// One deleted record of `GET /api/sync`.
+public struct SyncDeletionResource: Codable, Sendable, Equatable {
+    public var type: String
+    /// Nil only for a record deleted before its type had uuids.
+    public var uuid: String?
+    public var id: Int
+    public var revision: Int
+
+    public init(type: String, uuid: UUID?, id: Int, revision: Int) {
+        self.type = type
+        self.uuid = uuid?.uuidString.lowercased()
+        self.id = id
+        self.revision = revision
+    }
+}
+
+/// `GET /api/sync`: the changes and deletions after the cursor, in revision order, and the cursor to ask
+/// from next. `has_more` says the page stopped at the limit: ask again at once with the new cursor.
+public struct SyncPullResource: Codable, Sendable, Equatable {
+    public var changes: [SyncChangeResource]
+    public var deletions: [SyncDeletionResource]
+    public var cursor: String
+    public var hasMore: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case changes, deletions, cursor
+        case hasMore = "has_more"
+    }
+
+    public init(
+        changes: [SyncChangeResource], deletions: [SyncDeletionResource], cursor: String, hasMore: Bool
+    ) {
+        self.changes = changes
+        self.deletions = deletions
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}

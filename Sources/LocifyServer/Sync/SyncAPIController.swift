@@ -1,0 +1,109 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `GET /api/sync`: what changed and what was deleted after a cursor, for clients that keep a copy.
+struct SyncAPIController: RouteCollection {
+    /// Changes and deletions a page when the client names no limit, and the most it may ask for.
+    static let defaultLimit = 100
+    static let maximumLimit = 1_000
+
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SyncPaths.api, use: pull)
+    }
+
+    func pull(request: Request) async throws -> SyncPullResource {
+        let query = try PullQuery(request.queryParameters, known: request.application.syncedTypes)
+        let feed = SyncFeed(database: request.db, ownerID: try request.requireUser().id)
+        let page: SyncFeed.Page
+        do {
+            page = try await feed.page(after: query.cursor, limit: query.limit, types: query.types)
+        } catch is SyncFeed.CursorTooOld {
+            throw SyncFailure.cursorTooOld(retentionDays: request.application.locifyConfig.syncRetentionDays)
+        }
+        var records: [String: [Int: SyncRecord]] = [:]
+        for type in query.types {
+            let ids = page.changes.filter { $0.type == type.name }.map(\.id)
+            if !ids.isEmpty { records[type.name] = try await type.records(request, ids) }
+        }
+        // A record deleted since its revision was read is left out: its tombstone comes next time.
+        let changes = page.changes.compactMap { entry -> SyncChangeResource? in
+            guard let data = records[entry.type]?[entry.id], let uuid = entry.uuid else { return nil }
+            return SyncChangeResource(uuid: uuid, id: entry.id, revision: entry.revision, data: data)
+        }
+        return SyncPullResource(
+            changes: changes,
+            deletions: page.deletions.map {
+                SyncDeletionResource(type: $0.type, uuid: $0.uuid, id: $0.id, revision: $0.revision)
+            }, cursor: page.next.text, hasMore: page.hasMore)
+    }
+
+    /// `cursor`, `limit` and `types` of a pull, each checked.
+    struct PullQuery {
+        let cursor: SyncCursor
+        let limit: Int
+        let types: [SyncedType]
+
+        /// Each is read exactly as the OpenAPI document's pattern says, so what the document allows is
+        /// answered and nothing else is.
+        init(_ parameters: [String: String], known: [SyncedType]) throws {
+            var problems: [FieldError] = []
+            let text = parameters["cursor"] ?? ""
+            if text.isEmpty {
+                cursor = .start
+            } else if let read = SyncCursor(text: text) {
+                cursor = read
+            } else {
+                cursor = .start
+                problems.append(
+                    FieldError(
+                        field: "cursor",
+                        message: "The cursor is not one this server gave: use the last cursor a pull answered, "
+                            + "or none to download everything."))
+            }
+            let maximum = SyncAPIController.maximumLimit
+            if let limitText = parameters["limit"] {
+                if let number = LooseValue.integer(limitText), (1...maximum).contains(number) {
+                    limit = number
+                } else {
+                    limit = SyncAPIController.defaultLimit
+                    problems.append(
+                        FieldError(field: "limit", message: "The limit must be a whole number from 1 to \(maximum)."))
+                }
+            } else {
+                limit = SyncAPIController.defaultLimit
+            }
+            let list = parameters["types"] ?? ""
+            let names =
+                list.isEmpty ? [] : list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let unknown = names.filter { name in !known.contains { $0.name == name } }
+            if !unknown.isEmpty {
+                let carried = known.map(\.name).joined(separator: ", ")
+                let named = unknown.map { "“\($0)”" }.joined(separator: ", ")
+                problems.append(
+                    FieldError(
+                        field: "types",
+                        message: "The feed carries no \(named): types is a comma-separated list of \(carried)."))
+            }
+            types = names.isEmpty ? known : known.filter { names.contains($0.name) }
+            guard problems.isEmpty else { throw ValidationFailure(problems) }
+        }
+    }
+}
+
+/// A pull the feed cannot answer.
+enum SyncFailure: AppFailure {
+    case cursorTooOld(retentionDays: Int)
+
+    var kind: FailureKind { .gone }
+
+    var messages: [String] {
+        switch self {
+        case .cursorTooOld(let days):
+            [
+                "This cursor is older than what the server keeps (deletions are kept \(days) days): "
+                    + "download everything again by pulling without a cursor."
+            ]
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import FluentKit
+import Foundation
+import LocifyAPI
+import SQLKit
+
+/// Reads an account's revision log: the records changed and deleted after a cursor, in the feed's order
+/// (`SyncCursor`), a page at a time.
+///
+/// A pull first reads the account's latest revision and answers nothing newer. Every revision up to it
+/// has committed (the counter's row lock hands out revisions in commit order, and a revision becomes
+/// visible with the rows it stamped), so a change committed while the pull runs is never skipped: it has a
+/// newer revision, and the next pull, from the cursor this one answers, finds it.
+struct SyncFeed {
+    /// A change or a deletion in the log.
+    struct Entry: Sendable, Equatable {
+        let type: String
+        let position: Int
+        /// The record's id (for a deletion, the deleted record's).
+        let id: Int
+        /// Orders entries of one type and revision: the record's id, or the tombstone's.
+        let sequence: Int
+        let uuid: UUID?
+        let revision: Int
+
+        var cursor: SyncCursor { SyncCursor(revision: revision, position: position, id: sequence) }
+    }
+
+    struct Page: Sendable {
+        let changes: [Entry]
+        let deletions: [Entry]
+        let next: SyncCursor
+        let hasMore: Bool
+    }
+
+    /// The cursor is older than the account's horizon (its tombstones were let go) or newer than its
+    /// latest revision (a database restored from a backup): the client must download everything again.
+    struct CursorTooOld: Error {
+        let horizon: Int
+    }
+
+    let database: any Database
+    let ownerID: Int
+
+    func page(after cursor: SyncCursor, limit: Int, types: [SyncedType]) async throws -> Page {
+        let state = try await database.plainRows(
+            #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
+            columns: ["revision", "sync_horizon"])
+        let latest = try state.first?.integer(0) ?? 0
+        let horizon = try state.first?.integer(1) ?? 0
+        if cursor.revision >= 0 {
+            let beforeHorizon =
+                horizon > 0
+                && (cursor.revision < horizon
+                    || (cursor.revision == horizon && cursor.position != SyncCursor.afterRevision))
+            if cursor.revision > latest || beforeHorizon { throw CursorTooOld(horizon: horizon) }
+        }
+        var candidates: [Entry] = []
+        for type in types {
+            let position = SyncRecord.types.firstIndex(of: type.name) ?? SyncRecord.types.count
+            let rows = try await database.plainRows(
+                """
+                SELECT "id", "uuid", "revision" FROM "\(unsafeRaw: type.table)" \
+                WHERE "user_id" = \(bind: ownerID) AND \(Self.after(cursor, at: position, sequence: "id")) \
+                AND "revision" <= \(bind: latest) ORDER BY "revision", "id" LIMIT \(literal: limit + 1)
+                """, columns: ["id", "uuid", "revision"])
+            for row in rows {
+                let id = try row.requiredInteger(0)
+                candidates.append(
+                    Entry(
+                        type: type.name, position: position, id: id, sequence: id, uuid: try row.uuid(1),
+                        revision: try row.requiredInteger(2)))
+            }
+        }
+        if !types.isEmpty {
+            let names = SQLQueryString(types.map { "'\($0.name)'" }.joined(separator: ", "))
+            let rows = try await database.plainRows(
+                """
+                SELECT "id", "type", "uuid", "row_id", "revision" FROM "sync_tombstones" \
+                WHERE "user_id" = \(bind: ownerID) AND "type" IN (\(names)) \
+                AND \(Self.after(cursor, at: SyncCursor.deletions, sequence: "id")) \
+                AND "revision" <= \(bind: latest) ORDER BY "revision", "id" LIMIT \(literal: limit + 1)
+                """, columns: ["id", "type", "uuid", "row_id", "revision"])
+            for row in rows {
+                candidates.append(
+                    Entry(
+                        type: try row.requiredText(1), position: SyncCursor.deletions, id: try row.requiredInteger(3),
+                        sequence: try row.requiredInteger(0), uuid: try row.uuid(2),
+                        revision: try row.requiredInteger(4)))
+            }
+        }
+        candidates.sort { ($0.revision, $0.position, $0.sequence) < ($1.revision, $1.position, $1.sequence) }
+        let taken = candidates.prefix(limit)
+        let hasMore = candidates.count > limit
+        return Page(
+            changes: taken.filter { $0.position != SyncCursor.deletions },
+            deletions: taken.filter { $0.position == SyncCursor.deletions },
+            next: hasMore ? (taken.last?.cursor ?? cursor) : .after(latest), hasMore: hasMore)
+    }
+
+    /// The rows of one type (at `position` in a revision's order) that come after `cursor`.
+    private static func after(_ cursor: SyncCursor, at position: Int, sequence: String) -> SQLQueryString {
+        if position > cursor.position {
+            return #""revision" >= \#(bind: cursor.revision)"#
+        }
+        if position < cursor.position {
+            return #""revision" > \#(bind: cursor.revision)"#
+        }
+        return """
+            ("revision" > \(bind: cursor.revision) \
+            OR ("revision" = \(bind: cursor.revision) AND "\(unsafeRaw: sequence)" > \(bind: cursor.id)))
+            """
+    }
+}

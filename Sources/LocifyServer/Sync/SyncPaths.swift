@@ -1,0 +1,4 @@
+/// The sync feed.
+enum SyncPaths {
+    static let api = SitePaths.api.appending("sync")
+}
