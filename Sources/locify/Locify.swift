@@ -18,7 +18,8 @@ struct Locify: AsyncParsableCommand {
             """,
         version: LocifyConfig.version,
         subcommands: [
-            Serve.self, Migrate.self, User.self, Token.self, Seed.self, Import.self, Export.self, Bench.self,
+            Serve.self, Migrate.self, User.self, Token.self, Seed.self, Import.self, Export.self, Sync.self,
+            Bench.self,
         ],
         defaultSubcommand: Serve.self)
 

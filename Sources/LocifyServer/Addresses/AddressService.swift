@@ -52,7 +52,8 @@ struct AddressService {
     /// Creates an address for one of the owner's contacts. A missing contact is reported with the
     /// other problems; another account's contact is as absent as a missing one (404).
     func create(
-        contactID: Int?, _ draft: PostalAddressDraft, typeErrors: [FieldError] = [], coordinatesSent: Bool
+        contactID: Int?, _ draft: PostalAddressDraft, typeErrors: [FieldError] = [], coordinatesSent: Bool,
+        uuid: UUID? = nil
     ) async throws -> ContactAddress {
         var problems = typeErrors
         if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
@@ -62,6 +63,7 @@ struct AddressService {
             try draft.validated()
         }
         guard let contactID else { throw ValidationFailure(problems) }
+        try await database.requireNewRecord(uuid, in: AddressesTable.self, ownedBy: ownerID)
         try await requireContact(contactID)
         let outcome = AddressGeocoding.outcome(
             saving: address, over: nil, coordinatesSent: coordinatesSent, geocoderEnabled: geocoderEnabled)
@@ -69,7 +71,7 @@ struct AddressService {
         var stored = address
         stored.coordinate = outcome.coordinate
         var values = AddressesTable.values(of: stored, geocode: outcome.geocode, now: now)
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
         let id = try await save(nil, values, lookingUp: outcome.needsLookUp ? stored : nil, now: now)
         return ContactAddress(

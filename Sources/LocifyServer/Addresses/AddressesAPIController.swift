@@ -58,10 +58,16 @@ struct AddressesAPIController: RouteCollection {
     }
 
     private func created(_ request: Request, input: AddressInput, contactID: Int?) async throws -> Response {
-        let address = try await request.addresses().create(
-            contactID: contactID, input.draft, typeErrors: input.typeErrors, coordinatesSent: input.setsCoordinates)
-        return try await DataEnvelope(data: try await request.addressResource(address)).encodeResponse(
-            status: .created, for: request)
+        let addresses = try request.addresses()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: AddressesTable.self, uuid: uuid) {
+            DataEnvelope(data: try await request.addressResource(try await addresses.address($0)))
+        } create: {
+            let address = try await addresses.create(
+                contactID: contactID, input.draft, typeErrors: input.typeErrors,
+                coordinatesSent: input.setsCoordinates, uuid: uuid)
+            return DataEnvelope(data: try await request.addressResource(address))
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<AddressResource> {

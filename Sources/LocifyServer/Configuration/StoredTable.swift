@@ -1,4 +1,6 @@
 import FluentKit
+import Foundation
+import LocifyCore
 import SQLKit
 
 /// A table's name and its columns, spelled once. The migration that makes the table, the queries that
@@ -68,6 +70,32 @@ extension Database {
         return try read(row)
     }
 
+    /// The id of the owner's record of `table` whose uuid is `uuid` (a client's create made before), nil
+    /// when there is none. Another account's record with it refuses the uuid, saying nothing of that record.
+    func recordID<Table: StoredTable>(identifiedBy uuid: UUID, in table: Table.Type, ownedBy ownerID: Int)
+        async throws -> Int?
+    {
+        let rows = try await plainRows(
+            #"SELECT "id", "user_id" FROM \#(Table.quoted) WHERE "uuid" = \#(bind: uuid)"#, columns: ["id", "user_id"])
+        guard let row = rows.first else { return nil }
+        guard try row.requiredInteger(1) == ownerID else {
+            throw ValidationFailure(field: "uuid", "This uuid cannot be used: make a new one.")
+        }
+        return try row.requiredInteger(0)
+    }
+
+    /// Goes on with a create named `uuid` by a client only when the owner has no record with it yet:
+    /// otherwise throws `ExistingRecord` (the create was made before: a retry), or refuses another
+    /// account's uuid. A service calls it once the input has passed its own checks, so a retry with a
+    /// bad body is refused like any other, and before checks that the first try's record would fail (a
+    /// name already taken).
+    func requireNewRecord<Table: StoredTable>(_ uuid: UUID?, in table: Table.Type, ownedBy ownerID: Int)
+        async throws
+    {
+        guard let uuid, let id = try await recordID(identifiedBy: uuid, in: table, ownedBy: ownerID) else { return }
+        throw ExistingRecord(id: id)
+    }
+
     /// The rows `ids` of one owner, in no promised order; an id that is not the owner's is left out.
     func ownedRows<Table: StoredTable, Value>(
         _ ids: [Int], ownedBy ownerID: Int, in table: Table.Type, selecting selection: ColumnSelection<Table.Column>,
@@ -79,4 +107,9 @@ extension Database {
             columns: selection.names
         ).map(read)
     }
+}
+
+/// A client's create was made before (same uuid): the record it made, for the route to answer with 200.
+struct ExistingRecord: Error {
+    let id: Int
 }

@@ -50,15 +50,17 @@ extension ContactFieldService {
         return kind
     }
 
-    func createType(name: String?, icon: String?, linkProtocol: String?, type: String?, typeErrors: [FieldError] = [])
-        async throws -> ContactFieldType
-    {
+    func createType(
+        name: String?, icon: String?, linkProtocol: String?, type: String?, typeErrors: [FieldError] = [],
+        uuid: UUID? = nil
+    ) async throws -> ContactFieldType {
         _ = try await types()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try ContactFieldType.validated(
                 name: name, icon: icon, linkProtocol: linkProtocol, type: type, storedType: nil)
         }
-        let (uuid, now) = (dependencies.newUUID(), dependencies.now())
+        try await database.requireNewRecord(uuid, in: ContactFieldTypesTable.self, ownedBy: ownerID)
+        let (uuid, now) = (uuid ?? dependencies.newUUID(), dependencies.now())
         let values: ContactFieldTypesTable.Values = [
             .uuid: uuid, .owner: ownerID, .name: checked.name, .icon: checked.icon,
             .linkProtocol: checked.linkProtocol, .isDelible: true, .type: checked.type, .createdAt: now,

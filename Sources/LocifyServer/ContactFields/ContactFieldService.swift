@@ -79,15 +79,19 @@ struct ContactFieldService {
         /// The labels sent replace the set even when there are none: a web form that clears them.
         var labelsAreTheWholeSet = false
         var typeErrors: [FieldError] = []
+        /// The uuid a client named a new field by (see `Request.answerCreate`).
+        var uuid: UUID?
     }
 
     /// Creates a field; every key is required (Monica's rules), and the contact must not be archived.
     func create(_ input: Input) async throws -> ContactField {
         let (data, contactID, typeID) = try check(input)
+        try await database.requireNewRecord(input.uuid, in: ContactFieldsTable.self, ownedBy: ownerID)
         try await requireWritable(contactID: contactID, typeID: typeID)
         let now = dependencies.now()
-        let values = newField(contactID: contactID, typeID: typeID, data: data, now: now)
-        let id = try await writingFields(of: [contactID]) { transaction in
+        var values = newField(contactID: contactID, typeID: typeID, data: data, now: now)
+        if let uuid = input.uuid { values[.uuid] = uuid }
+        let id = try await writingFields(of: [contactID]) { [values] transaction in
             let id = try await TableWriter(ContactFieldsTable.self, on: transaction).insert(values)
             try await replaceLabels(of: id, with: input.labels ?? [], now: now, on: transaction)
             return id

@@ -37,11 +37,16 @@ struct ContactFieldsAPIController: RouteCollection {
 
     func createType(request: Request) async throws -> Response {
         let input = try request.jsonInput(ContactFieldTypeInput.self, empty: ContactFieldTypeInput())
-        let kind = try await request.contactFields().createType(
-            name: input.name ?? nil, icon: input.icon ?? nil, linkProtocol: input.linkProtocol ?? nil,
-            type: input.type ?? nil, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: ContactFieldTypeResource(kind)).encodeResponse(
-            status: .created, for: request)
+        let fields = try request.contactFields()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: ContactFieldTypesTable.self, uuid: uuid) {
+            DataEnvelope(data: ContactFieldTypeResource(try await fields.type($0)))
+        } create: {
+            let kind = try await fields.createType(
+                name: input.name ?? nil, icon: input.icon ?? nil, linkProtocol: input.linkProtocol ?? nil,
+                type: input.type ?? nil, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: ContactFieldTypeResource(kind))
+        }
     }
 
     func updateType(request: Request) async throws -> DataEnvelope<ContactFieldTypeResource> {
@@ -95,9 +100,14 @@ struct ContactFieldsAPIController: RouteCollection {
     }
 
     private func created(_ request: Request, input: ContactFieldService.Input) async throws -> Response {
-        let field = try await request.contactFields().create(input)
-        return try await DataEnvelope(data: try await request.contactFieldResources([field])[0]).encodeResponse(
-            status: .created, for: request)
+        let fields = try request.contactFields()
+        var input = input
+        input.uuid = try request.clientUUID()
+        return try await request.answerCreate(of: ContactFieldsTable.self, uuid: input.uuid) {
+            DataEnvelope(data: try await request.contactFieldResources([try await fields.field($0)])[0])
+        } create: { [input] in
+            DataEnvelope(data: try await request.contactFieldResources([try await fields.create(input)])[0])
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactFieldResource> {

@@ -226,12 +226,13 @@ struct ContactService {
     /// `birthdayReminder` true gives a known birthday its yearly reminder. The draft's e-mail becomes the
     /// contact's first Email field.
     func create(
-        _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil
+        _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil, uuid: UUID? = nil
     ) async throws -> Contact {
         let genders = try await genderService.all()
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
+        try await database.requireNewRecord(uuid, in: ContactsTable.self, ownedBy: ownerID)
         let now = dependencies.now()
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         let email = try await addedEmail(draft, known: [])
         var digest = ContactFieldDigest()
         if let email { digest.add(email.address, isEmail: true) }

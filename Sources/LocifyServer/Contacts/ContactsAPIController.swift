@@ -31,10 +31,14 @@ struct ContactsAPIController: RouteCollection {
     func create(request: Request) async throws -> Response {
         let input = try request.contactInput()
         let contacts = try request.contacts()
-        let contact = try await contacts.create(
-            input.draft, typeErrors: input.typeErrors, birthdayReminder: input.addBirthdayReminder)
-        return try await request.contactAnswer(try await contacts.aggregate(contact.id))
-            .encodeResponse(status: .created, for: request)
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: ContactsTable.self, uuid: uuid) {
+            try await request.contactAnswer(try await contacts.aggregate($0))
+        } create: {
+            let contact = try await contacts.create(
+                input.draft, typeErrors: input.typeErrors, birthdayReminder: input.addBirthdayReminder, uuid: uuid)
+            return try await request.contactAnswer(try await contacts.aggregate(contact.id))
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<ContactResource> {

@@ -66,14 +66,17 @@ struct GenderService {
         return gender
     }
 
-    func create(name: String?, type: String?, typeErrors: [FieldError] = []) async throws -> StoredGender {
+    func create(name: String?, type: String?, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws
+        -> StoredGender
+    {
         _ = try await stored()
         let checked = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Gender.validated(name: name, type: type)
         }
+        try await database.requireNewRecord(uuid, in: GendersTable.self, ownedBy: ownerID)
         let now = dependencies.now()
         let values: GendersTable.Values = [
-            .uuid: dependencies.newUUID(), .owner: ownerID, .name: checked.name, .type: checked.type,
+            .uuid: uuid ?? dependencies.newUUID(), .owner: ownerID, .name: checked.name, .type: checked.type,
             .createdAt: now, .updatedAt: now,
         ]
         let id = try await database.write(GendersTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }

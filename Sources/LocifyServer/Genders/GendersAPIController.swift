@@ -26,9 +26,15 @@ struct GendersAPIController: RouteCollection {
 
     func create(request: Request) async throws -> Response {
         let input = try request.jsonInput(GenderInput.self, empty: GenderInput())
-        let gender = try await request.genders().create(
-            name: input.name ?? nil, type: input.type ?? nil, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: try GenderResource(gender)).encodeResponse(status: .created, for: request)
+        let genders = try request.genders()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: GendersTable.self, uuid: uuid) {
+            DataEnvelope(data: GenderResource(try await genders.gender($0)))
+        } create: {
+            let gender = try await genders.create(
+                name: input.name ?? nil, type: input.type ?? nil, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: GenderResource(gender))
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<GenderResource> {

@@ -47,14 +47,17 @@ struct NoteService {
 
     /// Creates a note about one of the owner's contacts; a missing contact is reported with the other
     /// problems, another account's is not found.
-    func create(contactID: Int?, _ draft: NoteDraft, typeErrors: [FieldError] = []) async throws -> Note {
+    func create(contactID: Int?, _ draft: NoteDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws
+        -> Note
+    {
         let (fields, contactID) = try ValidationFailure.checking(
             contactID: contactID, about: "note", typeErrors: typeErrors
         ) { () throws(ValidationFailure) in try draft.validated() }
+        try await database.requireNewRecord(uuid, in: NotesTable.self, ownedBy: ownerID)
         _ = try await database.requireContact(contactID, ownedBy: ownerID)
         let now = dependencies.now()
         var values = NotesTable.values(of: fields, favoritedAt: nil, now: now)
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
         let id = try await database.write(NotesTable.self, ownedBy: ownerID, at: now) { [values] notes in
             try await notes.insert(values)

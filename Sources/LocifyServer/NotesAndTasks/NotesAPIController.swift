@@ -52,9 +52,15 @@ struct NotesAPIController: RouteCollection {
     }
 
     private func created(_ request: Request, input: NoteInput, contactID: Int?) async throws -> Response {
-        let note = try await request.notes().create(contactID: contactID, input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: try await request.noteResource(note)).encodeResponse(
-            status: .created, for: request)
+        let notes = try request.notes()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: NotesTable.self, uuid: uuid) {
+            DataEnvelope(data: try await request.noteResource(try await notes.note($0)))
+        } create: {
+            let note = try await notes.create(
+                contactID: contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: try await request.noteResource(note))
+        }
     }
 
     /// Monica asks for `contact_id` and `body` again; Locify keeps what is left out, and moves the note

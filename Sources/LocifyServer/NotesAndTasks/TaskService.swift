@@ -49,14 +49,17 @@ struct TaskService {
 
     /// Creates a task, about one of the owner's contacts when `contactID` is given (another account's
     /// contact is not found).
-    func create(contactID: Int?, _ draft: ToDoDraft, typeErrors: [FieldError] = []) async throws -> ToDo {
+    func create(contactID: Int?, _ draft: ToDoDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws
+        -> ToDo
+    {
         let fields = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try draft.validated()
         }
+        try await database.requireNewRecord(uuid, in: TasksTable.self, ownedBy: ownerID)
         if let contactID { _ = try await database.requireContact(contactID, ownedBy: ownerID) }
         let now = dependencies.now()
         var values = TasksTable.values(of: fields, completedAt: nil, now: now)
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .createdAt: now]) { $1 }
         let id = try await database.write(TasksTable.self, ownedBy: ownerID, at: now) { [values] tasks in
             try await tasks.insert(values)

@@ -40,23 +40,28 @@ struct TasksAPIController: RouteCollection {
     }
 
     /// Monica answers a new task with 200, not 201; so does Locify, for the clients that check.
-    func create(request: Request) async throws -> DataEnvelope<TaskResource> {
+    func create(request: Request) async throws -> Response {
         let input = try request.taskInput()
         return try await created(request, input: input, contactID: input.contactID)
     }
 
     /// `POST /api/contacts/{id}/tasks` (Monica answers 405; clients call it): the path names the contact.
-    func createForContact(request: Request) async throws -> DataEnvelope<TaskResource> {
+    func createForContact(request: Request) async throws -> Response {
         let contactID = try request.pathID(.contactID)
         _ = try await request.contacts().contact(contactID)
         return try await created(request, input: try request.taskInput(), contactID: contactID)
     }
 
-    private func created(_ request: Request, input: TaskInput, contactID: Int?) async throws
-        -> DataEnvelope<TaskResource>
-    {
-        let task = try await request.tasks().create(contactID: contactID, input.draft, typeErrors: input.typeErrors)
-        return DataEnvelope(data: try await request.taskResource(task))
+    private func created(_ request: Request, input: TaskInput, contactID: Int?) async throws -> Response {
+        let tasks = try request.tasks()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: TasksTable.self, uuid: uuid, createdStatus: .ok) {
+            DataEnvelope(data: try await request.taskResource(try await tasks.task($0)))
+        } create: {
+            let task = try await tasks.create(
+                contactID: contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: try await request.taskResource(task))
+        }
     }
 
     /// Keys left out keep their value (a tick sends only `completed`); a `contact_id` other than the

@@ -132,9 +132,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE TABLE "sync_tombstones" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "type" TEXT NOT NULL, "uuid" UUID, "row_id" INTEGER NOT NULL, "revision" INTEGER NOT NULL, "deleted_at" REAL NOT NULL)"#,
         #"CREATE INDEX "sync_tombstones_revision" ON "sync_tombstones" ("user_id", "revision")"#,
         #"CREATE INDEX "sync_tombstones_deleted_at" ON "sync_tombstones" ("deleted_at")"#,
-        #"CREATE INDEX "tags_uuid" ON "tags" ("user_id", "uuid")"#,
-        #"CREATE INDEX "contact_tags_uuid" ON "contact_tags" ("user_id", "uuid")"#,
-        #"CREATE INDEX "genders_uuid" ON "genders" ("user_id", "uuid")"#,
-        #"CREATE INDEX "place_categories_uuid" ON "place_categories" ("user_id", "uuid")"#,
+        #"CREATE UNIQUE INDEX "tags_uuid" ON "tags" ("uuid")"#,
+        #"CREATE UNIQUE INDEX "contact_tags_uuid" ON "contact_tags" ("uuid")"#,
+        #"CREATE UNIQUE INDEX "genders_uuid" ON "genders" ("uuid")"#,
+        #"CREATE UNIQUE INDEX "place_categories_uuid" ON "place_categories" ("uuid")"#,
     ]
 }

@@ -47,13 +47,16 @@ struct PhotoService {
 
     /// Stores `upload` as a photo of one of the owner's contacts. A missing contact is a problem reported
     /// with the others; another account's contact is as absent as a missing one (404).
-    func create(contactID: Int?, upload: PhotoUpload, originalFilename: String?) async throws -> Photo {
+    func create(contactID: Int?, upload: PhotoUpload, originalFilename: String?, uuid: UUID? = nil) async throws
+        -> Photo
+    {
         guard let contactID else {
             throw ValidationFailure(field: "contact_id", "Choose the contact this photo belongs to.")
         }
+        try await database.requireNewRecord(uuid, in: PhotosTable.self, ownedBy: ownerID)
         _ = try await database.requireContact(contactID, ownedBy: ownerID)
         let now = dependencies.now()
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         let digest = Photo.digest(of: upload.bytes)
         let format = upload.info.format
         let name = Photo.originalFilename(originalFilename, format: format)

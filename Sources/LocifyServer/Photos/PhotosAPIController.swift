@@ -53,10 +53,15 @@ struct PhotosAPIController: RouteCollection {
     }
 
     private func created(_ request: Request, upload: ReceivedPhoto, contactID: Int?) async throws -> Response {
-        let photo = try await request.photos().create(
-            contactID: contactID, upload: try upload.checked(), originalFilename: upload.filename)
-        return try await DataEnvelope(data: try await request.photoResources([photo])[0]).encodeResponse(
-            status: .created, for: request)
+        let photos = try request.photos()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: PhotosTable.self, uuid: uuid) {
+            DataEnvelope(data: try await request.photoResources([try await photos.photo($0)])[0])
+        } create: {
+            let photo = try await photos.create(
+                contactID: contactID, upload: try upload.checked(), originalFilename: upload.filename, uuid: uuid)
+            return DataEnvelope(data: try await request.photoResources([photo])[0])
+        }
     }
 
     func delete(request: Request) async throws -> DeletedResource {

@@ -43,11 +43,16 @@ extension PlaceService {
         return try await categories().categories.first { PlaceCategory.uniquenessKey($0.0.name) == key }?.0
     }
 
-    func createCategory(named text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
+    func createCategory(named text: String?, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws
+        -> PlaceCategory
+    {
         guard typeErrors.isEmpty else { throw ValidationFailure(typeErrors) }
+        // The name's own rules first; whether it is taken only once this is known not to be a retry.
+        _ = try PlaceCategory.validatedName(text, existing: [])
+        try await database.requireNewRecord(uuid, in: PlaceCategoriesTable.self, ownedBy: ownerID)
         try await ensureDefaultCategories()
         let name = try PlaceCategory.validatedName(text, existing: try await categoryNames())
-        return try await category(try await insertCategory(named: name))
+        return try await category(try await insertCategory(named: name, uuid: uuid))
     }
 
     func renameCategory(_ id: Int, to text: String?, typeErrors: [FieldError] = []) async throws -> PlaceCategory {
@@ -129,10 +134,11 @@ extension PlaceService {
     }
 
     /// A new category named `name` (already checked); its id.
-    func insertCategory(named name: String) async throws -> Int {
+    func insertCategory(named name: String, uuid: UUID? = nil) async throws -> Int {
         let now = dependencies.now()
         let values: PlaceCategoriesTable.Values = [
-            .uuid: dependencies.newUUID(), .owner: ownerID, .name: name, .nameKey: PlaceCategory.uniquenessKey(name),
+            .uuid: uuid ?? dependencies.newUUID(), .owner: ownerID, .name: name,
+            .nameKey: PlaceCategory.uniquenessKey(name),
             .createdAt: now,
             .updatedAt: now,
         ]

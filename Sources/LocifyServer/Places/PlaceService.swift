@@ -37,10 +37,11 @@ struct PlaceService {
         return try PlacesTable.place(from: row)
     }
 
-    func create(_ draft: PlaceDraft, typeErrors: [FieldError] = []) async throws -> Place {
+    func create(_ draft: PlaceDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws -> Place {
         let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
+        try await database.requireNewRecord(uuid, in: PlacesTable.self, ownedBy: ownerID)
         try await requireCategory(categoryID)
-        return try await place(try await insert(fields, categoryID: categoryID))
+        return try await place(try await insertStatement([(fields, categoryID)], uuids: uuid.map { [$0] })[0])
     }
 
     /// Saves a new place (`placeID` nil) or changes one, in a category made for it when `newCategory`
@@ -103,9 +104,11 @@ struct PlaceService {
         return ids
     }
 
-    private func insertStatement(_ places: ArraySlice<(fields: PlaceFields, categoryID: Int)>) async throws -> [Int] {
+    private func insertStatement(
+        _ places: ArraySlice<(fields: PlaceFields, categoryID: Int)>, uuids given: [UUID]? = nil
+    ) async throws -> [Int] {
         let now = dependencies.now()
-        let uuids = places.map { _ in dependencies.newUUID() }
+        let uuids = given ?? places.map { _ in dependencies.newUUID() }
         let values = zip(places, uuids).map { place, uuid in
             var values = PlacesTable.values(of: place.fields, categoryID: place.categoryID, now: now)
             values.merge([.uuid: uuid, .owner: ownerID, .createdAt: now]) { $1 }

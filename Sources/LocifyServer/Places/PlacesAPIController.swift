@@ -31,9 +31,14 @@ struct PlacesAPIController: RouteCollection {
     func createCategory(request: Request) async throws -> Response {
         let input = try request.jsonInput(PlaceCategoryInput.self, empty: PlaceCategoryInput(name: nil))
         let places = try request.places()
-        let category = try await places.createCategory(named: input.name, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: PlaceCategoryResource(category, placesCount: 0)).encodeResponse(
-            status: .created, for: request)
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: PlaceCategoriesTable.self, uuid: uuid) { id in
+            let count = try await places.categories().categories.first { $0.0.id == id }?.1 ?? 0
+            return DataEnvelope(data: PlaceCategoryResource(try await places.category(id), placesCount: count))
+        } create: {
+            let category = try await places.createCategory(named: input.name, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: PlaceCategoryResource(category, placesCount: 0))
+        }
     }
 
     func renameCategory(request: Request) async throws -> DataEnvelope<PlaceCategoryResource> {
@@ -186,10 +191,17 @@ struct PlacesAPIController: RouteCollection {
 
     func create(request: Request) async throws -> Response {
         let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
-        let place = try await request.places().create(input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(
-            data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0]
-        ).encodeResponse(status: .created, for: request)
+        let places = try request.places()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: PlacesTable.self, uuid: uuid) {
+            let place = try await places.place($0)
+            return DataEnvelope(
+                data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+        } create: {
+            let place = try await places.create(input.draft, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(
+                data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<PlaceResource> {

@@ -141,13 +141,16 @@ struct ReminderService {
 
     /// Creates a reminder for one of the owner's contacts; a missing contact is reported with the other
     /// problems, another account's is not found.
-    func create(contactID: Int?, _ draft: ReminderDraft, typeErrors: [FieldError] = []) async throws -> Reminder {
+    func create(contactID: Int?, _ draft: ReminderDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil)
+        async throws -> Reminder
+    {
         let (fields, contactID) = try ValidationFailure.checking(
             contactID: contactID, about: "reminder", typeErrors: typeErrors
         ) { () throws(ValidationFailure) in try draft.validated() }
+        try await database.requireNewRecord(uuid, in: RemindersTable.self, ownedBy: ownerID)
         _ = try await database.requireContact(contactID, ownedBy: ownerID)
         let now = dependencies.now()
-        let uuid = dependencies.newUUID()
+        let uuid = uuid ?? dependencies.newUUID()
         var values = RemindersTable.values(of: fields, now: now)
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .isDelible: true, .createdAt: now]) { $1 }
         let id = try await writingReminders { [values] in try await $0.insert(values) }

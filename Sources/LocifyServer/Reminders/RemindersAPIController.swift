@@ -58,10 +58,15 @@ struct RemindersAPIController: RouteCollection {
     }
 
     private func created(_ request: Request, input: ReminderInput, contactID: Int?) async throws -> Response {
-        let reminder = try await request.reminders().create(
-            contactID: contactID, input.draft, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: try await request.reminderResource(reminder)).encodeResponse(
-            status: .created, for: request)
+        let reminders = try request.reminders()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: RemindersTable.self, uuid: uuid) {
+            DataEnvelope(data: try await request.reminderResource(try await reminders.reminder($0)))
+        } create: {
+            let reminder = try await reminders.create(
+                contactID: contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid)
+            return DataEnvelope(data: try await request.reminderResource(reminder))
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<ReminderResource> {

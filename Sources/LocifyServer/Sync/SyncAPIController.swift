@@ -101,8 +101,9 @@ enum SyncFailure: AppFailure {
         switch self {
         case .cursorTooOld(let days):
             [
-                "This cursor is older than what the server keeps (deletions are kept \(days) days): "
-                    + "download everything again by pulling without a cursor."
+                "The server can no longer answer from this cursor (deletions are kept \(days) days, and the "
+                    + "data may have been restored from a backup): download everything again by pulling "
+                    + "without a cursor."
             ]
         }
     }

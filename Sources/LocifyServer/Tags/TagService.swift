@@ -39,14 +39,17 @@ struct TagService {
 
     /// The tag named `text`, made when the owner has none of that name (ignoring case, accents and
     /// spacing); `created` says which. Monica allowed two tags of one name; Locify answers the first.
-    func create(named text: String?, typeErrors: [FieldError] = []) async throws -> (tag: Tag, created: Bool) {
+    func create(named text: String?, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws
+        -> (tag: Tag, created: Bool)
+    {
         let name = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try Tag.validatedName(text)
         }
+        try await database.requireNewRecord(uuid, in: TagsTable.self, ownedBy: ownerID)
         if let existing = try await tag(named: name) { return (existing, false) }
         let now = dependencies.now()
         let values: TagsTable.Values = [
-            .uuid: dependencies.newUUID(), .owner: ownerID, .name: name, .nameKey: Tag.key(of: name),
+            .uuid: uuid ?? dependencies.newUUID(), .owner: ownerID, .name: name, .nameKey: Tag.key(of: name),
             .createdAt: now, .updatedAt: now,
         ]
         let id = try await database.write(TagsTable.self, ownedBy: ownerID, at: now) { try await $0.insert(values) }

@@ -32,8 +32,15 @@ struct TagsAPIController: RouteCollection {
     /// create before tagging do not make twins.
     func create(request: Request) async throws -> Response {
         let input = try request.jsonInput(TagInput.self, empty: TagInput(name: nil))
-        let (tag, _) = try await request.tags().create(named: input.name, typeErrors: input.typeErrors)
-        return try await DataEnvelope(data: TagResource(tag)).encodeResponse(status: .created, for: request)
+        let tags = try request.tags()
+        let uuid = try request.clientUUID()
+        return try await request.answerCreate(of: TagsTable.self, uuid: uuid) {
+            DataEnvelope(data: TagResource(try await tags.tag($0)))
+        } create: {
+            DataEnvelope(
+                data: TagResource(
+                    try await tags.create(named: input.name, typeErrors: input.typeErrors, uuid: uuid).tag))
+        }
     }
 
     func update(request: Request) async throws -> DataEnvelope<TagResource> {

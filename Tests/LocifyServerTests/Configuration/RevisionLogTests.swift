@@ -88,17 +88,6 @@ final class RevisionLogTests: XCTestCase {
         }
     }
 
-    /// Creates through the API and answers the new record's id.
-    private func create(
-        _ app: Application, _ account: TestAccount, _ path: String, _ json: String, file: StaticString = #filePath,
-        line: UInt = #line
-    ) async throws -> Int {
-        let response = try await app.send(.POST, path, headers: account.bearer, json: json)
-        XCTAssertTrue([.created, .ok].contains(response.status), "\(path): \(response.text)", file: file, line: line)
-        let data = try response.json(file: file, line: line)["data"] as? [String: Any]
-        return try XCTUnwrap(data?["id"] as? Int, "\(path): \(response.text)", file: file, line: line)
-    }
-
     private func tombstones(_ app: Application, revision: Int) async throws -> [String: [Int]] {
         let rows = try await app.db.plainRows(
             #"SELECT "type", "row_id" FROM "sync_tombstones" WHERE "revision" = \#(bind: revision)"#,
@@ -135,7 +124,7 @@ final class RevisionLogTests: XCTestCase {
                 ("photos", "/api/photos", #"{"contact_id":\#(contact),"data":"\#(photo)"}"#),
             ]
             for record in made {
-                let id = try await create(app, account, record.path, record.json)
+                let id = try await app.createdID(by: account, record.path, record.json)
                 let latest = try await RevisionCounter.latest(for: account.id, on: app.db)
                 let stamped = try await revision(of: record.table, id: id, on: app)
                 XCTAssertEqual(stamped, latest, "\(database): \(record.table) made in the latest write")
@@ -152,7 +141,7 @@ final class RevisionLogTests: XCTestCase {
                 XCTAssertEqual(revisions, [latest], "\(database): \(table) and its link in one write")
             }
             clock.advance(by: 60)
-            let note = try await create(app, account, "/api/contacts/\(contact)/notes", #"{"body":"Second."}"#)
+            let note = try await app.createdID(by: account, "/api/contacts/\(contact)/notes", #"{"body":"Second."}"#)
             let edited = try await app.send(
                 .PUT, "/api/notes/\(note)", headers: account.bearer, json: #"{"body":"Second, edited."}"#)
             XCTAssertEqual(edited.status, .ok, edited.text)
@@ -171,23 +160,23 @@ final class RevisionLogTests: XCTestCase {
             var children: [String: [Int]] = [:]
             for id in [contact, other] {
                 children["address", default: []].append(
-                    try await create(
-                        app, account, "/api/contacts/\(id)/addresses", #"{"city":"Berlin","country":"DEU"}"#))
+                    try await app.createdID(
+                        by: account, "/api/contacts/\(id)/addresses", #"{"city":"Berlin","country":"DEU"}"#))
                 children["note", default: []].append(
-                    try await create(app, account, "/api/contacts/\(id)/notes", #"{"body":"Likes tea."}"#))
+                    try await app.createdID(by: account, "/api/contacts/\(id)/notes", #"{"body":"Likes tea."}"#))
                 children["task", default: []].append(
-                    try await create(app, account, "/api/tasks", #"{"contact_id":\#(id),"title":"Call"}"#))
+                    try await app.createdID(by: account, "/api/tasks", #"{"contact_id":\#(id),"title":"Call"}"#))
                 children["reminder", default: []].append(
-                    try await create(
-                        app, account, "/api/reminders",
+                    try await app.createdID(
+                        by: account, "/api/reminders",
                         #"{"contact_id":\#(id),"title":"Rent","initial_date":"2030-01-31","frequency_type":"one_time"}"#
                     ))
                 children["contactfield", default: []].append(
-                    try await create(
-                        app, account, "/api/contacts/\(id)/contactfields",
+                    try await app.createdID(
+                        by: account, "/api/contacts/\(id)/contactfields",
                         #"{"contact_field_type_id":2,"data":"+44 1","labels":["cell"]}"#))
                 children["photo", default: []].append(
-                    try await create(app, account, "/api/photos", #"{"contact_id":\#(id),"data":"\#(photo)"}"#))
+                    try await app.createdID(by: account, "/api/photos", #"{"contact_id":\#(id),"data":"\#(photo)"}"#))
                 let tagged = try await app.send(
                     .POST, "/api/contacts/\(id)/setTags", headers: account.bearer, json: #"{"tags":["family"]}"#)
                 XCTAssertEqual(tagged.status, .ok, tagged.text)
@@ -209,16 +198,16 @@ final class RevisionLogTests: XCTestCase {
     func testDeletingACategoryStampsThePlacesItMovesAndAKindItsFields() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let category = try await create(app, account, "/api/categories", #"{"name":"Bakeries"}"#)
+            let category = try await app.createdID(by: account, "/api/categories", #"{"name":"Bakeries"}"#)
             var places: [Int] = []
             for name in ["Poilâne", "Du Pain"] {
                 places.append(
-                    try await create(
-                        app, account, "/api/places",
+                    try await app.createdID(
+                        by: account, "/api/places",
                         #"{"name":"\#(name)","latitude":48.85,"longitude":2.33,"category_id":\#(category)}"#))
             }
-            let elsewhere = try await create(
-                app, account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
+            let elsewhere = try await app.createdID(
+                by: account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
             let before = try await revision(of: "places", id: elsewhere, on: app)
             let deleted = try await app.send(
                 .DELETE, "/api/categories/\(category)?move_to=1", headers: account.bearer)
@@ -234,9 +223,9 @@ final class RevisionLogTests: XCTestCase {
             XCTAssertEqual(gone["category"], [category], "\(database)")
 
             let contact = try await app.makeContact(for: account, ContactDraft(firstName: "Ada")).id
-            let kind = try await create(app, account, "/api/contactfieldtypes", #"{"name":"Mastodon"}"#)
-            let field = try await create(
-                app, account, "/api/contacts/\(contact)/contactfields",
+            let kind = try await app.createdID(by: account, "/api/contactfieldtypes", #"{"name":"Mastodon"}"#)
+            let field = try await app.createdID(
+                by: account, "/api/contacts/\(contact)/contactfields",
                 #"{"contact_field_type_id":\#(kind),"data":"@ada"}"#)
             let kindDeleted = try await app.send(.DELETE, "/api/contactfieldtypes/\(kind)", headers: account.bearer)
             XCTAssertEqual(kindDeleted.status, .ok, kindDeleted.text)
@@ -252,7 +241,7 @@ final class RevisionLogTests: XCTestCase {
             let account = try await app.makeAccount()
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
             app.dependencies.geocoder = StubGeocoder { _ in [AddressesAPITests.berlin] }
-            let id = try await create(app, account, "/api/contacts/\(ada.id)/addresses", #"{"city":"Berlin"}"#)
+            let id = try await app.createdID(by: account, "/api/contacts/\(ada.id)/addresses", #"{"city":"Berlin"}"#)
             let saved = try await revision(of: "addresses", id: id, on: app)
             let ran = try await app.jobRunner.runDue(now: clock.now)
             XCTAssertEqual(ran, 1, "\(database): the look-up ran")

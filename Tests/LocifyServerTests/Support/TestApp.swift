@@ -170,6 +170,16 @@ extension Application {
         return TestAccount(id: account.id, email: email, password: "", token: token)
     }
 
+    /// Creates through the API and answers the new record's id (201, or 200 where Monica answers so).
+    func createdID(
+        by account: TestAccount, _ path: String, _ json: String, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> Int {
+        let response = try await send(.POST, path, headers: account.bearer, json: json)
+        XCTAssertTrue([.created, .ok].contains(response.status), "\(path): \(response.text)", file: file, line: line)
+        let data = try response.json(file: file, line: line)["data"] as? [String: Any]
+        return try XCTUnwrap(data?["id"] as? Int, "\(path): \(response.text)", file: file, line: line)
+    }
+
     /// Sends JSON and returns the response.
     func send(
         _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], json: String? = nil

@@ -38,33 +38,18 @@ final class SyncFeedTests: XCTestCase {
         return (pages, next ?? "")
     }
 
-    private func create(_ app: Application, _ account: TestAccount, _ path: String, _ json: String) async throws
-        -> Int
-    {
-        try await Self.create(app, account, path, json)
-    }
-
-    private static func create(_ app: Application, _ account: TestAccount, _ path: String, _ json: String)
-        async throws -> Int
-    {
-        let response = try await app.send(.POST, path, headers: account.bearer, json: json)
-        XCTAssertTrue([.created, .ok].contains(response.status), "\(path): \(response.text)")
-        let data = try response.json()["data"] as? [String: Any]
-        return try XCTUnwrap(data?["id"] as? Int, "\(path): \(response.text)")
-    }
-
     func testAFullDownloadPagesThroughEverythingThenOnlyWhatChanged() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
             let other = try await app.makeAccount(email: "grace@example.com")
-            let ada = try await create(
-                app, account, "/api/contacts", #"{"first_name":"Ada","email":"ada@example.com"}"#)
-            let address = try await create(
-                app, account, "/api/contacts/\(ada)/addresses", #"{"city":"Berlin","country":"DEU"}"#)
-            let note = try await create(app, account, "/api/contacts/\(ada)/notes", #"{"body":"Likes tea."}"#)
-            let task = try await create(app, account, "/api/tasks", #"{"contact_id":\#(ada),"title":"Call"}"#)
-            let reminder = try await create(
-                app, account, "/api/reminders",
+            let ada = try await app.createdID(
+                by: account, "/api/contacts", #"{"first_name":"Ada","email":"ada@example.com"}"#)
+            let address = try await app.createdID(
+                by: account, "/api/contacts/\(ada)/addresses", #"{"city":"Berlin","country":"DEU"}"#)
+            let note = try await app.createdID(by: account, "/api/contacts/\(ada)/notes", #"{"body":"Likes tea."}"#)
+            let task = try await app.createdID(by: account, "/api/tasks", #"{"contact_id":\#(ada),"title":"Call"}"#)
+            let reminder = try await app.createdID(
+                by: account, "/api/reminders",
                 #"{"contact_id":\#(ada),"title":"Rent","initial_date":"2030-01-31","frequency_type":"one_time"}"#)
             let tagged = try await app.send(
                 .POST, "/api/contacts/\(ada)/setTags", headers: account.bearer, json: #"{"tags":["family"]}"#)
@@ -72,9 +57,9 @@ final class SyncFeedTests: XCTestCase {
             // A new account's four categories, so category 1 is there.
             let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
             XCTAssertEqual(categories.status, .ok)
-            let place = try await create(
-                app, account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
-            _ = try await create(app, other, "/api/contacts", #"{"first_name":"Someone else's"}"#)
+            let place = try await app.createdID(
+                by: account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
+            _ = try await app.createdID(by: other, "/api/contacts", #"{"first_name":"Someone else's"}"#)
 
             let (pages, cursor) = try await pullAll(app, account, limit: 3)
             let changes = pages.flatMap(\.changes)
@@ -163,12 +148,12 @@ final class SyncFeedTests: XCTestCase {
     func testATypeFilterAndBadInput() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let ada = try await create(app, account, "/api/contacts", #"{"first_name":"Ada"}"#)
+            let ada = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Ada"}"#)
             // A new account's four categories, so category 1 is there.
             let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
             XCTAssertEqual(categories.status, .ok)
-            let place = try await create(
-                app, account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
+            let place = try await app.createdID(
+                by: account, "/api/places", #"{"name":"Flore","latitude":48.85,"longitude":2.33,"category_id":1}"#)
             let only = try await pullAll(app, account, limit: 50, types: "place,category")
             XCTAssertEqual(
                 Set(only.pages.flatMap(\.changes).map(\.type)), ["place", "category"], "\(database)")
@@ -194,8 +179,8 @@ final class SyncFeedTests: XCTestCase {
     func testACursorPastTheHorizonAsksForAFullDownload() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
-            let ada = try await create(app, account, "/api/contacts", #"{"first_name":"Ada"}"#)
-            let grace = try await create(app, account, "/api/contacts", #"{"first_name":"Grace"}"#)
+            let ada = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Ada"}"#)
+            let grace = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Grace"}"#)
             let old = try await pullAll(app, account, limit: 100).cursor
             _ = try await app.send(.DELETE, "/api/contacts/\(ada)", headers: account.bearer)
             clock.advance(by: 91 * 86_400)
@@ -218,10 +203,41 @@ final class SyncFeedTests: XCTestCase {
         }
     }
 
+    func testTheCommandLineTellsWhereAnAccountsLogStands() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Ada"}"#)
+            _ = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Grace"}"#)
+            _ = try await app.send(.DELETE, "/api/contacts/\(ada)", headers: account.bearer)
+            let status = try await LocifyApp.syncStatus(in: app, email: account.email)
+            let latest = try await RevisionCounter.latest(for: account.id, on: app.db)
+            XCTAssertEqual(status.revision, latest, "\(database)")
+            XCTAssertEqual(status.horizon, 0)
+            XCTAssertEqual(status.tombstones, 1)
+            XCTAssertEqual(status.oldestTombstone, clock.now)
+            XCTAssertEqual(status.records.first { $0.type == "contact" }?.count, 1)
+            XCTAssertEqual(status.records.map(\.type), app.syncedTypes.map(\.name))
+            XCTAssertEqual(status.lines[0], "Revision: \(latest)")
+            XCTAssertEqual(status.lines[1], "Horizon: none (no deletion let go yet)")
+            clock.advance(by: 100 * 86_400)
+            try await TombstoneRetention(database: app.db, retention: 90 * 86_400).purge(now: clock.now)
+            let purged = try await LocifyApp.syncStatus(in: app, email: account.email)
+            XCTAssertEqual(purged.horizon, latest, "\(database)")
+            XCTAssertEqual(purged.tombstones, 0)
+            XCTAssertEqual(purged.lines[1], "Horizon: \(latest)")
+            do {
+                _ = try await LocifyApp.syncStatus(in: app, email: "nobody@example.com")
+                XCTFail("an unknown email must fail")
+            } catch let failure as CommandFailure {
+                XCTAssertTrue(failure.description.contains("No account has the email"))
+            }
+        }
+    }
+
     func testAPullNeverMissesAChangeCommittedWhileItRuns() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let contact = try await create(app, account, "/api/contacts", #"{"first_name":"Ada"}"#)
+            let contact = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Ada"}"#)
             var cursor = try await pullAll(app, account, limit: 100).cursor
             let seen = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for writer in 0..<2 {
@@ -229,8 +245,8 @@ final class SyncFeedTests: XCTestCase {
                         var made: [Int] = []
                         for round in 0..<15 {
                             made.append(
-                                try await Self.create(
-                                    app, account, "/api/contacts/\(contact)/notes",
+                                try await app.createdID(
+                                    by: account, "/api/contacts/\(contact)/notes",
                                     #"{"body":"Writer \#(writer), round \#(round)"}"#))
                         }
                         return made

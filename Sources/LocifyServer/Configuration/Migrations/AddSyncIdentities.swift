@@ -25,9 +25,9 @@ struct AddSyncIdentities: AsyncMigration {
                     #"UPDATE "\#(unsafeRaw: table.name)" SET "uuid" = \#(bind: UUID()) WHERE "id" = \#(bind: id)"#
                 ).run()
             }
-            // A client's create is found again by its uuid.
-            try await database.createIndexes(
-                [("\(table.name)_uuid", [SharedColumn.owner.rawValue, SharedColumn.uuid.rawValue])], on: table.name)
+            // Unique, as in every other synced table: a client's create is found again by its uuid.
+            try await sql.create(index: "\(table.name)_uuid").on(table.name).column(SharedColumn.uuid.rawValue).unique()
+                .run()
         }
         for table in losingRevision {
             try await sql.raw(#"DROP INDEX IF EXISTS "\#(unsafeRaw: table.name)_revision""#).run()
