@@ -231,7 +231,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: OperationsController())
 
     try app.register(collection: OAuthController())
-    let api = app.grouped(PictureLinksMiddleware(), TokenAuthenticator())
+    let api = app.grouped(PictureLinksMiddleware(), TokenAuthenticator(), ConditionalRequestsMiddleware())
     try api.register(collection: APIRootController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())

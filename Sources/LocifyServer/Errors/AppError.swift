@@ -29,6 +29,8 @@ enum FailureKind: Equatable, Sendable {
     /// What was asked for is no longer kept (a sync cursor from before the horizon); the message says
     /// what to do instead.
     case gone
+    /// A conditional change (`If-Match`) whose condition no longer holds: nothing was changed.
+    case preconditionFailed
 }
 
 /// An error raised by a feature: a kind and the words for a person. Features define their own

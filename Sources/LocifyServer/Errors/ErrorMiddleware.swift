@@ -138,6 +138,7 @@ extension FailureKind {
         case .linkRefused: .unauthorized
         case .tooLarge: .payloadTooLarge
         case .gone: .gone
+        case .preconditionFailed: .preconditionFailed
         }
     }
 
@@ -158,6 +159,7 @@ extension FailureKind {
         case .outsideServiceFailed: 502
         case .tooLarge: 413
         case .gone: 410
+        case .preconditionFailed: 412
         }
     }
 }
