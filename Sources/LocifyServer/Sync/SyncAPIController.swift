@@ -20,6 +20,8 @@ struct SyncAPIController: RouteCollection {
             page = try await feed.page(after: query.cursor, limit: query.limit, types: query.types)
         } catch is SyncFeed.CursorTooOld {
             throw SyncFailure.cursorTooOld(retentionDays: request.application.locifyConfig.syncRetentionDays)
+        } catch is SyncFeed.CursorAhead {
+            throw SyncFailure.cursorAhead
         }
         var records: [String: [Int: SyncRecord]] = [:]
         for type in query.types {
@@ -94,16 +96,27 @@ struct SyncAPIController: RouteCollection {
 /// A pull the feed cannot answer.
 enum SyncFailure: AppFailure {
     case cursorTooOld(retentionDays: Int)
+    case cursorAhead
 
-    var kind: FailureKind { .gone }
+    var kind: FailureKind {
+        switch self {
+        case .cursorTooOld: .gone
+        case .cursorAhead: .conflict
+        }
+    }
 
     var messages: [String] {
         switch self {
         case .cursorTooOld(let days):
             [
-                "The server can no longer answer from this cursor (deletions are kept \(days) days, and the "
-                    + "data may have been restored from a backup): download everything again by pulling "
-                    + "without a cursor."
+                "This cursor is older than what the server keeps (deletions are kept \(days) days): download "
+                    + "everything again by pulling without a cursor."
+            ]
+        case .cursorAhead:
+            [
+                "This cursor is ahead of everything this account has here (the data was restored from an "
+                    + "older backup, or the cursor is another server's): download everything again by "
+                    + "pulling without a cursor."
             ]
         }
     }

@@ -32,10 +32,17 @@ struct SyncFeed {
         let hasMore: Bool
     }
 
-    /// The cursor is older than the account's horizon (its tombstones were let go) or newer than its
-    /// latest revision (a database restored from a backup): the client must download everything again.
+    /// The cursor is older than the account's horizon (its tombstones were let go): the client must
+    /// download everything again.
     struct CursorTooOld: Error {
         let horizon: Int
+    }
+
+    /// The cursor is past the account's latest revision (the data was restored from an older backup, or
+    /// the cursor is another server's): what the client holds and what is here disagree, so it must
+    /// download everything again.
+    struct CursorAhead: Error {
+        let latest: Int
     }
 
     let database: any Database
@@ -52,7 +59,8 @@ struct SyncFeed {
                 horizon > 0
                 && (cursor.revision < horizon
                     || (cursor.revision == horizon && cursor.position != SyncCursor.afterRevision))
-            if cursor.revision > latest || beforeHorizon { throw CursorTooOld(horizon: horizon) }
+            if cursor.revision > latest { throw CursorAhead(latest: latest) }
+            if beforeHorizon { throw CursorTooOld(horizon: horizon) }
         }
         var candidates: [Entry] = []
         for type in types {

@@ -191,6 +191,9 @@ final class SyncFeedTests: XCTestCase {
             XCTAssertEqual(tooOld.status, .gone, "\(database)")
             XCTAssertEqual(tooOld.errorCode, 410)
             XCTAssertTrue(tooOld.text.contains("download everything again"), tooOld.text)
+            let ahead = try await app.send(.GET, "/api/sync?cursor=1.999999.0.0", headers: account.bearer)
+            XCTAssertEqual(ahead.status, .conflict, "\(database): a cursor ahead of the data (a restored backup)")
+            XCTAssertTrue(ahead.text.contains("ahead of everything"), ahead.text)
             // Starting again works, and from there on the feed answers.
             let fresh = try await pullAll(app, account, limit: 100)
             XCTAssertEqual(fresh.pages.flatMap(\.changes).filter { $0.type == "contact" }.map(\.id), [grace])

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The sync feed at scale, on loopback: one account with 10,000 contacts (each with an address) and
+# 10,000 places. Measures, through HTTP:
+# - a full first download, paged at 500 (GET /api/sync?limit=500 until has_more is false): the total time;
+# - a pull of 100 changes (100 contacts edited, then GET /api/sync?cursor=…&limit=100 asked again and
+#   again): p50 and p99.
+# Targets (issue 22): full download under 3 s in total, pull of 100 p50 under 20 ms, on both databases.
+# Usage: bash Benchmarks/sync.sh [contacts and places] [sqlite|postgres|both]
+# Builds a release binary unless LOCIFY_BIN names one; sends traffic only to 127.0.0.1. PostgreSQL runs
+# in a throwaway cluster (as the postgres user when run as root). Geocoding and workers are off, so
+# nothing changes the account while it is measured.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-10000}"
+databases="${2:-both}"
+source Benchmarks/common.sh
+release_binary
+
+work=$(mktemp -d)
+pg_dir=""
+server=""
+cleanup() {
+  [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
+  if [ -n "$pg_dir" ]; then as_postgres pg_ctl -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$pg_dir"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_LOG_LEVEL=warning
+
+# The contacts (a vCard file, each with a postal address) and the places (a CSV file).
+python3 - "$count" "$work" <<'PY'
+import random, sys
+count, work = int(sys.argv[1]), sys.argv[2]
+random.seed(5)
+cities = ["Berlin", "Paris", "Lyon", "Madrid", "Roma", "Wien", "Praha", "Lisboa", "Oslo", "Dublin"]
+with open(f"{work}/contacts.vcf", "w") as out:
+    for n in range(count):
+        out.write("BEGIN:VCARD\r\nVERSION:3.0\r\n")
+        out.write(f"N:Person {n};Contact;;;\r\nFN:Contact Person {n}\r\n")
+        out.write(f"ADR;TYPE=HOME:;;{n} Main Street;{random.choice(cities)};;{10000 + n % 89999};\r\n")
+        out.write("END:VCARD\r\n")
+with open(f"{work}/places.csv", "w") as out:
+    out.write("name,latitude,longitude,category\n")
+    for n in range(count):
+        out.write(f"Place {n},{random.uniform(36, 64):.6f},{random.uniform(-10, 30):.6f},Category {n % 20}\n")
+PY
+
+run() {
+  local label=$1
+  local data="$work/data-$label"
+  make_bench_account "$data"
+  local started=$SECONDS
+  "$bin" import contacts "$work/contacts.vcf" --email bench@example.com --data-dir "$data" | head -n 1
+  "$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
+  echo "($label: imported in $((SECONDS - started)) s)"
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$data.log" 2>&1 &
+  server=$!
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+  python3 - "$port" "$token" "$label" <<'PY'
+import http.client, json, statistics, sys, time
+port, token, label = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+auth = {"Authorization": f"Bearer {token}"}
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+def call(method, path, body=None):
+    headers = dict(auth)
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    payload = response.read()
+    if response.status != 200:
+        sys.exit(f"{method} {path} answered {response.status}: {payload[:200]}")
+    return json.loads(payload)
+
+def download(limit):
+    cursor, records, pages = "", 0, 0
+    began = time.perf_counter()
+    while True:
+        page = call("GET", f"/api/sync?limit={limit}" + (f"&cursor={cursor}" if cursor else ""))
+        records += len(page["changes"]) + len(page["deletions"])
+        pages += 1
+        cursor = page["cursor"]
+        if not page["has_more"]:
+            return time.perf_counter() - began, records, pages, cursor
+
+download(500)  # once to warm the caches, as a second device would find them
+seconds, records, pages, cursor = download(500)
+print(f"{label}: full download paged at 500: {seconds:.2f} s for {records} records in {pages} pages")
+
+contacts = [change["id"] for change in call("GET", "/api/sync?limit=1000&types=contact")["changes"]][:100]
+for id in contacts:
+    call("PUT", f"/api/contacts/{id}", json.dumps({"nickname": f"Edited {id}"}))
+latencies = []
+for _ in range(60):
+    began = time.perf_counter()
+    page = call("GET", f"/api/sync?cursor={cursor}&limit=100")
+    latencies.append((time.perf_counter() - began) * 1000)
+    assert len(page["changes"]) == 100, len(page["changes"])
+latencies.sort()
+print(f"{label}: pull of 100 changes: p50 {statistics.median(latencies):.1f} ms, "
+      f"p99 {latencies[int(0.99 * (len(latencies) - 1))]:.1f} ms")
+PY
+  kill -TERM "$server"; wait "$server" 2>/dev/null || true; server=""
+}
+
+if [ "$databases" != postgres ]; then
+  unset DATABASE_URL
+  run SQLite
+fi
+if [ "$databases" != sqlite ]; then
+  pg_dir=$(mktemp -d)
+  [ "$(id -u)" = 0 ] && chown postgres "$pg_dir"
+  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  as_postgres initdb -D "$pg_dir/data" --auth=trust -U postgres --encoding=UTF8 -N >/dev/null
+  as_postgres pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1" \
+    start >/dev/null
+  export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres"
+  run PostgreSQL
+fi
