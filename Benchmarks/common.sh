@@ -59,3 +59,24 @@ request = function()
 end
 LUA
 }
+
+# A throwaway PostgreSQL cluster on a free port, run as the postgres user when the script runs as root;
+# sets $pg_dir and exports DATABASE_URL. stop_postgres_cluster (from the script's exit trap) removes it.
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+start_postgres_cluster() {
+  pg_dir=$(mktemp -d)
+  [ "$(id -u)" = 0 ] && chown postgres "$pg_dir"
+  local pg_port
+  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  as_postgres initdb -D "$pg_dir/data" --auth=trust -U postgres --encoding=UTF8 -N >/dev/null
+  as_postgres pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1" \
+    start >/dev/null
+  export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres"
+}
+stop_postgres_cluster() {
+  if [ -n "${pg_dir:-}" ]; then
+    as_postgres pg_ctl -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+    pg_dir=""
+  fi
+}

@@ -23,11 +23,10 @@ work=$(mktemp -d)
 pg_dir=""
 cleanup() {
   [ -n "${server:-}" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
-  if [ -n "$pg_dir" ]; then as_postgres pg_ctl -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$pg_dir"; fi
+  stop_postgres_cluster
   rm -rf "$work"
 }
 trap cleanup EXIT
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 # The places file, the near points (the cities and random points) and the search words.
 python3 - "$count" "$work" <<'PY'
@@ -122,13 +121,7 @@ if [ "$databases" != postgres ]; then
   measure SQLite
 fi
 if [ "$databases" != sqlite ]; then
-  pg_dir=$(mktemp -d)
-  [ "$(id -u)" = 0 ] && chown postgres "$pg_dir"
-  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  as_postgres initdb -D "$pg_dir/data" --auth=trust -U postgres --encoding=UTF8 -N >/dev/null
-  as_postgres pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1" \
-    start >/dev/null
-  export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres"
+  start_postgres_cluster
   serve postgres
   measure PostgreSQL
 fi

@@ -21,11 +21,10 @@ pg_dir=""
 server=""
 cleanup() {
   [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
-  if [ -n "$pg_dir" ]; then as_postgres pg_ctl -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$pg_dir"; fi
+  stop_postgres_cluster
   rm -rf "$work"
 }
 trap cleanup EXIT
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_LOG_LEVEL=warning
 
 # The contacts (a vCard file, each with a postal address) and the places (a CSV file).
@@ -112,12 +111,6 @@ if [ "$databases" != postgres ]; then
   run SQLite
 fi
 if [ "$databases" != sqlite ]; then
-  pg_dir=$(mktemp -d)
-  [ "$(id -u)" = 0 ] && chown postgres "$pg_dir"
-  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  as_postgres initdb -D "$pg_dir/data" --auth=trust -U postgres --encoding=UTF8 -N >/dev/null
-  as_postgres pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1" \
-    start >/dev/null
-  export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres"
+  start_postgres_cluster
   run PostgreSQL
 fi
