@@ -3,8 +3,8 @@ import Vapor
 
 extension SyncedType {
     static let address = SyncedType(AddressesTable.self) { request, ids in
-        let addresses = try await request.db.ownedRows(
-            ids, ownedBy: try request.requireUser().id, in: AddressesTable.self,
+        let addresses = try await request.ownedRows(
+            ids, in: AddressesTable.self,
             selecting: AddressesTable.addressColumns, read: AddressesTable.address(from:))
         return byID(try await request.addressResources(addresses), id: \.id, as: SyncRecord.address)
     }

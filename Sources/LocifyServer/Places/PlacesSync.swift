@@ -3,8 +3,8 @@ import Vapor
 
 extension SyncedType {
     static let place = SyncedType(PlacesTable.self) { request, ids in
-        let places = try await request.db.ownedRows(
-            ids, ownedBy: try request.requireUser().id, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
+        let places = try await request.ownedRows(
+            ids, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
             read: { PlaceService.Found(place: try PlacesTable.place(from: $0), distanceKilometers: nil) })
         return byID(try await request.placeResources(places), id: \.id, as: SyncRecord.place)
     }

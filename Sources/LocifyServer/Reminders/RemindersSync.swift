@@ -3,8 +3,8 @@ import Vapor
 
 extension SyncedType {
     static let reminder = SyncedType(RemindersTable.self) { request, ids in
-        let reminders = try await request.db.ownedRows(
-            ids, ownedBy: try request.requireUser().id, in: RemindersTable.self,
+        let reminders = try await request.ownedRows(
+            ids, in: RemindersTable.self,
             selecting: RemindersTable.reminderColumns, read: RemindersTable.reminder(from:))
         return byID(try await request.reminderResources(reminders), id: \.id, as: SyncRecord.reminder)
     }

@@ -3,7 +3,7 @@ import Foundation
 import LocifyCore
 
 /// Where an account's revision log stands: for `locify sync status`.
-public struct SyncStatus: Sendable, Equatable {
+public struct SyncStatus: Sendable {
     /// The account's latest revision.
     public let revision: Int
     /// The newest revision whose tombstones were let go; a cursor before it answers 410.
@@ -12,13 +12,6 @@ public struct SyncStatus: Sendable, Equatable {
     public let oldestTombstone: Date?
     /// How many records of each synced type the account has, in the feed's order.
     public let records: [(type: String, count: Int)]
-
-    public static func == (left: SyncStatus, right: SyncStatus) -> Bool {
-        (left.revision, left.horizon, left.tombstones, left.oldestTombstone)
-            == (right.revision, right.horizon, right.tombstones, right.oldestTombstone)
-            && left.records.map(\.type) == right.records.map(\.type)
-            && left.records.map(\.count) == right.records.map(\.count)
-    }
 
     static func read(ownerID: Int, types: [SyncedType], on database: any Database) async throws -> SyncStatus {
         let account = try await database.plainRows(

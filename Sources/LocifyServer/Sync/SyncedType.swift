@@ -29,6 +29,16 @@ struct SyncedType: Sendable {
     }
 }
 
+extension Request {
+    /// The signed-in account's rows `ids` of `table`, for a `SyncedType`'s records.
+    func ownedRows<Table: StoredTable, Value>(
+        _ ids: [Int], in table: Table.Type, selecting selection: ColumnSelection<Table.Column>,
+        read: (PlainRow) throws -> Value
+    ) async throws -> [Value] {
+        try await db.ownedRows(ids, ownedBy: try requireUser().id, in: table, selecting: selection, read: read)
+    }
+}
+
 extension Application {
     private struct SyncedTypesKey: StorageKey {
         typealias Value = [SyncedType]

@@ -3,8 +3,8 @@ import Vapor
 
 extension SyncedType {
     static let tag = SyncedType(TagsTable.self) { request, ids in
-        let tags = try await request.db.ownedRows(
-            ids, ownedBy: try request.requireUser().id, in: TagsTable.self, selecting: TagsTable.tagColumns,
+        let tags = try await request.ownedRows(
+            ids, in: TagsTable.self, selecting: TagsTable.tagColumns,
             read: { try TagsTable.tag(from: $0) })
         return byID(tags.map(TagResource.init), id: \.id, as: SyncRecord.tag)
     }
@@ -12,8 +12,8 @@ extension SyncedType {
     /// Which tag is on which contact: the link is a record of its own, so a client hears of a tag put on
     /// or taken off.
     static let contactTag = SyncedType(ContactTagsTable.self) { request, ids in
-        let links = try await request.db.ownedRows(
-            ids, ownedBy: try request.requireUser().id, in: ContactTagsTable.self,
+        let links = try await request.ownedRows(
+            ids, in: ContactTagsTable.self,
             selecting: ContactTagsTable.linkColumns, read: ContactTagsTable.link(from:))
         return byID(links, id: \.id, as: SyncRecord.contactTag)
     }
