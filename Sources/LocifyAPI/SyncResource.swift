@@ -189,3 +189,64 @@ public struct SyncPullResource: Codable, Sendable, Equatable {
         self.hasMore = hasMore
     }
 }
+
+/// What became of one mutation of `POST /api/sync`.
+public enum SyncPushStatus: String, Codable, Sendable, Equatable {
+    /// Carried out as sent.
+    case applied
+    /// Its id was applied for this client before (a retry), or its create's uuid exists already: nothing
+    /// was done again; `data` is the record as it is now.
+    case duplicate
+    /// Carried out, on a record others changed since the client's `base_revision` (the fields it named
+    /// won, the others kept their newer values), or a delete of a record already deleted.
+    case merged
+    /// Refused with `errors`, as the type's own route refuses it; nothing of it was done.
+    case rejected
+    /// The record, or the contact it belongs to, was deleted meanwhile: the change is not carried out
+    /// (nothing comes back to life) and the client should show the person that it was lost.
+    case conflict
+}
+
+/// One problem of a refused mutation: the field it is about (nil for the mutation as a whole) and the
+/// message the type's own route gives.
+public struct SyncFieldErrorResource: Codable, Sendable, Equatable {
+    @Nullable public var field: String?
+    public var message: String
+
+    public init(field: String?, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// The answer to one mutation, by its `id`: `data` is the record after it (null once deleted or when
+/// refused), `revision` that record's revision.
+public struct SyncPushResultResource: Codable, Sendable, Equatable {
+    public var id: Int
+    public var status: SyncPushStatus
+    public var errors: [SyncFieldErrorResource]
+    @Nullable public var data: SyncRecord?
+    @Nullable public var revision: Int?
+
+    public init(
+        id: Int, status: SyncPushStatus, errors: [SyncFieldErrorResource] = [], data: SyncRecord? = nil,
+        revision: Int? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.errors = errors
+        self.data = data
+        self.revision = revision
+    }
+}
+
+/// `POST /api/sync`: each mutation's result, in the order sent, and the cursor to pull from next.
+public struct SyncPushAnswerResource: Codable, Sendable, Equatable {
+    public var results: [SyncPushResultResource]
+    public var cursor: String
+
+    public init(results: [SyncPushResultResource], cursor: String) {
+        self.results = results
+        self.cursor = cursor
+    }
+}

@@ -155,6 +155,7 @@ let locifyMigrations: [any Migration] = [
     AddSyncIdentities(
         gainingUUID: [TagsTable.self, ContactTagsTable.self, GendersTable.self, PlaceCategoriesTable.self],
         losingRevision: [ContactFieldLabelsTable.self]),
+    CreateSyncClients(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -190,6 +191,7 @@ let locifyTables: [any StoredTable.Type] = [
     GeocodeCacheTable.self,
     LoginFailuresTable.self,
     SyncTombstonesTable.self,
+    SyncClientsTable.self,
 ]
 
 func registerMigrations(_ app: Application) {
@@ -244,7 +246,9 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: SearchAPIController())
-    try api.register(collection: SyncAPIController())
+    // The web app syncs with its session; other clients with a token.
+    try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator(), ConditionalRequestsMiddleware())
+        .register(collection: SyncAPIController())
 
     let web = app.grouped(
         // The session is known before the CSRF check reads a body: only a signed-in visitor may upload.

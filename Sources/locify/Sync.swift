@@ -12,7 +12,7 @@ extension Locify.Sync {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Print an account's revision, horizon, tombstones and records.",
+            abstract: "Print an account's revision, horizon, tombstones, records and the clients that pushed.",
             discussion: """
                 The revision is the account's latest change; the horizon the newest revision whose deletions \
                 were let go (LOCIFY_SYNC_RETENTION_DAYS): a client whose cursor is older downloads everything \

@@ -7,7 +7,7 @@ extension Request {
     func addresses() throws -> AddressService {
         let workers = application.jobWorkers
         return AddressService(
-            database: db, ownerID: try requireUser().id, dependencies: dependencies,
+            database: database, ownerID: try requireUser().id, dependencies: dependencies,
             geocoderEnabled: application.locifyConfig.geocoder != .off, jobsQueued: { workers?.nudge() })
     }
 

@@ -5,7 +5,7 @@ import Vapor
 extension Request {
     /// The signed-in user's contact fields and their kinds.
     func contactFields() throws -> ContactFieldService {
-        ContactFieldService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        ContactFieldService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// The body as a contact field input; `contactID` (from the path) wins over the body's.

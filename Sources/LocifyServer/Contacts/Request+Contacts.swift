@@ -4,7 +4,7 @@ import Vapor
 extension Request {
     /// The signed-in user's contacts.
     func contacts() throws -> ContactService {
-        ContactService(database: db, owner: try requireUser(), dependencies: dependencies)
+        ContactService(database: database, owner: try requireUser(), dependencies: dependencies)
     }
 
     /// Each of a contact's child items (address, note, reminder, photo…) made into its resource with its

@@ -5,6 +5,6 @@ import Vapor
 extension Request {
     /// The signed-in user's genders.
     func genders() throws -> GenderService {
-        GenderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        GenderService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 }

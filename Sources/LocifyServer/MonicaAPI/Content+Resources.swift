@@ -12,6 +12,7 @@ extension HealthResource: Content {}
 extension PlaceCategoryListResource: Content {}
 extension PlaceImportReportResource: Content {}
 extension SyncPullResource: Content {}
+extension SyncPushAnswerResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {

@@ -42,7 +42,7 @@ extension Request {
         } catch let failure as ValidationFailure {
             throw failure
         } catch {
-            guard let id = try await db.recordID(identifiedBy: uuid, in: table, ownedBy: try requireUser().id)
+            guard let id = try await database.recordID(identifiedBy: uuid, in: table, ownedBy: try requireUser().id)
             else { throw error }
             return try await existing(id).encodeResponse(status: .ok, for: self)
         }

@@ -30,3 +30,16 @@ struct TokenAuthenticator: Middleware {
             }
     }
 }
+
+/// The API token, or the web app's session cookie with its CSRF token in the `X-CSRF-Token` header: for
+/// the routes the web app calls itself (the sync feed), so a page's scripts need no token of their own.
+struct SessionOrTokenAuthenticator: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if request.headers.bearerAuthorization != nil {
+            return try await TokenAuthenticator().respond(to: request, chainingTo: next).get()
+        }
+        try await request.authenticateFromSessionCookie()
+        guard request.auth.has(AuthenticatedUser.self) else { throw AppError.unauthenticated }
+        return try await CSRFMiddleware().respond(to: request, chainingTo: next)
+    }
+}

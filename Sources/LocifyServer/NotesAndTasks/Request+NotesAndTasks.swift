@@ -5,7 +5,7 @@ import Vapor
 extension Request {
     /// The signed-in user's tasks.
     func tasks() throws -> TaskService {
-        TaskService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        TaskService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// The body as a task input (see `jsonInput`).
@@ -26,7 +26,7 @@ extension Request {
 extension Request {
     /// The signed-in user's notes.
     func notes() throws -> NoteService {
-        NoteService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        NoteService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// The body as a note input (see `jsonInput`).

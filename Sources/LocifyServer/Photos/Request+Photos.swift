@@ -4,11 +4,11 @@ import Vapor
 
 extension Request {
     func photos() throws -> PhotoService {
-        PhotoService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        PhotoService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     func avatars() throws -> AvatarService {
-        AvatarService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        AvatarService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// Each photo with its bytes (Monica's `dataUrl`) and contact, each read in one query.

@@ -1,8 +1,9 @@
 import LocifyAPI
+import LocifyCore
 import Vapor
 
 extension SyncedType {
-    static let place = SyncedType(PlacesTable.self) { request, ids in
+    static let place = SyncedType(PlacesTable.self, writes: .place) { request, ids in
         let places = try await request.ownedRows(
             ids, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
             read: { PlaceService.Found(place: try PlacesTable.place(from: $0), distanceKilometers: nil) })
@@ -10,10 +11,47 @@ extension SyncedType {
     }
 
     /// Categories with their places' count, as `GET /api/categories/{id}` answers them.
-    static let category = SyncedType(PlaceCategoriesTable.self) { request, ids in
+    static let category = SyncedType(PlaceCategoriesTable.self, writes: .category) { request, ids in
         let wanted = Set(ids)
         let categories = try await request.places().categories().categories.filter { wanted.contains($0.0.id) }
         return byID(
             categories.map { PlaceCategoryResource($0.0, placesCount: $0.1) }, id: \.id, as: SyncRecord.category)
     }
+}
+
+extension SyncWrites {
+    static let place = SyncWrites(
+        reading: PlaceInput.self,
+        fields: [
+            "name", "address", "latitude", "longitude", "notes", "category_id", "is_favorite", "source", "external_id",
+        ],
+        references: [SyncReference("category_uuid", for: "category_id", in: PlaceCategoriesTable.self)],
+        create: { request, input, uuid in
+            try await request.places().create(input.draft, typeErrors: input.typeErrors, uuid: uuid).id
+        },
+        update: { request, id, input in
+            _ = try await request.places().update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
+        },
+        delete: { request, id, _ in try await request.places().delete(id) })
+
+    /// A category that holds places is deleted with `move_to` (or `move_to_uuid`) naming the category that
+    /// receives them, as `DELETE /api/categories/{id}?move_to=` is; without it the delete is refused.
+    static let category = SyncWrites(
+        reading: PlaceCategoryInput.self, fields: ["name", "move_to"],
+        references: [SyncReference("move_to_uuid", for: "move_to", in: PlaceCategoriesTable.self)],
+        create: { request, input, uuid in
+            try await request.places().createCategory(named: input.name, typeErrors: input.typeErrors, uuid: uuid).id
+        },
+        update: { request, id, input in
+            _ = try await request.places().renameCategory(id, to: input.name, typeErrors: input.typeErrors)
+        },
+        delete: { request, id, fields in
+            var moveTo: Int?
+            switch fields["move_to"] ?? .null {
+            case .null: moveTo = nil
+            case .integer(let target): moveTo = target
+            default: throw ValidationFailure(field: "move_to", "move_to must be another of your categories.")
+            }
+            try await request.places().deleteCategory(id, moveTo: moveTo)
+        })
 }

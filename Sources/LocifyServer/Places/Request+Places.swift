@@ -4,7 +4,7 @@ import Vapor
 
 extension Request {
     func places() throws -> PlaceService {
-        PlaceService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        PlaceService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
@@ -35,13 +35,14 @@ extension Request {
 
     /// Hands a stored import to the background workers, waking one.
     func queuePlaceImport(_ id: Int) async throws {
-        try await PlaceImportJob.enqueue(importID: id, ownerID: try requireUser().id, now: dependencies.now(), on: db)
+        try await PlaceImportJob.enqueue(
+            importID: id, ownerID: try requireUser().id, now: dependencies.now(), on: database)
         application.jobWorkers?.nudge()
     }
 
     func placeImports() throws -> PlaceImportStore {
         PlaceImportStore(
-            database: db, ownerID: try requireUser().id, now: dependencies.now, cpuWork: application.cpuWork)
+            database: database, ownerID: try requireUser().id, now: dependencies.now, cpuWork: application.cpuWork)
     }
 
     /// Each place with its category's name, the names read in one query.

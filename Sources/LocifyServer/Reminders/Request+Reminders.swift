@@ -5,7 +5,7 @@ import Vapor
 extension Request {
     /// The signed-in user's reminders.
     func reminders() throws -> ReminderService {
-        ReminderService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        ReminderService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
     /// The body as a reminder input (see `jsonInput`).

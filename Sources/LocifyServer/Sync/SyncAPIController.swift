@@ -1,8 +1,10 @@
+import Foundation
 import LocifyAPI
 import LocifyCore
 import Vapor
 
-/// `GET /api/sync`: what changed and what was deleted after a cursor, for clients that keep a copy.
+/// `GET /api/sync`: what changed and what was deleted after a cursor, for clients that keep a copy;
+/// `POST /api/sync`: the changes a client made, applied in one transaction.
 struct SyncAPIController: RouteCollection {
     /// Changes and deletions a page when the client names no limit, and the most it may ask for.
     static let defaultLimit = 100
@@ -10,6 +12,18 @@ struct SyncAPIController: RouteCollection {
 
     func boot(routes: any RoutesBuilder) throws {
         routes.get(SyncPaths.api, use: pull)
+        routes.post(SyncPaths.api, use: push)
+    }
+
+    func push(request: Request) async throws -> SyncPushAnswerResource {
+        guard let body = request.body.data, body.readableBytes > 0 else {
+            throw ValidationFailure(field: "mutations", "The body must be a JSON object with client_id and mutations.")
+        }
+        guard request.headers.contentType == .json else { throw AppError.malformedBody }
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
+        let push = try SyncPush(value, known: request.application.syncedTypes)
+        return try await SyncPusher(request: request, ownerID: try request.requireUser().id)
+            .apply(push, at: request.dependencies.now())
     }
 
     func pull(request: Request) async throws -> SyncPullResource {

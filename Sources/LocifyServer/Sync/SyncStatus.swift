@@ -12,6 +12,17 @@ public struct SyncStatus: Sendable {
     public let oldestTombstone: Date?
     /// How many records of each synced type the account has, in the feed's order.
     public let records: [(type: String, count: Int)]
+    /// The clients that pushed to the account, the most recently seen first.
+    public let clients: [Client]
+
+    /// A client that pushed, as `locify sync status` lists it.
+    public struct Client: Sendable, Equatable {
+        public let clientID: String
+        public let lastMutationID: Int
+        public let pushes: Int
+        public let firstSeenAt: Date
+        public let lastSeenAt: Date
+    }
 
     static func read(ownerID: Int, types: [SyncedType], on database: any Database) async throws -> SyncStatus {
         let account = try await database.plainRows(
@@ -29,10 +40,16 @@ public struct SyncStatus: Sendable {
                 columns: ["n"])
             records.append((type.name, try rows.first?.requiredInteger(0) ?? 0))
         }
+        let clients = try await database.plainRows(
+            """
+            SELECT \(SyncClientsTable.clientColumns.list) FROM "sync_clients" WHERE "user_id" = \(bind: ownerID) \
+            ORDER BY "last_seen_at" DESC, "client_id"
+            """, columns: SyncClientsTable.clientColumns.names
+        ).map(SyncClientsTable.client(from:))
         return SyncStatus(
             revision: try account.first?.integer(0) ?? 0, horizon: try account.first?.integer(1) ?? 0,
             tombstones: try tombstones.first?.requiredInteger(0) ?? 0, oldestTombstone: try tombstones.first?.date(1),
-            records: records)
+            records: records, clients: clients)
     }
 
     /// The status as `locify sync status` prints it.
@@ -44,6 +61,12 @@ public struct SyncStatus: Sendable {
             "Records:",
         ]
         lines += records.map { "  \($0.type): \($0.count)" }
+        lines.append(clients.isEmpty ? "Clients: none has pushed yet" : "Clients:")
+        lines += clients.map {
+            "  \($0.clientID): last seen \(Timestamp.string($0.lastSeenAt)), \($0.pushes) "
+                + "push\($0.pushes == 1 ? "" : "es"), last mutation \($0.lastMutationID), first seen "
+                + Timestamp.day($0.firstSeenAt)
+        }
         return lines
     }
 }

@@ -1,3 +1,5 @@
+import FluentKit
+import Foundation
 import LocifyAPI
 import Vapor
 
@@ -12,13 +14,22 @@ struct SyncedType: Sendable {
     /// The signed-in account's records `ids` as their own route answers them, by id. A record deleted
     /// since the feed read its revision is left out: its tombstone comes in a later pull.
     let records: @Sendable (Request, [Int]) async throws -> [Int: SyncRecord]
+    /// How a push changes records of the type; nil for a type clients only read (photos come as files).
+    let writes: SyncWrites?
+    /// Finds a record by the uuid a client knows it by.
+    let locate: @Sendable (_ uuid: UUID, _ ownerID: Int, _ database: any Database) async throws -> SyncLocation
 
     init<Table: StoredTable>(
-        _ table: Table.Type, records: @escaping @Sendable (Request, [Int]) async throws -> [Int: SyncRecord]
+        _ table: Table.Type, writes: SyncWrites? = nil,
+        records: @escaping @Sendable (Request, [Int]) async throws -> [Int: SyncRecord]
     ) {
         name = Table.sync?.type ?? Table.name
         self.table = Table.name
         self.records = records
+        self.writes = writes
+        locate = { uuid, ownerID, database in
+            try await SyncLocation.find(uuid, in: table, ownedBy: ownerID, on: database)
+        }
     }
 
     /// Pairs each resource with its id, for `records`.
@@ -29,13 +40,37 @@ struct SyncedType: Sendable {
     }
 }
 
+/// Where a uuid a client sent leads.
+enum SyncLocation: Sendable, Equatable {
+    /// The account's record, with the revision of its last change.
+    case record(id: Int, revision: Int)
+    /// A record of another account: to this one, as absent as `nowhere`, yet its uuid cannot be taken.
+    case elsewhere
+    case nowhere
+
+    static func find<Table: StoredTable>(
+        _ uuid: UUID, in table: Table.Type, ownedBy ownerID: Int, on database: any Database
+    )
+        async throws -> SyncLocation
+    {
+        guard let revision = Table.sync?.revision.rawValue else { return .nowhere }
+        let rows = try await database.plainRows(
+            """
+            SELECT "id", "user_id", "\(unsafeRaw: revision)" FROM \(Table.quoted) WHERE "uuid" = \(bind: uuid)
+            """, columns: ["id", "user_id", "revision"])
+        guard let row = rows.first else { return .nowhere }
+        guard try row.requiredInteger(1) == ownerID else { return .elsewhere }
+        return .record(id: try row.requiredInteger(0), revision: try row.requiredInteger(2))
+    }
+}
+
 extension Request {
     /// The signed-in account's rows `ids` of `table`, for a `SyncedType`'s records.
     func ownedRows<Table: StoredTable, Value>(
         _ ids: [Int], in table: Table.Type, selecting selection: ColumnSelection<Table.Column>,
         read: (PlainRow) throws -> Value
     ) async throws -> [Value] {
-        try await db.ownedRows(ids, ownedBy: try requireUser().id, in: table, selecting: selection, read: read)
+        try await database.ownedRows(ids, ownedBy: try requireUser().id, in: table, selecting: selection, read: read)
     }
 }
 

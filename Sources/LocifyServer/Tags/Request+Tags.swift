@@ -5,6 +5,6 @@ import Vapor
 extension Request {
     /// The signed-in user's tags.
     func tags() throws -> TagService {
-        TagService(database: db, ownerID: try requireUser().id, dependencies: dependencies)
+        TagService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 }

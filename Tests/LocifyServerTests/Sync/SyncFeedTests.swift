@@ -222,6 +222,27 @@ final class SyncFeedTests: XCTestCase {
             XCTAssertEqual(status.records.map(\.type), app.syncedTypes.map(\.name))
             XCTAssertEqual(status.lines[0], "Revision: \(latest)")
             XCTAssertEqual(status.lines[1], "Horizon: none (no deletion let go yet)")
+            XCTAssertEqual(status.lines.last, "Clients: none has pushed yet")
+            for (client, pushes) in [("phone", 1), ("laptop", 2), ("laptop", 3)] {
+                let body =
+                    #"{"client_id":"\#(client)","mutations":[{"id":\#(pushes),"type":"contact","op":"update","uuid":"\#(UUID())"}]}"#
+                let pushed = try await app.send(.POST, "/api/sync", headers: account.bearer, json: body)
+                XCTAssertEqual(pushed.status, .ok, pushed.text)
+                clock.advance(by: 60)
+            }
+            let pushed = try await LocifyApp.syncStatus(in: app, email: account.email)
+            XCTAssertEqual(pushed.clients.map(\.clientID), ["laptop", "phone"], "\(database): the latest seen first")
+            XCTAssertEqual(pushed.clients.map(\.pushes), [2, 1], "\(database)")
+            XCTAssertEqual(pushed.clients.map(\.lastMutationID), [3, 1], "\(database)")
+            XCTAssertEqual(
+                pushed.lines.suffix(3),
+                [
+                    "Clients:",
+                    "  laptop: last seen \(Timestamp.string(clock.now - 60)), 2 pushes, last mutation 3, first seen "
+                        + Timestamp.day(clock.now - 120),
+                    "  phone: last seen \(Timestamp.string(clock.now - 180)), 1 push, last mutation 1, first seen "
+                        + Timestamp.day(clock.now - 180),
+                ], "\(database)")
             clock.advance(by: 100 * 86_400)
             try await TombstoneRetention(database: app.db, retention: 90 * 86_400).purge(now: clock.now)
             let purged = try await LocifyApp.syncStatus(in: app, email: account.email)
