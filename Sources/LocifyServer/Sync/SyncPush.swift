@@ -27,6 +27,8 @@ struct SyncPush {
     /// own transaction, so one push never holds the account's write lock for long.
     static let maximumMutations = 500
     static let maximumClientIDLength = 100
+    /// The largest id and revision a push may name: the largest whole number JavaScript holds exactly.
+    static let maximumNumber = 9_007_199_254_740_991
 
     let clientID: String
     let cursor: SyncCursor?
@@ -83,10 +85,13 @@ struct SyncPush {
                 continue
             }
             var id: Int?
-            if case .integer(let number) = mutation["id"] ?? .null, number >= 1 {
+            if case .integer(let number) = mutation["id"] ?? .null, (1...Self.maximumNumber).contains(number) {
                 id = number
             } else {
-                fail("\(at).id", "The id must be a whole number from 1 up, the client's number for this change.")
+                fail(
+                    "\(at).id",
+                    "The id must be a whole number from 1 to \(Self.maximumNumber), the client's number for this change."
+                )
             }
             var type: SyncedType?
             if case .string(let name) = mutation["type"] ?? .null,
@@ -120,7 +125,7 @@ struct SyncPush {
             var baseRevision: Int?
             switch mutation["base_revision"] ?? .null {
             case .null: baseRevision = nil
-            case .integer(let number) where number >= 0: baseRevision = number
+            case .integer(let number) where (0...Self.maximumNumber).contains(number): baseRevision = number
             default:
                 fail("\(at).base_revision", "base_revision must be the record's revision the client last saw, or null.")
             }
