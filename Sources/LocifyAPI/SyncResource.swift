@@ -219,8 +219,8 @@ public struct SyncFieldErrorResource: Codable, Sendable, Equatable {
     }
 }
 
-/// The answer to one mutation, by its `id`: `data` is the record after it (null once deleted or when
-/// refused), `revision` that record's revision.
+/// The answer to one mutation, by its `id`: `data` is the record as it stands once the push is done
+/// (null once deleted or when refused), `revision` that record's revision.
 public struct SyncPushResultResource: Codable, Sendable, Equatable {
     public var id: Int
     public var status: SyncPushStatus

@@ -27,13 +27,13 @@ struct SyncPusher {
             let known = try await database.plainRows(
                 #"SELECT "last_mutation_id" FROM "sync_clients" WHERE \#(thisClient)"#, columns: ["last_mutation_id"])
             var lastApplied = try known.first?.requiredInteger(0) ?? 0
-            var results: [SyncPushResultResource] = []
+            var outcomes: [Outcome] = []
             var previousID: Int?
             for mutation in push.mutations {
                 defer { previousID = max(previousID ?? 0, mutation.id) }
                 if let previousID, mutation.id <= previousID {
-                    results.append(
-                        SyncPushResultResource(
+                    outcomes.append(
+                        Outcome(
                             id: mutation.id, status: .rejected,
                             errors: [
                                 SyncFieldErrorResource(
@@ -44,12 +44,13 @@ struct SyncPusher {
                     continue
                 }
                 if mutation.id <= lastApplied {
-                    results.append(try await answer(mutation, .duplicate, on: database))
+                    outcomes.append(try await answer(mutation, .duplicate, on: database))
                     continue
                 }
-                results.append(try await carryOut(mutation, revision: revision, on: database))
+                outcomes.append(try await carryOut(mutation, revision: revision, on: database))
                 lastApplied = mutation.id
             }
+            let results = try await withRecords(outcomes, revision: revision)
             if known.isEmpty {
                 try await clients.insert([
                     .owner: ownerID, .clientID: push.clientID, .lastMutationID: lastApplied, .pushes: 1,
@@ -66,18 +67,59 @@ struct SyncPusher {
         }
     }
 
+    /// A mutation's result, and the record whose `data` it answers once the push is done.
+    private struct Outcome {
+        var result: SyncPushResultResource
+        var record: (type: SyncedType, id: Int)?
+
+        init(
+            id: Int, status: SyncPushStatus, errors: [SyncFieldErrorResource] = [],
+            record: (type: SyncedType, id: Int)? = nil, revision: Int? = nil
+        ) {
+            result = SyncPushResultResource(id: id, status: status, errors: errors, revision: revision)
+            self.record = record
+        }
+    }
+
+    /// The results with each record as it stands once the push is done (read a type at a time, in the
+    /// push's transaction; none for a record deleted by then).
+    private func withRecords(_ outcomes: [Outcome], revision: Int) async throws -> [SyncPushResultResource] {
+        var wanted: [String: (type: SyncedType, ids: [Int])] = [:]
+        for case (let type, let id)? in outcomes.map(\.record) {
+            wanted[type.name, default: (type, [])].ids.append(id)
+        }
+        var records: [String: [Int: SyncRecord]] = [:]
+        for (name, (type, ids)) in wanted { records[name] = try await type.records(request, ids) }
+        // A record a later mutation of the push changed has the push's revision.
+        let changed = Set(
+            outcomes.compactMap { outcome in
+                outcome.result.revision == revision ? outcome.record.map { "\($0.type.name)/\($0.id)" } : nil
+            })
+        return outcomes.map { outcome in
+            var result = outcome.result
+            guard let (type, id) = outcome.record, let data = records[type.name]?[id] else {
+                result.data = nil
+                result.revision = nil
+                return result
+            }
+            result.data = data
+            if changed.contains("\(type.name)/\(id)") { result.revision = revision }
+            return result
+        }
+    }
+
     /// One mutation, in its own savepoint: refused, it leaves nothing behind.
     private func carryOut(_ mutation: SyncPush.Mutation, revision: Int, on database: any Database) async throws
-        -> SyncPushResultResource
+        -> Outcome
     {
         do {
             return try await database.savepoint { try await perform(mutation, revision: revision, on: database) }
         } catch let failure as ValidationFailure {
-            return SyncPushResultResource(
+            return Outcome(
                 id: mutation.id, status: .rejected,
                 errors: failure.errors.map { SyncFieldErrorResource(field: $0.field, message: $0.message) })
         } catch let conflict as SyncConflict {
-            return SyncPushResultResource(
+            return Outcome(
                 id: mutation.id, status: .conflict,
                 errors: [SyncFieldErrorResource(field: nil, message: conflict.message)])
         } catch {
@@ -85,14 +127,14 @@ struct SyncPusher {
             // The server's own trouble (the database went away) fails the whole push: nothing is
             // committed and the client sends it again, instead of hearing its change was refused.
             guard failure.status.code < 500 else { throw error }
-            return SyncPushResultResource(
+            return Outcome(
                 id: mutation.id, status: .rejected,
                 errors: failure.messages.map { SyncFieldErrorResource(field: nil, message: $0) })
         }
     }
 
     private func perform(_ mutation: SyncPush.Mutation, revision: Int, on database: any Database) async throws
-        -> SyncPushResultResource
+        -> Outcome
     {
         let type = mutation.type
         let writes = mutation.writes
@@ -100,10 +142,10 @@ struct SyncPusher {
         if mutation.operation == .delete {
             guard case .record(let id, _) = location else {
                 guard try await isDeleted(type.name, mutation.uuid, on: database) else { throw notFound(type) }
-                return SyncPushResultResource(id: mutation.id, status: .merged)
+                return Outcome(id: mutation.id, status: .merged)
             }
             try await writes.delete(request, id, try await resolved(mutation.fields, of: mutation, on: database))
-            return SyncPushResultResource(id: mutation.id, status: .applied)
+            return Outcome(id: mutation.id, status: .applied)
         }
         let fields = try await resolved(mutation.fields, of: mutation, on: database)
         switch (mutation.operation, location) {
@@ -171,12 +213,11 @@ struct SyncPusher {
         return result
     }
 
-    /// The answer `status` with the record as it is now (none once deleted).
+    /// The answer `status` about the record `mutation` names (found by its uuid unless `knownID` is given).
     private func answer(
         _ mutation: SyncPush.Mutation, _ status: SyncPushStatus, id knownID: Int? = nil,
-        revision knownRevision: Int? = nil,
-        on database: any Database
-    ) async throws -> SyncPushResultResource {
+        revision knownRevision: Int? = nil, on database: any Database
+    ) async throws -> Outcome {
         var id = knownID
         var revision = knownRevision
         if id == nil,
@@ -185,10 +226,7 @@ struct SyncPusher {
             id = found
             revision = stored
         }
-        guard let id else { return SyncPushResultResource(id: mutation.id, status: status) }
-        let data = try await mutation.type.records(request, [id])[id]
-        return SyncPushResultResource(
-            id: mutation.id, status: status, data: data, revision: data == nil ? nil : revision)
+        return Outcome(id: mutation.id, status: status, record: id.map { (mutation.type, $0) }, revision: revision)
     }
 
     private func isDeleted(_ type: String, _ uuid: UUID, on database: any Database) async throws -> Bool {

@@ -309,6 +309,22 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/sync", "200")
                 ),
                 (
+                    "sync push",
+                    try encoded(
+                        SyncPushAnswerResource(
+                            results: [
+                                SyncPushResultResource(id: 1, status: .applied, data: .contact(contact), revision: 6),
+                                SyncPushResultResource(id: 2, status: .applied),
+                                SyncPushResultResource(
+                                    id: 3, status: .rejected,
+                                    errors: [SyncFieldErrorResource(field: "first_name", message: "Required.")]),
+                                SyncPushResultResource(
+                                    id: 4, status: .conflict,
+                                    errors: [SyncFieldErrorResource(field: nil, message: "Deleted meanwhile.")]),
+                            ], cursor: "1.5.9999.0")),
+                    try responseSchema(document, "post", "/api/sync", "200")
+                ),
+                (
                     "sync cursor too old", try encoded(ErrorEnvelope(message: .text("Download again."), code: 410)),
                     try responseSchema(document, "get", "/api/sync", "410")
                 ),

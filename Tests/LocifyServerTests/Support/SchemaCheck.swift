@@ -1,31 +1,9 @@
 import Foundation
+import LocifyAPI
 
-/// A JSON value with its kind kept exact (Foundation's parser turns `true` into the number 1 on Linux).
-indirect enum JSONValue: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
+/// `JSONValue` (LocifyAPI's: it keeps `true` apart from 1, which Foundation's parser on Linux does not)
+/// as the schema checks read it.
+extension JSONValue {
     static func parse(_ text: String) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
@@ -113,8 +91,8 @@ struct SchemaCheck {
 
     private static func has(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array),
-            ("object", .object):
+        case ("null", .null), ("boolean", .bool), ("number", .number), ("number", .integer), ("integer", .integer),
+            ("string", .string), ("array", .array), ("object", .object):
             return true
         case ("integer", .number(let number)):
             return number.rounded() == number
