@@ -22,8 +22,12 @@ struct SyncAPIController: RouteCollection {
         guard request.headers.contentType == .json else { throw AppError.malformedBody }
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
         let push = try SyncPush(value, known: request.application.syncedTypes)
-        return try await SyncPusher(request: request, ownerID: try request.requireUser().id)
+        let answer = try await SyncPusher(request: request, ownerID: try request.requireUser().id)
             .apply(push, at: request.dependencies.now())
+        // The services nudged the workers inside the push's transaction, before the jobs they queued (an
+        // address to geocode) could be seen; now they can.
+        request.application.jobWorkers?.nudge()
+        return answer
     }
 
     func pull(request: Request) async throws -> SyncPullResource {
