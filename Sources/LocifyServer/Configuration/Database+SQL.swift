@@ -57,3 +57,21 @@ extension SQLQueryString {
             "+" + prefix + #""user_id" = "# + String(ownerID) + " AND " + prefix + "\"\(idColumn)\" IN (" + list + ")")
     }
 }
+
+extension Database {
+    /// Runs `body` in a savepoint of the open transaction: when it throws, what it wrote is undone and
+    /// the transaction goes on (PostgreSQL would otherwise refuse every statement after a failed one).
+    func savepoint<Result>(_ body: () async throws -> Result) async throws -> Result {
+        let sql = try sqlDatabase()
+        try await sql.raw("SAVEPOINT locify_step").run()
+        do {
+            let result = try await body()
+            try await sql.raw("RELEASE SAVEPOINT locify_step").run()
+            return result
+        } catch {
+            try await sql.raw("ROLLBACK TO SAVEPOINT locify_step").run()
+            try await sql.raw("RELEASE SAVEPOINT locify_step").run()
+            throw error
+        }
+    }
+}

@@ -16,12 +16,8 @@ struct SyncAPIController: RouteCollection {
     }
 
     func push(request: Request) async throws -> SyncPushAnswerResource {
-        guard let body = request.body.data, body.readableBytes > 0 else {
-            throw ValidationFailure(field: "mutations", "The body must be a JSON object with client_id and mutations.")
-        }
-        guard request.headers.contentType == .json else { throw AppError.malformedBody }
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
-        let push = try SyncPush(value, known: request.application.syncedTypes)
+        let push = try SyncPush(
+            try request.jsonInput(JSONValue.self, empty: .null), known: request.application.syncedTypes)
         let answer = try await SyncPusher(request: request, ownerID: try request.requireUser().id)
             .apply(push, at: request.dependencies.now())
         // The services nudged the workers inside the push's transaction, before the jobs they queued (an

@@ -50,7 +50,7 @@ struct SyncPusher {
                 outcomes.append(try await carryOut(mutation, revision: revision, on: database))
                 lastApplied = mutation.id
             }
-            let results = try await withRecords(outcomes, revision: revision)
+            let results = try await withRecords(outcomes, on: database)
             if known.isEmpty {
                 try await clients.insert([
                     .owner: ownerID, .clientID: push.clientID, .lastMutationID: lastApplied, .pushes: 1,
@@ -67,43 +67,48 @@ struct SyncPusher {
         }
     }
 
-    /// A mutation's result, and the record whose `data` it answers once the push is done.
+    /// A mutation's result, and the record whose `data` and `revision` it answers once the push is done.
     private struct Outcome {
         var result: SyncPushResultResource
         var record: (type: SyncedType, id: Int)?
 
         init(
             id: Int, status: SyncPushStatus, errors: [SyncFieldErrorResource] = [],
-            record: (type: SyncedType, id: Int)? = nil, revision: Int? = nil
+            record: (type: SyncedType, id: Int)? = nil
         ) {
-            result = SyncPushResultResource(id: id, status: status, errors: errors, revision: revision)
+            result = SyncPushResultResource(id: id, status: status, errors: errors)
             self.record = record
         }
     }
 
-    /// The results with each record as it stands once the push is done (read a type at a time, in the
-    /// push's transaction; none for a record deleted by then).
-    private func withRecords(_ outcomes: [Outcome], revision: Int) async throws -> [SyncPushResultResource] {
+    /// The results with each record and its revision as they stand once the push is done (read a type at
+    /// a time, in the push's transaction; none for a record deleted by then).
+    private func withRecords(_ outcomes: [Outcome], on database: any Database) async throws
+        -> [SyncPushResultResource]
+    {
         var wanted: [String: (type: SyncedType, ids: [Int])] = [:]
         for case (let type, let id)? in outcomes.map(\.record) {
             wanted[type.name, default: (type, [])].ids.append(id)
         }
-        var records: [String: [Int: SyncRecord]] = [:]
-        for (name, (type, ids)) in wanted { records[name] = try await type.records(request, ids) }
-        // A record a later mutation of the push changed has the push's revision.
-        let changed = Set(
-            outcomes.compactMap { outcome in
-                outcome.result.revision == revision ? outcome.record.map { "\($0.type.name)/\($0.id)" } : nil
-            })
+        var records: [String: [Int: (data: SyncRecord, revision: Int)]] = [:]
+        for (name, (type, ids)) in wanted {
+            let data = try await type.records(request, ids)
+            let rows = try await database.plainRows(
+                """
+                SELECT "id", "revision" FROM "\(unsafeRaw: type.table)" \
+                WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))
+                """, columns: ["id", "revision"])
+            for row in rows {
+                let id = try row.requiredInteger(0)
+                if let record = data[id] { records[name, default: [:]][id] = (record, try row.requiredInteger(1)) }
+            }
+        }
         return outcomes.map { outcome in
             var result = outcome.result
-            guard let (type, id) = outcome.record, let data = records[type.name]?[id] else {
-                result.data = nil
-                result.revision = nil
-                return result
+            if let (type, id) = outcome.record, let found = records[type.name]?[id] {
+                result.data = found.data
+                result.revision = found.revision
             }
-            result.data = data
-            if changed.contains("\(type.name)/\(id)") { result.revision = revision }
             return result
         }
     }
@@ -155,14 +160,12 @@ struct SyncPusher {
             throw ValidationFailure(field: "uuid", "This uuid cannot be used: make a new one.")
         case (.create, .nowhere):
             let id = try await writes.create(request, mutation.uuid, try JSONEncoder().encode(fields))
-            return try await answer(mutation, .applied, id: id, revision: revision, on: database)
+            return Outcome(id: mutation.id, status: .applied, record: (type, id))
         case (_, .record(let id, let stored)):
             if !fields.isEmpty { try await writes.update(request, id, try JSONEncoder().encode(fields)) }
             // Changed by others since the client last saw it (not by an earlier mutation of this push).
             let othersChanged = mutation.baseRevision.map { stored > $0 && stored != revision } ?? false
-            return try await answer(
-                mutation, othersChanged ? .merged : .applied, id: id, revision: fields.isEmpty ? stored : revision,
-                on: database)
+            return Outcome(id: mutation.id, status: othersChanged ? .merged : .applied, record: (type, id))
         case (_, .elsewhere), (_, .nowhere):
             guard try await isDeleted(type.name, mutation.uuid, on: database) else { throw notFound(type) }
             throw SyncConflict(
@@ -213,20 +216,14 @@ struct SyncPusher {
         return result
     }
 
-    /// The answer `status` about the record `mutation` names (found by its uuid unless `knownID` is given).
-    private func answer(
-        _ mutation: SyncPush.Mutation, _ status: SyncPushStatus, id knownID: Int? = nil,
-        revision knownRevision: Int? = nil, on database: any Database
-    ) async throws -> Outcome {
-        var id = knownID
-        var revision = knownRevision
-        if id == nil,
-            case .record(let found, let stored) = try await mutation.type.locate(mutation.uuid, ownerID, database)
-        {
-            id = found
-            revision = stored
+    /// The answer `status` about the record `mutation` names, found by its uuid.
+    private func answer(_ mutation: SyncPush.Mutation, _ status: SyncPushStatus, on database: any Database)
+        async throws -> Outcome
+    {
+        guard case .record(let id, _) = try await mutation.type.locate(mutation.uuid, ownerID, database) else {
+            return Outcome(id: mutation.id, status: status)
         }
-        return Outcome(id: mutation.id, status: status, record: id.map { (mutation.type, $0) }, revision: revision)
+        return Outcome(id: mutation.id, status: status, record: (mutation.type, id))
     }
 
     private func isDeleted(_ type: String, _ uuid: UUID, on database: any Database) async throws -> Bool {
@@ -246,22 +243,4 @@ struct SyncPusher {
 /// A mutation that met a deletion: what it changes, or what it belongs to, is gone.
 struct SyncConflict: Error {
     let message: String
-}
-
-extension Database {
-    /// Runs `body` in a savepoint of the open transaction: when it throws, what it wrote is undone and
-    /// the transaction goes on (PostgreSQL would otherwise refuse every statement after a failed one).
-    func savepoint<Result>(_ body: () async throws -> Result) async throws -> Result {
-        let sql = try sqlDatabase()
-        try await sql.raw("SAVEPOINT sync_mutation").run()
-        do {
-            let result = try await body()
-            try await sql.raw("RELEASE SAVEPOINT sync_mutation").run()
-            return result
-        } catch {
-            try await sql.raw("ROLLBACK TO SAVEPOINT sync_mutation").run()
-            try await sql.raw("RELEASE SAVEPOINT sync_mutation").run()
-            throw error
-        }
-    }
 }
