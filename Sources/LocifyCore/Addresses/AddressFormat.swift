@@ -51,15 +51,42 @@ public struct AddressFormat: Sendable {
     let localityNameType: String
     /// The name Google's data gives the region; used where ISO has no country (AC, TA, XK).
     let dataName: String
+    /// `pattern` and `latinPattern` read once: every address a list or the sync feed answers is
+    /// written through them.
+    private let patternLines: [[Token]]
+    private let latinPatternLines: [[Token]]?
+
+    init(
+        regionCode: String, pattern: String, latinPattern: String?, requiredFields: Set<AddressField>,
+        uppercaseFields: Set<AddressField>, postalCodePattern: String?, postalCodeExamples: [String],
+        postalCodePrefix: String?, subdivisions: [Subdivision], zipNameType: String, stateNameType: String,
+        localityNameType: String, dataName: String
+    ) {
+        self.regionCode = regionCode
+        self.pattern = pattern
+        self.latinPattern = latinPattern
+        self.requiredFields = requiredFields
+        self.uppercaseFields = uppercaseFields
+        self.postalCodePattern = postalCodePattern
+        self.postalCodeExamples = postalCodeExamples
+        self.postalCodePrefix = postalCodePrefix
+        self.subdivisions = subdivisions
+        self.zipNameType = zipNameType
+        self.stateNameType = stateNameType
+        self.localityNameType = localityNameType
+        self.dataName = dataName
+        patternLines = Self.lines(of: pattern)
+        latinPatternLines = latinPattern.map(Self.lines(of:))
+    }
 
     /// The fields this country uses, in the order they are written.
     public var fields: [AddressField] {
-        lines(of: pattern).flatMap { $0.compactMap(\.field) }
+        patternLines.flatMap { $0.compactMap(\.field) }
     }
 
     /// The fields grouped by the line they are written on.
     public var fieldLines: [[AddressField]] {
-        lines(of: pattern).map { $0.compactMap(\.field) }.filter { !$0.isEmpty }
+        patternLines.map { $0.compactMap(\.field) }.filter { !$0.isEmpty }
     }
 
     // MARK: Words
@@ -112,9 +139,8 @@ public struct AddressFormat: Sendable {
     /// The address as lines, following the country's pattern: fields in capitals where the country
     /// writes them so, lines that end up empty dropped, the country's name last.
     public func lines(for address: AddressValues, countryName: String, latin: Bool = false) -> [String] {
-        let chosen = latin ? (latinPattern ?? pattern) : pattern
         var output: [String] = []
-        for line in lines(of: chosen) {
+        for line in latin ? (latinPatternLines ?? patternLines) : patternLines {
             // A street of several lines expands into several address lines.
             if line.count == 1, line.first?.field == .street {
                 output += (address.value(for: .street) ?? "").split(whereSeparator: \.isNewline).map {
@@ -127,8 +153,7 @@ public struct AddressFormat: Sendable {
                 switch token {
                 case .literal(let literal): text += literal
                 case .field(let field):
-                    let value = (address.value(for: field) ?? "").replacingOccurrences(of: "\n", with: ", ")
-                    text += apply(field, to: value)
+                    text += apply(field, to: Self.joiningLines(address.value(for: field) ?? ""))
                 }
             }
             let cleaned = Self.tidy(text)
@@ -149,14 +174,42 @@ public struct AddressFormat: Sendable {
         uppercaseFields.contains(field) ? value.uppercased() : value
     }
 
-    /// Trims spaces and separators left at the ends by empty fields, and doubled separators inside
-    /// ("Springfield, , 62704" → "Springfield, 62704").
-    static func tidy(_ text: String) -> String {
-        var result = text
-        for (doubled, single) in [("  ", " "), (" ,", ","), (",,", ",")] {
-            while result.contains(doubled) { result = result.replacingOccurrences(of: doubled, with: single) }
+    /// A value's lines joined with ", ", for a field written within a line.
+    private static func joiningLines(_ value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: "\n")) else { return value }
+        var joined = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar == "\n" { joined.append(contentsOf: ", ".unicodeScalars) } else { joined.append(scalar) }
         }
-        return result.trimmingCharacters(in: CharacterSet(charactersIn: " ,-/").union(.whitespaces))
+        return String(joined)
+    }
+
+    /// Trims spaces and separators left at the ends by empty fields, and doubled separators inside
+    /// ("Springfield, , 62704" → "Springfield, 62704"): runs of spaces become one, a space before a comma
+    /// goes, runs of commas become one. One pass over the text; Foundation's replacing and trimming (a
+    /// character set made each time) were most of the time of writing an address.
+    static func tidy(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == " ", scalars.last == " " { continue }
+            if scalar == "," {
+                if scalars.last == " " { scalars.removeLast() }
+                if scalars.last == "," { continue }
+            }
+            scalars.append(scalar)
+        }
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
+    /// What `tidy` trims from the ends: separators, and spaces (a tab, and the Unicode space separators).
+    private static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", ",", "-", "/", "\t": true
+        default: scalar.properties.generalCategory == .spaceSeparator
+        }
     }
 
     enum Token: Equatable {
@@ -170,7 +223,7 @@ public struct AddressFormat: Sendable {
     }
 
     /// Splits a pattern on `%n` into lines of literals and fields.
-    func lines(of pattern: String) -> [[Token]] {
+    static func lines(of pattern: String) -> [[Token]] {
         pattern.components(separatedBy: "%n").map { line in
             var tokens: [Token] = []
             var literal = ""

@@ -59,4 +59,26 @@ final class PlainRowTests: XCTestCase {
             }
         }
     }
+
+    /// PostgreSQL reads rows straight from its driver when the driver takes every bind itself, and
+    /// through SQLKit otherwise (a NULL bind): both give the same values. A computed average comes as
+    /// numeric there, and still reads as a number.
+    func testBothOfPostgreSQLsPathsAndAComputedNumberRead() async throws {
+        try await forEachDatabase { app, _, _ in
+            let sql = try app.db.sqlDatabase()
+            try await sql.raw(#"CREATE TABLE "probes" ("t" TEXT, "i" BIGINT)"#).run()
+            try await sql.raw(#"INSERT INTO "probes" VALUES ('one', 1), ('two', 2), (NULL, 4)"#).run()
+            let missing: String? = nil
+            for bound in [SQLQueryString(#"\#(bind: "none")"#), SQLQueryString(#"\#(bind: missing)"#)] {
+                let rows = try await app.db.plainRows(
+                    """
+                    SELECT "t", "i", (SELECT AVG("i") FROM "probes") AS "average" FROM "probes" \
+                    WHERE "t" IS NULL OR "t" <> COALESCE(\(bound), 'none') ORDER BY "i"
+                    """, columns: ["t", "i", "average"])
+                XCTAssertEqual(try rows.map { try $0.text(0) }, ["one", "two", nil])
+                XCTAssertEqual(try rows.map { try $0.requiredInteger(1) }, [1, 2, 4])
+                XCTAssertEqual(try rows.first?.requiredDouble(2) ?? 0, 7.0 / 3, accuracy: 0.000_001)
+            }
+        }
+    }
 }
