@@ -78,6 +78,10 @@ final class JSONWriter {
         if let number { writeInteger(number) } else { writeNull() }
     }
 
+    func writeOptional(_ number: Double?) throws {
+        if let number { try writeFloatingPoint(number, path: keyPath) } else { writeNull() }
+    }
+
     /// A nested value of a direct writer: the bytes cached for its usual constant value, or the
     /// generic path for anything else.
     func writeNested<Value: Encodable & Equatable>(_ value: Value, constant: Value, as cached: [UInt8]) throws {
@@ -130,7 +134,9 @@ final class JSONWriter {
         // Metatype comparisons first: far cheaper than asking the run time for a protocol conformance.
         if usesDirectWriters,
             Value.self == ContactResource.self || Value.self == ContactShortResource.self
-                || Value.self == ReminderTimelineResource.self,
+                || Value.self == ReminderTimelineResource.self || Value.self == AddressResource.self
+                || Value.self == AddressShortResource.self || Value.self == PlaceResource.self
+                || Value.self == SyncPullResource.self,
             let direct = value as? any DirectJSONWritable
         {
             return try direct.writeJSON(to: self)

@@ -150,4 +150,91 @@ final class DirectJSONTests: XCTestCase {
         XCTAssertEqual(try json(upcoming, direct: true), try json(upcoming, direct: false))
         XCTAssertEqual(try json([UpcomingReminderResource](), direct: true), "[]")
     }
+
+    func testAddressesAndPlacesWriteTheSameBytesBothWays() throws {
+        let people = contacts()
+        let postal: [PostalAddress] = [
+            PostalAddress(
+                label: "Home", street: "Unter den Linden 1\nHinterhaus", city: "Berlin", postalCode: "10117",
+                countryCode: "DE", coordinate: Coordinate(latitude: 52.5170365, longitude: -13.3888599)),
+            PostalAddress(
+                street: "1600 \"Amphitheatre\" Pkwy", city: "Mountain View", province: "CA", countryCode: "US"),
+            PostalAddress(city: "東京都", countryCode: "JP", coordinate: Coordinate(latitude: 35.6, longitude: 139)),
+            PostalAddress(),
+        ]
+        let states: [GeocodeState] = [
+            .typedByUser, GeocodeState(status: .done, precision: .street, source: "nominatim"), .pending, .notFound,
+        ]
+        var changes: [SyncChangeResource] = []
+        for (index, address) in postal.enumerated() {
+            let contact = people[index]
+            let stored = ContactAddress(
+                id: index + 20, uuid: UUID(), ownerID: 3, contactID: contact.id, address: address,
+                geocode: states[index], createdAt: contact.createdAt, updatedAt: contact.updatedAt)
+            let short = ContactShortResource(
+                contact, url: "http://x/api/contacts/\(contact.id)",
+                avatar: AvatarResource(url: nil, source: "default", defaultAvatarColor: "#fff"), currentYear: 2024)
+            let full = AddressResource(stored, url: "http://x/api/addresses/\(stored.id)", contact: short)
+            let inContact = AddressShortResource(stored, url: "http://x/api/addresses/\(stored.id)")
+            XCTAssertEqual(try json(full, direct: true), try json(full, direct: false))
+            XCTAssertEqual(try json(inContact, direct: true), try json(inContact, direct: false))
+            XCTAssertEqual(try json([full, full], direct: true), try json([full, full], direct: false))
+            changes.append(
+                SyncChangeResource(uuid: stored.uuid, id: stored.id, revision: index + 1, data: .address(full)))
+            changes.append(
+                SyncChangeResource(
+                    uuid: contact.uuid, id: contact.id, revision: index + 1,
+                    data: .contact(
+                        ContactResource(
+                            contact, url: "http://x/api/contacts/\(contact.id)",
+                            avatar: AvatarResource(url: nil, source: "default", defaultAvatarColor: "#fff"),
+                            currentYear: 2024))))
+            changes.append(
+                SyncChangeResource(
+                    uuid: stored.uuid, id: index + 40, revision: index + 1,
+                    data: .note(
+                        NoteResource(
+                            Note(
+                                id: index + 40, uuid: stored.uuid, ownerID: 3, contactID: contact.id,
+                                fields: NoteFields(body: "Note \"\(index)\"", isFavorited: index == 1),
+                                favoritedAt: nil, createdAt: contact.createdAt, updatedAt: contact.updatedAt),
+                            url: "http://x/api/notes/\(index + 40)", contact: short))))
+        }
+
+        let fields: [PlaceFields] = [
+            PlaceFields(name: "Café \"Zoë\"", coordinate: Coordinate(latitude: 48.8566, longitude: 2.3522)),
+            PlaceFields(
+                name: "Line\nbreak\u{2028}", address: "1 Rue de Rivoli, Paris",
+                coordinate: Coordinate(latitude: -33.8688197, longitude: 151.2092955), notes: "Tab\there",
+                isFavorite: true, source: "gpx", externalID: "wpt-7"),
+        ]
+        for (index, placeFields) in fields.enumerated() {
+            let place = Place(
+                id: index + 30, uuid: UUID(), ownerID: 3, categoryID: 5, fields: placeFields,
+                createdAt: Date(timeIntervalSince1970: 1_714_817_165),
+                updatedAt: Date(timeIntervalSince1970: 1_714_900_000))
+            for distance in [nil, 1.23456, 0] as [Double?] {
+                let resource = PlaceResource(
+                    place, categoryName: "Cafés & \"bars\"", url: "http://x/api/places/\(place.id)",
+                    distanceKm: distance)
+                XCTAssertEqual(try json(resource, direct: true), try json(resource, direct: false))
+                changes.append(SyncChangeResource(uuid: place.uuid, id: place.id, revision: 9, data: .place(resource)))
+            }
+        }
+
+        // A page of the sync feed: every kind of record, and deletions with and without a uuid.
+        let deletions = [
+            SyncDeletionResource(type: "contact", uuid: UUID(), id: 4, revision: 10),
+            SyncDeletionResource(type: "address", uuid: nil, id: 5, revision: 11),
+        ]
+        for page in [
+            SyncPullResource(changes: changes, deletions: deletions, cursor: "1.11.14.2", hasMore: true),
+            SyncPullResource(changes: [], deletions: [], cursor: "1.0.-1.0", hasMore: false),
+        ] {
+            XCTAssertEqual(try json(page, direct: true), try json(page, direct: false))
+        }
+        XCTAssertTrue(
+            try json(SyncPullResource(changes: [], deletions: deletions, cursor: "c", hasMore: false), direct: true)
+                .contains(#"{"type":"address","id":5,"revision":11}"#))
+    }
 }

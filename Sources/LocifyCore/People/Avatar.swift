@@ -23,12 +23,30 @@ public enum Avatar {
         return InitialsCache.shared.initials(of: name) { asciiInitials(of: TextFolding.ascii($0)) }
     }
 
+    /// The first letter or digit of each word, read byte by byte: every contact of a list or a sync page
+    /// is named through here, and splitting into `Character`s was a twentieth of a feed page's time.
     private static func asciiInitials(of asciiName: String) -> String {
-        asciiName
-            .split(whereSeparator: { $0.isWhitespace })
-            .compactMap { word in word.first.flatMap { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : nil } }
-            .map(String.init)
-            .joined()
+        var initials = ""
+        var startsWord = true
+        for byte in asciiName.utf8 {
+            switch byte {
+            case 0x09...0x0D, 0x20:  // ASCII's white space (tab, line breaks, space)
+                startsWord = true
+            default:
+                if startsWord, isLetterOrDigit(byte) { initials.unicodeScalars.append(Unicode.Scalar(byte)) }
+                startsWord = false
+            }
+        }
+        return initials
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: false
+        }
     }
 
     /// At most two characters for an avatar circle: first grapheme of the first and the last word,
