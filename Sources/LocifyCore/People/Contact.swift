@@ -141,6 +141,12 @@ public struct ContactDraft: Sendable, Equatable {
 
     public static let descriptionLimit = 10_000
 
+    /// Whether the draft names a gender (by id or by name): only then are the account's genders needed
+    /// to check it.
+    public var namesGender: Bool {
+        genderID != nil || !(genderName?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
+    }
+
     /// `email` trimmed and normalized, nil when blank: what an accepted draft adds as an Email field.
     public var normalizedEmail: String? {
         email.map(EmailAddress.normalized).flatMap { $0.isEmpty ? nil : $0 }

@@ -228,6 +228,7 @@ struct ContactService {
     func create(
         _ draft: ContactDraft, typeErrors: [FieldError] = [], birthdayReminder: Bool? = nil, uuid: UUID? = nil
     ) async throws -> Contact {
+        // Read even when the draft names none: an account's first contact seeds its genders.
         let genders = try await genderService.all()
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         try await database.requireNewRecord(uuid, in: ContactsTable.self, ownedBy: ownerID)
@@ -256,7 +257,7 @@ struct ContactService {
             let contact = Contact(
                 id: id, uuid: uuid, ownerID: ownerID, fields: fields, defaultAvatarColor: color, avatar: avatar,
                 createdAt: now, updatedAt: now)
-            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
+            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder, isNew: true)
             return contact
         }
     }
@@ -307,8 +308,10 @@ struct ContactService {
             id, ownedBy: ownerID, selectingAlso: [.gravatarHash], on: database)
         let stored = try ContactRows.contact(from: row)
         let hashBefore = try row.text(ContactRows.columns.count)
-        let genders = try await genderService.all()
         let draft = change(ContactDraft(stored.fields))
+        // The account's genders check a draft that names one; the many that do not need none read (an
+        // account with contacts has its genders seeded).
+        let genders = draft.namesGender ? try await genderService.all() : []
         let fields = try draft.validated(today: today, genders: genders, typeErrors: typeErrors)
         let now = dependencies.now()
         var digest = try await contactFields.digests(ofContacts: [id])[id] ?? ContactFieldDigest()

@@ -219,9 +219,11 @@ struct ReminderService {
 
     /// Keeps a contact's birthday reminder in step with its birthday, under the same id: made when `wanted`
     /// is true and there is a birthday, moved when the birthday moves, removed when the birthday is or
-    /// when `wanted` is false. nil keeps whatever there is.
-    func syncBirthday(of contact: Contact, wanted: Bool?) async throws {
-        let existing = try await birthdayReminder(of: contact.id)
+    /// when `wanted` is false. nil keeps whatever there is. `isNew`: the contact was made in this
+    /// transaction, so it has no reminder yet.
+    func syncBirthday(of contact: Contact, wanted: Bool?, isNew: Bool = false) async throws {
+        // A contact made just now has no reminder to look for.
+        let existing = isNew ? nil : try await birthdayReminder(of: contact.id)
         let wants = wanted ?? (existing != nil)
         guard wants, let birthdate = contact.fields.birthdate,
             let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)

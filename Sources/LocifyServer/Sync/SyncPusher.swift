@@ -27,6 +27,7 @@ struct SyncPusher {
             let known = try await database.plainRows(
                 #"SELECT "last_mutation_id" FROM "sync_clients" WHERE \#(thisClient)"#, columns: ["last_mutation_id"])
             var lastApplied = try known.first?.requiredInteger(0) ?? 0
+            let locations = try await LocationBook(for: push, ownerID: ownerID, on: database)
             var outcomes: [Outcome] = []
             var previousID: Int?
             for mutation in push.mutations {
@@ -44,10 +45,10 @@ struct SyncPusher {
                     continue
                 }
                 if mutation.id <= lastApplied {
-                    outcomes.append(try await answer(mutation, .duplicate, on: database))
+                    outcomes.append(try await answer(mutation, .duplicate, locations: locations, on: database))
                     continue
                 }
-                outcomes.append(try await carryOut(mutation, revision: revision, on: database))
+                outcomes.append(try await carryOut(mutation, revision: revision, locations: locations, on: database))
                 lastApplied = mutation.id
             }
             let results = try await withRecords(outcomes, on: database)
@@ -68,7 +69,7 @@ struct SyncPusher {
     }
 
     /// A mutation's result, and the record whose `data` and `revision` it answers once the push is done.
-    private struct Outcome {
+    fileprivate struct Outcome {
         var result: SyncPushResultResource
         var record: (type: SyncedType, id: Int)?
 
@@ -114,11 +115,15 @@ struct SyncPusher {
     }
 
     /// One mutation, in its own savepoint: refused, it leaves nothing behind.
-    private func carryOut(_ mutation: SyncPush.Mutation, revision: Int, on database: any Database) async throws
-        -> Outcome
-    {
+    private func carryOut(
+        _ mutation: SyncPush.Mutation, revision: Int, locations: LocationBook, on database: any Database
+    ) async throws -> Outcome {
         do {
-            return try await database.savepoint { try await perform(mutation, revision: revision, on: database) }
+            let outcome = try await database.savepoint {
+                try await perform(mutation, revision: revision, locations: locations, on: database)
+            }
+            locations.note(outcome, of: mutation, at: revision)
+            return outcome
         } catch let failure as ValidationFailure {
             return Outcome(
                 id: mutation.id, status: .rejected,
@@ -138,24 +143,25 @@ struct SyncPusher {
         }
     }
 
-    private func perform(_ mutation: SyncPush.Mutation, revision: Int, on database: any Database) async throws
-        -> Outcome
-    {
+    private func perform(
+        _ mutation: SyncPush.Mutation, revision: Int, locations: LocationBook, on database: any Database
+    ) async throws -> Outcome {
         let type = mutation.type
         let writes = mutation.writes
-        let location = try await type.locate(mutation.uuid, ownerID, database)
+        let location = try await locations.location(of: mutation.uuid, by: type.locator, on: database)
         if mutation.operation == .delete {
             guard case .record(let id, _) = location else {
                 guard try await isDeleted(type.name, mutation.uuid, on: database) else { throw notFound(type) }
                 return Outcome(id: mutation.id, status: .merged)
             }
-            try await writes.delete(request, id, try await resolved(mutation.fields, of: mutation, on: database))
+            try await writes.delete(
+                request, id, try await resolved(mutation.fields, of: mutation, locations: locations, on: database))
             return Outcome(id: mutation.id, status: .applied)
         }
-        let fields = try await resolved(mutation.fields, of: mutation, on: database)
+        let fields = try await resolved(mutation.fields, of: mutation, locations: locations, on: database)
         switch (mutation.operation, location) {
-        case (.create, .record):
-            return try await answer(mutation, .duplicate, on: database)
+        case (.create, .record(let id, _)):
+            return Outcome(id: mutation.id, status: .duplicate, record: (type, id))
         case (.create, .elsewhere):
             throw ValidationFailure(field: "uuid", "This uuid cannot be used: make a new one.")
         case (.create, .nowhere):
@@ -176,9 +182,10 @@ struct SyncPusher {
 
     /// `fields` checked against what the type takes, with each reference by uuid (`contact_uuid`) turned
     /// into the id the type's own route reads (`contact_id`).
-    private func resolved(_ fields: [String: JSONValue], of mutation: SyncPush.Mutation, on database: any Database)
-        async throws -> [String: JSONValue]
-    {
+    private func resolved(
+        _ fields: [String: JSONValue], of mutation: SyncPush.Mutation, locations: LocationBook,
+        on database: any Database
+    ) async throws -> [String: JSONValue] {
         let writes = mutation.writes
         let unknown = fields.keys.filter { !writes.fields.contains($0) }.sorted()
         guard unknown.isEmpty else {
@@ -199,7 +206,7 @@ struct SyncPusher {
                 throw ValidationFailure(
                     field: reference.field, "\(reference.field) must be the uuid of one of your \(reference.type)s.")
             }
-            switch try await reference.locate(uuid, ownerID, database) {
+            switch try await locations.location(of: uuid, by: reference.locator, on: database) {
             case .record(let id, _):
                 result[reference.idField] = .integer(id)
             case .elsewhere, .nowhere:
@@ -217,10 +224,13 @@ struct SyncPusher {
     }
 
     /// The answer `status` about the record `mutation` names, found by its uuid.
-    private func answer(_ mutation: SyncPush.Mutation, _ status: SyncPushStatus, on database: any Database)
-        async throws -> Outcome
-    {
-        guard case .record(let id, _) = try await mutation.type.locate(mutation.uuid, ownerID, database) else {
+    private func answer(
+        _ mutation: SyncPush.Mutation, _ status: SyncPushStatus, locations: LocationBook, on database: any Database
+    ) async throws -> Outcome {
+        guard
+            case .record(let id, _) = try await locations.location(
+                of: mutation.uuid, by: mutation.type.locator, on: database)
+        else {
             return Outcome(id: mutation.id, status: status)
         }
         return Outcome(id: mutation.id, status: status, record: (mutation.type, id))
@@ -237,6 +247,48 @@ struct SyncPusher {
 
     private func notFound(_ type: SyncedType) -> ValidationFailure {
         ValidationFailure(field: "uuid", "None of your \(type.name)s has this uuid.", reason: .unknownReference)
+    }
+}
+
+/// Where the uuids of a push lead: found for the whole push in one query a table before its first
+/// mutation (instead of a query for each mutation and each reference), and kept up to date as the
+/// push makes and changes records. A delete may take other records with it (a contact's addresses, a
+/// category's places move), so after one every uuid is looked up again.
+private final class LocationBook {
+    private let ownerID: Int
+    private var known: [String: [UUID: SyncLocation]] = [:]
+
+    init(for push: SyncPush, ownerID: Int, on database: any Database) async throws {
+        self.ownerID = ownerID
+        var wanted: [String: (locator: SyncLocator, uuids: Set<UUID>)] = [:]
+        func want(_ uuid: UUID, by locator: SyncLocator) {
+            wanted[locator.table, default: (locator, [])].uuids.insert(uuid)
+        }
+        for mutation in push.mutations {
+            want(mutation.uuid, by: mutation.type.locator)
+            for reference in mutation.writes.references {
+                if let uuid = reference.uuid(in: mutation.fields) { want(uuid, by: reference.locator) }
+            }
+        }
+        for (table, (locator, uuids)) in wanted {
+            known[table] = try await locator.find(uuids, ownedBy: ownerID, on: database)
+        }
+    }
+
+    func location(of uuid: UUID, by locator: SyncLocator, on database: any Database) async throws -> SyncLocation {
+        if let found = known[locator.table]?[uuid] { return found }
+        let found = try await locator.find([uuid], ownedBy: ownerID, on: database)[uuid] ?? .nowhere
+        known[locator.table, default: [:]][uuid] = found
+        return found
+    }
+
+    /// What a mutation carried out changed: the record it made or changed has this push's revision.
+    func note(_ outcome: SyncPusher.Outcome, of mutation: SyncPush.Mutation, at revision: Int) {
+        if mutation.operation == .delete {
+            known = [:]
+        } else if let (type, id) = outcome.record, outcome.result.status != .duplicate, !mutation.fields.isEmpty {
+            known[type.locator.table, default: [:]][mutation.uuid] = .record(id: id, revision: revision)
+        }
     }
 }
 

@@ -50,14 +50,18 @@ struct SyncReference: Sendable {
     let idField: String
     /// The other record's type, for messages (`contact`).
     let type: String
-    let locate: @Sendable (_ uuid: UUID, _ ownerID: Int, _ database: any Database) async throws -> SyncLocation
+    let locator: SyncLocator
 
     init<Table: StoredTable>(_ field: String, for idField: String, in table: Table.Type) {
         self.field = field
         self.idField = idField
         type = Table.sync?.type ?? Table.name
-        locate = { uuid, ownerID, database in
-            try await SyncLocation.find(uuid, in: table, ownedBy: ownerID, on: database)
-        }
+        locator = SyncLocator(table)
+    }
+
+    /// The uuid `fields` name the other record by, when they name one.
+    func uuid(in fields: [String: JSONValue]) -> UUID? {
+        guard case .string(let text) = fields[field] ?? .null else { return nil }
+        return UUID(uuidString: text)
     }
 }

@@ -16,8 +16,8 @@ struct SyncedType: Sendable {
     let records: @Sendable (Request, [Int]) async throws -> [Int: SyncRecord]
     /// How a push changes records of the type; nil for a type clients only read (photos come as files).
     let writes: SyncWrites?
-    /// Finds a record by the uuid a client knows it by.
-    let locate: @Sendable (_ uuid: UUID, _ ownerID: Int, _ database: any Database) async throws -> SyncLocation
+    /// Finds records by the uuids clients know them by.
+    let locator: SyncLocator
 
     init<Table: StoredTable>(
         _ table: Table.Type, writes: SyncWrites? = nil,
@@ -27,9 +27,7 @@ struct SyncedType: Sendable {
         self.table = Table.name
         self.records = records
         self.writes = writes
-        locate = { uuid, ownerID, database in
-            try await SyncLocation.find(uuid, in: table, ownedBy: ownerID, on: database)
-        }
+        locator = SyncLocator(table)
     }
 
     /// Pairs each resource with its id, for `records`.
@@ -47,20 +45,35 @@ enum SyncLocation: Sendable, Equatable {
     /// A record of another account: to this one, as absent as `nowhere`, yet its uuid cannot be taken.
     case elsewhere
     case nowhere
+}
 
-    static func find<Table: StoredTable>(
-        _ uuid: UUID, in table: Table.Type, ownedBy ownerID: Int, on database: any Database
-    )
-        async throws -> SyncLocation
+/// Finds the records of one table by the uuids clients know them by.
+struct SyncLocator: Sendable {
+    let table: String
+    private let revisionColumn: String?
+
+    init<Table: StoredTable>(_ table: Table.Type) {
+        self.table = Table.name
+        revisionColumn = Table.sync?.revision.rawValue
+    }
+
+    /// Where each of `uuids` leads, in one query; a uuid no record has is `nowhere`.
+    func find(_ uuids: Set<UUID>, ownedBy ownerID: Int, on database: any Database) async throws
+        -> [UUID: SyncLocation]
     {
-        guard let revision = Table.sync?.revision.rawValue else { return .nowhere }
+        var found = Dictionary(uniqueKeysWithValues: uuids.map { ($0, SyncLocation.nowhere) })
+        guard let revisionColumn, !uuids.isEmpty else { return found }
         let rows = try await database.plainRows(
             """
-            SELECT "id", "user_id", "\(unsafeRaw: revision)" FROM \(Table.quoted) WHERE "uuid" = \(bind: uuid)
-            """, columns: ["id", "user_id", "revision"])
-        guard let row = rows.first else { return .nowhere }
-        guard try row.requiredInteger(1) == ownerID else { return .elsewhere }
-        return .record(id: try row.requiredInteger(0), revision: try row.requiredInteger(2))
+            SELECT "uuid", "id", "user_id", "\(unsafeRaw: revisionColumn)" FROM "\(unsafeRaw: table)" \
+            WHERE "uuid" IN (\(binds: uuids.sorted { $0.uuidString < $1.uuidString }))
+            """, columns: ["uuid", "id", "user_id", "revision"])
+        for row in rows {
+            found[try row.requiredUUID(0)] =
+                try row.requiredInteger(2) == ownerID
+                ? .record(id: try row.requiredInteger(1), revision: try row.requiredInteger(3)) : .elsewhere
+        }
+        return found
     }
 }
 
