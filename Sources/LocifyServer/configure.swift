@@ -156,6 +156,7 @@ let locifyMigrations: [any Migration] = [
         gainingUUID: [TagsTable.self, ContactTagsTable.self, GendersTable.self, PlaceCategoriesTable.self],
         losingRevision: [ContactFieldLabelsTable.self]),
     CreateSyncClients(),
+    IndexTombstonesByUUID(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the

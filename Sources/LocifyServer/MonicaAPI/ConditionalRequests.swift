@@ -11,22 +11,33 @@ import Vapor
 ///   still answers that ETag (or `*`); otherwise 412 with the error envelope, and nothing changes. A
 ///   request without `If-Match` is carried out as before (Monica's clients send none).
 ///
-/// The check reads the record just before the change; a change from another client landing in that
-/// instant is not caught (the revision-based check inside the write that would close it is for later).
+/// The read and the change are one write transaction of the account, which holds its write lock from
+/// the read to the commit: of two changes sent at once with the same `If-Match`, one goes ahead and
+/// the other reads what the first made and answers 412.
 struct ConditionalRequestsMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         switch request.method {
         case .GET:
             return next.respond(to: request).map { Self.tagged($0, answering: request) }
         case .PUT, .PATCH, .DELETE:
-            guard let condition = request.headers.first(name: .ifMatch) else { return next.respond(to: request) }
-            return Self.currentTag(of: request).flatMap { current in
-                // Nothing to compare with (a missing record): the change answers as it would without.
-                guard let current else { return next.respond(to: request) }
-                guard EntityTags(condition).matches(current, weakly: false) else {
-                    return request.eventLoop.makeFailedFuture(ChangedSinceRead())
+            guard let condition = request.headers.first(name: .ifMatch),
+                let user = request.auth.get(AuthenticatedUser.self)
+            else { return next.respond(to: request) }
+            let now = request.dependencies.now()
+            return request.eventLoop.makeFutureWithTask {
+                // The route's services write through `request.database`, this transaction.
+                let response = try await request.db.write(ownedBy: user.id, at: now) { _ in
+                    // Nothing to compare with (a missing record): the change answers as it would without.
+                    if let current = try await Self.currentTag(of: request).get(),
+                        !EntityTags(condition).matches(current, weakly: false)
+                    {
+                        throw ChangedSinceRead()
+                    }
+                    return try await next.respond(to: request).get()
                 }
-                return next.respond(to: request)
+                // What the change queued (an address to geocode) can be seen now that it has committed.
+                request.application.jobWorkers?.nudge()
+                return response
             }
         default:
             return next.respond(to: request)
@@ -58,8 +69,9 @@ struct ConditionalRequestsMiddleware: Middleware {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The ETag the `GET` of the request's address answers now, as the same client; nil when that is not
-    /// a 200 (no such record, or no `GET` there).
+    /// The ETag the `GET` of the request's address answers now, as the same client (inside the change's
+    /// transaction, which the `GET` reads through); nil when that is not a 200 (no such record, or no
+    /// `GET` there).
     private static func currentTag(of request: Request) -> EventLoopFuture<String?> {
         var headers = HTTPHeaders()
         for name in [HTTPHeaders.Name.authorization, .cookie] {

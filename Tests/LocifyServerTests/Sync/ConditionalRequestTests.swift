@@ -90,4 +90,33 @@ final class ConditionalRequestTests: XCTestCase {
             XCTAssertEqual(missing.status, .notFound, "a missing record answers as it would without")
         }
     }
+
+    /// The condition is checked under the account's write lock: of changes sent at once with the same
+    /// `If-Match`, exactly one goes ahead.
+    func testOfChangesSentAtOnceWithTheSameIfMatchOneGoesAhead() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let contact = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Ada"}"#)
+            let address = try await app.createdID(
+                by: account, "/api/contacts/\(contact)/addresses", #"{"city":"Berlin"}"#)
+            for round in 0..<3 {
+                let read = try await app.send(.GET, "/api/addresses/\(address)", headers: account.bearer)
+                let conditional = headers(account, [("If-Match", try XCTUnwrap(read.headers.first(name: .eTag)))])
+                let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                    for writer in 0..<4 {
+                        group.addTask {
+                            try await app.send(
+                                .PUT, "/api/addresses/\(address)",
+                                headers: conditional,
+                                json: #"{"street":"Writer \#(writer) round \#(round)"}"#
+                            ).status
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                XCTAssertEqual(statuses.filter { $0 == .ok }.count, 1, "\(database): \(statuses)")
+                XCTAssertEqual(statuses.filter { $0 == .preconditionFailed }.count, 3, "\(database): \(statuses)")
+            }
+        }
+    }
 }
