@@ -73,9 +73,12 @@ struct ConditionalRequestsMiddleware: Middleware {
     /// transaction, which the `GET` reads through); nil when that is not a 200 (no such record, or no
     /// `GET` there).
     private static func currentTag(of request: Request) -> EventLoopFuture<String?> {
-        var headers = HTTPHeaders()
-        for name in [HTTPHeaders.Name.authorization, .cookie] {
-            for value in request.headers[name] { headers.add(name: name, value: value) }
+        // Every header the client sent but those about the change's body and its condition: the answer
+        // names its own address from `Host` (and a proxy's `X-Forwarded-Proto`), so a GET without them
+        // answered other URLs, and another ETag, than the client's own.
+        var headers = request.headers
+        for name in [HTTPHeaders.Name.contentType, .contentLength, .transferEncoding, .expect, .ifMatch, .ifNoneMatch] {
+            headers.remove(name: name)
         }
         let probe = Request(
             application: request.application, method: .GET, url: request.url, headers: headers,

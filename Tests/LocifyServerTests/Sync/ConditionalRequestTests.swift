@@ -88,6 +88,18 @@ final class ConditionalRequestTests: XCTestCase {
                 .PUT, "/api/contacts/\(note)", headers: headers(account, [("If-Match", "*")]),
                 json: #"{"nickname":"Gone"}"#)
             XCTAssertEqual(missing.status, .notFound, "a missing record answers as it would without")
+
+            // A client reaching the server by name: the answer's URLs carry that name, and the ETag the
+            // change is checked against is the one that client read.
+            let named = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Grace"}"#)
+            let host = headers(account, [("Host", "locify.example:8443")])
+            let seen = try await app.send(.GET, "/api/contacts/\(named)", headers: host)
+            XCTAssertTrue(seen.text.contains("http://locify.example:8443/api/contacts/\(named)"), "\(database)")
+            var conditional = host
+            conditional.add(name: "If-Match", value: try XCTUnwrap(seen.headers.first(name: .eTag)))
+            let changed = try await app.send(
+                .PUT, "/api/contacts/\(named)", headers: conditional, json: #"{"nickname":"Amazing"}"#)
+            XCTAssertEqual(changed.status, .ok, "\(database): \(changed.text)")
         }
     }
 
