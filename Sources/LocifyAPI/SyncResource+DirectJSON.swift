@@ -49,16 +49,7 @@ extension SyncRecord {
         case .contact(let resource): try resource.writeJSON(to: writer)
         case .address(let resource): try resource.writeJSON(to: writer)
         case .place(let resource): try resource.writeJSON(to: writer)
-        case .contactField(let resource): try writer.write(resource, depth: writer.open.count)
-        case .contactFieldType(let resource): try writer.write(resource, depth: writer.open.count)
-        case .note(let resource): try writer.write(resource, depth: writer.open.count)
-        case .task(let resource): try writer.write(resource, depth: writer.open.count)
-        case .reminder(let resource): try writer.write(resource, depth: writer.open.count)
-        case .photo(let resource): try writer.write(resource, depth: writer.open.count)
-        case .gender(let resource): try writer.write(resource, depth: writer.open.count)
-        case .tag(let resource): try writer.write(resource, depth: writer.open.count)
-        case .contactTag(let resource): try writer.write(resource, depth: writer.open.count)
-        case .category(let resource): try writer.write(resource, depth: writer.open.count)
+        default: try writer.write(self, depth: writer.open.count)
         }
     }
 }

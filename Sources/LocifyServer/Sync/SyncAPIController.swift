@@ -38,7 +38,8 @@ struct SyncAPIController: RouteCollection {
             throw SyncFailure.cursorAhead
         }
         // The types are read side by side: a page of a first download is half contacts, half their
-        // addresses, and each type's reading and answering can take its own core.
+        // addresses, and each type's reading and answering can take its own core. They only read; the
+        // request's storage is locked, so a value it caches (the base URL) is at worst worked out twice.
         let records = try await withThrowingTaskGroup(of: (String, [Int: SyncRecord]).self) { group in
             for type in query.types {
                 let ids = page.changes.filter { $0.type == type.name }.map(\.id)

@@ -202,7 +202,7 @@ struct SyncPusher {
                 throw ValidationFailure(
                     field: reference.field, "Send \(reference.idField) or \(reference.field), not both.")
             }
-            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else {
+            guard let uuid = reference.uuid(in: fields) else {
                 throw ValidationFailure(
                     field: reference.field, "\(reference.field) must be the uuid of one of your \(reference.type)s.")
             }
