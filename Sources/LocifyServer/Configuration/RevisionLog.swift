@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// How sync sees a table whose rows a client keeps a copy of: the name of their type on the wire
@@ -49,8 +50,34 @@ struct WriteRevision: Sendable {
     let at: Date
     /// The transaction's database: a nested write joins it instead of opening another.
     let database: any Database
+    let reads = TransactionReads()
 
     @TaskLocal static var current: WriteRevision?
+}
+
+/// Answers a write transaction has read, kept for the rest of it: a push's hundred mutations ask the
+/// same questions (the account's genders, whether a contact is the account's), and an answer holds until
+/// the transaction writes the table it came from. `TableWriter` forgets a table's answers on each write
+/// to it; a savepoint rolled back forgets them all.
+final class TransactionReads: Sendable {
+    private let answers = NIOLockedValueBox<[String: [Int: any Sendable]]>([:])
+
+    /// What was read of `table` for `key` (an id, or an owner's id for a question about all their rows).
+    func answer<Table: StoredTable, Value: Sendable>(_ table: Table.Type, _ key: Int, as: Value.Type) -> Value? {
+        answers.withLockedValue { $0[Table.name]?[key] } as? Value
+    }
+
+    func remember<Table: StoredTable>(_ value: some Sendable, of table: Table.Type, for key: Int) {
+        answers.withLockedValue { $0[Table.name, default: [:]][key] = value }
+    }
+
+    func forget<Table: StoredTable>(_ table: Table.Type) {
+        answers.withLockedValue { _ = $0.removeValue(forKey: Table.name) }
+    }
+
+    func forgetAll() {
+        answers.withLockedValue { $0 = [:] }
+    }
 }
 
 extension Database {

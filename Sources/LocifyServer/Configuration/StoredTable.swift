@@ -92,7 +92,9 @@ extension Database {
     func requireNewRecord<Table: StoredTable>(_ uuid: UUID?, in table: Table.Type, ownedBy ownerID: Int)
         async throws
     {
-        guard let uuid, let id = try await recordID(identifiedBy: uuid, in: table, ownedBy: ownerID) else { return }
+        guard let uuid, UnusedClientUUID.known != UnusedClientUUID(table: Table.name, uuid: uuid),
+            let id = try await recordID(identifiedBy: uuid, in: table, ownedBy: ownerID)
+        else { return }
         throw ExistingRecord(id: id)
     }
 
@@ -107,6 +109,15 @@ extension Database {
             columns: selection.names
         ).map(read)
     }
+}
+
+/// A client uuid its caller has found unused in `table` under the account's write lock (a push looks up
+/// all of its uuids at once): `requireNewRecord` does not ask the database again.
+struct UnusedClientUUID: Hashable, Sendable {
+    let table: String
+    let uuid: UUID
+
+    @TaskLocal static var known: UnusedClientUUID?
 }
 
 /// A client's create was made before (same uuid): the record it made, for the route to answer with 200.

@@ -21,6 +21,7 @@ struct TableWriter<Table: StoredTable> {
     @discardableResult
     func insert(_ values: Values) async throws -> Int {
         guard let statement = try Self.insertStatement([values]) else { throw WriteFailure.noRowReturned(Table.name) }
+        defer { Self.forgetReads() }
         let rows = try await database.plainRows(statement + #" RETURNING "id""#, columns: ["id"])
         guard let id = try rows.first?.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
         return id
@@ -64,6 +65,7 @@ struct TableWriter<Table: StoredTable> {
 
     /// Runs a write, returning `returning` of the rows it wrote when asked.
     private func run(_ statement: SQLQueryString, returning: [Table.Column]) async throws -> [PlainRow] {
+        defer { Self.forgetReads() }
         guard !returning.isEmpty else {
             try await database.sqlDatabase().raw(statement).run()
             return []
@@ -104,6 +106,7 @@ struct TableWriter<Table: StoredTable> {
         _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString
     ) async throws -> Int {
         guard let statement = try Self.updateStatement(values, computed, condition) else { return 0 }
+        defer { Self.forgetReads() }
         return try await database.plainRows(statement + #" RETURNING 1 AS "changed""#, columns: ["changed"]).count
     }
 
@@ -147,6 +150,7 @@ struct TableWriter<Table: StoredTable> {
     /// with the write's revision, so clients hear of it, and so do the synced rows that go with it.
     @discardableResult
     func delete(where condition: SQLQueryString) async throws -> Int {
+        defer { Self.forgetReads() }
         guard let sync = Table.sync else {
             let rows = try await database.plainRows(
                 "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING 1 AS \"deleted\"", columns: ["deleted"])
@@ -173,6 +177,11 @@ struct TableWriter<Table: StoredTable> {
     func delete(_ id: Int, ownedBy ownerID: Int) async throws {
         try Self.requireWriteOf(ownerID)
         guard try await delete(where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else { throw AppError.notFound }
+    }
+
+    /// What the transaction has read of the table no longer holds once it writes there.
+    private static func forgetReads() {
+        WriteRevision.current?.reads.forget(Table.self)
     }
 
     /// `values` with the revision of the write in progress, for a synced table.

@@ -252,6 +252,8 @@ struct ContactService {
         return try await database.write(ownedBy: ownerID, at: now) { [values] transaction in
             // Writes first (see `AvatarService.resolve`).
             let id = try await TableWriter(ContactsTable.self, on: transaction).insert(values)
+            WriteRevision.current?.reads.remember(
+                OwnedContact(id: id, isArchived: fields.isArchived), of: ContactsTable.self, for: id)
             try await add(email, toContact: id, now: now, on: transaction)
             try await self.avatars(on: transaction).queueLookUps(lookUps)
             let contact = Contact(
@@ -331,7 +333,10 @@ struct ContactService {
             try await TableWriter(ContactsTable.self, on: transaction).update(id, ownedBy: ownerID, set: values)
             try await add(newEmail, toContact: id, now: now, on: transaction)
             try await self.avatars(on: transaction).queueLookUps(lookUps)
-            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
+            // Without a birthday before or after, there is no birthday reminder to keep in step.
+            if stored.fields.birthdate != nil || fields.birthdate != nil {
+                try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
+            }
             return contact
         }
     }

@@ -149,16 +149,22 @@ struct PlaceService {
         let stored = try await place(id)
         let (fields, categoryID) = try change(PlaceDraft(stored)).validated(typeErrors: typeErrors)
         if categoryID != stored.categoryID { try await requireCategory(categoryID) }
-        try await write(fields, categoryID: categoryID, to: id)
-        return try await place(id)
+        var changed = stored
+        changed.categoryID = categoryID
+        changed.fields = fields
+        changed.updatedAt = try await write(fields, categoryID: categoryID, to: id)
+        return changed
     }
 
-    private func write(_ fields: PlaceFields, categoryID: Int, to id: Int) async throws {
+    /// Writes over a stored place; when it did.
+    @discardableResult
+    private func write(_ fields: PlaceFields, categoryID: Int, to id: Int) async throws -> Date {
         let now = dependencies.now()
         let values = PlacesTable.values(of: fields, categoryID: categoryID, now: now)
         try await database.write(PlacesTable.self, ownedBy: ownerID, at: now) { [ownerID] in
             try await $0.update(id, ownedBy: ownerID, set: values)
         }
+        return now
     }
 
     func setFavorite(_ id: Int, _ favorite: Bool) async throws -> Place {

@@ -166,6 +166,45 @@ final class SyncPushTests: XCTestCase {
         }
     }
 
+    /// A push answers some questions once for all its mutations (is this contact the account's? the
+    /// account's genders); a mutation that changes the answer makes the next one ask again.
+    func testWhatAPushKnowsOfARecordIsForgottenOnceAMutationChangesIt() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = uuid()
+            let made = try await push(
+                app, account, [Mutation(id: 1, type: "contact", op: "create", uuid: ada, fields: ["first_name": "Ada"])]
+            )
+            guard case .contact(let contact) = made.results[0].data else { return XCTFail("\(database)") }
+            let answer = try await push(
+                app, account,
+                [
+                    Mutation(
+                        id: 2, type: "address", op: "create", uuid: uuid(),
+                        fields: ["contact_id": contact.id, "city": "Paris"]),
+                    Mutation(id: 3, type: "contact", op: "delete", uuid: ada),
+                    Mutation(
+                        id: 4, type: "address", op: "create", uuid: uuid(),
+                        fields: ["contact_id": contact.id, "city": "Rome"]),
+                    Mutation(
+                        id: 5, type: "contact", op: "create", uuid: uuid(),
+                        fields: ["first_name": "Grace", "gender_id": 1_000_000]),
+                    Mutation(id: 6, type: "contact", op: "create", uuid: uuid(), fields: ["first_name": "Mary"]),
+                ])
+            XCTAssertEqual(
+                answer.results.map(\.status), [.applied, .applied, .rejected, .rejected, .applied], "\(database)")
+            XCTAssertEqual(answer.results[2].errors.map(\.message), AppError.notFound.messages, "\(database)")
+            let addresses = try await app.send(.GET, "/api/addresses", headers: account.bearer)
+            XCTAssertEqual(
+                try addresses.json()["meta"].flatMap { ($0 as? [String: Any])?["total"] as? Int }, 0,
+                "\(database): \(addresses.text)")
+            let genders = try await app.send(.GET, "/api/genders", headers: account.bearer)
+            XCTAssertEqual(
+                try genders.json()["meta"].flatMap { ($0 as? [String: Any])?["total"] as? Int }, 3,
+                "\(database): seeded once: \(genders.text)")
+        }
+    }
+
     func testFieldsLeftOutKeepOthersNewerValuesAndTheClientHearsMerged() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
