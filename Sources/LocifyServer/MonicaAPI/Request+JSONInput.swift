@@ -1,3 +1,4 @@
+import LocifyAPI
 import Vapor
 
 extension Request {
@@ -8,5 +9,12 @@ extension Request {
         guard let body = body.data, body.readableBytes > 0 else { return empty() }
         guard headers.contentType == .json else { throw AppError.malformedBody }
         return try content.decode(Input.self)
+    }
+
+    /// The JSON body as a `JSONValue`, read in one pass (`JSONValue(parsing:)`); no body is `.null`.
+    func jsonValueInput() throws -> JSONValue {
+        guard let body = body.data, body.readableBytes > 0 else { return .null }
+        guard headers.contentType == .json else { throw AppError.malformedBody }
+        return try body.withUnsafeReadableBytes { try JSONValue(parsing: $0) }
     }
 }

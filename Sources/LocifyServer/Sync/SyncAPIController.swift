@@ -17,7 +17,7 @@ struct SyncAPIController: RouteCollection {
 
     func push(request: Request) async throws -> SyncPushAnswerResource {
         let push = try SyncPush(
-            try request.jsonInput(JSONValue.self, empty: .null), known: request.application.syncedTypes)
+            try request.jsonValueInput(), known: request.application.syncedTypes)
         let answer = try await SyncPusher(request: request, ownerID: try request.requireUser().id)
             .apply(push, at: request.dependencies.now())
         // The services nudged the workers inside the push's transaction, before the jobs they queued (an
