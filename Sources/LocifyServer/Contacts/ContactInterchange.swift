@@ -96,6 +96,10 @@ struct ContactInterchange {
             }
         }
         report.skipped.sort { $0.record < $1.record }
+        if !report.importedNames.isEmpty {
+            try await contacts.database.refreshPlannerStatistics(
+                of: [ContactsTable.name, AddressesTable.name, ContactFieldsTable.name, RemindersTable.name])
+        }
         return report
     }
 

@@ -275,7 +275,7 @@ extension PlaceService {
             WHERE c.relname = 'place_search_keys_by_text' AND c.relkind = 'i' AND pg_table_is_visible(c.oid)
             """
         ).run()
-        try await sql.raw(#"ANALYZE "places", "place_search_keys""#).run()
+        try await database.refreshPlannerStatistics(of: [PlacesTable.name, "place_search_keys"])
     }
 
     /// The trigram table's question for `text`. `ownedOnly` adds the owner's mark (see AddPlaceSearchIndex),

@@ -21,6 +21,26 @@ final class ContactInterchangeTests: XCTestCase {
             "ADR;TYPE=work:;;1 Navy Rd;Arlington;VA;ABCDE;US", "ADR;TYPE=home:;;;New York;NY;;US", "END:VCARD",
         ].joined(separator: "\r\n") + "\r\n"
 
+    func testAnImportLeavesPostgreSQLsStatisticsUpToDate() async throws {
+        try await withApp(.postgres) { app, _ in
+            // PostgreSQL only: SQLite keeps no planner statistics for these tables.
+            let account = try await app.makeAccount()
+            func estimatedRows(_ table: String) async throws -> Double {
+                let rows = try await app.db.plainRows(
+                    #"SELECT "reltuples"::float8 AS "n" FROM "pg_class" WHERE "relname" = \#(bind: table)"#,
+                    columns: ["n"])
+                return try rows.first?.requiredDouble(0) ?? -1
+            }
+            let before = try await estimatedRows("contacts")
+            XCTAssertLessThanOrEqual(before, 0, "an empty table, never analysed")
+            _ = try await LocifyApp.importContacts(in: app, email: account.email, vCardText: Self.phoneExport)
+            let afterContacts = try await estimatedRows("contacts")
+            let afterAddresses = try await estimatedRows("addresses")
+            XCTAssertEqual(afterContacts, 2, "the planner knows the import's rows at once")
+            XCTAssertEqual(afterAddresses, 2)
+        }
+    }
+
     func testAPhoneExportComesInWithAReportAndTwiceAddsNobodyTwice() async throws {
         try await forEachDatabase { app, _, database in
             let browser = WebClient(app: app)
