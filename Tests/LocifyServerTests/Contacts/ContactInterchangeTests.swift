@@ -25,17 +25,11 @@ final class ContactInterchangeTests: XCTestCase {
         try await withApp(.postgres) { app, _ in
             // PostgreSQL only: SQLite keeps no planner statistics for these tables.
             let account = try await app.makeAccount()
-            func estimatedRows(_ table: String) async throws -> Double {
-                let rows = try await app.db.plainRows(
-                    #"SELECT "reltuples"::float8 AS "n" FROM "pg_class" WHERE "relname" = \#(bind: table)"#,
-                    columns: ["n"])
-                return try rows.first?.requiredDouble(0) ?? -1
-            }
-            let before = try await estimatedRows("contacts")
+            let before = try await app.plannerEstimate(ofRowsIn: "contacts")
             XCTAssertLessThanOrEqual(before, 0, "an empty table, never analysed")
             _ = try await LocifyApp.importContacts(in: app, email: account.email, vCardText: Self.phoneExport)
-            let afterContacts = try await estimatedRows("contacts")
-            let afterAddresses = try await estimatedRows("addresses")
+            let afterContacts = try await app.plannerEstimate(ofRowsIn: "contacts")
+            let afterAddresses = try await app.plannerEstimate(ofRowsIn: "addresses")
             XCTAssertEqual(afterContacts, 2, "the planner knows the import's rows at once")
             XCTAssertEqual(afterAddresses, 2)
         }

@@ -297,20 +297,14 @@ final class PlaceImportTests: XCTestCase {
             // PostgreSQL only: SQLite keeps no planner statistics for these tables (see tidyAfterImport).
             let account = try await app.makeAccount()
             let places = PlaceService(database: app.db, ownerID: account.id, dependencies: app.dependencies)
-            func estimatedRows(_ table: String) async throws -> Double {
-                let rows = try await app.db.plainRows(
-                    #"SELECT "reltuples"::float8 AS "n" FROM "pg_class" WHERE "relname" = \#(bind: table)"#,
-                    columns: ["n"])
-                return try rows.first?.requiredDouble(0) ?? -1
-            }
-            let before = try await estimatedRows("places")
+            let before = try await app.plannerEstimate(ofRowsIn: "places")
             XCTAssertLessThanOrEqual(before, 0, "an empty table, never analysed")
             let count = 300
             _ = try await PlaceImporter(places: places, geocoderEnabled: false, cpuWork: app.cpuWork).run(
                 Data(largeCSV(count: count).utf8), targetCategoryID: nil, dryRun: false, listName: nil,
                 batchSize: PlaceImportStore.batchSize)
-            let afterPlaces = try await estimatedRows("places")
-            let afterKeys = try await estimatedRows("place_search_keys")
+            let afterPlaces = try await app.plannerEstimate(ofRowsIn: "places")
+            let afterKeys = try await app.plannerEstimate(ofRowsIn: "place_search_keys")
             XCTAssertEqual(afterPlaces, Double(count), "the planner knows the import's rows at once")
             XCTAssertEqual(afterKeys, Double(count))
         }

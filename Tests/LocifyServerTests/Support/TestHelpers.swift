@@ -39,6 +39,14 @@ extension Application {
         return try rows.first?.requiredInteger(0) ?? 0
     }
 
+    /// How many rows PostgreSQL's planner believes `table` holds (`pg_class.reltuples`): -1 or 0 for a
+    /// table never analysed.
+    func plannerEstimate(ofRowsIn table: String) async throws -> Double {
+        let rows = try await db.plainRows(
+            #"SELECT "reltuples"::float8 AS "n" FROM "pg_class" WHERE "relname" = \#(bind: table)"#, columns: ["n"])
+        return try rows.first?.requiredDouble(0) ?? -1
+    }
+
     /// Every stored address, of every account, oldest first.
     func storedAddresses() async throws -> [ContactAddress] {
         let columns = AddressesTable.addressColumns
