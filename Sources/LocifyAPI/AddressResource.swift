@@ -54,17 +54,14 @@ public struct MapLinksResource: Codable, Sendable, Equatable {
     }
 
     public init(destination: MapDestination) {
-        func link(_ app: MapsApp) -> String { MapLinks.show(destination, in: app) ?? "" }
+        let shown = MapLinks.Shown(destination)
+        func link(_ app: MapsApp) -> String { shown.link(in: app) ?? "" }
         geo = link(.geoLink)
         apple = link(.appleMaps)
         google = link(.googleMaps)
         osm = link(.openStreetMap)
         organicMaps = link(.organicMaps)
-        if case .coordinate(let point, _) = destination {
-            osmand = MapLinks.osmAnd(point)
-        } else {
-            osmand = nil
-        }
+        osmand = shown.osmAndLink()
     }
 }
 

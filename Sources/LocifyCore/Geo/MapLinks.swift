@@ -15,31 +15,64 @@ public enum TravelMode: String, CaseIterable, Sendable {
 public enum MapLinks {
     /// A link that shows the destination; nil where the app cannot take an address (OsmAnd).
     public static func show(_ destination: MapDestination, in app: MapsApp, zoom: Int = 16) -> String? {
-        switch (app, destination) {
-        case (.geoLink, .coordinate(let point, let label)):
-            guard let label, !label.isEmpty else { return "geo:\(text(point))" }
-            return "geo:0,0?q=\(text(point))(\(URIComponent.encoded(label)))"
-        case (.geoLink, .address(let address)):
-            return "geo:0,0?q=\(URIComponent.encoded(address))"
-        case (.appleMaps, .coordinate(let point, let label)):
-            return "https://maps.apple.com/?ll=\(text(point))&q=\(URIComponent.encoded(label ?? text(point)))"
-        case (.appleMaps, .address(let address)):
-            return "https://maps.apple.com/?q=\(URIComponent.encoded(address))"
-        case (.googleMaps, .coordinate(let point, _)):
-            return
-                "https://www.google.com/maps/search/?api=1&query=\(number(point.latitude))%2C\(number(point.longitude))"
-        case (.googleMaps, .address(let address)):
-            return "https://www.google.com/maps/search/?api=1&query=\(URIComponent.encoded(address))"
-        case (.openStreetMap, .coordinate(let point, _)):
-            let lat = number(point.latitude)
-            let lon = number(point.longitude)
-            return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
-        case (.openStreetMap, .address(let address)):
-            return "https://www.openstreetmap.org/search?query=\(URIComponent.encoded(address))"
-        case (.organicMaps, .coordinate(let point, let label)):
-            return "om://map?v=1&ll=\(text(point))" + (label.map { "&n=\(URIComponent.encoded($0))" } ?? "")
-        case (.organicMaps, .address(let address)):
-            return "om://search?query=\(URIComponent.encoded(address))"
+        Shown(destination).link(in: app, zoom: zoom)
+    }
+
+    /// The show links of one destination for several apps: its numbers and its text are written and
+    /// escaped once for all of them (each link wrote them anew: a tenth of a sync page's time).
+    public struct Shown: Sendable {
+        private let destination: MapDestination
+        private let latitude: String
+        private let longitude: String
+        /// The label, or the address, escaped for a query.
+        private let escaped: String
+
+        public init(_ destination: MapDestination) {
+            self.destination = destination
+            switch destination {
+            case .coordinate(let point, let label):
+                latitude = MapLinks.number(point.latitude)
+                longitude = MapLinks.number(point.longitude)
+                escaped = label.map(URIComponent.encoded) ?? ""
+            case .address(let address):
+                (latitude, longitude) = ("", "")
+                escaped = URIComponent.encoded(address)
+            }
+        }
+
+        /// `show(_:in:zoom:)` of this destination.
+        public func link(in app: MapsApp, zoom: Int = 16) -> String? {
+            let (lat, lon, point) = (latitude, longitude, latitude + "," + longitude)
+            switch (app, destination) {
+            case (.geoLink, .coordinate(_, let label)):
+                guard let label, !label.isEmpty else { return "geo:\(point)" }
+                return "geo:0,0?q=\(point)(\(escaped))"
+            case (.geoLink, .address):
+                return "geo:0,0?q=\(escaped)"
+            case (.appleMaps, .coordinate(_, let label)):
+                // Without a label the pin is named by its position, escaped like any text.
+                return "https://maps.apple.com/?ll=\(point)&q=\(label == nil ? lat + "%2C" + lon : escaped)"
+            case (.appleMaps, .address):
+                return "https://maps.apple.com/?q=\(escaped)"
+            case (.googleMaps, .coordinate):
+                return "https://www.google.com/maps/search/?api=1&query=\(lat)%2C\(lon)"
+            case (.googleMaps, .address):
+                return "https://www.google.com/maps/search/?api=1&query=\(escaped)"
+            case (.openStreetMap, .coordinate):
+                return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=\(zoom)/\(lat)/\(lon)"
+            case (.openStreetMap, .address):
+                return "https://www.openstreetmap.org/search?query=\(escaped)"
+            case (.organicMaps, .coordinate(_, let label)):
+                return "om://map?v=1&ll=\(point)" + (label == nil ? "" : "&n=\(escaped)")
+            case (.organicMaps, .address):
+                return "om://search?query=\(escaped)"
+            }
+        }
+
+        /// `osmAnd(_:zoom:)` of a coordinate; nil for an address.
+        public func osmAndLink(zoom: Int = 16) -> String? {
+            guard case .coordinate = destination else { return nil }
+            return "https://osmand.net/map?pin=\(latitude),\(longitude)#\(zoom)/\(latitude)/\(longitude)"
         }
     }
 
@@ -77,9 +110,7 @@ public enum MapLinks {
 
     /// OsmAnd's web link, which opens the app where installed.
     public static func osmAnd(_ point: Coordinate, zoom: Int = 16) -> String {
-        let lat = number(point.latitude)
-        let lon = number(point.longitude)
-        return "https://osmand.net/map?pin=\(lat),\(lon)#\(zoom)/\(lat)/\(lon)"
+        Shown(.coordinate(point, label: nil)).osmAndLink(zoom: zoom) ?? ""
     }
 
     private static func target(_ destination: MapDestination, comma: String = ",") -> String {

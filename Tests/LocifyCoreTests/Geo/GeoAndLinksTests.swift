@@ -103,6 +103,17 @@ final class GeoAndLinksTests: XCTestCase {
             MapLinks.directions(to: pin, in: .openStreetMap),
             "https://www.openstreetmap.org/directions?engine=fossgis_osrm_car&route=%3B47.376887%2C8.541694")
         XCTAssertEqual(MapLinks.show(pin, in: .organicMaps), "om://map?v=1&ll=47.376887,8.541694&n=Anna%20M%C3%BCller")
+        let unnamed = MapDestination.coordinate(zurich, label: nil)
+        XCTAssertEqual(
+            MapLinks.show(unnamed, in: .appleMaps),
+            "https://maps.apple.com/?ll=47.376887,8.541694&q=47.376887%2C8.541694")
+        XCTAssertEqual(MapLinks.show(unnamed, in: .organicMaps), "om://map?v=1&ll=47.376887,8.541694")
+        XCTAssertEqual(MapLinks.show(.coordinate(zurich, label: ""), in: .geoLink), "geo:47.376887,8.541694")
+        XCTAssertEqual(
+            MapLinks.show(.address("Café de Flore"), in: .openStreetMap),
+            "https://www.openstreetmap.org/search?query=Caf%C3%A9%20de%20Flore")
+        XCTAssertEqual(MapLinks.show(.address("Bern"), in: .organicMaps), "om://search?query=Bern")
+        XCTAssertEqual(MapLinks.Shown(.address("Bern")).osmAndLink(), nil, "OsmAnd's link takes no address")
         XCTAssertEqual(
             MapLinks.osmAnd(Coordinate(latitude: 1.5, longitude: -0.25)),
             "https://osmand.net/map?pin=1.5,-0.25#16/1.5/-0.25")
