@@ -120,8 +120,10 @@ struct SyncFeed {
         if position < cursor.position {
             return #""revision" > \#(bind: cursor.revision)"#
         }
+        // The first bound is implied by the second, but only it is a range the revision index can start
+        // from: without it, each page of a download read the account's rows from its first revision.
         return """
-            ("revision" > \(bind: cursor.revision) \
+            "revision" >= \(bind: cursor.revision) AND ("revision" > \(bind: cursor.revision) \
             OR ("revision" = \(bind: cursor.revision) AND "\(unsafeRaw: sequence)" > \(bind: cursor.id)))
             """
     }
