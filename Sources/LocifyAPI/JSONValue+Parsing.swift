@@ -11,19 +11,11 @@ extension JSONValue {
     /// value is whole and fits (`5.0`); any other is `.number`. Malformed JSON throws
     /// `DecodingError.dataCorrupted`; like `JSONDecoder`, a comma before a closing bracket is let through.
     public init(parsing bytes: some Collection<UInt8>) throws {
-        let value = try bytes.withContiguousStorageIfAvailable { buffer in
+        func document(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
             var parser = Parser(buffer)
             return try parser.document()
         }
-        if let value {
-            self = value
-        } else {
-            let copy = Array(bytes)
-            self = try copy.withUnsafeBufferPointer { buffer in
-                var parser = Parser(buffer)
-                return try parser.document()
-            }
-        }
+        self = try bytes.withContiguousStorageIfAvailable(document) ?? Array(bytes).withUnsafeBufferPointer(document)
     }
 
     private struct Parser {
@@ -44,6 +36,8 @@ extension JSONValue {
         private mutating func value(depth: Int) throws -> JSONValue {
             skipWhitespace()
             guard position < bytes.count else { throw malformed("the text ends where a value should be") }
+            let opensContainer = bytes[position] == UInt8(ascii: "{") || bytes[position] == UInt8(ascii: "[")
+            guard !opensContainer || depth < JSONValue.maximumDepth else { throw malformed("values nest too deep") }
             switch bytes[position] {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -63,7 +57,6 @@ extension JSONValue {
         }
 
         private mutating func object(depth: Int) throws -> JSONValue {
-            guard depth <= JSONValue.maximumDepth else { throw malformed("values nest too deep") }
             position += 1
             var members: [String: JSONValue] = [:]
             skipWhitespace()
@@ -77,35 +70,31 @@ extension JSONValue {
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { throw malformed("a key must be followed by a colon") }
                 members[key] = try value(depth: depth)
-                skipWhitespace()
-                // A comma before the closing brace is let through, as JSONDecoder lets it.
-                if take(UInt8(ascii: ",")) {
-                    skipWhitespace()
-                    if take(UInt8(ascii: "}")) { return .object(members) }
-                    continue
-                }
-                guard take(UInt8(ascii: "}")) else { throw malformed("an object's members are separated by commas") }
-                return .object(members)
+                if try closes(UInt8(ascii: "}")) { return .object(members) }
             }
         }
 
         private mutating func array(depth: Int) throws -> JSONValue {
-            guard depth <= JSONValue.maximumDepth else { throw malformed("values nest too deep") }
             position += 1
             var elements: [JSONValue] = []
             skipWhitespace()
             if take(UInt8(ascii: "]")) { return .array(elements) }
             while true {
                 elements.append(try value(depth: depth))
-                skipWhitespace()
-                if take(UInt8(ascii: ",")) {
-                    skipWhitespace()
-                    if take(UInt8(ascii: "]")) { return .array(elements) }
-                    continue
-                }
-                guard take(UInt8(ascii: "]")) else { throw malformed("an array's elements are separated by commas") }
-                return .array(elements)
+                if try closes(UInt8(ascii: "]")) { return .array(elements) }
             }
+        }
+
+        /// After a member of an object or an array: true when `bracket` closes it, false when a comma says
+        /// another member follows. A comma before the bracket is let through, as JSONDecoder lets it.
+        private mutating func closes(_ bracket: UInt8) throws -> Bool {
+            skipWhitespace()
+            guard take(UInt8(ascii: ",")) else {
+                guard take(bracket) else { throw malformed("members are separated by commas") }
+                return true
+            }
+            skipWhitespace()
+            return take(bracket)
         }
 
         private mutating func string() throws -> String {

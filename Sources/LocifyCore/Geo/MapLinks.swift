@@ -72,7 +72,7 @@ public enum MapLinks {
         /// `osmAnd(_:zoom:)` of a coordinate; nil for an address.
         public func osmAndLink(zoom: Int = 16) -> String? {
             guard case .coordinate = destination else { return nil }
-            return "https://osmand.net/map?pin=\(latitude),\(longitude)#\(zoom)/\(latitude)/\(longitude)"
+            return MapLinks.osmAnd(latitude: latitude, longitude: longitude, zoom: zoom)
         }
     }
 
@@ -110,7 +110,11 @@ public enum MapLinks {
 
     /// OsmAnd's web link, which opens the app where installed.
     public static func osmAnd(_ point: Coordinate, zoom: Int = 16) -> String {
-        Shown(.coordinate(point, label: nil)).osmAndLink(zoom: zoom) ?? ""
+        osmAnd(latitude: number(point.latitude), longitude: number(point.longitude), zoom: zoom)
+    }
+
+    private static func osmAnd(latitude: String, longitude: String, zoom: Int) -> String {
+        "https://osmand.net/map?pin=\(latitude),\(longitude)#\(zoom)/\(latitude)/\(longitude)"
     }
 
     private static func target(_ destination: MapDestination, comma: String = ",") -> String {

@@ -62,9 +62,16 @@ struct WriteRevision: Sendable {
 final class TransactionReads: Sendable {
     private let answers = NIOLockedValueBox<[String: [Int: any Sendable]]>([:])
 
-    /// What was read of `table` for `key` (an id, or an owner's id for a question about all their rows).
-    func answer<Table: StoredTable, Value: Sendable>(_ table: Table.Type, _ key: Int, as: Value.Type) -> Value? {
-        answers.withLockedValue { $0[Table.name]?[key] } as? Value
+    /// What `read` answers of `table` for `key` (an id, or an owner's id for a question about all their
+    /// rows): asked once in `ownerID`'s write transaction, and each time outside one.
+    static func answer<Table: StoredTable, Value: Sendable>(
+        of table: Table.Type, for key: Int, ownedBy ownerID: Int, read: () async throws -> Value
+    ) async throws -> Value {
+        guard let current = WriteRevision.current, current.ownerID == ownerID else { return try await read() }
+        if let known = current.reads.answers.withLockedValue({ $0[Table.name]?[key] }) as? Value { return known }
+        let value = try await read()
+        current.reads.remember(value, of: table, for: key)
+        return value
     }
 
     func remember<Table: StoredTable>(_ value: some Sendable, of table: Table.Type, for key: Int) {

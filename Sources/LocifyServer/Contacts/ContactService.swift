@@ -259,7 +259,8 @@ struct ContactService {
             let contact = Contact(
                 id: id, uuid: uuid, ownerID: ownerID, fields: fields, defaultAvatarColor: color, avatar: avatar,
                 createdAt: now, updatedAt: now)
-            try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder, isNew: true)
+            try await reminders(on: transaction).syncBirthday(
+                of: contact, wanted: birthdayReminder, hadBirthday: false)
             return contact
         }
     }
@@ -333,10 +334,8 @@ struct ContactService {
             try await TableWriter(ContactsTable.self, on: transaction).update(id, ownedBy: ownerID, set: values)
             try await add(newEmail, toContact: id, now: now, on: transaction)
             try await self.avatars(on: transaction).queueLookUps(lookUps)
-            // Without a birthday before or after, there is no birthday reminder to keep in step.
-            if stored.fields.birthdate != nil || fields.birthdate != nil {
-                try await reminders(on: transaction).syncBirthday(of: contact, wanted: birthdayReminder)
-            }
+            try await reminders(on: transaction).syncBirthday(
+                of: contact, wanted: birthdayReminder, hadBirthday: stored.fields.birthdate != nil)
             return contact
         }
     }

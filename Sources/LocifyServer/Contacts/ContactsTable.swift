@@ -82,15 +82,13 @@ extension Database {
     /// Every child row (address, note, reminder, photo…) checks its contact here before it is written.
     func requireContact(_ id: Int, ownedBy ownerID: Int) async throws -> OwnedContact {
         // A push that makes a contact and its addresses, reminders and notes would ask for each.
-        let reads = WriteRevision.current.flatMap { $0.ownerID == ownerID ? $0.reads : nil }
-        if let known = reads?.answer(ContactsTable.self, id, as: OwnedContact.self) { return known }
-        let rows = try await plainRows(
-            #"SELECT "is_archived" FROM "contacts" WHERE \#(ContactsTable.ownedRow(id, ownedBy: ownerID))"#,
-            columns: ["is_archived"])
-        guard let row = rows.first else { throw AppError.notFound }
-        let contact = OwnedContact(id: id, isArchived: try row.requiredBool(0))
-        reads?.remember(contact, of: ContactsTable.self, for: id)
-        return contact
+        try await TransactionReads.answer(of: ContactsTable.self, for: id, ownedBy: ownerID) {
+            let rows = try await plainRows(
+                #"SELECT "is_archived" FROM "contacts" WHERE \#(ContactsTable.ownedRow(id, ownedBy: ownerID))"#,
+                columns: ["is_archived"])
+            guard let row = rows.first else { throw AppError.notFound }
+            return OwnedContact(id: id, isArchived: try row.requiredBool(0))
+        }
     }
 
     /// The contact a child item (note, reminder, address) belongs to after an update that may move it:

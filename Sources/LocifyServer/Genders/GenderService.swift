@@ -42,16 +42,14 @@ struct GenderService {
 
     private static func stored(ownedBy ownerID: Int, on database: any Database) async throws -> [StoredGender] {
         // A push's contacts would each ask again.
-        let reads = WriteRevision.current?.reads
-        if let known = reads?.answer(GendersTable.self, ownerID, as: [StoredGender].self) { return known }
-        let stored = try await database.plainRows(
-            """
-            SELECT \(GendersTable.genderColumns.list) FROM "genders" WHERE "user_id" = \(literal: ownerID) \
-            ORDER BY "id"
-            """, columns: GendersTable.genderColumns.names
-        ).map(GendersTable.gender(from:))
-        reads?.remember(stored, of: GendersTable.self, for: ownerID)
-        return stored
+        try await TransactionReads.answer(of: GendersTable.self, for: ownerID, ownedBy: ownerID) {
+            try await database.plainRows(
+                """
+                SELECT \(GendersTable.genderColumns.list) FROM "genders" WHERE "user_id" = \(literal: ownerID) \
+                ORDER BY "id"
+                """, columns: GendersTable.genderColumns.names
+            ).map(GendersTable.gender(from:))
+        }
     }
 
     /// One page of the owner's genders (a handful: sorted here).

@@ -219,11 +219,12 @@ struct ReminderService {
 
     /// Keeps a contact's birthday reminder in step with its birthday, under the same id: made when `wanted`
     /// is true and there is a birthday, moved when the birthday moves, removed when the birthday is or
-    /// when `wanted` is false. nil keeps whatever there is. `isNew`: the contact was made in this
-    /// transaction, so it has no reminder yet.
-    func syncBirthday(of contact: Contact, wanted: Bool?, isNew: Bool = false) async throws {
-        // A contact made just now has no reminder to look for.
-        let existing = isNew ? nil : try await birthdayReminder(of: contact.id)
+    /// when `wanted` is false. nil keeps whatever there is. `hadBirthday`: the contact had a birthday
+    /// before this change (false for one made just now).
+    func syncBirthday(of contact: Contact, wanted: Bool?, hadBirthday: Bool) async throws {
+        // A reminder follows a birthday: a contact that had none has none to look for, and one that has
+        // none now either needs nothing done.
+        let existing = hadBirthday ? try await birthdayReminder(of: contact.id) : nil
         let wants = wanted ?? (existing != nil)
         guard wants, let birthdate = contact.fields.birthdate,
             let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)
