@@ -46,7 +46,7 @@ struct ConditionalRequestsMiddleware: Middleware {
 
     /// `response` with its ETag, or a 304 when the client already has that answer.
     private static func tagged(_ response: Response, answering request: Request) -> Response {
-        guard response.status == .ok, response.headers.contentType == .json, let body = response.body.buffer else {
+        guard response.status == .ok, isJSON(response.headers), let body = response.body.buffer else {
             return response
         }
         let tag = entityTag(of: body)
@@ -56,6 +56,15 @@ struct ConditionalRequestsMiddleware: Middleware {
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .eTag, value: tag)
         return Response(status: .notModified, headers: headers)
+    }
+
+    /// Whether the answer is JSON, told from the header's first bytes: `HTTPHeaders.contentType` parses
+    /// the header's parameters through Foundation, which was a tenth of the CPU of a `GET /api/me`.
+    private static func isJSON(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers.first(name: .contentType) else { return false }
+        let json = "application/json".utf8
+        let start = type.utf8.prefix(json.count + 1)
+        return start.starts(with: json) && (start.count == json.count || start.last == UInt8(ascii: ";"))
     }
 
     static func entityTag(of body: ByteBuffer) -> String {
