@@ -18,6 +18,10 @@ struct PlainRow {
     private let sqliteValues: [SQLiteData]
     /// The row on PostgreSQL, its cells in select order.
     private let postgresRow: PostgresRandomAccessRow?
+    /// Whether the row's cells are binary whatever the row's description says: the rows of a statement
+    /// PostgresNIO prepared (`PostgresStatements`) are asked for in binary, but described as the
+    /// statement was, in text.
+    private let postgresCellsAreBinary: Bool
     /// The row read through SQLKit.
     private let sqlRow: (any SQLRow)?
     /// The selected columns in order, for reading by name and for error messages.
@@ -31,20 +35,19 @@ struct PlainRow {
 
     /// A value that may be NULL.
     func text(_ index: Int) throws -> String? {
-        if let row = postgresRow { return try Self.read(row[index], as: String.self) }
+        if let cell = postgresCell(index) { return try Self.read(cell, as: String.self) }
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: String.self) }
         return try read(sqliteValues, index, "text") { String(sqliteData: $0) }
     }
 
     func integer(_ index: Int) throws -> Int? {
-        if let row = postgresRow { return try Self.read(row[index], as: Int.self) }
+        if let cell = postgresCell(index) { return try Self.read(cell, as: Int.self) }
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: Int.self) }
         return try read(sqliteValues, index, "an integer") { Int(sqliteData: $0) }
     }
 
     func double(_ index: Int) throws -> Double? {
-        if let row = postgresRow {
-            let cell = row[index]
+        if let cell = postgresCell(index) {
             // A computed number (an average) comes as numeric, which the driver reads as a Decimal only.
             if cell.dataType == .numeric {
                 return try Self.read(cell, as: Decimal.self).map { NSDecimalNumber(decimal: $0).doubleValue }
@@ -56,21 +59,21 @@ struct PlainRow {
     }
 
     func bool(_ index: Int) throws -> Bool? {
-        if let row = postgresRow { return try Self.read(row[index], as: Bool.self) }
+        if let cell = postgresCell(index) { return try Self.read(cell, as: Bool.self) }
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: Bool.self) }
         return try read(sqliteValues, index, "a boolean") { Bool(sqliteData: $0) }
     }
 
     func date(_ index: Int) throws -> Date? {
-        if let row = postgresRow { return try Self.read(row[index], as: Date.self) }
+        if let cell = postgresCell(index) { return try Self.read(cell, as: Date.self) }
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: Date.self) }
         return try read(sqliteValues, index, "a date") { Date(sqliteData: $0) }
     }
 
     /// Bytes (a BLOB or a bytea).
     func bytes(_ index: Int) throws -> [UInt8]? {
-        if let row = postgresRow {
-            guard var buffer = try Self.read(row[index], as: ByteBuffer.self) else { return nil }
+        if let cell = postgresCell(index) {
+            guard var buffer = try Self.read(cell, as: ByteBuffer.self) else { return nil }
             return buffer.readBytes(length: buffer.readableBytes)
         }
         if let row = sqlRow {
@@ -86,7 +89,7 @@ struct PlainRow {
 
     /// SQLite keeps UUIDs as text, which Foundation parses slowly through `Decodable`.
     func uuid(_ index: Int) throws -> UUID? {
-        if let row = postgresRow { return try Self.read(row[index], as: UUID.self) }
+        if let cell = postgresCell(index) { return try Self.read(cell, as: UUID.self) }
         if let row = sqlRow { return try row.decodeIfPresent(column: names[index], as: UUID.self) }
         return try read(sqliteValues, index, "a UUID") { value in
             String(sqliteData: value).flatMap(UUID.init(canonicalText:))
@@ -101,6 +104,13 @@ struct PlainRow {
     func requiredDate(_ index: Int) throws -> Date { try required(date(index), index) }
     func requiredUUID(_ index: Int) throws -> UUID { try required(uuid(index), index) }
     func requiredBytes(_ index: Int) throws -> [UInt8] { try required(bytes(index), index) }
+
+    /// Cell `index` of the row on PostgreSQL; nil on other databases.
+    private func postgresCell(_ index: Int) -> PostgresCell? {
+        guard var cell = postgresRow?[index] else { return nil }
+        if postgresCellsAreBinary { cell.format = .binary }
+        return cell
+    }
 
     private func required<Value>(_ value: Value?, _ index: Int) throws -> Value {
         guard let value else { throw UnreadableColumn(column: names[index], expected: "a value (it is NULL)") }
@@ -124,13 +134,15 @@ struct PlainRow {
     fileprivate init(sqliteValues: [SQLiteData], names: [String]) {
         self.sqliteValues = sqliteValues
         postgresRow = nil
+        postgresCellsAreBinary = false
         sqlRow = nil
         self.names = names
     }
 
-    fileprivate init(postgres row: PostgresRow, names: [String]) {
+    fileprivate init(postgres row: PostgresRow, names: [String], cellsAreBinary: Bool = false) {
         sqliteValues = []
         postgresRow = PostgresRandomAccessRow(row)
+        postgresCellsAreBinary = cellsAreBinary
         sqlRow = nil
         self.names = names
     }
@@ -138,6 +150,7 @@ struct PlainRow {
     fileprivate init(sql row: any SQLRow, names: [String]) {
         sqliteValues = []
         postgresRow = nil
+        postgresCellsAreBinary = false
         sqlRow = row
         self.names = names
     }
@@ -173,6 +186,24 @@ extension Database {
             return collected.rows
         }
         return values.map { PlainRow(sqliteValues: $0, names: columns) }
+    }
+
+    /// `plainRows` for a query that takes longer to plan than to run: on PostgreSQL it is kept prepared
+    /// on each connection (see `PostgresStatements`) when its binds are all whole numbers. SQLite keeps
+    /// every plain query's statement anyway.
+    func preparedRows(_ query: SQLQueryString, columns: [String]) async throws -> [PlainRow] {
+        guard let postgres = self as? any PostgresDatabase else { return try await plainRows(query, columns: columns) }
+        var serializer = SQLSerializer(database: try sqlDatabase())
+        query.serialize(to: &serializer)
+        let numbers = serializer.binds.compactMap { $0 as? Int }
+        guard numbers.count == serializer.binds.count else { return try await plainRows(query, columns: columns) }
+        let text = serializer.sql
+        if logger.logLevel <= .debug { logger.debug("\(text) \(numbers)") }
+        let kept = try await postgres.withConnection { connection in
+            connection.eventLoop.makeFutureWithTask { try await PostgresStatements.rows(text, numbers, on: connection) }
+        }.get()
+        guard let rows = kept else { return try await plainRows(query, columns: columns) }
+        return rows.map { PlainRow(postgres: $0, names: columns, cellsAreBinary: true) }
     }
 
     /// The binds as PostgreSQL's driver takes them, when each is a value it encodes itself (a number, a

@@ -89,10 +89,16 @@ struct SyncFeed {
         var candidates: [Entry] = []
         if !branches.isEmpty {
             // Each branch is a subquery of its own: SQLite orders and limits only a whole compound SELECT.
-            let union = branches.enumerated().map { index, branch in
-                #"SELECT * FROM ("# + branch + #") AS "branch\#(unsafeRaw: String(index))""#
-            }.joined(separator: " UNION ALL ")
-            let rows = try await database.plainRows(
+            // The whole is ordered and limited too: PostgreSQL then merges the branches' ordered rows and
+            // stops at the page's end, where it read and sent each branch's every row up to its limit
+            // (1,500 rows for a page of 500 in a download of contacts, addresses and places).
+            let union =
+                branches.enumerated().map { index, branch in
+                    #"SELECT * FROM ("# + branch + #") AS "branch\#(unsafeRaw: String(index))""#
+                }.joined(separator: " UNION ALL ")
+                + #" ORDER BY "revision", "position", "sequence" LIMIT \#(unsafeRaw: String(limit + 1))"#
+            // Planning the fourteen branches took PostgreSQL longer than reading them.
+            let rows = try await database.preparedRows(
                 union, columns: ["position", "type", "row_id", "sequence", "uuid", "revision"])
             candidates.reserveCapacity(rows.count)
             for row in rows {

@@ -1,4 +1,5 @@
 import Fluent
+import FluentPostgresDriver
 import FluentSQLiteDriver
 import LocifyCore
 import SQLKit
@@ -97,6 +98,42 @@ final class OperationsTests: XCTestCase {
                 loops += 1
             }
             XCTAssertGreaterThan(loops, 0)
+        }
+    }
+
+    func testAPreparedQueryIsKeptOnItsPostgreSQLConnection() async throws {
+        try await withApp(.postgres) { app, _ in
+            _ = try await app.makeAccount()
+            let query: SQLQueryString = #"SELECT "id", "email" FROM "users" WHERE "id" > \#(bind: 0) ORDER BY "id""#
+            // A transaction holds one connection, as each pooled connection keeps its own statements.
+            try await app.db.transaction { database in
+                for round in 1...3 {
+                    let rows = try await database.preparedRows(query, columns: ["id", "email"])
+                    XCTAssertEqual(try rows.first?.requiredInteger(0), 1, "round \(round)")
+                    XCTAssertEqual(try rows.first?.requiredText(1), "ada@example.com", "round \(round): a text cell")
+                }
+                // PostgreSQL's own list of the connection's prepared statements: the query, once.
+                let kept = try await database.plainRows(
+                    #"SELECT "statement" FROM "pg_prepared_statements""#, columns: ["statement"])
+                XCTAssertEqual(kept.count, 1)
+                XCTAssertTrue(try kept.first?.requiredText(0).contains(#"FROM "users""#) == true)
+                let postgres = try XCTUnwrap(database as? any PostgresDatabase)
+                let count = try await postgres.withConnection { connection in
+                    connection.eventLoop.makeSucceededFuture(PostgresStatements.count(on: connection))
+                }.get()
+                XCTAssertEqual(count, 1)
+
+                // A connection keeps a bounded number; past it, a new text still answers, unnamed.
+                for other in 1...PostgresStatements.perConnection {
+                    let distinct: SQLQueryString =
+                        #"SELECT "id" FROM "users" WHERE "id" > \#(bind: 0) AND \#(unsafeRaw: String(other)) > 0"#
+                    let rows = try await database.preparedRows(distinct, columns: ["id"])
+                    XCTAssertEqual(try rows.first?.requiredInteger(0), 1, "text \(other)")
+                }
+                let all = try await database.plainRows(
+                    #"SELECT COUNT(*) AS "n" FROM "pg_prepared_statements""#, columns: ["n"])
+                XCTAssertEqual(try all.first?.requiredInteger(0), PostgresStatements.perConnection)
+            }
         }
     }
 
