@@ -23,6 +23,8 @@ struct ContactService {
     let database: any Database
     let owner: AuthenticatedUser
     let dependencies: LocifyDependencies
+    /// Contacts another part of the same read-only answer has read or is reading.
+    var sharedReads: SharedContactReads? = nil
 
     private var ownerID: Int { owner.id }
 
@@ -176,6 +178,11 @@ struct ContactService {
     /// The owner's contacts among `ids`, by id; ids of other accounts' contacts are left out.
     func contacts(_ ids: [Int]) async throws -> [Int: Contact] {
         guard !ids.isEmpty else { return [:] }
+        guard let sharedReads else { return try await read(ids) }
+        return try await sharedReads.contacts(ids) { try await read($0) }
+    }
+
+    private func read(_ ids: [Int]) async throws -> [Int: Contact] {
         let rows = try await database.plainRows(
             """
             SELECT \(ContactRows.columnList) FROM "contacts" WHERE \(SQLQueryString.owned(by: ownerID, ids: ids))

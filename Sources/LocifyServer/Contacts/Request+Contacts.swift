@@ -4,7 +4,9 @@ import Vapor
 extension Request {
     /// The signed-in user's contacts.
     func contacts() throws -> ContactService {
-        ContactService(database: database, owner: try requireUser(), dependencies: dependencies)
+        ContactService(
+            database: database, owner: try requireUser(), dependencies: dependencies,
+            sharedReads: sharedReads?.value(SharedContactReads.init))
     }
 
     /// Each of a contact's child items (address, note, reminder, photo…) made into its resource with its

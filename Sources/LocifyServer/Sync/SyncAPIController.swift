@@ -39,7 +39,9 @@ struct SyncAPIController: RouteCollection {
         }
         // The types are read side by side: a page of a first download is half contacts, half their
         // addresses, and each type's reading and answering can take its own core. They only read; the
-        // request's storage is locked, so a value it caches (the base URL) is at worst worked out twice.
+        // request's storage is locked, so a value it caches (the base URL) is at worst worked out twice,
+        // and a contact that several types show (an address's, a reminder's) is read once.
+        request.sharedReads = SharedReads()
         let records = try await withThrowingTaskGroup(of: (String, [Int: SyncRecord]).self) { group in
             for type in query.types {
                 let ids = page.changes.filter { $0.type == type.name }.map(\.id)
