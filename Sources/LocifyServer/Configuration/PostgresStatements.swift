@@ -39,8 +39,9 @@ enum PostgresStatements {
         guard count < perConnection else { return nil }
         let statement = try await connection.prepare(query: sql).get()
         let isFirst = kept.withLockedValue { kept in
-            defer { kept[key, default: [:]][sql] = statement }
-            return kept[key] == nil
+            let isFirst = kept[key] == nil
+            kept[key, default: [:]][sql] = statement
+            return isFirst
         }
         // A closed connection's statements go with it (and so does the identifier, which a new connection
         // may be given).

@@ -4,7 +4,7 @@ import Vapor
 
 /// The contacts one answer has read, for the parts of it that need them again. A sync page holds
 /// contacts and their addresses side by side, and each address shows its contact, which the page's
-/// contacts had just read: on PostgreSQL a fifth of a download's statements read a contact the page
+/// contacts had just read: on PostgreSQL, 38 of a download's 464 statements read contacts the page
 /// already had. A part that asks for contacts whose read is under way waits for it instead of reading
 /// them again.
 ///

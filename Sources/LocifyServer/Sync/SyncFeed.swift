@@ -86,6 +86,7 @@ struct SyncFeed {
                 AND "revision" <= \(bind: latest) ORDER BY "revision", "id" LIMIT \(unsafeRaw: String(limit + 1))
                 """)
         }
+        // In the feed's order, the page's rows and one more to tell whether there are more.
         var candidates: [Entry] = []
         if !branches.isEmpty {
             // Each branch is a subquery of its own: SQLite orders and limits only a whole compound SELECT.
@@ -100,16 +101,12 @@ struct SyncFeed {
             // Planning the fourteen branches took PostgreSQL longer than reading them.
             let rows = try await database.preparedRows(
                 union, columns: ["position", "type", "row_id", "sequence", "uuid", "revision"])
-            candidates.reserveCapacity(rows.count)
-            for row in rows {
-                candidates.append(
-                    Entry(
-                        type: try row.requiredText(1), position: try row.requiredInteger(0),
-                        id: try row.requiredInteger(2), sequence: try row.requiredInteger(3), uuid: try row.uuid(4),
-                        revision: try row.requiredInteger(5)))
+            candidates = try rows.map { row in
+                Entry(
+                    type: try row.requiredText(1), position: try row.requiredInteger(0), id: try row.requiredInteger(2),
+                    sequence: try row.requiredInteger(3), uuid: try row.uuid(4), revision: try row.requiredInteger(5))
             }
         }
-        candidates.sort { ($0.revision, $0.position, $0.sequence) < ($1.revision, $1.position, $1.sequence) }
         let taken = candidates.prefix(limit)
         let hasMore = candidates.count > limit
         return Page(
