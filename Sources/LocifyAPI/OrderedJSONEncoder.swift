@@ -141,6 +141,11 @@ final class JSONWriter {
         {
             return try direct.writeJSON(to: self)
         }
+        // A whole answer (a page of a list) is asked once per response, so asking the run time is cheap
+        // there; deeper down it would be asked for every value.
+        if usesDirectWriters, depth == 0, let direct = value as? any DirectJSONWritable {
+            return try direct.writeJSON(to: self)
+        }
         if usesDirectWriters, Value.self == [UpcomingReminderResource].self,
             let occurrences = value as? [UpcomingReminderResource]
         {

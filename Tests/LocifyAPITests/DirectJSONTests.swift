@@ -237,4 +237,30 @@ final class DirectJSONTests: XCTestCase {
             try json(SyncPullResource(changes: [], deletions: deletions, cursor: "c", hasMore: false), direct: true)
                 .contains(#"{"type":"address","id":5,"revision":11}"#))
     }
+
+    func testPagesWriteTheSameBytesBothWays() throws {
+        let resources = contacts().map {
+            ContactResource(
+                $0, url: "http://x/api/contacts/\($0.id)",
+                avatar: AvatarResource(url: nil, source: "default", defaultAvatarColor: "#fff"), currentYear: 2024)
+        }
+        // First, middle (both pager gaps), last, past the end and an empty list; a query with a quote.
+        for (page, total) in [(1, 5), (7, 200), (14, 200), (30, 200), (1, 0)] {
+            let window = PageWindow(page: page, limit: 15, total: total)
+            let contactsPage = PageResource(
+                items: resources, window: window, path: "http://x/api/contacts",
+                pageURL: { "http://x/api/contacts?query=\"a\"&page=\($0)" })
+            XCTAssertEqual(try json(contactsPage, direct: true), try json(contactsPage, direct: false))
+            let tagsPage = PageResource(
+                items: [TagResource(Tag(id: 4, ownerID: 3, name: "Zoë", createdAt: Date(), updatedAt: Date()))],
+                window: window, path: "http://x/api/tags", pageURL: { "http://x/api/tags?page=\($0)" })
+            XCTAssertEqual(try json(tagsPage, direct: true), try json(tagsPage, direct: false))
+        }
+        XCTAssertTrue(
+            try json(
+                PageResource(
+                    items: resources, window: PageWindow(page: 7, limit: 15, total: 200), path: "p",
+                    pageURL: { "u\($0)" }), direct: true
+            ).contains(#"{"url":null,"label":"...","active":false},{"url":"u4""#))
+    }
 }

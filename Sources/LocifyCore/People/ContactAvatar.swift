@@ -63,16 +63,23 @@ public struct ContactAvatar: Hashable, Sendable {
     /// and the colour.
     public func version(name: String, color: String) -> String {
         if let imageDigest, source != .initials { return String(imageDigest.prefix(16)) }
-        return "i" + String(Self.fnv1a(name + "|" + color), radix: 16)
+        var hash = FNV1a()
+        hash.combine(name)
+        hash.combine("|")
+        hash.combine(color)
+        return "i" + String(hash.value, radix: 16)
     }
+}
 
-    /// FNV-1a, 64 bits: a stable hash of a few bytes, cheap enough for every contact of a list.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+/// FNV-1a, 64 bits: a stable hash of a few bytes, cheap enough for every contact of a list. Texts are
+/// hashed one after the other as if joined, without joining them into a new string.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func combine(_ text: String) {
         for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
+            value ^= UInt64(byte)
+            value &*= 0x100_0000_01b3
         }
-        return hash
     }
 }

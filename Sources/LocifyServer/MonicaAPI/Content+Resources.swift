@@ -16,9 +16,11 @@ extension SyncPushAnswerResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {
+    private static let jsonContentType = HTTPMediaType.json.serialize()
     public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
-        headers.contentType = .json
-        body.writeBytes(try encode(encodable))
+        // The header as text: `contentType`'s setter serialises the media type anew for every answer.
+        headers.replaceOrAdd(name: .contentType, value: Self.jsonContentType)
+        body.writeBytes(try encodedBytes(encodable))
     }
 
     public func encode<E: Encodable>(

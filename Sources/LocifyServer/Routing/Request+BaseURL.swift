@@ -19,8 +19,10 @@ extension Request {
 
     /// True when the client connected over HTTPS, directly or through a trusted proxy that says so.
     var isSecure: Bool {
-        if application.locifyConfig.trustedProxies.forwardedOverHTTPS(
-            peer: remoteAddress?.ipAddress, forwardedProto: headers.first(name: .xForwardedProto))
+        // The peer's address is spelt out only when a proxy's header asks for it to be checked.
+        if let forwardedProto = headers.first(name: .xForwardedProto),
+            application.locifyConfig.trustedProxies.forwardedOverHTTPS(
+                peer: remoteAddress?.ipAddress, forwardedProto: forwardedProto)
         {
             return true
         }

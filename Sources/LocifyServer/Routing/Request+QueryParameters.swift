@@ -9,7 +9,11 @@ enum URLEncodedPairs {
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decoded(_ part: Substring) -> String? {
-                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                // Most parameters (`page=2`, `limit=15`) need no decoding, and Foundation's is slow.
+                guard part.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+                    return String(part)
+                }
+                return part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
             }
             guard let name = parts.first.flatMap(decoded), values[name] == nil else { continue }
             values[name] = parts.count > 1 ? decoded(parts[1]) ?? "" : ""

@@ -47,6 +47,9 @@ final class ContactAvatarTests: XCTestCase {
         XCTAssertNotEqual(
             initials.version(name: "Ada Lovelace", color: "#fdb660"),
             initials.version(name: "Ada Lovelace", color: "#93521e"))
+        // The same from one release to the next (FNV-1a of "Ada Lovelace|#fdb660"), so links that clients
+        // and browsers keep stay valid.
+        XCTAssertEqual(initials.version(name: "Ada Lovelace", color: "#fdb660"), "i8f3991807ebe590f")
         let photo = ContactAvatar(choice: .photo, photoID: 1, source: .photo, imageDigest: photoDigest)
         XCTAssertEqual(photo.version(name: "Ada Lovelace", color: "#fdb660"), String(photoDigest.prefix(16)))
         XCTAssertEqual(
