@@ -53,7 +53,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            resources: [.copy("Resources/Views"), .copy("Resources/Public"), .copy("Resources/OpenAPI")]
+            resources: [
+                .copy("Resources/Views"), .copy("Resources/Public"), .copy("Resources/OpenAPI"),
+                .copy("Resources/ServiceWorker"),
+            ]
         ),
         .executableTarget(
             name: "locify",

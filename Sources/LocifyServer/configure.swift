@@ -256,6 +256,7 @@ private func registerRoutes(_ app: Application) throws {
         PictureLinksMiddleware(), FlashMiddleware(), WebSessionAuthenticator(), CSRFMiddleware(),
         NavigationCountsMiddleware())
     try web.register(collection: PagesController())
+    try app.register(collection: OfflineAppController())
     try app.register(collection: MapsController())
     try app.register(collection: ReminderFeedController())
     try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())

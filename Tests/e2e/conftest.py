@@ -211,7 +211,11 @@ def describe_failure(request, driver, name: str):
     driver.save_screenshot(str(SCREENS / f"FAILED-{name}.png"))
     body = driver.find_element("tag name", "body").text
     print(f"\n--- {name} was on {driver.current_url} ({driver.title!r}) ---\n{body[:2000]}")
-    server = request.getfixturevalue("server")
+    # The shared server, or a test's own (which it may stop and start again: `running`).
+    if "own_server" in request.fixturenames:
+        server = request.getfixturevalue("own_server").running
+    else:
+        server = request.getfixturevalue("server")
     print(f"--- server log (last 40 lines) ---\n" + "\n".join(server.log_path.read_text().splitlines()[-40:]))
 
 

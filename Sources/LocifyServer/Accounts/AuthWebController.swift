@@ -99,6 +99,9 @@ struct AuthWebController: RouteCollection {
         request.auth.logout(AuthenticatedUser.self)
         let response = request.redirect(to: AccountPaths.login, flash: "You have logged out.")
         response.cookies[CookieName.session] = request.cookie("", maxAge: 0)
+        // The pages and data the offline app kept on this device go too, so a shared computer keeps
+        // nothing of the account (the page's script clears them as well, for browsers without this).
+        response.headers.replaceOrAdd(name: "Clear-Site-Data", value: #""cache", "storage""#)
         return response
     }
 

@@ -62,6 +62,9 @@ struct MapsController: RouteCollection {
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=2592000")
         response.headers.replaceOrAdd(
             name: .eTag, value: "\"basemap-\(LocifyConfig.version)-\(key.isDark ? "dark" : "light")\"")
+        // SVG text shrinks to a fraction gzipped: a map screen of tiles, and an area saved for offline use,
+        // comes down that much faster (only to clients that accept gzip).
+        response.headers.responseCompression = .enable
         return response
     }
 

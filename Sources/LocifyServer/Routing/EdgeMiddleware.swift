@@ -36,7 +36,7 @@ struct ResponseHeadersMiddleware: Middleware {
 struct StaticFilesMiddleware: Middleware {
     /// Every file in `Resources/Public`, by the path its links use.
     static let paths: Set<String> = Set(
-        [SitePaths.stylesheet, SitePaths.favicon].map(\.path) + LayoutContext.scripts.map(\.path))
+        ([SitePaths.stylesheet, SitePaths.favicon] + SitePaths.appIcons + LayoutContext.scripts).map(\.path))
     let files: FileMiddleware
 
     init(publicDirectory: String) {

@@ -45,4 +45,18 @@ enum SitePaths {
     static let mapScript = SitePath("js", "map.js")
     static let mapControlsScript = SitePath("js", "map-controls.js")
     static let favicon = SitePath("favicon.svg")
+    /// The installed app's icons, named by the web manifest (made by `Tools/make-app-icons.py`).
+    static let appIcon192 = SitePath("icons", "icon-192.png")
+    static let appIcon512 = SitePath("icons", "icon-512.png")
+    /// Drawn to the edges, for systems that cut icons to their own shape.
+    static let maskableIcon512 = SitePath("icons", "maskable-512.png")
+    static let appleTouchIcon = SitePath("icons", "apple-touch-icon.png")
+    static let appIcons = [appIcon192, appIcon512, maskableIcon512, appleTouchIcon]
+
+    /// The offline web app's entry points, served by routes: the manifest that makes the site installable,
+    /// the service worker (at the root, so it may serve every page) and the page shown offline for a
+    /// page this device has not saved.
+    static let webManifest = SitePath("manifest.webmanifest")
+    static let serviceWorker = SitePath("sw.js")
+    static let offline = SitePath("offline")
 }

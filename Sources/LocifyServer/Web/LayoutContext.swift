@@ -8,8 +8,12 @@ struct PageSession: Sendable {
     var csrfToken: String
     var flash: String?
     var counts = NavigationCounts()
+    /// The offline app's own pages, kept on the device for whoever signs in there: the navigation of a
+    /// signed-in person, without a name or a log-out form.
+    var isOfflineShell = false
 
     static let signedOut = PageSession(userName: nil, csrfToken: "", flash: nil)
+    static let offlineShell = PageSession(userName: nil, csrfToken: "", flash: nil, isOfflineShell: true)
 }
 
 extension Request {
@@ -55,6 +59,12 @@ struct LayoutContext: Encodable {
     static let scripts = [SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript]
     let scriptURLs: [String]
     let faviconURL: String
+    let manifestURL = SitePaths.webManifest.path
+    let appleTouchIconURL = SitePaths.appleTouchIcon.path
+    let serviceWorkerURL = SitePaths.serviceWorker.path
+    /// The stylesheet's `--accent`, for the browser's own bars.
+    let themeColor = LayoutContext.themeColor
+    static let themeColor = "#1f5fbf"
     /// Seconds after which the page reloads itself (a page following work in progress); nil for none.
     var refreshSeconds: Int?
 
@@ -64,7 +74,7 @@ struct LayoutContext: Encodable {
         csrfToken = session.csrfToken
         flash = session.flash
         var links: [NavigationLink] = []
-        if session.userName != nil {
+        if session.userName != nil || session.isOfflineShell {
             links.append(
                 .init(
                     label: "Contacts", url: SitePaths.contacts.path, icon: "contacts", isCurrent: section == .contacts))
@@ -93,8 +103,8 @@ struct LayoutContext: Encodable {
         aboutURL = SitePaths.about.path
         logoutURL = AccountPaths.logout.path
         latestNotificationsURL = SitePaths.latestNotifications.path
-        stylesheetURL = SitePaths.stylesheet.path + "?v=" + LocifyConfig.version
-        scriptURLs = Self.scripts.map { $0.path + "?v=" + LocifyConfig.version }
+        stylesheetURL = StaticAssets.versioned(SitePaths.stylesheet)
+        scriptURLs = Self.scripts.map(StaticAssets.versioned)
         faviconURL = SitePaths.favicon.path
     }
 

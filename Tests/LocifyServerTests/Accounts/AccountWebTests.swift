@@ -89,6 +89,8 @@ final class AccountWebTests: XCTestCase {
 
             let logout = try await browser.post("/logout", form: [:])
             XCTAssertEqual(logout.headers.first(name: .location), "/login")
+            // The offline app's pages and data leave the device with the session.
+            XCTAssertEqual(logout.headers.first(name: "Clear-Site-Data"), #""cache", "storage""#)
             let afterLogout = try await browser.get("/contacts")
             XCTAssertEqual(afterLogout.status, .seeOther)
             XCTAssertEqual(afterLogout.headers.first(name: .location), "/login?next=/contacts")

@@ -83,6 +83,20 @@ final class MapsTests: XCTestCase {
             XCTAssertEqual(withSession.status, .ok)
             let anonymous = try await app.send(.GET, "/maps/basemap/0/0/0.svg")
             XCTAssertEqual(anonymous.status, .unauthorized)
+
+            // Compressed for clients that accept it (through the real HTTP server, which compresses).
+            var compressed: XCTHTTPResponse?
+            var headers = account.bearer
+            headers.add(name: .acceptEncoding, value: "gzip")
+            try await app.testable(method: .running(port: 0)).test(
+                .GET, "/maps/basemap/2/2/1.svg", headers: headers
+            ) { response async in compressed = response }
+            let gzipped = try XCTUnwrap(compressed)
+            XCTAssertEqual(gzipped.status, .ok)
+            XCTAssertEqual(gzipped.headers.first(name: .contentEncoding), "gzip")
+            let bytes = Array(gzipped.body.readableBytesView)
+            XCTAssertEqual(Array(bytes.prefix(2)), [0x1f, 0x8b], "a gzip stream")
+            XCTAssertLessThan(bytes.count * 2, light.body.readableBytes, "less than half the drawing's size")
         }
     }
 

@@ -245,3 +245,58 @@ const LocifyNotifications = (() => {
   }
   return { watch };
 })();
+
+// The offline app: the service worker keeps the pages opened here for when the server cannot be
+// reached. Logging out removes everything it kept (the server's Clear-Site-Data does too, where the
+// browser supports it), so a shared computer keeps nothing of the account.
+const LocifyOffline = (() => {
+  async function forgetDevice() {
+    if ("caches" in window) {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("locify-")) await caches.delete(name);
+      }
+    }
+    if ("serviceWorker" in navigator) {
+      for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+    }
+  }
+  // A page open when the device loses its network says so, with the time it was loaded.
+  function noteConnection() {
+    const main = document.querySelector("main");
+    let note = document.getElementById("connection-status");
+    if (navigator.onLine) {
+      if (note) note.remove();
+      return;
+    }
+    if (!main || note || main.querySelector(".offline-status")) return;
+    note = document.createElement("p");
+    note.id = "connection-status";
+    note.className = "offline-status";
+    note.setAttribute("role", "status");
+    const loaded = new Intl.DateTimeFormat(undefined, { timeStyle: "short" }).format(loadedAt);
+    note.innerHTML = "<strong>Offline.</strong> ";
+    note.append(`This device has no network: the page shows what it showed when it was loaded, at ${loaded}.`);
+    main.prepend(note);
+  }
+  const loadedAt = new Date();
+  function start() {
+    window.addEventListener("offline", noteConnection);
+    window.addEventListener("online", noteConnection);
+    noteConnection();
+    const worker = document.documentElement.dataset.serviceWorker;
+    if (worker && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register(worker).catch(() => {});
+    }
+    const logout = document.querySelector("form.logout");
+    if (!logout) return;
+    logout.addEventListener("submit", (event) => {
+      if (logout.dataset.deviceForgotten) return;
+      event.preventDefault();
+      const submit = () => { logout.dataset.deviceForgotten = "yes"; logout.requestSubmit(); };
+      // Whatever happens while clearing, the person is logged out.
+      forgetDevice().then(submit, submit);
+    });
+  }
+  return { start, forgetDevice };
+})();
+document.addEventListener("DOMContentLoaded", LocifyOffline.start);

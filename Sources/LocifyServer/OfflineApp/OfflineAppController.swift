@@ -1,0 +1,115 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+/// What makes the web app an installed app that opens offline: `GET /manifest.webmanifest`, the service
+/// worker at `GET /sw.js`, and `GET /offline`, the page the worker shows for a page this device has not
+/// saved. All three answer without a session: the worker installs on the log-in page too.
+struct OfflineAppController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SitePaths.webManifest, use: manifest)
+        routes.get(SitePaths.serviceWorker, use: serviceWorker)
+        routes.get(SitePaths.offline, use: offline)
+    }
+
+    func manifest(request: Request) async throws -> Response {
+        let response = Response(status: .ok, body: .init(data: try WebAppManifest.data))
+        response.headers.replaceOrAdd(name: .contentType, value: "application/manifest+json; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        return response
+    }
+
+    /// The worker's script with this version's shell written in. Browsers compare it byte for byte to
+    /// decide whether a new worker installs, so it is never cached on the way (`no-cache`).
+    func serviceWorker(request: Request) async throws -> Response {
+        let response = Response(status: .ok, body: .init(string: try ServiceWorkerScript.text))
+        response.headers.replaceOrAdd(name: .contentType, value: "text/javascript; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        return response
+    }
+
+    /// The same for everyone (the worker keeps one copy per version): the navigation of a signed-in
+    /// person, no name and no log-out form, and places the worker fills in.
+    func offline(request: Request) async throws -> View {
+        try await request.view.render("offline", OfflinePage.Context())
+    }
+}
+
+enum OfflinePage {
+    struct Context: Encodable {
+        let layout = LayoutContext(title: "Offline", session: .offlineShell)
+    }
+}
+
+/// The web manifest: name, icons at the sizes phones ask for, colours, and a standalone window opening
+/// at the home page (which goes to the map once signed in).
+struct WebAppManifest: Encodable {
+    struct Icon: Encodable {
+        let src: String
+        let sizes: String
+        let type: String
+        let purpose: String
+    }
+
+    let id = SitePaths.home.path
+    let name = "Locify"
+    let shortName = "Locify"
+    let description = "The people and places in your life, on your own server."
+    let startURL = SitePaths.home.path
+    let scope = SitePaths.home.path
+    let display = "standalone"
+    let backgroundColor = "#ffffff"
+    let themeColor = LayoutContext.themeColor
+    let icons = [
+        Icon(src: SitePaths.appIcon192.path, sizes: "192x192", type: "image/png", purpose: "any"),
+        Icon(src: SitePaths.appIcon512.path, sizes: "512x512", type: "image/png", purpose: "any"),
+        Icon(src: SitePaths.maskableIcon512.path, sizes: "512x512", type: "image/png", purpose: "maskable"),
+        Icon(src: SitePaths.appleTouchIcon.path, sizes: "180x180", type: "image/png", purpose: "any"),
+        Icon(src: SitePaths.favicon.path, sizes: "any", type: "image/svg+xml", purpose: "any"),
+    ]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case shortName = "short_name"
+        case description
+        case startURL = "start_url"
+        case scope, display
+        case backgroundColor = "background_color"
+        case themeColor = "theme_color"
+        case icons
+    }
+
+    static var data: Data {
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(WebAppManifest())
+        }
+    }
+}
+
+/// `Resources/ServiceWorker/sw.js` with this version (and the digest of its files, so a changed file
+/// installs a new worker without a new version number), its shell's files (the stylesheet, the scripts,
+/// the icons, the manifest; each by the address pages load it with) and the offline page written in.
+enum ServiceWorkerScript {
+    static let shellFiles: [String] =
+        ([SitePaths.stylesheet] + LayoutContext.scripts).map(StaticAssets.versioned)
+        + ([SitePaths.favicon, SitePaths.webManifest] + SitePaths.appIcons).map(\.path)
+
+    static var text: String {
+        get throws {
+            guard
+                let url = Bundle.module.url(forResource: "sw", withExtension: "js", subdirectory: "ServiceWorker")
+            else {
+                throw Abort(.internalServerError, reason: "sw.js is missing from the bundle")
+            }
+            let files = String(decoding: try JSONEncoder().encode(shellFiles), as: UTF8.self)
+            return try String(contentsOf: url, encoding: .utf8)
+                .replacingOccurrences(
+                    of: "__LOCIFY_VERSION__", with: LocifyConfig.version + "-" + StaticAssets.shellVersion
+                )
+                .replacingOccurrences(of: "__LOCIFY_SHELL_FILES__", with: files)
+                .replacingOccurrences(of: "__LOCIFY_OFFLINE_PAGE__", with: SitePaths.offline.path)
+        }
+    }
+}

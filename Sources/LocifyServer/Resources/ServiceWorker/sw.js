@@ -1,0 +1,180 @@
+// Locify's service worker: pages keep opening when the server cannot be reached.
+// Served from /sw.js, with the version and the shell's files written in by the server, so a new version
+// of Locify installs a new worker, which fetches the new shell and removes the old one.
+"use strict";
+
+const VERSION = "__LOCIFY_VERSION__";
+// The files every page needs and the page shown for a page not saved here; all of them answer without
+// a session, so installing never depends on who is signed in.
+const SHELL_FILES = __LOCIFY_SHELL_FILES__;
+const OFFLINE_PAGE = "__LOCIFY_OFFLINE_PAGE__";
+const SHELL_CACHE = `locify-shell-${VERSION}`;
+// The basemap's drawing changes only with a new version of Locify.
+const BASEMAP_CACHE = `locify-basemap-${VERSION}`;
+// Pages as the server last rendered them, kept across versions until the person logs out.
+const PAGES_CACHE = "locify-pages";
+// Avatars already seen, by their address without the signature (which changes every week).
+const PICTURES_CACHE = "locify-pictures";
+const SAVED_AT = "X-Locify-Saved-At";
+const SAVED_TITLE = "X-Locify-Title";
+// Where the server marks the page for the worker's notes.
+const STATUS_MARK = "<!--offline-status-->";
+const SAVED_PAGES_MARK = "<!--saved-pages-->";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(SHELL_CACHE)
+      .then((cache) => cache.addAll(SHELL_FILES.concat([OFFLINE_PAGE])))
+      .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(names
+        .filter((name) => /^locify-(shell|basemap)-/.test(name) && name !== SHELL_CACHE && name !== BASEMAP_CACHE)
+        .map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(event));
+  } else if (SHELL_FILES.includes(url.pathname + url.search)) {
+    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+  } else if (url.pathname.startsWith("/maps/basemap/")) {
+    event.respondWith(kept(request, BASEMAP_CACHE, request.url, { preferNetwork: false }));
+  } else if (url.pathname.startsWith("/store/avatars/")) {
+    event.respondWith(kept(request, PICTURES_CACHE, url.origin + url.pathname, { preferNetwork: true }));
+  }
+});
+
+/// A page from the server, saved for later; when the server cannot be reached (or its proxy says it is
+/// down), the saved copy with a note saying how old it is, or the offline page.
+async function page(event) {
+  const request = event.request;
+  let response;
+  try {
+    response = await fetch(request);
+  } catch {
+    return savedPage(request);
+  }
+  if ([502, 503, 504].includes(response.status)) return savedPage(request, response);
+  const type = response.headers.get("Content-Type") || "";
+  if (response.status === 200 && type.startsWith("text/html") && !response.redirected) {
+    // Saved while the page is already on its way to the browser.
+    event.waitUntil(save(request.url, response.clone()));
+  }
+  return response;
+}
+
+async function save(url, response) {
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.set(SAVED_AT, new Date().toISOString());
+  headers.set(SAVED_TITLE, encodeURIComponent(title(text)));
+  const cache = await caches.open(PAGES_CACHE);
+  await cache.put(url, new Response(text, { status: 200, headers }));
+}
+
+async function savedPage(request, failure) {
+  const pages = await caches.open(PAGES_CACHE);
+  const saved = await pages.match(request.url);
+  if (saved) return annotated(saved, savedNote(saved.headers.get(SAVED_AT)));
+  const offline = await caches.match(OFFLINE_PAGE);
+  if (!offline) return failure || Response.error();
+  return annotated(offline, notSavedNote(), await savedPagesList(pages));
+}
+
+/// The page's text with the worker's notes where the server marked their places.
+async function annotated(response, note, list = "") {
+  const text = (await response.text()).replace(STATUS_MARK, note).replace(SAVED_PAGES_MARK, list);
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(text, { status: 200, headers });
+}
+
+function savedNote(savedAt) {
+  const date = new Date(savedAt);
+  const valid = !Number.isNaN(date.getTime());
+  const when = valid
+    ? `<time datetime="${date.toISOString()}">${escapeHTML(age(date))}, ${escapeHTML(
+      new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date))}</time>`
+    : "earlier";
+  return `<p class="offline-status" role="status" data-offline-saved-at="${valid ? date.toISOString() : ""}">` +
+    `<strong>Offline.</strong> The server cannot be reached, so this is the copy of this page saved on this device ` +
+    `${when}. Changes made since then elsewhere do not show.</p>`;
+}
+
+function notSavedNote() {
+  return `<p class="offline-status" role="status"><strong>Offline.</strong> The server cannot be reached, and ` +
+    `this page has not been saved on this device yet.</p>`;
+}
+
+/// The pages saved on this device, newest first, as links.
+async function savedPagesList(pages) {
+  const entries = [];
+  for (const request of await pages.keys()) {
+    const response = await pages.match(request);
+    const url = new URL(request.url);
+    entries.push({
+      path: url.pathname + url.search,
+      title: decodeURIComponent(response.headers.get(SAVED_TITLE) || "") || url.pathname,
+      savedAt: response.headers.get(SAVED_AT) || "",
+    });
+  }
+  if (entries.length === 0) return "<p>No page has been saved on this device yet.</p>";
+  entries.sort((a, b) => b.savedAt.localeCompare(a.savedAt));
+  const items = entries.map((entry) =>
+    `<li><a href="${escapeHTML(entry.path)}">${escapeHTML(entry.title)}</a></li>`).join("");
+  return `<h2>Saved on this device</h2><ul class="saved-pages">${items}</ul>`;
+}
+
+/// A file kept on the device: from the network first (`preferNetwork`) or from the device first; the
+/// device's copy when the network fails.
+async function kept(request, cacheName, key, { preferNetwork }) {
+  const cache = await caches.open(cacheName);
+  if (!preferNetwork) {
+    const hit = await cache.match(key);
+    if (hit) return hit;
+  }
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) await cache.put(key, response.clone());
+    return response;
+  } catch (error) {
+    const hit = await cache.match(key);
+    if (hit) return hit;
+    throw error;
+  }
+}
+
+function title(html) {
+  const found = /<title>([^<]*)<\/title>/i.exec(html);
+  if (!found) return "";
+  // The layout's titles end with " · Locify"; the list reads better without it.
+  return unescapeHTML(found[1]).replace(/ · Locify$/, "");
+}
+
+function age(date) {
+  const seconds = Math.round((date.getTime() - Date.now()) / 1000);
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  const steps = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of steps) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(0, "minute");
+}
+
+function escapeHTML(text) {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function unescapeHTML(text) {
+  return text.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)))
+    .replace(/&quot;/g, "\"").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
