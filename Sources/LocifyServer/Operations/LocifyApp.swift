@@ -46,7 +46,12 @@ public enum LocifyApp {
             try? await app.asyncShutdown()
             throw error
         }
-        // Stops accepting connections, lets requests in flight finish, then closes the database.
+        // Stops accepting connections and lets requests in flight finish first: Vapor's own shutdown closes
+        // the database (a lifecycle handler) before it stops the HTTP server (kept in its storage), and a
+        // request arriving in between found no database and stopped the process (a browser keeping its
+        // pages for offline use sends a steady stream of them).
+        await app.server.shutdown()
+        // Then closes the database and the rest.
         try await app.asyncShutdown()
         announce("Locify stopped cleanly.")
     }
