@@ -80,3 +80,26 @@ stop_postgres_cluster() {
     pg_dir=""
   fi
 }
+
+# An account's worth of data to import: $2/contacts.vcf, $1 contacts with $3 postal addresses each, and
+# $2/places.csv, $1 places in 20 categories. The same files for the same arguments (a fixed seed).
+write_bench_files() {
+  python3 - "$1" "$2" "${3:-1}" <<'PY'
+import random, sys
+count, work, addresses = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+random.seed(5)
+cities = ["Berlin", "Paris", "Lyon", "Madrid", "Roma", "Wien", "Praha", "Lisboa", "Oslo", "Dublin"]
+kinds = [("HOME", "Main Street", 10000, 89999), ("WORK", "Office Road", 20000, 79999)]
+with open(f"{work}/contacts.vcf", "w") as out:
+    for n in range(count):
+        out.write("BEGIN:VCARD\r\nVERSION:3.0\r\n")
+        out.write(f"N:Person {n};Contact;;;\r\nFN:Contact Person {n}\r\n")
+        for label, street, base, spread in kinds[:addresses]:
+            out.write(f"ADR;TYPE={label}:;;{n} {street};{random.choice(cities)};;{base + n % spread};\r\n")
+        out.write("END:VCARD\r\n")
+with open(f"{work}/places.csv", "w") as out:
+    out.write("name,latitude,longitude,category\n")
+    for n in range(count):
+        out.write(f"Place {n},{random.uniform(36, 64):.6f},{random.uniform(-10, 30):.6f},Category {n % 20}\n")
+PY
+}

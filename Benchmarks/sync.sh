@@ -34,22 +34,7 @@ trap cleanup EXIT
 export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_LOG_LEVEL=warning
 
 # The contacts (a vCard file, each with a postal address) and the places (a CSV file).
-python3 - "$count" "$work" <<'PY'
-import random, sys
-count, work = int(sys.argv[1]), sys.argv[2]
-random.seed(5)
-cities = ["Berlin", "Paris", "Lyon", "Madrid", "Roma", "Wien", "Praha", "Lisboa", "Oslo", "Dublin"]
-with open(f"{work}/contacts.vcf", "w") as out:
-    for n in range(count):
-        out.write("BEGIN:VCARD\r\nVERSION:3.0\r\n")
-        out.write(f"N:Person {n};Contact;;;\r\nFN:Contact Person {n}\r\n")
-        out.write(f"ADR;TYPE=HOME:;;{n} Main Street;{random.choice(cities)};;{10000 + n % 89999};\r\n")
-        out.write("END:VCARD\r\n")
-with open(f"{work}/places.csv", "w") as out:
-    out.write("name,latitude,longitude,category\n")
-    for n in range(count):
-        out.write(f"Place {n},{random.uniform(36, 64):.6f},{random.uniform(-10, 30):.6f},Category {n % 20}\n")
-PY
+write_bench_files "$count" "$work" 1
 
 run() {
   local label=$1

@@ -46,6 +46,10 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
         .photo, .contactTag, .place,
     ]
+    app.offlinePages = [
+        .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
+        .photo, .contactTag, .place,
+    ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
@@ -276,4 +280,5 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: PlacesWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())
+    try signedIn.register(collection: OfflinePlanController())
 }

@@ -12,6 +12,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -155,8 +156,8 @@ def test_pages_open_offline_with_the_server_stopped(own_server, browser, screens
         "fetch(arguments[0]).then(r => done(r.status), () => done('failed'));", basemap_tiles[0]) == 200
     shot(browser, screens, "80-offline-saved-contact")
 
-    # A page never opened: the offline page, which lists the saved pages to go to instead.
-    browser.get(server.url + "/reminders")
+    # A page not kept (Settings is not the account's data): the offline page, which lists the kept pages.
+    browser.get(server.url + "/settings")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Offline"
     assert "has not been saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
     saved = browser.find_elements(By.CSS_SELECTOR, ".saved-pages a")
@@ -179,5 +180,152 @@ def test_pages_open_offline_with_the_server_stopped(own_server, browser, screens
     assert "/login" in browser.current_url
     assert not saved_on_device(browser, contact_url)
     own_server.stop()
-    browser.get(contact_url)
+    try:
+        browser.get(contact_url)
+    except WebDriverException:
+        pass  # the log-in page's new worker not ready yet: the browser's own "cannot reach" page
     assert name not in browser.find_element(By.TAG_NAME, "body").text
+
+
+def device_copy(driver):
+    """What the page's script keeps of the account on the device: counts by type, and the contacts."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all([LocifyStore.summary(), LocifyStore.all('contact')])"
+        "  .then(([summary, contacts]) => done({counts: summary.counts, syncedAt: summary.syncedAt,"
+        "    names: contacts.map(c => c.complete_name)}), error => done({error: String(error)}));")
+
+
+def full_download(server, email):
+    """The account as the sync feed answers it to a client with a token: records by type."""
+    import json
+    import urllib.request
+    token = server.cli("token", "create", "--email", email, "--name", "e2e").strip().splitlines()[-1]
+    counts, cursor = {}, ""
+    while True:
+        query = "?limit=500" + (f"&cursor={cursor}" if cursor else "")
+        request = urllib.request.Request(server.url + "/api/sync" + query, headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request) as response:
+            page = json.loads(response.read())
+        for change in page["changes"]:
+            counts[change["type"]] = counts.get(change["type"], 0) + 1
+        cursor = page["cursor"]
+        if not page["has_more"]:
+            return counts
+
+
+def test_the_account_is_kept_on_the_device_and_kept_current(server, browser, signed_in, screens):
+    # The first visit downloads the whole account: the same records the feed gives any client.
+    saved = lambda d: "Saved on this device:" in d.find_element(By.ID, "offline-sync").get_attribute("textContent")
+    WebDriverWait(browser, 20).until(saved)
+    # A first look at the places makes the default categories: the next sync brings them.
+    expected = full_download(server, signed_in.email)
+    browser.refresh()
+    WebDriverWait(browser, 20).until(saved)
+    WebDriverWait(browser, 20).until(lambda d: device_copy(d).get("counts") == expected)
+    copy = device_copy(browser)
+    assert "error" not in copy, copy
+    assert copy["counts"]["contact"] == 12 and copy["syncedAt"]
+
+    # A contact added on the web reaches the copy at the next page load; deleting it removes it there.
+    browser.get(server.url + "/contacts/new")
+    browser.find_element(By.ID, "first_name").send_keys("Grace")
+    browser.find_element(By.ID, "last_name").send_keys("Hopper")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+    WebDriverWait(browser, 20).until(lambda d: "Grace Hopper" in device_copy(d).get("names", []))
+    shot(browser, screens, "82-device-copy-footer")
+    browser.find_element(By.LINK_TEXT, "Delete").click()
+    dialog = browser.find_element(By.ID, "delete-dialog")
+    WebDriverWait(browser, 10).until(lambda _: dialog.get_attribute("open") is not None)
+    click_and_wait_for_page(browser, dialog.find_element(By.ID, "confirm-delete"))
+    WebDriverWait(browser, 20).until(lambda d: "Grace Hopper" not in device_copy(d).get("names", ["Grace Hopper"]))
+    assert device_copy(browser)["counts"]["contact"] == 12
+    assert_no_console_errors(browser)
+
+    # Logging out removes the copy from the device.
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.logout button[type=submit]"))
+    names = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "indexedDB.databases().then(list => done(list.map(d => d.name)), () => done(['failed']));")
+    assert "locify" not in names, names
+
+
+def api(server, token, method, path, body=None):
+    import json
+    import urllib.request
+    request = urllib.request.Request(
+        server.url + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def pages_kept(driver):
+    """Until the footer says the pages are kept; answers how many."""
+    import re
+    found = {}
+
+    def kept(d):
+        text = d.find_element(By.ID, "offline-sync").get_attribute("textContent")
+        match = re.search(r"and ([\d,]+) pages", text)
+        if match:
+            found["count"] = int(match.group(1).replace(",", ""))
+        return bool(match)
+    WebDriverWait(driver, 60).until(kept)
+    return found["count"]
+
+
+def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser, screens):
+    server = own_server.running
+    account = make_account(server)
+    token = server.cli("token", "create", "--email", account.email, "--name", "e2e").strip().splitlines()[-1]
+    log_in(browser, server, account)
+    wait_for_worker(browser)
+    browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
+    assert pages_kept(browser) > 12
+    contacts = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "LocifyStore.all('contact').then(list => done(list.map(c => [c.id, c.complete_name])));")
+    (unseen_id, unseen_name), (gone_id, _) = sorted(contacts)[-1], sorted(contacts)[-2]
+    assert_no_console_errors(browser)
+
+    # With the server stopped, a contact page and the list never opened here open from the device.
+    own_server.stop()
+    browser.get(f"{server.url}/contacts/{unseen_id}")
+    assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
+    assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
+    browser.get(f"{server.url}/contacts")
+    assert "12 contacts" in browser.find_element(By.ID, "contacts-summary").text
+    shot(browser, screens, "83-offline-unvisited-list")
+
+    # Changes made elsewhere while the page was away reach the kept pages at the next sync; a page the
+    # device lost (as a first download cut short would) is fetched again then too.
+    server = own_server.start()
+    lost_url = f"{server.url}/contacts/{sorted(contacts)[0][0]}"
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.delete(arguments[0])).then(done, done);", lost_url)
+    api(server, token, "PUT", f"/api/contacts/{unseen_id}", {"first_name": "Renamed", "last_name": "Elsewhere"})
+    api(server, token, "DELETE", f"/api/contacts/{gone_id}")
+    browser.get(server.url + "/map")
+    WebDriverWait(browser, 30).until(lambda d: "11 contacts" in d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(location.origin + '/contacts'))"
+        "  .then(r => r ? r.text() : '').then(done, () => done(''));"))
+    WebDriverWait(browser, 30).until(lambda d: not d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(true));",
+        f"{server.url}/contacts/{gone_id}"))
+    WebDriverWait(browser, 30).until(lambda d: "Renamed Elsewhere" in d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
+        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{unseen_id}"))
+    WebDriverWait(browser, 30).until(lambda d: d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(false));",
+        lost_url))
+    own_server.stop()
+    browser.get(f"{server.url}/contacts/{unseen_id}")
+    assert "Renamed Elsewhere" in browser.find_element(By.TAG_NAME, "h1").text
+    browser.get(f"{server.url}/contacts/{gone_id}")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Offline"

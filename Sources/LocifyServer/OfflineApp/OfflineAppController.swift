@@ -113,3 +113,63 @@ enum ServiceWorkerScript {
         }
     }
 }
+
+/// `GET /offline/plan.json`: which of the account's pages show which records, for the offline app to
+/// keep every page current on the device from what the sync feed says changed (`offline-store.js`).
+struct OfflinePlanController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SitePaths.offlinePlan, use: plan)
+    }
+
+    func plan(request: Request) async throws -> Response {
+        var types: [String: OfflinePlanResource.PageKind] = [:]
+        for kind in request.application.offlinePages {
+            var parent: OfflinePlanResource.Parent?
+            var everyPageOf: String?
+            switch kind.reach {
+            case .itself: break
+            case .parent(let type, let key): parent = .init(type: type, key: key)
+            case .everyPage(let type): everyPageOf = type
+            }
+            types[kind.type] = .init(
+                page: kind.recordPage, parent: parent, everyPageOf: everyPageOf, lists: try await kind.lists(request))
+        }
+        let response = Response(status: .ok, body: .init(data: try OfflinePlanResource(types: types).data))
+        response.headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+}
+
+/// The plan as JSON: for each synced type, its record's page (`{id}` for the id), the parent whose page
+/// shows it, the type whose every page shows it, and the list pages that show it.
+struct OfflinePlanResource: Encodable {
+    struct Parent: Encodable {
+        let type: String
+        /// Where the parent's id is in the record's data.
+        let key: [String]
+    }
+
+    struct PageKind: Encodable {
+        let page: String?
+        let parent: Parent?
+        let everyPageOf: String?
+        let lists: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case page, parent
+            case everyPageOf = "every_page_of"
+            case lists
+        }
+    }
+
+    let types: [String: PageKind]
+
+    var data: Data {
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(self)
+        }
+    }
+}

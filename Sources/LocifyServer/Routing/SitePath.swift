@@ -132,6 +132,11 @@ struct SitePathWithOne<Value: LosslessStringConvertible & Sendable>: RoutePath {
         pattern.filled([value.description])
     }
 
+    /// The path with `placeholder` (`{id}`) in the parameter's place, for a client to fill in.
+    func template(_ placeholder: String) -> String {
+        pattern.filled([placeholder]).path
+    }
+
     func appending(_ words: String...) -> SitePathWithOne {
         SitePathWithOne(pattern: pattern.appending(words))
     }

@@ -44,6 +44,7 @@ enum SitePaths {
     static let script = SitePath("js", "locify.js")
     static let mapScript = SitePath("js", "map.js")
     static let mapControlsScript = SitePath("js", "map-controls.js")
+    static let offlineStoreScript = SitePath("js", "offline-store.js")
     static let favicon = SitePath("favicon.svg")
     /// The installed app's icons, named by the web manifest (made by `Tools/make-app-icons.py`).
     static let appIcon192 = SitePath("icons", "icon-192.png")
@@ -59,4 +60,6 @@ enum SitePaths {
     static let webManifest = SitePath("manifest.webmanifest")
     static let serviceWorker = SitePath("sw.js")
     static let offline = SitePath("offline")
+    /// Which pages show which synced records, for the offline app to keep its pages current.
+    static let offlinePlan = offline.appending("plan.json")
 }

@@ -11,6 +11,8 @@ struct PageSession: Sendable {
     /// The offline app's own pages, kept on the device for whoever signs in there: the navigation of a
     /// signed-in person, without a name or a log-out form.
     var isOfflineShell = false
+    /// Whose data the page's script keeps on the device (the sync feed's account).
+    var accountUUID: UUID? = nil
 
     static let signedOut = PageSession(userName: nil, csrfToken: "", flash: nil)
     static let offlineShell = PageSession(userName: nil, csrfToken: "", flash: nil, isOfflineShell: true)
@@ -18,9 +20,10 @@ struct PageSession: Sendable {
 
 extension Request {
     var pageSession: PageSession {
-        PageSession(
-            userName: auth.get(AuthenticatedUser.self)?.profile.name, csrfToken: csrfToken, flash: flashMessage,
-            counts: storage[NavigationCountsKey.self] ?? NavigationCounts())
+        let user = auth.get(AuthenticatedUser.self)
+        return PageSession(
+            userName: user?.profile.name, csrfToken: csrfToken, flash: flashMessage,
+            counts: storage[NavigationCountsKey.self] ?? NavigationCounts(), accountUUID: user?.uuid)
     }
 }
 
@@ -55,13 +58,20 @@ struct LayoutContext: Encodable {
     let latestNotificationsURL: String
     let stylesheetURL: String
     /// The page's scripts, in the order they run: the page's enhancements, the map widget, the map's
-    /// controls. Each page loads all three (cached), so a map anywhere works.
-    static let scripts = [SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript]
+    /// controls, the account's copy on the device. Each page loads all of them (cached), so a map
+    /// anywhere works.
+    static let scripts = [
+        SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript, SitePaths.offlineStoreScript,
+    ]
     let scriptURLs: [String]
     let faviconURL: String
     let manifestURL = SitePaths.webManifest.path
     let appleTouchIconURL = SitePaths.appleTouchIcon.path
     let serviceWorkerURL = SitePaths.serviceWorker.path
+    /// The signed-in account whose data the page's script keeps on the device, and the feed it reads.
+    let account: String?
+    let syncURL = SyncPaths.api.path
+    let offlinePlanURL = SitePaths.offlinePlan.path
     /// The stylesheet's `--accent`, for the browser's own bars.
     let themeColor = LayoutContext.themeColor
     static let themeColor = "#1f5fbf"
@@ -71,6 +81,7 @@ struct LayoutContext: Encodable {
     init(title: String, section: Section = .none, session: PageSession) {
         self.title = title
         userName = session.userName
+        account = session.accountUUID?.uuidString.lowercased()
         csrfToken = session.csrfToken
         flash = session.flash
         var links: [NavigationLink] = []

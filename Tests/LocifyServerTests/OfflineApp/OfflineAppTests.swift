@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LocifyAPI
+import LocifyCore
 import XCTVapor
 
 @testable import LocifyServer
@@ -75,14 +77,25 @@ final class OfflineAppTests: XCTestCase {
 
     func testPagesLinkTheManifestAndTheWorkerAndMarkTheWorkersNote() async throws {
         try await forEachDatabase { app, _, _ in
+            let visitor = WebClient(app: app)
             let browser = WebClient(app: app)
             try await browser.register()
-            for path in ["/login", "/contacts", "/places", "/offline"] {
-                let page = try await browser.get(path).text
+            let found = try await app.accounts.user(withEmail: "grace@example.com")
+            let user = try XCTUnwrap(found)
+            for (client, path) in [
+                (visitor, "/login"), (browser, "/contacts"), (browser, "/places"), (visitor, "/offline"),
+            ] {
+                let page = try await client.get(path).text
                 XCTAssertTrue(page.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#), path)
                 XCTAssertTrue(page.contains(#"<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">"#))
-                XCTAssertTrue(page.contains(#"<html lang="en" data-service-worker="/sw.js">"#), path)
                 XCTAssertTrue(page.contains("<main id=\"main\" tabindex=\"-1\">\n    <!--offline-status-->"), path)
+                // A signed-in page names whose data the page's script keeps on the device, and the feed.
+                let root =
+                    client === browser
+                    ? #"<html lang="en" data-service-worker="/sw.js" data-account="\#(user.uuid.uuidString.lowercased())" data-sync-url="/api/sync" data-offline-plan-url="/offline/plan.json">"#
+                    : #"<html lang="en" data-service-worker="/sw.js">"#
+                XCTAssertTrue(page.contains(root), path)
+                XCTAssertEqual(page.contains(#"id="offline-sync""#), client === browser, path)
             }
             // The offline page is the same for everyone: a signed-in person's navigation, no name, no form.
             let offline = try await WebClient(app: app).get("/offline").text
@@ -99,6 +112,69 @@ final class OfflineAppTests: XCTestCase {
         XCTAssertEqual(StaticAssets.versioned(SitePaths.stylesheet), "/css/locify.css?v=" + digest.prefix(12))
         for script in LayoutContext.scripts {
             XCTAssertTrue(StaticAssets.versioned(script).hasPrefix(script.path + "?v="), script.path)
+        }
+    }
+
+    func testThePlanSaysWhichPagesShowEachSyncedRecord() async throws {
+        try await forEachDatabase { app, _, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            var contacts: [Contact] = []
+            for index in 1...16 {
+                contacts.append(try await app.makeContact(for: account, ContactDraft(firstName: "Person \(index)")))
+            }
+            let address = try await app.send(
+                .POST, "/api/contacts/\(contacts[0].id)/addresses", headers: account.bearer,
+                json: #"{"name": "Home", "city": "Lyon", "country": "FR"}"#)
+            XCTAssertEqual(address.status, .created)
+            let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
+                .decoded(PlaceCategoryListResource.self).data
+            let place = try await app.send(
+                .POST, "/api/places", headers: account.bearer,
+                json: #"{"name": "Café", "latitude": 45.767, "longitude": 4.834, "category_id": \#(categories[0].id)}"#)
+            XCTAssertEqual(place.status, .created, place.text)
+            let placeID = try XCTUnwrap(try place.json()["data"] as? [String: Any])["id"] as? Int
+
+            let answer = try await browser.get("/offline/plan.json")
+            XCTAssertEqual(answer.status, .ok)
+            XCTAssertEqual(answer.headers.first(name: .cacheControl), "no-store")
+            let types = try XCTUnwrap(try answer.json()["types"] as? [String: [String: Any]])
+            // Every type the sync feed carries is placed somewhere.
+            XCTAssertEqual(Set(types.keys), Set(app.syncedTypes.map(\.name)))
+
+            let contact = try XCTUnwrap(types["contact"])
+            XCTAssertEqual(contact["page"] as? String, "/contacts/{id}")
+            let contactLists = try XCTUnwrap(contact["lists"] as? [String])
+            XCTAssertEqual(
+                contactLists, ["/contacts", "/contacts?page=2", "/contacts?archived=1", "/map", "/reminders", "/tasks"])
+            XCTAssertEqual(types["place"]?["page"] as? String, "/places/{id}")
+            XCTAssertEqual(types["category"]?["every_page_of"] as? String, "place")
+            XCTAssertEqual(types["tag"]?["every_page_of"] as? String, "contact")
+
+            // A child names where its parent's id is in its own data, as the feed sends it.
+            let parent = try XCTUnwrap(types["address"]?["parent"] as? [String: Any])
+            XCTAssertEqual(parent["type"] as? String, "contact")
+            let key = try XCTUnwrap(parent["key"] as? [String])
+            let pulled = try await app.send(.GET, "/api/sync?types=address", headers: account.bearer).json()
+            let data = try XCTUnwrap((pulled["changes"] as? [[String: Any]])?.first?["data"] as? [String: Any])
+            let parentID = key.dropLast().reduce(data as Any?) { ($0 as? [String: Any])?[$1] }
+                .flatMap { ($0 as? [String: Any])?[key.last ?? ""] as? Int }
+            XCTAssertEqual(parentID, contacts[0].id)
+
+            // Every page the plan names is a page of the account.
+            var pages = Set(types.values.flatMap { $0["lists"] as? [String] ?? [] })
+            pages.insert("/contacts/\(contacts[0].id)")
+            pages.insert("/places/\(try XCTUnwrap(placeID))")
+            for page in pages {
+                let response = try await browser.get(page)
+                XCTAssertEqual(response.status, .ok, page)
+            }
+            XCTAssertTrue(pages.contains { $0.hasPrefix("/places/categories/") }, "each category's list")
+
+            // Only for the signed-in.
+            let anonymous = try await WebClient(app: app).get("/offline/plan.json")
+            XCTAssertEqual(anonymous.status, .seeOther)
         }
     }
 }

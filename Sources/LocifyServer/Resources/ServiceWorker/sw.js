@@ -81,6 +81,58 @@ async function save(url, response) {
   await cache.put(url, new Response(text, { status: 200, headers }));
 }
 
+// Pages the page's script asks to keep current (offline-store.js): after each sync, the pages of what
+// changed (`refresh`), every page of the account that is not kept yet (`ensure`, so a first download
+// interrupted by a closed tab goes on next time) and the pages of deleted records (`drop`). One batch at
+// a time, four pages at once; the open pages hear how far it got.
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type !== "keep-pages") return;
+  keeping = keeping.then(() => keepPages(message)).catch(() => {});
+  event.waitUntil(keeping);
+});
+let keeping = Promise.resolve();
+
+async function keepPages({ refresh = [], ensure = [], drop = [] }) {
+  const cache = await caches.open(PAGES_CACHE);
+  const absolute = (path) => new URL(path, self.location.origin).href;
+  for (const path of drop) await cache.delete(absolute(path));
+  const wanted = new Set(refresh.map(absolute));
+  for (const path of ensure) {
+    const url = absolute(path);
+    if (!wanted.has(url) && !(await cache.match(url))) wanted.add(url);
+  }
+  const queue = [...wanted];
+  const total = queue.length;
+  let done = 0;
+  let signedOut = false;
+  const report = () => tell({ type: "pages-kept", done, total, kept: null });
+  async function worker() {
+    while (queue.length > 0 && !signedOut) {
+      const url = queue.shift();
+      try {
+        const response = await fetch(url, { credentials: "same-origin" });
+        // A page answered with the log-in form means the session ended: keep nothing more.
+        if (response.redirected && new URL(response.url).pathname !== new URL(url).pathname) signedOut = true;
+        const type = response.headers.get("Content-Type") || "";
+        if (response.status === 200 && type.startsWith("text/html") && !response.redirected) await save(url, response);
+        else if (response.status === 404) await cache.delete(url);
+      } catch {
+        // The network went away: what is kept stays; the next sync asks again.
+        queue.length = 0;
+      }
+      done += 1;
+      if (done % 25 === 0) report();
+    }
+  }
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  tell({ type: "pages-kept", done, total, kept: (await cache.keys()).length });
+}
+
+async function tell(message) {
+  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage(message);
+}
+
 async function savedPage(request, failure) {
   const pages = await caches.open(PAGES_CACHE);
   const saved = await pages.match(request.url);

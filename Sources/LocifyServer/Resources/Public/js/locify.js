@@ -259,6 +259,13 @@ const LocifyOffline = (() => {
     if ("serviceWorker" in navigator) {
       for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
     }
+    if ("indexedDB" in window) {
+      // The account's copy (offline-store.js); a page still holding it open only delays this.
+      await new Promise((resolve) => {
+        const removal = indexedDB.deleteDatabase("locify");
+        removal.onsuccess = removal.onerror = removal.onblocked = () => resolve();
+      });
+    }
   }
   // A page open when the device loses its network says so, with the time it was loaded.
   function noteConnection() {

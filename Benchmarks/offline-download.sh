@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The offline web app's first download, in a real headless Chromium: one account with 1,000 contacts (two
+# addresses each), 500 reminders and 1,000 places in 20 categories; the browser logs in and the page's
+# script (offline-store.js) downloads the account through GET /api/sync into IndexedDB. Prints the time
+# from the log-in's answer to the copy being complete, the records kept, and the site's storage as
+# navigator.storage.estimate() reports it; then the time until the service worker has kept every page of
+# the account, and the storage then.
+# Targets (issue 23): the first download under 10 s; the account's storage (with one map area) under 100 MB.
+# Usage: bash Benchmarks/offline-download.sh [contacts and places (1000)]
+# Builds a release binary unless LOCIFY_BIN names one; needs chromium, chromium-driver and the browser
+# suite's Python (.build/e2e-venv, made by .ci/run). Sends traffic only to 127.0.0.1; SQLite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-1000}"
+source Benchmarks/common.sh
+release_binary
+python=.build/e2e-venv/bin/python
+[ -x "$python" ] || { python3 -m venv .build/e2e-venv && "$python" -m pip install --quiet selenium; }
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+  [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# Nothing reaches the internet: no geocoder, no Gravatar, the bundled basemap instead of a tile server.
+export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_TILE_URL=off LOCIFY_LOG_LEVEL=warning
+
+# The contacts (a vCard file, two postal addresses each) and the places (a CSV file, 20 categories).
+write_bench_files "$count" "$work" 2
+
+data="$work/data"
+make_bench_account "$data"
+"$bin" import contacts "$work/contacts.vcf" --email bench@example.com --data-dir "$data" | head -n 1
+"$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+
+"$python" - "$port" "$token" "$count" <<'PY'
+import json, shutil, sys, time, urllib.request
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+port, token, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+base = f"http://127.0.0.1:{port}"
+
+# 500 reminders, on the first contacts, through the API.
+request = urllib.request.Request(base + "/api/contacts?limit=100", headers={"Authorization": f"Bearer {token}"})
+contacts = [c["id"] for c in json.loads(urllib.request.urlopen(request).read())["data"]]
+for n in range(count // 2):
+    body = json.dumps({"title": f"Call {n}", "initial_date": f"2027-{1 + n % 12:02d}-{1 + n % 28:02d}",
+                       "frequency_type": "year", "frequency_number": 1, "contact_id": contacts[n % len(contacts)]})
+    urllib.request.urlopen(urllib.request.Request(
+        base + "/api/reminders", data=body.encode(), method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})).read()
+
+options = Options()
+options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+try:
+    driver.get(base + "/login")
+    driver.find_element(By.ID, "email").send_keys("bench@example.com")
+    driver.find_element(By.ID, "password").send_keys("benchmark")
+    began = time.perf_counter()
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, 120, poll_frequency=0.05).until(
+        lambda d: "Saved on this device:" in (d.execute_script(
+            "const e = document.getElementById('offline-sync'); return e ? e.textContent : '';") or ""))
+    seconds = time.perf_counter() - began
+    found = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all([LocifyStore.summary(), navigator.storage.estimate()])"
+        "  .then(([s, e]) => done({counts: s.counts, usage: e.usage}));")
+    records = sum(found["counts"].values())
+    print(f"first download into IndexedDB: {seconds:.2f} s from the log-in's click, {records} records "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(found['counts'].items()))})")
+    # Then the service worker keeps every page of the account (the footer says how many when done).
+    WebDriverWait(driver, 600, poll_frequency=0.2).until(
+        lambda d: " pages, brought up to date" in (d.execute_script(
+            "const e = document.getElementById('offline-sync'); return e ? e.textContent : '';") or ""))
+    pages_seconds = time.perf_counter() - began
+    kept = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all([caches.open('locify-pages').then(c => c.keys()), navigator.storage.estimate()])"
+        "  .then(([keys, e]) => done({pages: keys.length, usage: e.usage}));")
+    print(f"every page of the account kept: {kept['pages']} pages, {pages_seconds:.1f} s from the log-in's click")
+    print(f"site storage (navigator.storage.estimate): {found['usage'] / 1e6:.1f} MB after the records, "
+          f"{kept['usage'] / 1e6:.1f} MB with the pages")
+finally:
+    driver.quit()
+PY

@@ -1,0 +1,3 @@
+extension OfflinePages {
+    static let gender = onEveryContactPage(SyncedType.gender.name)
+}

@@ -1,0 +1,3 @@
+extension OfflinePages {
+    static let photo = onContactPage(SyncedType.photo.name)
+}

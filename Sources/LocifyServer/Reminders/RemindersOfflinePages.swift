@@ -1,0 +1,3 @@
+extension OfflinePages {
+    static let reminder = onContactPage(SyncedType.reminder.name, alsoOn: [SitePaths.reminders])
+}
