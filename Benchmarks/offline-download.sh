@@ -60,6 +60,11 @@ for n in range(count // 2):
         base + "/api/reminders", data=body.encode(), method="POST",
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})).read()
 
+def footer(d):
+    """What the page's footer says of the copy on the device."""
+    return d.execute_script("const e = document.getElementById('offline-sync'); return e ? e.textContent : '';") or ""
+
+
 options = Options()
 options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
 for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
@@ -71,9 +76,7 @@ try:
     driver.find_element(By.ID, "password").send_keys("benchmark")
     began = time.perf_counter()
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, 120, poll_frequency=0.05).until(
-        lambda d: "Saved on this device:" in (d.execute_script(
-            "const e = document.getElementById('offline-sync'); return e ? e.textContent : '';") or ""))
+    WebDriverWait(driver, 120, poll_frequency=0.05).until(lambda d: "Saved on this device:" in footer(d))
     seconds = time.perf_counter() - began
     found = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
@@ -83,9 +86,7 @@ try:
     print(f"first download into IndexedDB: {seconds:.2f} s from the log-in's click, {records} records "
           f"({', '.join(f'{k} {v}' for k, v in sorted(found['counts'].items()))})")
     # Then the service worker keeps every page of the account (the footer says how many when done).
-    WebDriverWait(driver, 600, poll_frequency=0.2).until(
-        lambda d: " pages, brought up to date" in (d.execute_script(
-            "const e = document.getElementById('offline-sync'); return e ? e.textContent : '';") or ""))
+    WebDriverWait(driver, 600, poll_frequency=0.2).until(lambda d: " pages, brought up to date" in footer(d))
     pages_seconds = time.perf_counter() - began
     kept = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"

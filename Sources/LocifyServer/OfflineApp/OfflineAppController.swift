@@ -13,19 +13,28 @@ struct OfflineAppController: RouteCollection {
     }
 
     func manifest(request: Request) async throws -> Response {
-        let response = Response(status: .ok, body: .init(data: try WebAppManifest.data))
-        response.headers.replaceOrAdd(name: .contentType, value: "application/manifest+json; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        return response
+        Self.answer(.init(data: try WebAppManifest.data.get()), type: "application/manifest+json", cache: "no-cache")
     }
 
     /// The worker's script with this version's shell written in. Browsers compare it byte for byte to
     /// decide whether a new worker installs, so it is never cached on the way (`no-cache`).
     func serviceWorker(request: Request) async throws -> Response {
-        let response = Response(status: .ok, body: .init(string: try ServiceWorkerScript.text))
-        response.headers.replaceOrAdd(name: .contentType, value: "text/javascript; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        Self.answer(.init(string: try ServiceWorkerScript.text.get()), type: "text/javascript", cache: "no-cache")
+    }
+
+    /// A body made by this feature, with its type (UTF-8) and how long it may be kept.
+    static func answer(_ body: Response.Body, type: String, cache: String) -> Response {
+        let response = Response(status: .ok, body: body)
+        response.headers.replaceOrAdd(name: .contentType, value: type + "; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: cache)
         return response
+    }
+
+    /// Keys sorted and slashes plain: the manifest and the plan read as their documentation shows them.
+    static func json(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 
     /// The same for everyone (the worker keeps one copy per version): the navigation of a signed-in
@@ -79,13 +88,8 @@ struct WebAppManifest: Encodable {
         case icons
     }
 
-    static var data: Data {
-        get throws {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(WebAppManifest())
-        }
-    }
+    /// The same for the process's whole life: made once.
+    static let data: Result<Data, any Error> = Result { try OfflineAppController.json(WebAppManifest()) }
 }
 
 /// `Resources/ServiceWorker/sw.js` with this version (and the digest of its files, so a changed file
@@ -96,21 +100,18 @@ enum ServiceWorkerScript {
         ([SitePaths.stylesheet] + LayoutContext.scripts).map(StaticAssets.versioned)
         + ([SitePaths.favicon, SitePaths.webManifest] + SitePaths.appIcons).map(\.path)
 
-    static var text: String {
-        get throws {
-            guard
-                let url = Bundle.module.url(forResource: "sw", withExtension: "js", subdirectory: "ServiceWorker")
-            else {
-                throw Abort(.internalServerError, reason: "sw.js is missing from the bundle")
-            }
-            let files = String(decoding: try JSONEncoder().encode(shellFiles), as: UTF8.self)
-            return try String(contentsOf: url, encoding: .utf8)
-                .replacingOccurrences(
-                    of: "__LOCIFY_VERSION__", with: LocifyConfig.version + "-" + StaticAssets.shellVersion
-                )
-                .replacingOccurrences(of: "__LOCIFY_SHELL_FILES__", with: files)
-                .replacingOccurrences(of: "__LOCIFY_OFFLINE_PAGE__", with: SitePaths.offline.path)
+    /// Made once: the bundle does not change while the server runs.
+    static let text: Result<String, any Error> = Result {
+        guard let url = Bundle.module.url(forResource: "sw", withExtension: "js", subdirectory: "ServiceWorker") else {
+            throw Abort(.internalServerError, reason: "sw.js is missing from the bundle")
         }
+        let files = String(decoding: try JSONEncoder().encode(shellFiles), as: UTF8.self)
+        return try String(contentsOf: url, encoding: .utf8)
+            .replacingOccurrences(
+                of: "__LOCIFY_VERSION__", with: LocifyConfig.version + "-" + StaticAssets.shellVersion
+            )
+            .replacingOccurrences(of: "__LOCIFY_SHELL_FILES__", with: files)
+            .replacingOccurrences(of: "__LOCIFY_OFFLINE_PAGE__", with: SitePaths.offline.path)
     }
 }
 
@@ -134,10 +135,9 @@ struct OfflinePlanController: RouteCollection {
             types[kind.type] = .init(
                 page: kind.recordPage, parent: parent, everyPageOf: everyPageOf, lists: try await kind.lists(request))
         }
-        let response = Response(status: .ok, body: .init(data: try OfflinePlanResource(types: types).data))
-        response.headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-        return response
+        return OfflineAppController.answer(
+            .init(data: try OfflineAppController.json(OfflinePlanResource(types: types))), type: "application/json",
+            cache: "no-store")
     }
 }
 
@@ -164,12 +164,4 @@ struct OfflinePlanResource: Encodable {
     }
 
     let types: [String: PageKind]
-
-    var data: Data {
-        get throws {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(self)
-        }
-    }
 }

@@ -106,6 +106,7 @@ async function keepPages({ refresh = [], ensure = [], drop = [] }) {
   const total = queue.length;
   let done = 0;
   let signedOut = false;
+  let cutShort = false;
   const report = () => tell({ type: "pages-kept", done, total, kept: null });
   async function worker() {
     while (queue.length > 0 && !signedOut) {
@@ -120,13 +121,15 @@ async function keepPages({ refresh = [], ensure = [], drop = [] }) {
       } catch {
         // The network went away: what is kept stays; the next sync asks again.
         queue.length = 0;
+        cutShort = true;
       }
       done += 1;
       if (done % 25 === 0) report();
     }
   }
   await Promise.all([worker(), worker(), worker(), worker()]);
-  tell({ type: "pages-kept", done, total, kept: (await cache.keys()).length });
+  const complete = !signedOut && !cutShort;
+  tell({ type: "pages-kept", done, total, kept: (await cache.keys()).length, complete });
 }
 
 async function tell(message) {

@@ -6,6 +6,9 @@ const LocifyStore = (() => {
   const databaseName = "locify";
   const pageSize = 500;
   const every = 5 * 60 * 1000;
+  // How often the worker checks every page of the account is kept (pages evicted, a download cut short),
+  // when no sync brought a change.
+  const checkPagesEvery = 60 * 60 * 1000;
 
   function request(operation) {
     return new Promise((resolve, reject) => {
@@ -39,7 +42,20 @@ const LocifyStore = (() => {
     const store = database.transaction("meta").objectStore("meta");
     const [account, cursor, syncedAt] = await Promise.all(
       ["account", "cursor", "syncedAt"].map((key) => request(store.get(key))));
-    return { account, cursor, syncedAt };
+    // {at, count}: when the service worker last kept every page of the copy, and how many there were.
+    return { account, cursor, syncedAt, pagesKept: await request(store.get("pagesKept")) };
+  }
+
+  /// Notes in the copy's meta that the service worker kept every page of it, `count` in all.
+  async function notePagesKept(count) {
+    const database = await open();
+    try {
+      const transaction = database.transaction("meta", "readwrite");
+      transaction.objectStore("meta").put({ at: new Date().toISOString(), count }, "pagesKept");
+      await finished(transaction);
+    } finally {
+      database.close();
+    }
   }
 
   async function forget(database, account) {
@@ -80,6 +96,7 @@ const LocifyStore = (() => {
     const database = await open();
     const touched = [];
     let fresh = false;
+    let pagesKeptAt = null;
     try {
       let known = await meta(database);
       if (known.account !== account) {
@@ -87,6 +104,7 @@ const LocifyStore = (() => {
         await forget(database, account);
         known = { account, cursor: null };
       }
+      pagesKeptAt = known.pagesKept ? known.pagesKept.at : null;
       let cursor = known.cursor || "";
       fresh = !cursor;
       let received = 0;
@@ -115,7 +133,7 @@ const LocifyStore = (() => {
     } finally {
       database.close();
     }
-    return { touched, fresh };
+    return { touched, fresh, pagesKeptAt };
   }
 
   /// The ids of every record of `type` the copy holds.
@@ -131,6 +149,9 @@ const LocifyStore = (() => {
   /// records) and what the sync changed: the pages of changed records, their parents' and their lists';
   /// every page of the account it has not kept yet; none of a deleted record.
   async function keepPages(planURL, pulled) {
+    // Nothing changed and every page was kept lately: no plan to ask for, nothing to check.
+    const keptLately = pulled.pagesKeptAt && Date.now() - new Date(pulled.pagesKeptAt).getTime() < checkPagesEvery;
+    if (!pulled.fresh && pulled.touched.length === 0 && keptLately) return;
     const worker = navigator.serviceWorker && (navigator.serviceWorker.controller ||
       (await navigator.serviceWorker.ready).active);
     if (!worker) return;
@@ -161,7 +182,6 @@ const LocifyStore = (() => {
     }
     for (const type of everyPageOf) for (const page of await everyPage(type)) refresh.add(page);
     for (const page of drop) refresh.delete(page);
-    if (refresh.size === 0 && drop.size === 0 && [...ensure].length === 0) return;
     worker.postMessage({ type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop] });
   }
 
@@ -170,7 +190,10 @@ const LocifyStore = (() => {
     const database = await open();
     try {
       const known = await meta(database);
-      return { account: known.account, syncedAt: known.syncedAt, counts: await countByType(database) };
+      return {
+        account: known.account, syncedAt: known.syncedAt, pages: known.pagesKept ? known.pagesKept.count : null,
+        counts: await countByType(database),
+      };
     } finally {
       database.close();
     }
@@ -214,7 +237,8 @@ const LocifyStore = (() => {
     const when = found.syncedAt
       ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(found.syncedAt))
       : "not yet complete";
-    const pages = keptPages == null ? "" : ` and ${keptPages.toLocaleString()} pages`;
+    const kept = keptPages == null ? found.pages : keptPages;
+    const pages = kept == null ? "" : ` and ${kept.toLocaleString()} pages`;
     return `Saved on this device: ${total.toLocaleString()} records${pages}, brought up to date ${when}.`;
   }
   let keptPages = null;
@@ -257,6 +281,7 @@ const LocifyStore = (() => {
           return;
         }
         keptPages = message.kept;
+        if (message.complete) await notePagesKept(message.kept).catch(() => {});
         try {
           status(describe(await summary()));
         } catch {
