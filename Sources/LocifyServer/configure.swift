@@ -161,6 +161,7 @@ let locifyMigrations: [any Migration] = [
         losingRevision: [ContactFieldLabelsTable.self]),
     CreateSyncClients(),
     IndexTombstonesByUUID(),
+    AddSyncClientRefusals(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the

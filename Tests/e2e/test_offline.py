@@ -329,3 +329,145 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     assert "Renamed Elsewhere" in browser.find_element(By.TAG_NAME, "h1").text
     browser.get(f"{server.url}/contacts/{gone_id}")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Offline"
+
+
+def waiting_note(driver):
+    """The page's note of changes made offline, once its script has read the device's queue."""
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "const note = document.getElementById('offline-changes'); return note && !note.hidden;"))
+    return driver.find_element(By.ID, "offline-changes").text
+
+
+def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, browser, screens):
+    server = own_server.running
+    account = make_account(server)
+    token = server.cli("token", "create", "--email", account.email, "--name", "e2e").strip().splitlines()[-1]
+    cafes = api(server, token, "POST", "/api/categories", {"name": "Cafés"})["data"]
+    place = api(server, token, "POST", "/api/places", {
+        "name": "Corner Café", "latitude": 51.5, "longitude": -0.12, "category_id": cafes["id"]})["data"]
+    log_in(browser, server, account)
+    wait_for_worker(browser)
+    browser.refresh()
+    pages_kept(browser)
+    contacts = sorted(browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "LocifyStore.all('contact').then(list => done(list.map(c => [c.id, c.complete_name])));"))
+    (edited_id, edited_name), (deleted_id, deleted_name) = contacts[0], contacts[1]
+    # An address form opened online is kept, and works offline too.
+    home = api(server, token, "POST", f"/api/contacts/{edited_id}/addresses", {
+        "name": "Home", "street": "12 rue Mercière", "city": "Lyon", "postal_code": "69002", "country": "FR"})["data"]
+    address_form = f"{server.url}/contacts/{edited_id}/addresses/{home['id']}/edit"
+    browser.get(address_form)
+    WebDriverWait(browser, 10).until(lambda d: saved_on_device(d, address_form))
+    WebDriverWait(browser, 20).until(lambda d: d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "LocifyStore.sync().then(() => LocifyStore.record('address', arguments[0])).then(r => done(!!r), () => done(false));",
+        home["id"]))
+    assert_no_console_errors(browser)
+
+    own_server.stop()
+
+    # An edit: only the field changed goes into the queue, and the page it leads to lists it.
+    browser.get(f"{server.url}/contacts/{edited_id}/edit")
+    nickname = browser.find_element(By.ID, "nickname")
+    nickname.clear()
+    nickname.send_keys("Countess")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+    assert browser.current_url == f"{server.url}/contacts/{edited_id}"
+    note = waiting_note(browser)
+    assert "1 change waiting" in note and "Nickname" in note, note
+
+    # A favorite, a place the server will refuse (no such latitude), a place in a new category, a deletion.
+    browser.get(f"{server.url}/places/{place['id']}")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.favorite-form button"))
+    assert "2 changes waiting" in waiting_note(browser)
+    for name, latitude, category in [("Tea Room", "200", None), ("Bakery", "51.51", "Bakeries")]:
+        browser.get(f"{server.url}/places/new")
+        browser.find_element(By.ID, "name").send_keys(name)
+        browser.find_element(By.ID, "latitude").send_keys(latitude)
+        browser.find_element(By.ID, "longitude").send_keys("-0.1")
+        if category:
+            browser.find_element(By.ID, "new_category").send_keys(category)
+        else:
+            browser.execute_script(
+                "const select = document.getElementById('category_id');"
+                "select.value = arguments[0]; select.dispatchEvent(new Event('change'));", str(cafes["id"]))
+        click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.place-form button[type=submit]"))
+    # A postal code France does not use: kept now, refused by the server later.
+    browser.get(address_form)
+    postal_code = browser.find_element(By.ID, "postal_code")
+    postal_code.clear()
+    postal_code.send_keys("ABC")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.address-form button.primary"))
+    assert "6 changes waiting" in waiting_note(browser)
+    browser.get(f"{server.url}/contacts/{deleted_id}")
+    browser.find_element(By.LINK_TEXT, "Delete").click()
+    dialog = browser.find_element(By.ID, "delete-dialog")
+    WebDriverWait(browser, 10).until(lambda _: dialog.get_attribute("open") is not None)
+    click_and_wait_for_page(browser, dialog.find_element(By.ID, "confirm-delete"))
+    note = waiting_note(browser)
+    assert "7 changes waiting" in note, note
+    assert "New place “Tea Room”" in note and "New category “Bakeries”" in note and f"Deleting {deleted_name}" in note
+    shot(browser, screens, "84-offline-changes-waiting")
+
+    # The edit form opened again shows the change still waiting.
+    browser.get(f"{server.url}/contacts/{edited_id}/edit")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "nickname").get_attribute("value") == "Countess")
+
+    # Logging out would lose them: the person is asked, and can stay.
+    browser.find_element(By.CSS_SELECTOR, "form.logout button[type=submit]").click()
+    alert = WebDriverWait(browser, 10).until(lambda d: d.switch_to.alert)
+    assert "7 changes" in alert.text and "have not reached the server" in alert.text
+    alert.dismiss()
+    assert browser.current_url == f"{server.url}/contacts/{edited_id}/edit"
+
+    # The server back, and the push's answer lost on the way (the network cut mid-push): the server
+    # applied it, the device keeps every change, and sending them again applies nothing twice.
+    server = own_server.start()
+    kept = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const original = window.fetch;"
+        "window.fetch = async (url, options) => {"
+        "  const response = await original(url, options);"
+        "  if (options && options.method === 'POST') throw new TypeError('the answer was lost');"
+        "  return response;"
+        "};"
+        "LocifyStore.sync().then(() => LocifyStore.changes()).then(c => done(c.waiting.length), e => done(String(e)));")
+    assert kept == 7, kept
+    assert "Bakery" in [p["name"] for p in api(server, token, "GET", "/api/places?limit=100")["data"]]
+
+    # The next page load sends them again; the refused one is shown with the server's reason, and the
+    # others all went through, once.
+    browser.get(server.url + "/contacts")
+    WebDriverWait(browser, 30).until(lambda d: "waiting" not in d.find_element(By.ID, "offline-changes").text
+                                     and "not saved" in d.find_element(By.ID, "offline-changes").text)
+    note = browser.find_element(By.ID, "offline-changes").text
+    assert "2 changes were not saved" in note and "New place “Tea Room”" in note and "atitude" in note, note
+    assert "Changes to an address of" in note and "postal code" in note.lower(), note
+    assert "5 changes made on this device were saved" in note, note
+    shot(browser, screens, "85-offline-change-refused")
+    assert api(server, token, "GET", f"/api/contacts/{edited_id}")["data"]["nickname"] == "Countess"
+    assert api(server, token, "GET", f"/api/places/{place['id']}")["data"]["is_favorite"] is True
+    places = api(server, token, "GET", "/api/places?limit=100")["data"]
+    assert [p["name"] for p in places if p["name"] in ("Tea Room", "Bakery")] == ["Bakery"]
+    bakery = next(p for p in places if p["name"] == "Bakery")
+    assert bakery["category"]["name"] == "Bakeries"
+    categories = [c["name"] for c in api(server, token, "GET", "/api/categories")["data"]]
+    assert categories.count("Bakeries") == 1, categories
+    remaining = [c["id"] for c in api(server, token, "GET", "/api/contacts?limit=100")["data"]]
+    assert deleted_id not in remaining and edited_id in remaining
+
+    assert api(server, token, "GET", f"/api/addresses/{home['id']}")["data"]["postal_code"] == "69002"
+    # Read and dismissed, the refusals go; the page drawn before the push is drawn again on request.
+    for left in (1, 0):
+        browser.find_element(By.CSS_SELECTOR, "#offline-changes button").click()
+        WebDriverWait(browser, 10).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#offline-changes button")) == left)
+    WebDriverWait(browser, 10).until(lambda d: "not saved" not in d.find_element(By.ID, "offline-changes").text)
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Show this page as it is now"))
+    assert "11 contacts" in browser.find_element(By.ID, "contacts-summary").text
+    assert not browser.find_element(By.ID, "offline-changes").is_displayed()
+    WebDriverWait(browser, 30).until(lambda d: "Countess" in d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
+        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{edited_id}"))

@@ -72,6 +72,7 @@ enum AddressFormPage {
         let geocodeNote: String?
         /// A pin to place by tapping or dragging, kept in the coordinate fields.
         let positionMap: MapView
+        let offline: OfflineForm
 
         init(
             form: AddressForm, contact: Contact, errors: FieldMessages = [:], editing stored: ContactAddress? = nil,
@@ -86,6 +87,15 @@ enum AddressFormPage {
                 ?? AddressPaths.list(contact.id).path
             cancelURL = ContactPaths.contact(contact.id).path
             submitLabel = stored == nil ? "Add address" : "Save address"
+            if let stored {
+                offline = OfflineForm(
+                    .update, of: .address, id: stored.id, summary: "Changes to an address of \(contact.completeName)",
+                    then: ContactPaths.contact(contact.id).path)
+            } else {
+                offline = OfflineForm(
+                    .create, of: .address, fixed: ["contact_id": contact.id], summary: heading,
+                    then: ContactPaths.contact(contact.id).path)
+            }
             labelField = FormField(
                 "name", label: "Label", value: form.label, errors: errors, hint: "Home, Work, or your own word.",
                 maxLength: 255, suggestions: ["Home", "Work", "Other"])
@@ -182,6 +192,8 @@ struct AddressCard: Encodable {
     let vcardURL: String
     let editURL: String
     let deleteURL: String
+    /// The delete dialog's form, kept on the device when the server cannot be reached.
+    let deleteOffline: OfflineForm
     /// A small map centred on the address, when it has a position.
     let map: MapView?
 
@@ -212,6 +224,9 @@ struct AddressCard: Encodable {
         vcardURL = AddressPaths.vcard(stored.contactID, stored.id).path
         editURL = AddressPaths.edit(stored.contactID, stored.id).path
         deleteURL = AddressPaths.delete(stored.contactID, stored.id).path
+        deleteOffline = OfflineForm(
+            .delete, of: .address, id: stored.id, summary: "Deleting the address “\(self.label)”",
+            then: ContactPaths.contact(stored.contactID).path)
         let label = address.label ?? "Address"
         map = address.coordinate.map {
             MapView(

@@ -78,6 +78,7 @@ enum ContactFormPage {
         let birthdayReminderField: FormField
         let otherFields: [FormField]
         let flagFields: [FormField]
+        let offline: OfflineForm
 
         /// `editing` is the contact's id when the form edits one.
         /// `genders` are the account's, for the gender select.
@@ -92,6 +93,13 @@ enum ContactFormPage {
             actionURL = id.map { ContactPaths.edit($0).path } ?? SitePaths.contacts.path
             cancelURL = id.map { ContactPaths.contact($0).path } ?? SitePaths.contacts.path
             submitLabel = id == nil ? "Add contact" : "Save changes"
+            if let id {
+                let name = [form.firstName, form.lastName].compactMap { $0 }.joined(separator: " ")
+                offline = OfflineForm(
+                    .update, of: .contact, id: id, summary: "Changes to \(name)", then: ContactPaths.contact(id).path)
+            } else {
+                offline = OfflineForm(.create, of: .contact, summary: "New contact", then: SitePaths.contacts.path)
+            }
             func label(_ name: String) -> String { ContactDraft.fieldLabels[name] ?? name }
             var nameFields = [
                 FormField(

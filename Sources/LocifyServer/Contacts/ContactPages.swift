@@ -134,6 +134,8 @@ enum ContactPage {
         let isArchived: Bool
         let editURL: String
         let deleteURL: String
+        /// The delete dialog's form, kept on the device when the server cannot be reached.
+        let deleteOffline: OfflineForm
         let listURL: String
         let addresses: [AddressCard]
         let newAddressURL: String
@@ -176,6 +178,9 @@ enum ContactPage {
             isArchived = fields.isArchived
             editURL = ContactPaths.edit(contact.id).path
             deleteURL = ContactPaths.delete(contact.id).path
+            deleteOffline = OfflineForm(
+                .delete, of: .contact, id: contact.id, summary: "Deleting \(contact.completeName)",
+                then: SitePaths.contacts.path)
             listURL = SitePaths.contacts.path
             addresses = aggregate.addresses.map {
                 AddressCard($0, preferredApp: preferredApp, tilesEnabled: tilesEnabled)

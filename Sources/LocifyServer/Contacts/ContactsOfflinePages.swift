@@ -2,12 +2,12 @@ import LocifyCore
 import Vapor
 
 extension OfflinePages {
-    /// A contact's page; the contact lists, current and archived, every page of them; and the pages that
+    /// A contact's page and its edit form; the new contact form; the contact lists, current and archived, every page of them; and the pages that
     /// show contacts' names (the map, the reminders, the tasks).
-    static let contact = OfflinePages(type: SyncedType.contact.name, recordPage: ContactPaths.contact.template("{id}"))
-    {
-        request in try await contactLists(request)
-    }
+    static let contact = OfflinePages(
+        type: SyncedType.contact.name, recordPage: ContactPaths.contact.template("{id}"),
+        forms: [ContactPaths.edit.template("{id}")]
+    ) { request in try await contactLists(request) }
 
     /// Shown on every contact's page (a gender's name, a field kind's label, a tag's).
     static func onEveryContactPage(_ type: String, alsoInLists: Bool = false) -> OfflinePages {
@@ -24,7 +24,7 @@ extension OfflinePages {
         let limit = PageWindow.defaultLimit
         return pages(of: ContactPaths.list, total: current, limit: limit)
             + pages(of: ContactPaths.list, total: archived, limit: limit, query: [("archived", "1")])
-            + [SitePaths.map.path, SitePaths.reminders.path, SitePaths.tasks.path]
+            + [ContactPaths.new.path, SitePaths.map.path, SitePaths.reminders.path, SitePaths.tasks.path]
     }
 
     /// A record shown on its contact's page (an address, a note, a photo…).

@@ -133,7 +133,8 @@ struct OfflinePlanController: RouteCollection {
             case .everyPage(let type): everyPageOf = type
             }
             types[kind.type] = .init(
-                page: kind.recordPage, parent: parent, everyPageOf: everyPageOf, lists: try await kind.lists(request))
+                page: kind.recordPage, forms: kind.forms, parent: parent, everyPageOf: everyPageOf,
+                lists: try await kind.lists(request))
         }
         return OfflineAppController.answer(
             .init(data: try OfflineAppController.json(OfflinePlanResource(types: types))), type: "application/json",
@@ -141,7 +142,7 @@ struct OfflinePlanController: RouteCollection {
     }
 }
 
-/// The plan as JSON: for each synced type, its record's page (`{id}` for the id), the parent whose page
+/// The plan as JSON: for each synced type, its record's page (`{id}` for the id) and forms, the parent whose page
 /// shows it, the type whose every page shows it, and the list pages that show it.
 struct OfflinePlanResource: Encodable {
     struct Parent: Encodable {
@@ -152,12 +153,14 @@ struct OfflinePlanResource: Encodable {
 
     struct PageKind: Encodable {
         let page: String?
+        /// The record's forms kept with its page (its edit page).
+        let forms: [String]
         let parent: Parent?
         let everyPageOf: String?
         let lists: [String]
 
         enum CodingKeys: String, CodingKey {
-            case page, parent
+            case page, forms, parent
             case everyPageOf = "every_page_of"
             case lists
         }

@@ -1,5 +1,5 @@
 /// What operators and tools ask for.
 enum OperationPaths {
-    static let health = SitePath("health")
+    static let health = SitePaths.health
     static let openAPI = SitePath("openapi.json")
 }

@@ -42,6 +42,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddSyncIdentities"#,
         #"LocifyServer.CreateSyncClients"#,
         #"LocifyServer.IndexTombstonesByUUID"#,
+        #"LocifyServer.AddSyncClientRefusals"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -138,7 +139,7 @@ extension SQLiteSchemaSnapshot {
         #"CREATE UNIQUE INDEX "contact_tags_uuid" ON "contact_tags" ("uuid")"#,
         #"CREATE UNIQUE INDEX "genders_uuid" ON "genders" ("uuid")"#,
         #"CREATE UNIQUE INDEX "place_categories_uuid" ON "place_categories" ("uuid")"#,
-        #"CREATE TABLE "sync_clients" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "client_id" TEXT NOT NULL, "last_mutation_id" INTEGER NOT NULL, "pushes" INTEGER NOT NULL, "first_seen_at" REAL NOT NULL, "last_seen_at" REAL NOT NULL, CONSTRAINT "uq:sync_clients.user_id+sync_clients.client_id" UNIQUE ("user_id", "client_id"))"#,
+        #"CREATE TABLE "sync_clients" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "client_id" TEXT NOT NULL, "last_mutation_id" INTEGER NOT NULL, "pushes" INTEGER NOT NULL, "first_seen_at" REAL NOT NULL, "last_seen_at" REAL NOT NULL, "refusals" TEXT NOT NULL DEFAULT '[]', CONSTRAINT "uq:sync_clients.user_id+sync_clients.client_id" UNIQUE ("user_id", "client_id"))"#,
         #"CREATE INDEX "sync_tombstones_uuid" ON "sync_tombstones" ("user_id", "type", "uuid")"#,
     ]
 }

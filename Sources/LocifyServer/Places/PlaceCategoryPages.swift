@@ -12,6 +12,7 @@ enum PlaceCategoriesPage {
         let deleteURL: String
         /// The inline rename field, with its problem when a rename was refused.
         let field: FormField
+        let renameOffline: OfflineForm
     }
 
     struct Context: Encodable {
@@ -22,6 +23,7 @@ enum PlaceCategoriesPage {
         let placesCount: Int
         let newCategory: FormField
         let createURL: String
+        let createOffline = OfflineForm(.create, of: .category, summary: "New category", then: SitePaths.places.path)
         let newPlaceURL: String
         let importExportURL: String
 
@@ -43,7 +45,10 @@ enum PlaceCategoriesPage {
                         value: isRenamed ? renaming?.name : category.name,
                         errors: isRenamed ? renaming?.errors ?? [:] : [:],
                         maxLength: PlaceCategory.maximumNameLength
-                    ).identified(as: "category-\(category.id)-name"))
+                    ).identified(as: "category-\(category.id)-name"),
+                    renameOffline: OfflineForm(
+                        .update, of: .category, id: category.id, summary: "Renaming “\(category.name)”",
+                        then: SitePaths.places.path))
             }
             placesCount = categories.reduce(0) { $0 + $1.1 }
             newCategory = FormField(

@@ -97,6 +97,7 @@ enum PlaceFormPage {
         let previewURL: String?
         let submitLabel: String
         let cancelURL: String
+        let offline: OfflineForm
 
         init(
             form: PlaceForm, errors: FieldMessages, categories: [PlaceCategory], editing: Place?,
@@ -143,6 +144,17 @@ enum PlaceFormPage {
             previewURL = point.map { StaticMapLink.path($0, zoom: 15) }
             submitLabel = editing == nil ? "Save place" : "Save changes"
             cancelURL = editing.map { PlacePaths.place($0.id).path } ?? SitePaths.places.path
+            // "Or a new category" is no push field: offline it becomes a category of its own, made first.
+            let newCategory = OfflineForm.Companion(
+                control: "new_category", type: SyncedType.category.name, field: "name", reference: "category_uuid")
+            offline =
+                editing.map {
+                    OfflineForm(
+                        .update, of: .place, id: $0.id, summary: title, then: PlacePaths.place($0.id).path,
+                        companion: newCategory)
+                }
+                ?? OfflineForm(
+                    .create, of: .place, summary: "New place", then: SitePaths.places.path, companion: newCategory)
         }
     }
 }

@@ -149,6 +149,10 @@ enum PlacePage {
         let favoriteURL: String
         let editURL: String
         let deleteURL: String
+        /// The favorite button's and the delete dialog's forms, kept on the device when the server cannot
+        /// be reached.
+        let favoriteOffline: OfflineForm
+        let deleteOffline: OfflineForm
         let actions: MapActions
         let map: MapView
         let addedOn: String
@@ -170,6 +174,13 @@ enum PlacePage {
             favoriteURL = PlacePaths.favorite(place.id).path
             editURL = PlacePaths.edit(place.id).path
             deleteURL = PlacePaths.delete(place.id).path
+            favoriteOffline = OfflineForm(
+                .update, of: .place, id: place.id, fixed: ["is_favorite": !fields.isFavorite],
+                summary: fields.isFavorite ? "“\(fields.name)” no longer a favorite" : "“\(fields.name)” a favorite",
+                then: PlacePaths.place(place.id).path)
+            deleteOffline = OfflineForm(
+                .delete, of: .place, id: place.id, summary: "Deleting “\(fields.name)”",
+                then: PlacePaths.category(place.categoryID).path)
             actions = MapActions(
                 .coordinate(fields.coordinate, label: fields.name), preferredApp: preferredApp,
                 shareText: ShareText.place(

@@ -2,11 +2,12 @@ import LocifyCore
 import Vapor
 
 extension OfflinePages {
-    /// A place's page; the categories, each category's list and the favorites, every page of them; the
+    /// A place's page and its edit form; the new place form; the categories, each category's list and the favorites, every page of them; the
     /// map.
-    static let place = OfflinePages(type: SyncedType.place.name, recordPage: PlacePaths.place.template("{id}")) {
-        request in try await placeLists(request)
-    }
+    static let place = OfflinePages(
+        type: SyncedType.place.name, recordPage: PlacePaths.place.template("{id}"),
+        forms: [PlacePaths.edit.template("{id}")]
+    ) { request in try await placeLists(request) }
 
     /// A category's name shows on each of its places' pages.
     static let category = OfflinePages(type: SyncedType.category.name, reach: .everyPage(of: SyncedType.place.name)) {
@@ -16,7 +17,7 @@ extension OfflinePages {
     static func placeLists(_ request: Request) async throws -> [String] {
         let (categories, favorites) = try await request.places().categories()
         let limit = PlaceListPage.pageSize
-        return [PlacePaths.list.path, PlacePaths.map.path]
+        return [PlacePaths.list.path, PlacePaths.new.path, PlacePaths.map.path]
             + pages(of: PlacePaths.favorites, total: favorites, limit: limit)
             + categories.flatMap { category, count in
                 pages(of: PlacePaths.category(category.id), total: count, limit: limit)

@@ -77,6 +77,7 @@ enum ReminderFormPage {
         let repeatFields: [FormField]
         let descriptionField: FormField
         let submitLabel: String
+        let offline: OfflineForm
 
         /// `fixedContact` is the contact a new reminder is for when it comes from that contact's page;
         /// otherwise `contacts` are offered to choose from.
@@ -129,6 +130,9 @@ enum ReminderFormPage {
                 "description", label: "Notes (optional)", control: .textarea, value: form.description,
                 errors: errors, maxLength: ReminderDraft.maximumDescriptionLength)
             submitLabel = editing == nil ? "Add reminder" : "Save reminder"
+            let summary = [heading, contactName].compactMap { $0 }.joined(separator: " for ")
+            offline = OfflineForm(
+                editing == nil ? .create : .update, of: .reminder, id: editing?.id, summary: summary, then: cancelURL)
         }
     }
 }
@@ -247,6 +251,7 @@ enum DeleteReminderPage {
         let deleteURL: String
         let cancelURL: String
         let returnTo: FormField?
+        let offline: OfflineForm
 
         init(reminder: Reminder, contact: Contact, returnTo: String?, session: PageSession) {
             layout = LayoutContext(title: "Delete reminder", section: .reminders, session: session)
@@ -255,6 +260,9 @@ enum DeleteReminderPage {
             deleteURL = ReminderPaths.delete(reminder.id).path
             self.returnTo = returnTo.map { FormField.hidden("return_to", value: $0) }
             cancelURL = returnTo ?? SitePaths.reminders.path
+            offline = OfflineForm(
+                .delete, of: .reminder, id: reminder.id,
+                summary: "Deleting the reminder “\(reminder.fields.title)” of \(contact.completeName)", then: cancelURL)
         }
     }
 }

@@ -45,6 +45,9 @@ enum SitePaths {
     static let mapScript = SitePath("js", "map.js")
     static let mapControlsScript = SitePath("js", "map-controls.js")
     static let offlineStoreScript = SitePath("js", "offline-store.js")
+    static let offlineChangesScript = SitePath("js", "offline-changes.js")
+    /// Answers while the server runs; the offline app asks it whether a form can be sent.
+    static let health = SitePath("health")
     static let favicon = SitePath("favicon.svg")
     /// The installed app's icons, named by the web manifest (made by `Tools/make-app-icons.py`).
     static let appIcon192 = SitePath("icons", "icon-192.png")

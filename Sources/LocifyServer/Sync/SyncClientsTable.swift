@@ -2,7 +2,8 @@ import FluentKit
 import Foundation
 
 /// The clients that push to an account, each with the id of the last mutation applied for it: a push
-/// that repeats an id (a retry after a lost answer) is answered `duplicate` instead of applied twice.
+/// that repeats an id (a retry after a lost answer) is answered `duplicate` instead of applied twice, or
+/// with the refusal it met the first time.
 enum SyncClientsTable: StoredTable {
     static let name = "sync_clients"
 
@@ -15,6 +16,8 @@ enum SyncClientsTable: StoredTable {
         case pushes
         case firstSeenAt = "first_seen_at"
         case lastSeenAt = "last_seen_at"
+        /// The results the client's recent mutations were refused with (`rejected`, `conflict`), as JSON.
+        case refusals
     }
 
     static let clientColumns = selection([.clientID, .lastMutationID, .pushes, .firstSeenAt, .lastSeenAt])

@@ -43,8 +43,11 @@ struct SyncPusher {
             let thisClient: SQLQueryString =
                 #""user_id" = \#(bind: ownerID) AND "client_id" = \#(bind: push.clientID)"#
             let known = try await database.plainRows(
-                #"SELECT "last_mutation_id" FROM "sync_clients" WHERE \#(thisClient)"#, columns: ["last_mutation_id"])
+                #"SELECT "last_mutation_id", "refusals" FROM "sync_clients" WHERE \#(thisClient)"#,
+                columns: ["last_mutation_id", "refusals"])
             var lastApplied = try known.first?.requiredInteger(0) ?? 0
+            let refused = try RecentRefusals(json: known.first?.text(1))
+            var newlyRefused: [SyncPushResultResource] = []
             let locations = try await LocationBook(for: push, ownerID: ownerID, on: database)
             var outcomes: [Outcome] = []
             var previousID: Int?
@@ -63,24 +66,31 @@ struct SyncPusher {
                     continue
                 }
                 if mutation.id <= lastApplied {
-                    outcomes.append(try await answer(mutation, .duplicate, locations: locations, on: database))
+                    // Sent again after a lost answer: what was refused is told again, not called a duplicate.
+                    if let refusal = refused.result(of: mutation.id) {
+                        outcomes.append(Outcome(id: refusal.id, status: refusal.status, errors: refusal.errors))
+                    } else {
+                        outcomes.append(try await answer(mutation, .duplicate, locations: locations, on: database))
+                    }
                     continue
                 }
-                outcomes.append(
-                    try await carryOut(
-                        mutation, revision: revision, locations: locations, isolated: isolating, on: database))
+                let outcome = try await carryOut(
+                    mutation, revision: revision, locations: locations, isolated: isolating, on: database)
+                if [.rejected, .conflict].contains(outcome.result.status) { newlyRefused.append(outcome.result) }
+                outcomes.append(outcome)
                 lastApplied = mutation.id
             }
+            let refusals = refused.adding(newlyRefused, lastApplied: lastApplied).json
             let results = try await withRecords(outcomes, on: database)
             if known.isEmpty {
                 try await clients.insert([
                     .owner: ownerID, .clientID: push.clientID, .lastMutationID: lastApplied, .pushes: 1,
-                    .firstSeenAt: now, .lastSeenAt: now,
+                    .firstSeenAt: now, .lastSeenAt: now, .refusals: refusals,
                 ])
             } else {
                 try await clients.update(
-                    [.lastMutationID: lastApplied, .lastSeenAt: now], computing: [.pushes: #""pushes" + 1"#],
-                    where: thisClient)
+                    [.lastMutationID: lastApplied, .lastSeenAt: now, .refusals: refusals],
+                    computing: [.pushes: #""pushes" + 1"#], where: thisClient)
             }
             // Pulling from the client's own cursor brings this push back with all it touched (a deleted
             // contact's addresses, the places a deleted category let go); without one, from just before it.
@@ -330,4 +340,33 @@ private final class LocationBook {
 /// A mutation that met a deletion: what it changes, or what it belongs to, is gone.
 struct SyncConflict: Error {
     let message: String
+}
+
+/// The refusals of a client's recent mutations: a client resends what it has no answer for, at most a
+/// push's 500 mutations behind the last one applied, so older ones are let go.
+struct RecentRefusals {
+    static let kept = 1_000
+    private(set) var results: [SyncPushResultResource]
+
+    init(json: String?) throws {
+        guard let json, !json.isEmpty else {
+            results = []
+            return
+        }
+        results = try JSONDecoder().decode([SyncPushResultResource].self, from: Data(json.utf8))
+    }
+
+    func result(of id: Int) -> SyncPushResultResource? {
+        results.first { $0.id == id }
+    }
+
+    func adding(_ newer: [SyncPushResultResource], lastApplied: Int) -> RecentRefusals {
+        var copy = self
+        copy.results = (results + newer).filter { $0.id > lastApplied - Self.kept }
+        return copy
+    }
+
+    var json: String {
+        (try? JSONEncoder().encode(results)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
 }

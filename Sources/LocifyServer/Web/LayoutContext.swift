@@ -58,10 +58,11 @@ struct LayoutContext: Encodable {
     let latestNotificationsURL: String
     let stylesheetURL: String
     /// The page's scripts, in the order they run: the page's enhancements, the map widget, the map's
-    /// controls, the account's copy on the device. Each page loads all of them (cached), so a map
+    /// controls, the account's copy on the device, the changes made offline. Each page loads all of them (cached), so a map
     /// anywhere works.
     static let scripts = [
         SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript, SitePaths.offlineStoreScript,
+        SitePaths.offlineChangesScript,
     ]
     let scriptURLs: [String]
     let faviconURL: String
@@ -72,6 +73,7 @@ struct LayoutContext: Encodable {
     let account: String?
     let syncURL = SyncPaths.api.path
     let offlinePlanURL = SitePaths.offlinePlan.path
+    let healthURL = SitePaths.health.path
     /// The stylesheet's `--accent`, for the browser's own bars.
     let themeColor = LayoutContext.themeColor
     static let themeColor = "#1f5fbf"

@@ -20,17 +20,21 @@ struct OfflinePages: Sendable {
     let type: String
     /// The record's own page, `{id}` standing for its id; nil for a type shown only on other pages.
     let recordPage: String?
+    /// The record's forms that open offline too (its edit page), `{id}` standing for its id: refreshed and
+    /// dropped with its page.
+    let forms: [String]
     let reach: Reach
     /// Every page of the account's lists that show records of the type, as they are now (a list of 1,000
     /// contacts is 67 pages).
     let lists: @Sendable (Request) async throws -> [String]
 
     init(
-        type: String, recordPage: String? = nil, reach: Reach = .itself,
+        type: String, recordPage: String? = nil, forms: [String] = [], reach: Reach = .itself,
         lists: @escaping @Sendable (Request) async throws -> [String] = { _ in [] }
     ) {
         self.type = type
         self.recordPage = recordPage
+        self.forms = forms
         self.reach = reach
         self.lists = lists
     }

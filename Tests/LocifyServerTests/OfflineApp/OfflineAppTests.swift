@@ -92,7 +92,7 @@ final class OfflineAppTests: XCTestCase {
                 // A signed-in page names whose data the page's script keeps on the device, and the feed.
                 let root =
                     client === browser
-                    ? #"<html lang="en" data-service-worker="/sw.js" data-account="\#(user.uuid.uuidString.lowercased())" data-sync-url="/api/sync" data-offline-plan-url="/offline/plan.json">"#
+                    ? #"<html lang="en" data-service-worker="/sw.js" data-account="\#(user.uuid.uuidString.lowercased())" data-sync-url="/api/sync" data-offline-plan-url="/offline/plan.json" data-health-url="/health">"#
                     : #"<html lang="en" data-service-worker="/sw.js">"#
                 XCTAssertTrue(page.contains(root), path)
                 XCTAssertEqual(page.contains(#"id="offline-sync""#), client === browser, path)
@@ -147,8 +147,15 @@ final class OfflineAppTests: XCTestCase {
             XCTAssertEqual(contact["page"] as? String, "/contacts/{id}")
             let contactLists = try XCTUnwrap(contact["lists"] as? [String])
             XCTAssertEqual(
-                contactLists, ["/contacts", "/contacts?page=2", "/contacts?archived=1", "/map", "/reminders", "/tasks"])
+                contactLists,
+                [
+                    "/contacts", "/contacts?page=2", "/contacts?archived=1", "/contacts/new", "/map", "/reminders",
+                    "/tasks",
+                ])
+            XCTAssertEqual(contact["forms"] as? [String], ["/contacts/{id}/edit"])
             XCTAssertEqual(types["place"]?["page"] as? String, "/places/{id}")
+            XCTAssertEqual(types["place"]?["forms"] as? [String], ["/places/{id}/edit"])
+            XCTAssertTrue((types["place"]?["lists"] as? [String] ?? []).contains("/places/new"))
             XCTAssertEqual(types["category"]?["every_page_of"] as? String, "place")
             XCTAssertEqual(types["tag"]?["every_page_of"] as? String, "contact")
 
@@ -165,7 +172,9 @@ final class OfflineAppTests: XCTestCase {
             // Every page the plan names is a page of the account.
             var pages = Set(types.values.flatMap { $0["lists"] as? [String] ?? [] })
             pages.insert("/contacts/\(contacts[0].id)")
+            pages.insert("/contacts/\(contacts[0].id)/edit")
             pages.insert("/places/\(try XCTUnwrap(placeID))")
+            pages.insert("/places/\(try XCTUnwrap(placeID))/edit")
             for page in pages {
                 let response = try await browser.get(page)
                 XCTAssertEqual(response.status, .ok, page)
@@ -175,6 +184,99 @@ final class OfflineAppTests: XCTestCase {
             // Only for the signed-in.
             let anonymous = try await WebClient(app: app).get("/offline/plan.json")
             XCTAssertEqual(anonymous.status, .seeOther)
+        }
+    }
+
+    func testEveryFieldOfAFormThatWorksOfflineIsOneThePushTakes() async throws {
+        try await forEachDatabase { app, _, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            let contact = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let address =
+                try await app.send(
+                    .POST, "/api/contacts/\(contact.id)/addresses", headers: account.bearer,
+                    json: #"{"name": "Home", "city": "Lyon", "country": "FR"}"#
+                ).json()["data"] as? [String: Any]
+            let addressID = try XCTUnwrap(address?["id"] as? Int)
+            let reminder =
+                try await app.send(
+                    .POST, "/api/reminders", headers: account.bearer,
+                    json:
+                        #"{"title": "Call", "initial_date": "2027-01-05", "frequency_type": "one_time", "contact_id": \#(contact.id)}"#
+                ).json()["data"] as? [String: Any]
+            let reminderID = try XCTUnwrap(reminder?["id"] as? Int)
+            let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
+                .decoded(PlaceCategoryListResource.self).data
+            let place =
+                try await app.send(
+                    .POST, "/api/places", headers: account.bearer,
+                    json:
+                        #"{"name": "Café", "latitude": 45.767, "longitude": 4.834, "category_id": \#(categories[0].id)}"#
+                ).json()["data"] as? [String: Any]
+            let placeID = try XCTUnwrap(place?["id"] as? Int)
+
+            // Each form the offline app can keep, and the change it makes.
+            let expected: [(page: String, type: String, op: String, id: Int?)] = [
+                ("/contacts/new", "contact", "create", nil),
+                ("/contacts/\(contact.id)/edit", "contact", "update", contact.id),
+                ("/contacts/\(contact.id)", "contact", "delete", contact.id),
+                ("/contacts/\(contact.id)", "address", "delete", addressID),
+                ("/contacts/\(contact.id)/addresses/new", "address", "create", nil),
+                ("/contacts/\(contact.id)/addresses/\(addressID)/edit", "address", "update", addressID),
+                ("/reminders/new?contact=\(contact.id)", "reminder", "create", nil),
+                ("/reminders/\(reminderID)/edit", "reminder", "update", reminderID),
+                ("/reminders/\(reminderID)/delete", "reminder", "delete", reminderID),
+                ("/places/new", "place", "create", nil),
+                ("/places/\(placeID)/edit", "place", "update", placeID),
+                ("/places/\(placeID)", "place", "update", placeID),
+                ("/places/\(placeID)", "place", "delete", placeID),
+                ("/places", "category", "create", nil),
+                ("/places", "category", "update", categories[0].id),
+            ]
+            for (page, type, op, id) in expected {
+                let html = try await browser.get(page).text
+                let forms = Self.offlineForms(in: html)
+                let form = try XCTUnwrap(
+                    forms.first {
+                        $0.attributes["data-sync-type"] == type && $0.attributes["data-sync-op"] == op
+                            && $0.attributes["data-sync-id"] == id.map(String.init)
+                    }, "\(page): no \(op) of \(type) \(id.map(String.init) ?? "")")
+                // What the form sends that the push would not take would be lost offline without a word.
+                let pushFields = Set((form.attributes["data-sync-fields"] ?? "").split(separator: " ").map(String.init))
+                let companion = try form.attributes["data-sync-companion"].map {
+                    try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+                }
+                let formOnly: Set<String> = ["_csrf", "return_to", companion??["control"] ?? "_csrf"]
+                let lost = form.controls.subtracting(pushFields).subtracting(formOnly)
+                XCTAssertEqual(lost, [], "\(page): \(type) \(op)")
+                if op != "delete", form.attributes["data-sync-fixed"] == nil {
+                    XCTAssertFalse(form.controls.intersection(pushFields).isEmpty, "\(page): the form's own fields")
+                }
+                XCTAssertEqual(form.attributes["data-sync-then"].map { $0.hasPrefix("/") }, true, page)
+                XCTAssertFalse((form.attributes["data-sync-summary"] ?? "").isEmpty, page)
+            }
+            let placePage = try await browser.get("/places/\(placeID)").text
+            let favorite = try XCTUnwrap(
+                Self.offlineForms(in: placePage).first { $0.attributes["data-sync-op"] == "update" })
+            XCTAssertEqual(favorite.attributes["data-sync-fixed"], #"{"is_favorite":true}"#)
+        }
+    }
+
+    /// The forms of a page marked for the offline app: their attributes (entities decoded) and the names
+    /// of the controls they send (buttons aside: a button's value is the form's fixed fields).
+    static func offlineForms(in html: String) -> [(attributes: [String: String], controls: Set<String>)] {
+        let formPattern = /<form ([^>]*data-sync-type[^>]*)>(.*?)<\/form>/.dotMatchesNewlines()
+        let attributePattern = /([a-z-]+)="([^"]*)"/
+        let controlPattern = /<(input|select|textarea)\b[^>]*\bname="([^"]+)"/
+        return html.matches(of: formPattern).map { form in
+            var attributes: [String: String] = [:]
+            for attribute in form.output.1.matches(of: attributePattern) {
+                attributes[String(attribute.output.1)] = String(attribute.output.2)
+                    .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+            }
+            let controls = Set(form.output.2.matches(of: controlPattern).map { String($0.output.2) })
+            return (attributes, controls)
         }
     }
 }

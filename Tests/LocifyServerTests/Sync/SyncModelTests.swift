@@ -96,10 +96,12 @@ final class SyncModelTests: XCTestCase {
         XCTAssertGreaterThan(answered, 15, "\(database) seed \(seed): the run pushed")
         XCTAssertGreaterThan(records.count, 20, "\(database) seed \(seed): the run made records")
 
-        // Replaying any earlier push applies nothing again.
+        // Replaying any earlier push applies nothing again, and tells its refusals again.
         for (client, mutations) in earlierPushes.shuffled(using: &random).prefix(5) {
             let answer = try await server.send(client: client, mutations)
-            XCTAssertTrue(answer.results.allSatisfy { $0.status == .duplicate }, "\(database) seed \(seed)")
+            XCTAssertEqual(
+                answer.results.map(\.status), mutations.map { model.refused[client]?[$0.id] ?? .duplicate },
+                "\(database) seed \(seed)")
         }
         let after = try await server.download().changes.filter { Model.types.contains($0.type) }
         XCTAssertEqual(after, records, "\(database) seed \(seed): the replays changed nothing")
@@ -327,6 +329,8 @@ private struct Model {
     var records: [String: Record] = [:]
     var deleted: Set<String> = []
     var lastApplied: [String: Int] = [:]
+    /// What each client's mutations were refused with: a replay hears it again.
+    var refused: [String: [Int: SyncPushStatus]] = [:]
     var revision: Int
 
     /// Applies a push as the server must, and answers each mutation's status.
@@ -335,11 +339,13 @@ private struct Model {
         var statuses: [SyncPushStatus] = []
         for mutation in mutations {
             if mutation.id <= lastApplied[client] ?? 0 {
-                statuses.append(.duplicate)
+                statuses.append(refused[client]?[mutation.id] ?? .duplicate)
                 continue
             }
             lastApplied[client] = mutation.id
-            statuses.append(carryOut(mutation))
+            let status = carryOut(mutation)
+            if status == .rejected || status == .conflict { refused[client, default: [:]][mutation.id] = status }
+            statuses.append(status)
         }
         return statuses
     }

@@ -166,6 +166,43 @@ final class SyncPushTests: XCTestCase {
         }
     }
 
+    /// A push sent again after its answer was lost hears its refusals again: `duplicate` would read as
+    /// saved, and the person would never learn the change was not made.
+    func testAReplayedPushTellsItsRefusalsAgain() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let (ada, gone) = (uuid(), uuid())
+            let mutations = [
+                Mutation(id: 1, type: "contact", op: "create", uuid: ada, fields: ["first_name": "Ada"]),
+                Mutation(id: 2, type: "contact", op: "create", uuid: gone, fields: ["first_name": "Gone"]),
+                Mutation(
+                    id: 3, type: "place", op: "create", uuid: uuid(), fields: ["name": "Nowhere", "latitude": 200]),
+                Mutation(id: 4, type: "contact", op: "delete", uuid: gone),
+                Mutation(id: 5, type: "contact", op: "update", uuid: gone, fields: ["nickname": "Back"]),
+            ]
+            let first = try await push(app, account, mutations)
+            XCTAssertEqual(
+                first.results.map(\.status), [.applied, .applied, .rejected, .applied, .conflict], "\(database)")
+            let replay = try await push(app, account, mutations)
+            XCTAssertEqual(
+                replay.results.map(\.status), [.duplicate, .duplicate, .rejected, .duplicate, .conflict],
+                "\(database)")
+            XCTAssertEqual(replay.results[2].errors, first.results[2].errors, "\(database): the same reasons")
+            XCTAssertEqual(replay.results[4].errors, first.results[4].errors, "\(database)")
+            let places = try await app.send(.GET, "/api/places", headers: account.bearer)
+            XCTAssertEqual(
+                try places.json()["meta"].flatMap { ($0 as? [String: Any])?["total"] as? Int }, 0, "\(database)")
+            // Refusals far behind what the client sends now are let go.
+            let later = (6...1_010).map { Mutation(id: $0, type: "contact", op: "update", uuid: ada, fields: [:]) }
+            for batch in stride(from: 0, to: later.count, by: 500) {
+                _ = try await push(app, account, Array(later[batch..<min(batch + 500, later.count)]))
+            }
+            let stored = try await app.db.plainRows(
+                #"SELECT "refusals" FROM "sync_clients" WHERE "client_id" = 'phone'"#, columns: ["refusals"])
+            XCTAssertEqual(try stored.first?.text(0), "[]", "\(database)")
+        }
+    }
+
     /// A push answers some questions once for all its mutations (is this contact the account's? the
     /// account's genders); a mutation that changes the answer makes the next one ask again.
     func testWhatAPushKnowsOfARecordIsForgottenOnceAMutationChangesIt() async throws {
@@ -243,6 +280,42 @@ final class SyncPushTests: XCTestCase {
             guard case .contact(let last) = late.results[0].data else { return XCTFail("\(database)") }
             XCTAssertEqual(last.firstName, "Ada", "\(database)")
             XCTAssertEqual(late.results[0].status, .merged, "\(database)")
+        }
+    }
+
+    /// The web app's contact form changes job and company with the rest: offline, one mutation carries
+    /// them (online they have a route of their own, `PUT /api/contacts/{id}/work`).
+    func testAContactsJobAndCompanyArePushedWithItsOtherFields() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = uuid()
+            let made = try await push(
+                app, account,
+                [
+                    Mutation(
+                        id: 1, type: "contact", op: "create", uuid: ada,
+                        fields: ["first_name": "Ada", "job": "Analyst", "company": "Babbage & Co"])
+                ])
+            guard case .contact(let created) = made.results[0].data else { return XCTFail("\(database)") }
+            XCTAssertEqual(
+                [created.information.career.job, created.information.career.company], ["Analyst", "Babbage & Co"],
+                "\(database)")
+            let changed = try await push(
+                app, account,
+                [
+                    Mutation(
+                        id: 2, type: "contact", op: "update", uuid: ada, baseRevision: made.results[0].revision,
+                        fields: ["company": "", "nickname": "Countess"])
+                ])
+            guard case .contact(let updated) = changed.results[0].data else { return XCTFail("\(database)") }
+            XCTAssertEqual(updated.information.career.job, "Analyst", "\(database): left out, kept")
+            XCTAssertNil(updated.information.career.company, "\(database): blank clears it")
+            XCTAssertEqual(updated.nickname, "Countess", "\(database)")
+            let refused = try await push(
+                app, account,
+                [Mutation(id: 3, type: "contact", op: "update", uuid: ada, fields: ["job": ["not", "text"]])])
+            XCTAssertEqual(refused.results[0].status, .rejected, "\(database)")
+            XCTAssertEqual(refused.results[0].errors.map(\.field), ["job"], "\(database)")
         }
     }
 

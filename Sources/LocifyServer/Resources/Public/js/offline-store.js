@@ -1,6 +1,7 @@
 // The signed-in account's data kept on this device, in IndexedDB, through the sync feed (`GET /api/sync`):
 // the whole account at the first visit, then only what changed, on each page load, when the network comes
-// back and every few minutes while a page is open. Offline search and offline changes read it.
+// back and every few minutes while a page is open; changes made offline (offline-changes.js) are sent
+// first. Offline search reads it.
 // Progressive enhancement only: pages work without it.
 const LocifyStore = (() => {
   const databaseName = "locify";
@@ -26,14 +27,25 @@ const LocifyStore = (() => {
   }
 
   function open() {
-    const opening = indexedDB.open(databaseName, 1);
-    opening.onupgradeneeded = () => {
+    const opening = indexedDB.open(databaseName, 2);
+    opening.onupgradeneeded = (event) => {
       const database = opening.result;
-      // One record of the feed per type and uuid, as the feed sent it: {type, uuid, id, revision, data}.
-      const records = database.createObjectStore("records", { keyPath: ["type", "uuid"] });
-      records.createIndex("by_type", "type");
-      // What the copy is: whose, up to which cursor, when it was last brought up to date.
-      database.createObjectStore("meta");
+      if (event.oldVersion < 1) {
+        // One record of the feed per type and uuid, as the feed sent it: {type, uuid, id, revision, data}.
+        const records = database.createObjectStore("records", { keyPath: ["type", "uuid"] });
+        records.createIndex("by_type", "type");
+        // What the copy is: whose, up to which cursor, when it was last brought up to date, this
+        // device's name in pushes.
+        database.createObjectStore("meta");
+      }
+      if (event.oldVersion < 2) {
+        // Forms name records by id; a change names them by uuid and the revision last seen.
+        opening.transaction.objectStore("records").createIndex("by_type_id", ["type", "id"]);
+        // Changes made offline, in the order they were made; the key is the mutation's id in a push.
+        database.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
+        // Changes the server refused or found in conflict, until the person has read them.
+        database.createObjectStore("problems", { keyPath: "id" });
+      }
     };
     return request(opening);
   }
@@ -58,12 +70,22 @@ const LocifyStore = (() => {
     }
   }
 
-  async function forget(database, account) {
-    const transaction = database.transaction(["records", "meta"], "readwrite");
-    transaction.objectStore("records").clear();
+  /// Starts the copy anew. `keepChanges` keeps the changes waiting (the same account's copy begins
+  /// again after a 409 or 410); another account's copy loses them with everything else.
+  async function forget(database, account, { keepChanges = false } = {}) {
+    const stores = keepChanges ? ["records", "meta"] : ["records", "meta", "queue", "problems"];
+    const transaction = database.transaction(stores, "readwrite");
     const store = transaction.objectStore("meta");
+    // Read before anything is cleared; the transaction stays open while its requests answer.
+    const clientId = keepChanges ? await request(store.get("clientId")) : null;
+    transaction.objectStore("records").clear();
+    if (!keepChanges) {
+      transaction.objectStore("queue").clear();
+      transaction.objectStore("problems").clear();
+    }
     store.clear();
     store.put(account, "account");
+    if (clientId) store.put(clientId, "clientId");
     await finished(transaction);
   }
 
@@ -113,7 +135,7 @@ const LocifyStore = (() => {
         const response = await fetch(url + query, { headers: { Accept: "application/json" } });
         if (response.status === 409 || response.status === 410) {
           // The server let this cursor go (or was restored from a backup): download everything again.
-          await forget(database, account);
+          await forget(database, account, { keepChanges: true });
           cursor = "";
           fresh = true;
           touched.length = 0;
@@ -158,12 +180,19 @@ const LocifyStore = (() => {
     const response = await fetch(planURL, { headers: { Accept: "application/json" } });
     if (!response.ok) return;
     const plan = (await response.json()).types;
-    const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? plan[type].page.replace("{id}", id) : null);
-    const everyPage = async (type) => (await ids(type)).map((id) => pageOf(type, id)).filter(Boolean);
+    const fill = (template, id) => template.replace("{id}", id);
+    const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
+    // A record's page and its forms (its edit page), kept, refreshed and dropped together.
+    const pagesOf = (type, id) => {
+      const kind = plan[type];
+      if (!kind || id == null) return [];
+      return (kind.page ? [kind.page] : []).concat(kind.forms || []).map((template) => fill(template, id));
+    };
+    const everyPage = async (type) => (await ids(type)).flatMap((id) => pagesOf(type, id));
     const ensure = new Set();
     for (const [type, kind] of Object.entries(plan)) {
       for (const list of kind.lists) ensure.add(list);
-      if (kind.page) for (const page of await everyPage(type)) ensure.add(page);
+      for (const page of await everyPage(type)) ensure.add(page);
     }
     const refresh = new Set(pulled.fresh ? ensure : []);
     const drop = new Set();
@@ -172,8 +201,7 @@ const LocifyStore = (() => {
       const kind = plan[type];
       if (!kind) continue;
       for (const list of kind.lists) refresh.add(list);
-      const own = pageOf(type, data.id);
-      if (own) (deleted ? drop : refresh).add(own);
+      for (const own of pagesOf(type, data.id)) (deleted ? drop : refresh).add(own);
       if (kind.parent) {
         const parent = pageOf(kind.parent.type, dig(data, kind.parent.key));
         if (parent) refresh.add(parent);
@@ -225,6 +253,139 @@ const LocifyStore = (() => {
     }
   }
 
+  /// The device's copy of the record of `type` with `id` ({type, uuid, id, revision, data}), or null.
+  async function record(type, id) {
+    const database = await open();
+    try {
+      const index = database.transaction("records").objectStore("records").index("by_type_id");
+      return (await request(index.get([type, id]))) || null;
+    } finally {
+      database.close();
+    }
+  }
+
+  /// Keeps changes made offline, in order, in one transaction: each is
+  /// {mutation: {type, op, uuid, base_revision, fields}, summary, detail, page, at}. Answers their ids.
+  async function enqueue(entries) {
+    const database = await open();
+    try {
+      const transaction = database.transaction("queue", "readwrite");
+      const queue = transaction.objectStore("queue");
+      const ids = await Promise.all(entries.map((entry) => request(queue.add(entry))));
+      await finished(transaction);
+      return ids;
+    } finally {
+      database.close();
+    }
+  }
+
+  /// The changes still to send and those the server refused, oldest first.
+  async function changes() {
+    const database = await open();
+    try {
+      const transaction = database.transaction(["queue", "problems"]);
+      const [waiting, refused] = await Promise.all([
+        request(transaction.objectStore("queue").getAll()),
+        request(transaction.objectStore("problems").getAll()),
+      ]);
+      return { waiting, refused };
+    } finally {
+      database.close();
+    }
+  }
+
+  /// Forgets a refused change the person has read.
+  async function dismiss(id) {
+    const database = await open();
+    try {
+      const transaction = database.transaction("problems", "readwrite");
+      transaction.objectStore("problems").delete(id);
+      await finished(transaction);
+    } finally {
+      database.close();
+    }
+  }
+
+  function newUUID() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  function csrfToken() {
+    const cookie = document.cookie.split("; ").find((part) => part.startsWith("locify_csrf="));
+    if (cookie) return decodeURIComponent(cookie.slice("locify_csrf=".length));
+    const field = document.querySelector("input[name=_csrf]");
+    return field ? field.value : "";
+  }
+
+  /// Sends the changes waiting, 500 at a time, through `POST /api/sync`. A change leaves the queue only
+  /// when the server answered for it: applied, a duplicate (a push whose answer was lost, sent again:
+  /// the server applies nothing twice) or merged; refused and conflicting ones move to the problems the
+  /// page shows. A push cut off keeps everything for the next try. Answers how many were answered.
+  async function push(url) {
+    const database = await open();
+    let answered = 0;
+    try {
+      let clientId = await request(database.transaction("meta").objectStore("meta").get("clientId"));
+      if (!clientId) {
+        clientId = newUUID();
+        const naming = database.transaction("meta", "readwrite");
+        naming.objectStore("meta").put(clientId, "clientId");
+        await finished(naming);
+      }
+      for (;;) {
+        const entries = await request(database.transaction("queue").objectStore("queue").getAll(null, 500));
+        if (entries.length === 0) break;
+        const body = {
+          client_id: clientId,
+          mutations: entries.map((entry) => ({ id: entry.id, ...entry.mutation })),
+        };
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrfToken() },
+          body: JSON.stringify(body),
+        });
+        let results;
+        if (response.status === 422) {
+          // The push as a whole was refused (a change this script should never have made): each change
+          // is shown with the reason rather than blocking the ones after it for ever.
+          const reason = await response.json().catch(() => ({}));
+          const message = (reason.error && reason.error.message) || "The server could not read this change.";
+          results = entries.map((entry) => ({ id: entry.id, status: "rejected", errors: [{ field: null, message }] }));
+        } else if (!response.ok) {
+          throw new Error(`the push answered ${response.status}`);
+        } else {
+          results = (await response.json()).results;
+        }
+        const transaction = database.transaction(["queue", "problems"], "readwrite");
+        const queue = transaction.objectStore("queue");
+        const problems = transaction.objectStore("problems");
+        const byID = new Map(entries.map((entry) => [entry.id, entry]));
+        let saved = 0;
+        for (const result of results) {
+          const entry = byID.get(result.id);
+          if (!entry) continue;
+          queue.delete(entry.id);
+          if (result.status === "rejected" || result.status === "conflict") {
+            problems.put({ ...entry, status: result.status, errors: result.errors || [], answeredAt: new Date().toISOString() });
+          } else {
+            saved += 1;
+          }
+        }
+        await finished(transaction);
+        answered += results.length;
+        window.dispatchEvent(new CustomEvent("locify:changes", { detail: { saved } }));
+      }
+    } finally {
+      database.close();
+    }
+    return answered;
+  }
+
   function status(text) {
     const element = document.getElementById("offline-sync");
     if (!element) return;
@@ -253,6 +414,8 @@ const LocifyStore = (() => {
     if (running) return running;
     const work = async () => {
       try {
+        // Changes made offline first: the pull then brings them back as the server stored them.
+        await push(url);
         const pulled = await pull(
           url, account, (count) => status(`Saving your data on this device: ${count.toLocaleString()} records…`));
         if (root.dataset.offlinePlanUrl) await keepPages(root.dataset.offlinePlanUrl, pulled);
@@ -294,6 +457,6 @@ const LocifyStore = (() => {
     setInterval(sync, every);
   }
 
-  return { start, sync, summary, all };
+  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);

@@ -1,0 +1,296 @@
+// Changes made when the server cannot be reached. A form the server marked (`data-sync-…`, see
+// OfflineForm.swift) is sent as usual while the server answers; when it does not (no network, the server
+// stopped, a page opened from the device's copy), what the person changed is kept on the device as a
+// sync mutation (offline-store.js), a note on every page lists the changes waiting, and they are sent
+// when the server answers again: on the next page load, when the network comes back, every 30 seconds
+// while changes wait. Changes the server refuses are listed with its reasons until the person dismisses
+// them. Progressive enhancement only: without this script the forms work online as before.
+const LocifyChanges = (() => {
+  const retryEvery = 30 * 1000;
+  let waitingCount = 0;
+  let savedSinceLoad = 0;
+
+  /// The device has no network at all (a page opened from the device's copy still asks the server: it may
+  /// be back).
+  function surelyOffline() {
+    return !navigator.onLine;
+  }
+
+  /// Whether the server answers now (its health check, within 5 seconds).
+  async function serverAnswers() {
+    const url = document.documentElement.dataset.healthUrl;
+    if (!url) return true;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 5000);
+    try {
+      const response = await fetch(url, { cache: "no-store", signal: controller.signal });
+      return response.ok;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function labelOf(form, control) {
+    const label = control.id ? form.querySelector(`label[for="${CSS.escape(control.id)}"]`) : null;
+    return label ? label.textContent.trim() : control.name;
+  }
+
+  function selectDefault(select) {
+    const chosen = [...select.options].find((option) => option.defaultSelected);
+    return chosen ? chosen.value : (select.options[0] ? select.options[0].value : "");
+  }
+
+  /// The values of the form's push fields: every one given for a new record, only those changed for an
+  /// update. Answers the values and the labels of the fields changed.
+  function changedFields(form) {
+    const names = new Set((form.dataset.syncFields || "").split(" ").filter(Boolean));
+    const creating = form.dataset.syncOp === "create";
+    const fields = {};
+    const labels = [];
+    let title = null;
+    for (const control of form.elements) {
+      if (!control.name || !names.has(control.name) || control.disabled) continue;
+      if (["submit", "button", "reset", "file", "radio"].includes(control.type)) continue;
+      if (control.type === "checkbox") {
+        if (creating || control.checked !== control.defaultChecked) {
+          fields[control.name] = control.checked;
+          if (!creating) labels.push(labelOf(form, control));
+        }
+        continue;
+      }
+      const value = control.value;
+      const initial = control.tagName === "SELECT" ? selectDefault(control) : control.defaultValue;
+      if (creating ? value.trim() === "" : value === initial) continue;
+      fields[control.name] = value;
+      if (control.type !== "hidden") labels.push(labelOf(form, control));
+      if (title === null && control.type === "text") title = value.trim();
+    }
+    return { fields, labels, title };
+  }
+
+  function problem(form, text) {
+    let note = form.querySelector(".offline-form-problem");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error offline-form-problem";
+      note.setAttribute("role", "alert");
+      form.prepend(note);
+    }
+    note.textContent = text;
+  }
+
+  /// The form's change as the entries of the device's queue: a record the form makes first (a place's
+  /// new category), then the form's own.
+  async function entriesOf(form) {
+    const data = form.dataset;
+    const op = data.syncOp;
+    const { fields, labels, title } = changedFields(form);
+    Object.assign(fields, data.syncFixed ? JSON.parse(data.syncFixed) : {});
+    const entries = [];
+    const page = location.pathname + location.search;
+    const at = new Date().toISOString();
+    if (data.syncCompanion) {
+      const companion = JSON.parse(data.syncCompanion);
+      const control = form.elements[companion.control];
+      const text = control ? control.value.trim() : "";
+      if (text) {
+        const uuid = LocifyStore.newUUID();
+        entries.push({
+          mutation: { type: companion.type, op: "create", uuid, base_revision: null, fields: { [companion.field]: text } },
+          summary: `New ${companion.type} “${text}”`, detail: [], page, at,
+        });
+        fields[companion.reference] = uuid;
+        delete fields[companion.reference.replace(/_uuid$/, "_id")];
+        labels.push(labelOf(form, control));
+      }
+    }
+    let uuid;
+    let baseRevision = null;
+    if (op === "create") {
+      uuid = LocifyStore.newUUID();
+    } else {
+      const kept = await LocifyStore.record(data.syncType, Number(data.syncId));
+      if (!kept) return null;
+      uuid = kept.uuid;
+      baseRevision = kept.revision;
+    }
+    if (op === "update" && Object.keys(fields).length === 0) return [];
+    const summary = op === "create" && title ? `${data.syncSummary} “${title}”` : data.syncSummary;
+    entries.push({
+      mutation: { type: data.syncType, op, uuid, base_revision: baseRevision, fields },
+      summary, detail: op === "update" ? labels : [], page, at,
+    });
+    return entries;
+  }
+
+  async function keep(form) {
+    let entries;
+    try {
+      entries = await entriesOf(form);
+    } catch {
+      entries = null;
+    }
+    if (entries === null) {
+      problem(form, "The server cannot be reached, and this device does not have this record yet, so the " +
+        "change cannot be kept here. Try again when the server answers.");
+      return;
+    }
+    if (entries.length > 0) await LocifyStore.enqueue(entries);
+    location.assign(form.dataset.syncThen);
+  }
+
+  async function submitted(event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.dataset.syncType) return;
+    if (form.dataset.syncSending) return;
+    if (event.submitter && event.submitter.hasAttribute("data-offline-skip")) return;
+    if (!("indexedDB" in window) || !document.documentElement.dataset.account) return;
+    event.preventDefault();
+    if (form.dataset.syncBusy) return;
+    form.dataset.syncBusy = "yes";
+    const submitter = event.submitter;
+    try {
+      if (!surelyOffline() && (await serverAnswers())) {
+        // Sent as usual; this handler lets the second submit event through.
+        form.dataset.syncSending = "yes";
+        form.requestSubmit(submitter && submitter.form === form ? submitter : null);
+        delete form.dataset.syncSending;
+        return;
+      }
+      await keep(form);
+    } catch {
+      problem(form, "This change could not be kept on this device. Try again when the server answers.");
+    } finally {
+      delete form.dataset.syncBusy;
+    }
+  }
+
+  function plural(count, one, many) {
+    return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+  }
+
+  /// The note on every page: the changes waiting, those just saved (this page was drawn before) and
+  /// those the server refused.
+  async function show(event) {
+    const section = document.getElementById("offline-changes");
+    if (!section) return;
+    if (event && event.detail && event.detail.saved) savedSinceLoad += event.detail.saved;
+    let found;
+    try {
+      found = await LocifyStore.changes();
+    } catch {
+      return;
+    }
+    waitingCount = found.waiting.length;
+    section.replaceChildren();
+    section.hidden = found.waiting.length === 0 && found.refused.length === 0 && savedSinceLoad === 0;
+    if (savedSinceLoad > 0 && found.waiting.length === 0) {
+      const saved = document.createElement("p");
+      saved.className = "saved-changes";
+      saved.append(`${plural(savedSinceLoad, "change", "changes")} made on this device ` +
+        `${savedSinceLoad === 1 ? "was" : "were"} saved. `);
+      const reload = document.createElement("a");
+      reload.href = location.href;
+      reload.textContent = "Show this page as it is now";
+      saved.append(reload);
+      section.append(saved);
+    }
+    if (found.waiting.length > 0) {
+      const heading = document.createElement("h2");
+      heading.id = "offline-changes-heading";
+      heading.textContent = `${plural(found.waiting.length, "change", "changes")} waiting`;
+      const explanation = document.createElement("p");
+      explanation.textContent = "Made on this device while the server could not be reached. They are sent as " +
+        "soon as it answers; pages show them once sent.";
+      const list = document.createElement("ul");
+      for (const entry of found.waiting) {
+        const item = document.createElement("li");
+        item.textContent = entry.summary + (entry.detail && entry.detail.length ? `: ${entry.detail.join(", ")}` : "");
+        list.append(item);
+      }
+      section.append(heading, explanation, list);
+    }
+    if (found.refused.length > 0) {
+      const heading = document.createElement("h2");
+      if (found.waiting.length === 0) heading.id = "offline-changes-heading";
+      heading.textContent = `${plural(found.refused.length, "change was", "changes were")} not saved`;
+      const list = document.createElement("ul");
+      list.className = "refused-changes";
+      for (const entry of found.refused) {
+        const item = document.createElement("li");
+        const what = document.createElement("strong");
+        what.textContent = entry.summary;
+        const reasons = (entry.errors || []).map((error) => error.message).filter(Boolean);
+        const why = entry.status === "conflict"
+          ? "It was deleted meanwhile, so the change was not made."
+          : (reasons.join(" ") || "The server refused it.");
+        item.append(what, `: ${why} `);
+        if (entry.status !== "conflict" && entry.page) {
+          const again = document.createElement("a");
+          again.href = entry.page;
+          again.textContent = "Make it again";
+          item.append(again, " ");
+        }
+        const dismiss = document.createElement("button");
+        dismiss.type = "button";
+        dismiss.className = "small";
+        dismiss.textContent = "Dismiss";
+        dismiss.addEventListener("click", async () => {
+          await LocifyStore.dismiss(entry.id);
+          show();
+        });
+        item.append(dismiss);
+        list.append(item);
+      }
+      section.append(heading, list);
+    }
+  }
+
+  /// An edit form opened from the device's copy shows the changes still waiting for its record.
+  async function fillWaiting() {
+    for (const form of document.querySelectorAll("form[data-sync-op=update][data-sync-id]")) {
+      const kept = await LocifyStore.record(form.dataset.syncType, Number(form.dataset.syncId));
+      if (!kept) continue;
+      const { waiting } = await LocifyStore.changes();
+      for (const entry of waiting) {
+        const mutation = entry.mutation;
+        if (mutation.uuid !== kept.uuid || mutation.op !== "update") continue;
+        for (const [name, value] of Object.entries(mutation.fields)) {
+          const control = form.elements[name];
+          if (!control || control.type === "hidden") continue;
+          if (control.type === "checkbox") control.checked = Boolean(value);
+          else if (typeof value === "string") control.value = value;
+        }
+      }
+    }
+  }
+
+  /// Logging out removes the device's copy, and with it any change still waiting: the person is asked.
+  function confirmLogout(event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains("logout") || waitingCount === 0) return;
+    const question = `${plural(waitingCount, "change", "changes")} made on this device have not reached the ` +
+      "server yet. Logging out removes them from this device for good. Log out anyway?";
+    if (!window.confirm(question)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }
+
+  function start() {
+    if (!document.documentElement.dataset.account || !("indexedDB" in window)) return;
+    document.addEventListener("submit", submitted);
+    // Before the log-out's own handler (locify.js), which clears the device.
+    document.addEventListener("submit", confirmLogout, true);
+    window.addEventListener("locify:changes", show);
+    show().then(fillWaiting).catch(() => {});
+    setInterval(() => {
+      if (waitingCount > 0) LocifyStore.sync().then(show, show);
+    }, retryEvery);
+  }
+
+  return { start, show };
+})();
+document.addEventListener("DOMContentLoaded", LocifyChanges.start);
