@@ -4,8 +4,10 @@
 # script (offline-store.js) downloads the account through GET /api/sync into IndexedDB. Prints the time
 # from the log-in's answer to the copy being complete, the records kept, and the site's storage as
 # navigator.storage.estimate() reports it; then the time until the service worker has kept every page of
-# the account, and the storage then.
-# Targets (issue 23): the first download under 10 s; the account's storage (with one map area) under 100 MB.
+# the account, and the storage then; then, with the server stopped, how fast a sample of those pages opens
+# and whether each shows what it showed online.
+# Targets (issue 23): the first download under 10 s; the account's storage (with one map area) under 100 MB;
+# p95 offline navigation under 300 ms.
 # Usage: bash Benchmarks/offline-download.sh [contacts and places (1000)]
 # Builds a release binary unless LOCIFY_BIN names one; needs chromium, chromium-driver and the browser
 # suite's Python (.build/e2e-venv, made by .ci/run). Sends traffic only to 127.0.0.1; SQLite.
@@ -21,11 +23,11 @@ work=$(mktemp -d)
 server=""
 cleanup() {
   [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
-  rm -rf "$work"
+  [ -n "${KEEP_LOG:-}" ] && cp "$work/server.log" "$KEEP_LOG"; rm -rf "$work"
 }
 trap cleanup EXIT
 # Nothing reaches the internet: no geocoder, no Gravatar, the bundled basemap instead of a tile server.
-export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_TILE_URL=off LOCIFY_LOG_LEVEL=warning
+export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_TILE_URL=off LOCIFY_LOG_LEVEL=${LOCIFY_LOG_LEVEL:-warning}
 
 # The contacts (a vCard file, two postal addresses each) and the places (a CSV file, 20 categories).
 write_bench_files "$count" "$work" 2
@@ -39,15 +41,15 @@ LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$work/server.l
 server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
 
-"$python" - "$port" "$token" "$count" <<'PY'
-import json, shutil, sys, time, urllib.request
+"$python" - "$port" "$token" "$count" "$server" <<'PY'
+import json, os, random, shutil, signal, statistics, sys, time, urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-port, token, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+port, token, count, server_pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 base = f"http://127.0.0.1:{port}"
 
 # 500 reminders, on the first contacts, through the API.
@@ -95,6 +97,56 @@ try:
     print(f"every page of the account kept: {kept['pages']} pages, {pages_seconds:.1f} s from the log-in's click")
     print(f"site storage (navigator.storage.estimate): {found['usage'] / 1e6:.1f} MB after the records, "
           f"{kept['usage'] / 1e6:.1f} MB with the pages")
+
+    # With the server stopped (not the browser's offline switch: the worker's own fetches ignore it),
+    # a sample of the account's pages, opened as a person would: each must show what it showed online.
+    random.seed(7)
+    plan = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/offline/plan.json').then(r => r.json()).then(p => done(p.types));")
+    lists = {page for kind in plan.values() for page in kind["lists"]}
+    ids = lambda kind: random.sample(range(1, count + 1), min(60, count))
+    sample = ([f"/contacts/{n}" for n in ids("contact")] + [f"/places/{n}" for n in ids("place")]
+              + [f"/contacts/{n}/edit" for n in ids("contact")[:20]] + [f"/places/{n}/edit" for n in ids("place")[:20]]
+              + random.sample(sorted(lists), min(40, len(lists))))
+    main_text = ("const main = document.querySelector('main').cloneNode(true);"
+                 "for (const note of main.querySelectorAll('.offline-status, .offline-changes')) note.remove();"
+                 "for (const map of main.querySelectorAll('.map')) map.remove();"
+                 "return main.innerText.trim();")
+    # How long a navigation takes in the browser: from its start to the load event's end (pictures and
+    # map tiles drawn), as the page's Navigation Timing entry says.
+    navigation = ("const n = performance.getEntriesByType('navigation')[0];"
+                  "return [n.responseStart, n.domInteractive, n.domContentLoadedEventEnd, n.loadEventEnd]"
+                  "  .map(t => Math.round(t - n.startTime));")
+    percentile = lambda values, share: sorted(values)[max(0, int(len(values) * share) - 1)]
+    online, online_timings = {}, []
+    for path in sample:
+        driver.get(base + path)
+        online[path] = driver.execute_script(main_text)
+        online_timings.append(driver.execute_script(navigation)[-1])
+    os.kill(server_pid, signal.SIGTERM)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/health", timeout=1)
+            time.sleep(0.1)
+        except OSError:
+            break
+    timings, different, by_page = [], [], []
+    for path in sample:
+        driver.get(base + path)
+        phases = driver.execute_script(navigation)
+        timings.append(phases[-1])
+        by_page.append((phases[-1], path, phases))
+        noted = driver.execute_script("return !!document.querySelector('main .offline-status[data-offline-saved-at]')")
+        if not noted or driver.execute_script(main_text) != online[path]:
+            different.append(path)
+    if os.environ.get("SHOW_SLOWEST"):
+        for row in sorted(by_page, reverse=True)[:12]:
+            print(f"  {row[0]} ms {row[1]} (first byte, parsed, DOM ready, load: {row[2]})")
+    print(f"offline navigation with the server stopped: {len(sample)} pages, p50 {statistics.median(timings):.0f} ms, "
+          f"p95 {percentile(timings, 0.95)} ms (online: p50 {statistics.median(online_timings):.0f} ms, "
+          f"p95 {percentile(online_timings, 0.95)} ms); {len(sample) - len(different)} of {len(sample)} the same "
+          "as online" + (f" (different: {', '.join(different[:5])})" if different else ""))
 finally:
     driver.quit()
 PY

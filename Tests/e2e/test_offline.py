@@ -338,6 +338,21 @@ def waiting_note(driver):
     return driver.find_element(By.ID, "offline-changes").text
 
 
+def search_results(driver, server, path, query, offline=False):
+    """The names a list's search form finds, typed into the form as a person would."""
+    driver.get(server.url + path)
+    field = driver.find_element(By.CSS_SELECTOR, "main form[role=search] input[name=q]")
+    field.clear()
+    field.send_keys(query)
+    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, "main form[role=search] button[type=submit]"))
+    summary = driver.find_element(By.CSS_SELECTOR, "[data-offline-summary]")
+    if offline:
+        WebDriverWait(driver, 10).until(lambda d: "on this device" in summary.text)
+        assert driver.find_element(By.CSS_SELECTOR, "main form[role=search] input[name=q]").get_attribute("value") == query
+    return [row.find_element(By.CSS_SELECTOR, ".contact-name, strong").text.split("\n")[0].replace("★", "").strip()
+            for row in driver.find_elements(By.CSS_SELECTOR, "[data-offline-search] > li")]
+
+
 def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, browser, screens):
     server = own_server.running
     account = make_account(server)
@@ -363,9 +378,26 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
         "const done = arguments[arguments.length - 1];"
         "LocifyStore.sync().then(() => LocifyStore.record('address', arguments[0])).then(r => done(!!r), () => done(false));",
         home["id"]))
+    # Searches whose answers online are compared with the same searches offline.
+    kinds = {k["name"]: k["id"] for k in api(server, token, "GET", "/api/contactfieldtypes")["data"]}
+    api(server, token, "POST", "/api/contactfields", {
+        "contact_id": deleted_id, "contact_field_type_id": kinds["Phone"], "data": "+44 20 7946 0000"})
+    searches = [("/contacts", "amelie"), ("/contacts", "LAURENT"), ("/contacts", "example.org"),
+                ("/contacts", "20 7946-0000"), ("/contacts", "nobody here"),
+                (f"/places/categories/{cafes['id']}", "corner cafe")]
+    found_online = {search: search_results(browser, server, *search) for search in searches}
+    assert len(found_online[("/contacts", "amelie")]) == 1 and found_online[("/contacts", "nobody here")] == []
+    assert found_online[("/contacts", "20 7946-0000")] == [deleted_name]
+    browser.get(server.url + "/contacts")
+    WebDriverWait(browser, 20).until(lambda d: "Saved on this device" in d.find_element(By.ID, "offline-sync").text)
     assert_no_console_errors(browser)
 
     own_server.stop()
+
+    # Search with the server stopped: the same rows, in the same order, from the device's copy.
+    for search, online in found_online.items():
+        assert search_results(browser, server, *search, offline=True) == online, search
+    shot(browser, screens, "86-offline-search")
 
     # An edit: only the field changed goes into the queue, and the page it leads to lists it.
     browser.get(f"{server.url}/contacts/{edited_id}/edit")

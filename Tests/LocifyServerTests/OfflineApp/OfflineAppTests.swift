@@ -263,6 +263,29 @@ final class OfflineAppTests: XCTestCase {
         }
     }
 
+    /// A list offline search works on keeps its list element even when empty: the device's search puts
+    /// the rows it finds there.
+    func testListsSearchedOfflineMarkTheirRowsAndSummary() async throws {
+        try await forEachDatabase { app, _, _ in
+            let browser = WebClient(app: app)
+            try await browser.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            _ = try await app.makeContact(for: account, ContactDraft(firstName: "Zoë"))
+            let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
+                .decoded(PlaceCategoryListResource.self).data
+            for (page, kind, rows) in [
+                ("/contacts?q=zoe", "contact", 1), ("/contacts?q=nobody", "contact", 0),
+                ("/places/categories/\(categories[0].id)", "place", 0),
+            ] {
+                let html = try await browser.get(page).text
+                XCTAssertTrue(html.contains(#"data-offline-search="\#(kind)""#), page)
+                XCTAssertTrue(html.contains("data-offline-summary>"), page)
+                XCTAssertEqual(html.contains("data-offline-empty"), rows == 0, page)
+                XCTAssertEqual(html.contains(#"data-offline-search="\#(kind)" hidden"#), rows == 0, page)
+            }
+        }
+    }
+
     /// The forms of a page marked for the offline app: their attributes (entities decoded) and the names
     /// of the controls they send (buttons aside: a button's value is the form's fixed fields).
     static func offlineForms(in html: String) -> [(attributes: [String: String], controls: Set<String>)] {

@@ -45,7 +45,8 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     event.respondWith(page(event));
   } else if (SHELL_FILES.includes(url.pathname + url.search)) {
-    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+    // From the shell's own cache: `caches.match` would look through every cache, the pages' thousands too.
+    event.respondWith(caches.open(SHELL_CACHE).then((cache) => cache.match(request)).then((kept) => kept || fetch(request)));
   } else if (url.pathname.startsWith("/maps/basemap/")) {
     event.respondWith(kept(request, BASEMAP_CACHE, request.url, { preferNetwork: false }));
   } else if (url.pathname.startsWith("/store/avatars/")) {
@@ -138,11 +139,21 @@ async function tell(message) {
 
 async function savedPage(request, failure) {
   const pages = await caches.open(PAGES_CACHE);
-  const saved = await pages.match(request.url);
+  const saved = (await pages.match(request.url)) || (await listSearched(pages, request.url));
   if (saved) return annotated(saved, savedNote(saved.headers.get(SAVED_AT)));
-  const offline = await caches.match(OFFLINE_PAGE);
+  const offline = await (await caches.open(SHELL_CACHE)).match(OFFLINE_PAGE);
   if (!offline) return failure || Response.error();
   return annotated(offline, notSavedNote(), await savedPagesList(pages));
+}
+
+/// For a search not kept (`/contacts?q=ada`), the list it searches: the page's script
+/// (offline-search.js) searches the device's copy and shows the list's own rows that match.
+async function listSearched(pages, address) {
+  const url = new URL(address);
+  if (!url.searchParams.has("q")) return undefined;
+  url.searchParams.delete("q");
+  url.searchParams.delete("page");
+  return pages.match(url.href);
 }
 
 /// The page's text with the worker's notes where the server marked their places.

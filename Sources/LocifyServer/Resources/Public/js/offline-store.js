@@ -39,8 +39,6 @@ const LocifyStore = (() => {
         database.createObjectStore("meta");
       }
       if (event.oldVersion < 2) {
-        // Forms name records by id; a change names them by uuid and the revision last seen.
-        opening.transaction.objectStore("records").createIndex("by_type_id", ["type", "id"]);
         // Changes made offline, in the order they were made; the key is the mutation's id in a push.
         database.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
         // Changes the server refused or found in conflict, until the person has read them.
@@ -254,11 +252,21 @@ const LocifyStore = (() => {
   }
 
   /// The device's copy of the record of `type` with `id` ({type, uuid, id, revision, data}), or null.
+  /// Forms name records by id, a change by uuid: looked up among the type's records, as a form is sent
+  /// far less often than the copy is written (an index by id would slow every download).
   async function record(type, id) {
     const database = await open();
     try {
-      const index = database.transaction("records").objectStore("records").index("by_type_id");
-      return (await request(index.get([type, id]))) || null;
+      const found = await new Promise((resolve, reject) => {
+        const walk = database.transaction("records").objectStore("records").index("by_type").openCursor(type);
+        walk.onsuccess = () => {
+          const cursor = walk.result;
+          if (!cursor || cursor.value.id === id) return resolve(cursor ? cursor.value : null);
+          cursor.continue();
+        };
+        walk.onerror = () => reject(walk.error);
+      });
+      return found;
     } finally {
       database.close();
     }
