@@ -22,7 +22,7 @@ python=.build/e2e-venv/bin/python
 work=$(mktemp -d)
 server=""
 cleanup() {
-  [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
+  [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
   [ -n "${KEEP_LOG:-}" ] && cp "$work/server.log" "$KEEP_LOG"; rm -rf "$work"
 }
 trap cleanup EXIT

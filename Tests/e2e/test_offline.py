@@ -242,12 +242,14 @@ def test_the_account_is_kept_on_the_device_and_kept_current(server, browser, sig
     assert device_copy(browser)["counts"]["contact"] == 12
     assert_no_console_errors(browser)
 
-    # Logging out removes the copy from the device.
+    # Logging out removes the copy from the device, and the last position a map showed.
+    browser.execute_script("localStorage.setItem('locify-last-position', '{\"lat\": 48.85, \"lon\": 2.35}')")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.logout button[type=submit]"))
     names = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "indexedDB.databases().then(list => done(list.map(d => d.name)), () => done(['failed']));")
     assert "locify" not in names, names
+    assert browser.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('locify'))") == []
 
 
 def api(server, token, method, path, body=None):
@@ -289,8 +291,15 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     (unseen_id, unseen_name), (gone_id, _) = sorted(contacts)[-1], sorted(contacts)[-2]
     assert_no_console_errors(browser)
 
+    # The basemap's low zooms are kept too, the whole world to zoom 4, whatever the maps showed.
+    assert len([url for url in kept_basemap_tiles(browser) if "/maps/basemap/4/" in url]) == 256
+
     # With the server stopped, a contact page and the list never opened here open from the device.
     own_server.stop()
+    assert browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/maps/basemap/3/4/2.svg').then(r => r.text().then(t => done([r.status, t.startsWith('<svg')])),"
+        "  () => done('failed'));") == [200, True]
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
     assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text

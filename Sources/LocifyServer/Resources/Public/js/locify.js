@@ -251,6 +251,10 @@ const LocifyNotifications = (() => {
 // browser supports it), so a shared computer keeps nothing of the account.
 const LocifyOffline = (() => {
   async function forgetDevice() {
+    // The last position the maps showed, and what notifications were seen.
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith("locify")) localStorage.removeItem(key);
+    }
     if ("caches" in window) {
       for (const name of await caches.keys()) {
         if (name.startsWith("locify-")) await caches.delete(name);
