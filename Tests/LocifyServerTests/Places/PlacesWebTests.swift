@@ -78,7 +78,8 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertTrue(page.text.contains(#"aria-pressed="true""#))
             let favorites = try await browser.get("/places/favorites")
             XCTAssertTrue(
-                favorites.text.contains(#"<p class="summary" id="places-summary">1 place.</p>"#), favorites.text)
+                favorites.text.contains(#"<p class="summary" id="places-summary" data-offline-summary>1 place.</p>"#),
+                favorites.text)
 
             // Editing keeps the favorite (the page's own button) and can make another category inline.
             let edit = try await browser.get("/places/\(saved.id)/edit")
