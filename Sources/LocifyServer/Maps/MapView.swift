@@ -57,7 +57,7 @@ struct MapView: Encodable {
         let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
         self.markers = json ?? "[]"
         tilesURL = tilesEnabled ? MapPaths.tile("{z}", "{x}", "{y}.png").path : ""
-        basemapURL = Self.basemapTemplate
+        basemapURL = MapPaths.basemapTile("{z}", "{x}", "{y}.svg").path
         self.zoom = zoom
         let first = markers.first.map { Coordinate(latitude: $0.lat, longitude: $0.lon) }
         fallbackURL =
@@ -69,9 +69,6 @@ struct MapView: Encodable {
 extension MapView {
     /// A form's map whose pin a tap places and a drag moves, kept in the `latitude` and `longitude` inputs:
     /// close on the point already chosen, else wide and on the person's position when the browser tells it.
-    /// The basemap's tile address, `{z}`, `{x}` and `{y}` standing for the tile.
-    static let basemapTemplate = MapPaths.basemapTile("{z}", "{x}", "{y}.svg").path
-
     static func pinPicker(id: String, at point: Coordinate?, tilesEnabled: Bool) -> MapView {
         MapView(
             id: id, label: "Map: tap to place the pin, or drag it", markers: [], zoom: point == nil ? 5 : 15,

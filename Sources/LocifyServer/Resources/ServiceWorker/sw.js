@@ -85,8 +85,7 @@ async function save(url, response) {
 // Pages the page's script asks to keep current (offline-store.js): after each sync, the pages of what
 // changed (`refresh`), every page of the account that is not kept yet (`ensure`, so a first download
 // interrupted by a closed tab goes on next time) and the pages of deleted records (`drop`). One batch at
-// a time, four pages at once; the open pages hear how far it got. With them, the basemap's low zooms
-// (`tiles`) not kept yet.
+// a time, four pages at once; the open pages hear how far it got.
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type !== "keep-pages") return;
@@ -95,9 +94,8 @@ self.addEventListener("message", (event) => {
 });
 let keeping = Promise.resolve();
 
-async function keepPages({ refresh = [], ensure = [], drop = [], tiles = [] }) {
+async function keepPages({ refresh = [], ensure = [], drop = [] }) {
   const cache = await caches.open(PAGES_CACHE);
-  const basemap = await caches.open(BASEMAP_CACHE);
   const absolute = (path) => new URL(path, self.location.origin).href;
   for (const path of drop) await cache.delete(absolute(path));
   const wanted = new Set(refresh.map(absolute));
@@ -105,14 +103,7 @@ async function keepPages({ refresh = [], ensure = [], drop = [], tiles = [] }) {
     const url = absolute(path);
     if (!wanted.has(url) && !(await cache.match(url))) wanted.add(url);
   }
-  // The basemap's low zooms, once per version of the basemap (its cache goes with the version).
-  const tilesWanted = [];
-  for (const path of tiles) {
-    const url = absolute(path);
-    if (!(await basemap.match(url))) tilesWanted.push(url);
-  }
-  const queue = [...wanted, ...tilesWanted];
-  const isTile = new Set(tilesWanted);
+  const queue = [...wanted];
   const total = queue.length;
   let done = 0;
   let signedOut = false;
@@ -126,13 +117,8 @@ async function keepPages({ refresh = [], ensure = [], drop = [], tiles = [] }) {
         // A page answered with the log-in form means the session ended: keep nothing more.
         if (response.redirected && new URL(response.url).pathname !== new URL(url).pathname) signedOut = true;
         const type = response.headers.get("Content-Type") || "";
-        if (isTile.has(url)) {
-          if (response.status === 200) await basemap.put(url, response);
-        } else if (response.status === 200 && type.startsWith("text/html") && !response.redirected) {
-          await save(url, response);
-        } else if (response.status === 404) {
-          await cache.delete(url);
-        }
+        if (response.status === 200 && type.startsWith("text/html") && !response.redirected) await save(url, response);
+        else if (response.status === 404) await cache.delete(url);
       } catch {
         // The network went away: what is kept stays; the next sync asks again.
         queue.length = 0;
