@@ -11,6 +11,8 @@ import Vapor
 struct SyncWrites: Sendable {
     /// The keys `fields` may hold: those the type's own route reads, and `references`.
     let fields: Set<String>
+    /// `fields` sorted and space-separated, made once: every page with an offline form names them.
+    let fieldList: String
     let references: [SyncReference]
     /// Makes the record named `uuid` from `fields` (a JSON object) and returns its id.
     let create: @Sendable (_ request: Request, _ uuid: UUID, _ fields: Data) async throws -> Int
@@ -27,6 +29,7 @@ struct SyncWrites: Sendable {
         delete: @escaping @Sendable (Request, Int, [String: JSONValue]) async throws -> Void
     ) {
         self.fields = fields.union(references.map(\.field))
+        fieldList = self.fields.sorted().joined(separator: " ")
         self.references = references
         self.create = { request, uuid, fields in try await create(request, try Self.read(input, from: fields), uuid) }
         self.update = { request, id, fields in try await update(request, id, try Self.read(input, from: fields)) }

@@ -36,7 +36,7 @@ struct OfflineForm: Encodable, Equatable, Sendable {
         self.type = type.name
         self.op = op
         self.id = id
-        fields = (type.writes?.fields ?? []).sorted().joined(separator: " ")
+        fields = type.writes?.fieldList ?? ""
         self.fixed = fixed.isEmpty ? nil : Self.json(fixed.mapValues(AnyEncodable.init))
         self.summary = summary
         self.then = then

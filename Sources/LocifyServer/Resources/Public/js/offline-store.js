@@ -48,6 +48,17 @@ const LocifyStore = (() => {
     return request(opening);
   }
 
+  /// Runs `work` with the database open, and closes it after: a connection left open would hold up a
+  /// newer version's upgrade and the log-out's deletion.
+  async function withDatabase(work) {
+    const database = await open();
+    try {
+      return await work(database);
+    } finally {
+      database.close();
+    }
+  }
+
   async function meta(database) {
     const store = database.transaction("meta").objectStore("meta");
     const [account, cursor, syncedAt] = await Promise.all(
@@ -58,14 +69,11 @@ const LocifyStore = (() => {
 
   /// Notes in the copy's meta that the service worker kept every page of it, `count` in all.
   async function notePagesKept(count) {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const transaction = database.transaction("meta", "readwrite");
       transaction.objectStore("meta").put({ at: new Date().toISOString(), count }, "pagesKept");
       await finished(transaction);
-    } finally {
-      database.close();
-    }
+    });
   }
 
   /// Starts the copy anew. `keepChanges` keeps the changes waiting (the same account's copy begins
@@ -213,16 +221,13 @@ const LocifyStore = (() => {
 
   /// How many records of each type the copy holds, and when it was last brought up to date.
   async function summary() {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const known = await meta(database);
       return {
         account: known.account, syncedAt: known.syncedAt, pages: known.pagesKept ? known.pagesKept.count : null,
         counts: await countByType(database),
       };
-    } finally {
-      database.close();
-    }
+    });
   }
 
   function countByType(database) {
@@ -241,77 +246,59 @@ const LocifyStore = (() => {
 
   /// The records of one type, for offline pages and search.
   async function all(type) {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const records = await request(
         database.transaction("records").objectStore("records").index("by_type").getAll(type));
       return records.map((record) => record.data);
-    } finally {
-      database.close();
-    }
+    });
   }
 
   /// The device's copy of the record of `type` with `id` ({type, uuid, id, revision, data}), or null.
   /// Forms name records by id, a change by uuid: looked up among the type's records, as a form is sent
   /// far less often than the copy is written (an index by id would slow every download).
   async function record(type, id) {
-    const database = await open();
-    try {
-      const found = await new Promise((resolve, reject) => {
-        const walk = database.transaction("records").objectStore("records").index("by_type").openCursor(type);
-        walk.onsuccess = () => {
-          const cursor = walk.result;
-          if (!cursor || cursor.value.id === id) return resolve(cursor ? cursor.value : null);
-          cursor.continue();
-        };
-        walk.onerror = () => reject(walk.error);
-      });
-      return found;
-    } finally {
-      database.close();
-    }
+    return withDatabase((database) => new Promise((resolve, reject) => {
+      const walk = database.transaction("records").objectStore("records").index("by_type").openCursor(type);
+      walk.onsuccess = () => {
+        const cursor = walk.result;
+        if (!cursor || cursor.value.id === id) return resolve(cursor ? cursor.value : null);
+        cursor.continue();
+      };
+      walk.onerror = () => reject(walk.error);
+    }));
   }
 
   /// Keeps changes made offline, in order, in one transaction: each is
   /// {mutation: {type, op, uuid, base_revision, fields}, summary, detail, page, at}. Answers their ids.
   async function enqueue(entries) {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const transaction = database.transaction("queue", "readwrite");
       const queue = transaction.objectStore("queue");
       const ids = await Promise.all(entries.map((entry) => request(queue.add(entry))));
       await finished(transaction);
       return ids;
-    } finally {
-      database.close();
-    }
+    });
   }
 
   /// The changes still to send and those the server refused, oldest first.
   async function changes() {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const transaction = database.transaction(["queue", "problems"]);
       const [waiting, refused] = await Promise.all([
         request(transaction.objectStore("queue").getAll()),
         request(transaction.objectStore("problems").getAll()),
       ]);
       return { waiting, refused };
-    } finally {
-      database.close();
-    }
+    });
   }
 
   /// Forgets a refused change the person has read.
   async function dismiss(id) {
-    const database = await open();
-    try {
+    return withDatabase(async (database) => {
       const transaction = database.transaction("problems", "readwrite");
       transaction.objectStore("problems").delete(id);
       await finished(transaction);
-    } finally {
-      database.close();
-    }
+    });
   }
 
   function newUUID() {
