@@ -13,6 +13,8 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.dependencies = dependencies ?? .live(config)
     app.basemapTiles = BasemapTiles()
     app.tileCache = TileCache(directory: config.dataDirectory.appendingPathComponent("tiles", isDirectory: true))
+    app.mapAreaArchives = MapAreaArchives(
+        directory: config.dataDirectory.appendingPathComponent("map-areas", isDirectory: true))
     app.tokenCache = TokenCache()
     app.pictureLinks = PictureLinks()
     app.pictureCache = PictureCache()
@@ -162,6 +164,7 @@ let locifyMigrations: [any Migration] = [
     CreateSyncClients(),
     IndexTombstonesByUUID(),
     AddSyncClientRefusals(),
+    CreateMapAreas(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -198,6 +201,7 @@ let locifyTables: [any StoredTable.Type] = [
     LoginFailuresTable.self,
     SyncTombstonesTable.self,
     SyncClientsTable.self,
+    MapAreasTable.self,
 ]
 
 func registerMigrations(_ app: Application) {
@@ -255,6 +259,8 @@ private func registerRoutes(_ app: Application) throws {
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
     // the client has, so its pages carry no ETag: digesting each megabyte page was 3 % of a download.
     try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator()).register(collection: SyncAPIController())
+    // The web app saves areas with its session, as it syncs.
+    try app.grouped(SessionOrTokenAuthenticator()).register(collection: MapAreasAPIController())
 
     let web = app.grouped(
         // The session is known before the CSRF check reads a body: only a signed-in visitor may upload.
@@ -282,4 +288,5 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())
     try signedIn.register(collection: OfflinePlanController())
+    try signedIn.register(collection: MapAreasWebController())
 }

@@ -505,3 +505,116 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0]))"
         "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{edited_id}"))
+
+
+def tile_range(box, zoom):
+    """The columns and rows of the tiles at `zoom` that show some of `box` (as the server's MapBox counts)."""
+    import math
+    last = 2 ** zoom - 1
+
+    def world(lat, lon):
+        n = 2 ** zoom
+        lat = max(-85.0511287798, min(85.0511287798, lat))
+        return ((lon + 180) / 360 * n, (1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n)
+
+    west_x, north_y = world(box["north"], box["west"])
+    east_x, south_y = world(box["south"], box["east"])
+
+    def span(low, high):
+        first = min(max(math.floor(low), 0), last)
+        return first, min(max(math.ceil(high) - 1, first), last)
+
+    return span(west_x, east_x), span(north_y, south_y)
+
+
+def area_cache_paths(driver, area_id):
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-area-' + arguments[0]).then(c => c.keys())"
+        ".then(keys => done(keys.map(k => new URL(k.url).pathname)), () => done(null));", area_id)
+
+
+def fetch_statuses(driver, paths):
+    """Each path fetched from the page (through the service worker): its status and type, or 'failed'."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all(arguments[0].map(p => fetch(p).then(r => r.status + ' ' + (r.headers.get('Content-Type') || ''),"
+        "  () => 'failed'))).then(done);", paths)
+
+
+def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_server, browser, screens):
+    server = own_server.running
+    account = make_account(server)
+    token = server.cli("token", "create", "--email", account.email, "--name", "e2e").strip().splitlines()[-1]
+    log_in(browser, server, account)
+    wait_for_worker(browser)
+
+    # The form takes the box in view.
+    browser.find_element(By.CSS_SELECTOR, ".map-area-save summary").click()
+    in_view = browser.execute_script("return document.getElementById('home-map').locifyMap.bounds")
+    for edge in ["south", "west", "north", "east"]:
+        typed = float(browser.find_element(By.ID, "area-" + edge).get_attribute("value"))
+        assert abs(typed - in_view[edge]) < 1e-4, (edge, typed, in_view)
+
+    # Bad edges are refused with the reason, and nothing is saved.
+    estimate = browser.find_element(By.CSS_SELECTOR, "[data-area-estimate]")
+    browser.execute_script(
+        "const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); };"
+        "set('area-north', '99');")
+    WebDriverWait(browser, 10).until(lambda d: "North must be a latitude the map shows" in estimate.text)
+    browser.find_element(By.CSS_SELECTOR, ".map-area-form button[type=submit]").click()
+    progress = browser.find_element(By.CSS_SELECTOR, "[data-area-progress]")
+    WebDriverWait(browser, 10).until(lambda d: "North must be a latitude the map shows" in progress.text)
+    assert api(server, token, "GET", "/api/map-areas")["data"] == []
+
+    # About 2 × 2 km of Paris to zoom 15: the estimate, then the area kept on the device.
+    box = {"south": 48.849, "west": 2.335, "north": 48.867, "east": 2.362}
+    browser.execute_script(
+        "const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); };"
+        "for (const [edge, value] of Object.entries(arguments[0])) set('area-' + edge, value);"
+        "set('area-name', 'Paris centre');"
+        "const zoom = document.getElementById('area-max-zoom'); zoom.value = '15'; zoom.dispatchEvent(new Event('change', {bubbles: true}));",
+        box)
+    WebDriverWait(browser, 10).until(lambda d: estimate.text.startswith("To zoom 15:"))
+    browser.find_element(By.CSS_SELECTOR, ".map-area-form button[type=submit]").click()
+    WebDriverWait(browser, 60).until(lambda d: progress.text.startswith("Saved “Paris centre” on this device:"))
+    shot(browser, screens, "map-area-saved")
+    [area] = api(server, token, "GET", "/api/map-areas")["data"]
+    assert area["name"] == "Paris centre" and area["max_zoom"] == 15
+    assert f"{area['tile_count']} tiles" in progress.text
+    assert browser.find_elements(By.CSS_SELECTOR, "#home-map .map-area-outline"), "the map outlines the area"
+
+    # Every tile of the area is on the device, and none outside its box.
+    stored = [path for path in area_cache_paths(browser, area["id"]) if path.startswith("/maps/")]
+    assert len(stored) == area["tile_count"]
+    expected = set()
+    for zoom in range(0, 16):
+        (x0, x1), (y0, y1) = tile_range(area, zoom)
+        expected |= {f"/maps/basemap/{zoom}/{x}/{y}.svg" for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
+    assert set(stored) == expected
+
+    # With the server stopped every tile of the area answers from the device; one outside it does not.
+    own_server.stop()
+    answers = fetch_statuses(browser, sorted(expected))
+    assert answers == ["200 image/svg+xml"] * len(expected), [a for a in answers if a != "200 image/svg+xml"][:5]
+    (x0, _), (y0, _) = tile_range(area, 15)
+    assert fetch_statuses(browser, [f"/maps/basemap/15/{x0 - 3}/{y0}.svg"]) == ["failed"]
+    # The map page opens from the device and draws the area's tiles.
+    browser.get(server.url + "/map")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".offline-status"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#home-map .map-area-outline")
+    shot(browser, screens, "map-area-offline")
+
+    # Back online, Settings lists it as kept here; deleting it removes the device's copy too.
+    server = own_server.start()
+    browser.get_log("browser")  # the offline part's failed requests were the point of it
+    browser.get(server.url + "/settings/map-areas")
+    row = browser.find_element(By.ID, "area-" + area["id"])
+    WebDriverWait(browser, 10).until(lambda d: "On this device:" in row.text)
+    assert f"{area['tile_count']} tiles" in row.text
+    click_and_wait_for_page(browser, row.find_element(By.CSS_SELECTOR, "[data-area-delete] button"))
+    assert "“Paris centre” was deleted." in browser.find_element(By.TAG_NAME, "main").text
+    assert browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; caches.has('locify-area-' + arguments[0]).then(done);", area["id"]) is False
+    assert api(server, token, "GET", "/api/map-areas")["data"] == []
+    assert_no_console_errors(browser)

@@ -173,6 +173,7 @@ enum SettingsPage {
         let notificationsURL: String
         let placesURL: String
         let gendersURL = SitePaths.settingsGenders.path
+        let mapAreasURL = MapPaths.settingsAreas.path
         let fieldKindsURL = SitePaths.settingsFieldKinds.path
         let feedbackURL: String
         let aboutURL: String

@@ -24,6 +24,9 @@ public struct LocifyConfig: Sendable {
         /// An XYZ template with `{z}`, `{x}` and `{y}` (`{s}` is filled with `a`); nil when tiles are off
         /// (`LOCIFY_TILE_URL=off`) and maps draw the bundled basemap only.
         public var tileURLTemplate: String?
+        /// The administrator's word that the tile server's policy allows downloading areas for offline use
+        /// (`LOCIFY_TILE_OFFLINE=allowed`); saved areas are drawn from Locify's basemap otherwise.
+        public var tileOfflineDownloadAllowed = false
         /// Where Gravatar look-ups go (`LOCIFY_GRAVATAR_URL`); nil when they are off.
         public var gravatarBaseURL: String?
         /// The Nominatim server `LOCIFY_GEOCODER=nominatim` asks, e.g. `https://nominatim.example.org`.
@@ -213,6 +216,15 @@ public struct LocifyConfig: Sendable {
             trustedProxies: trustedProxies, syncRetentionDays: syncRetentionDays)
     }
 
+    /// OpenStreetMap's own tile servers, whose usage policy forbids bulk and offline downloads.
+    static func isOpenStreetMapTileServer(_ template: String) -> Bool {
+        let filled = ["{s}", "{z}", "{x}", "{y}"].reduce(template) { $0.replacingOccurrences(of: $1, with: "0") }
+        guard let host = URL(string: filled)?.host?.lowercased() else {
+            return false
+        }
+        return host == "openstreetmap.org" || host.hasSuffix(".openstreetmap.org")
+    }
+
     private static func outsideServices(environment: [String: String], publicBaseURL: String?) throws
         -> OutsideServices
     {
@@ -226,6 +238,22 @@ public struct LocifyConfig: Sendable {
                     expected: "an http(s) URL template with {z}, {x} and {y}, or off")
             }
             outside.tileURLTemplate = template
+        }
+        if let policy = nonEmpty(environment["LOCIFY_TILE_OFFLINE"]) {
+            switch policy.lowercased() {
+            case "allowed":
+                guard let template = outside.tileURLTemplate, !isOpenStreetMapTileServer(template) else {
+                    throw Problem.invalid(
+                        variable: "LOCIFY_TILE_OFFLINE", value: policy,
+                        expected:
+                            "forbidden, or allowed with LOCIFY_TILE_URL naming a tile server whose policy allows offline download (OpenStreetMap's public servers forbid it)"
+                    )
+                }
+                outside.tileOfflineDownloadAllowed = true
+            case "forbidden": outside.tileOfflineDownloadAllowed = false
+            default:
+                throw Problem.invalid(variable: "LOCIFY_TILE_OFFLINE", value: policy, expected: "allowed or forbidden")
+            }
         }
         if let url = nonEmpty(environment["LOCIFY_GRAVATAR_URL"]), url.lowercased() == "off" {
             outside.gravatarBaseURL = nil

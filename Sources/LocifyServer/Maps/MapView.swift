@@ -45,6 +45,8 @@ struct MapView: Encodable {
     /// Where the map opens in a browser without JavaScript.
     let fallbackURL: String
     let behaviour: Behaviour
+    /// The areas kept for offline use, drawn as outlines: JSON of `{name, south, west, north, east}`.
+    private(set) var areas = ""
 
     init(
         id: String, label: String, markers: [Marker], zoom: Int = 14, isTall: Bool = false, tilesEnabled: Bool,
@@ -67,6 +69,26 @@ struct MapView: Encodable {
 }
 
 extension MapView {
+    private struct Outline: Encodable {
+        let name: String
+        let south: Double
+        let west: Double
+        let north: Double
+        let east: Double
+    }
+
+    /// The map with the outlines of `areas`.
+    func outlining(_ areas: [MapArea]) -> MapView {
+        var copy = self
+        let outlines = areas.map {
+            Outline(
+                name: $0.plan.name, south: $0.plan.box.south, west: $0.plan.box.west, north: $0.plan.box.north,
+                east: $0.plan.box.east)
+        }
+        copy.areas = (try? JSONEncoder().encode(outlines)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return copy
+    }
+
     /// A form's map whose pin a tap places and a drag moves, kept in the `latitude` and `longitude` inputs:
     /// close on the point already chosen, else wide and on the person's position when the browser tells it.
     static func pinPicker(id: String, at point: Coordinate?, tilesEnabled: Bool) -> MapView {

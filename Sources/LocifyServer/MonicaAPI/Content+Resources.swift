@@ -13,6 +13,7 @@ extension PlaceCategoryListResource: Content {}
 extension PlaceImportReportResource: Content {}
 extension SyncPullResource: Content {}
 extension SyncPushAnswerResource: Content {}
+extension MapAreaDeletedResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {

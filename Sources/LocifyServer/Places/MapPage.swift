@@ -47,6 +47,9 @@ enum MapPage {
         let results: [SearchResult]
         let newPlaceURL: String
         let placesURL: String
+        /// Saves the box in view for offline use.
+        let mapAreaForm: MapAreaFormView
+        let mapAreasURL: String
     }
 
     static func load(_ request: Request) async throws -> Context {
@@ -82,12 +85,14 @@ enum MapPage {
         let results = found.enumerated().map { index, entry in
             result(entry.hit, meters: entry.meters, index: index, preferredApp: preferredApp)
         }
+        let areas = try await request.mapAreas().all()
         return Context(
             layout: LayoutContext(title: "Map", section: .map, session: request.pageSession),
             map: MapView(
                 id: "home-map", label: "Map of your places and your contacts' addresses", markers: markers,
                 isTall: true, tilesEnabled: request.mapTilesEnabled,
-                behaviour: .init(explore: PlacePaths.mapPoint.path, saveURL: PlacePaths.new.path, locates: true)),
+                behaviour: .init(explore: PlacePaths.mapPoint.path, saveURL: PlacePaths.new.path, locates: true)
+            ).outlining(areas),
             placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
             unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,
             contactsToggleURL: SitePaths.map.path(query: [("contacts", showsContacts ? "off" : nil), ("q", text)]),
@@ -105,7 +110,8 @@ enum MapPage {
                 ]
             ).identified(as: "layer-contacts"),
             searched: !text.isEmpty, results: results, newPlaceURL: PlacePaths.new.path,
-            placesURL: SitePaths.places.path)
+            placesURL: SitePaths.places.path, mapAreaForm: MapAreaFormView(mapTarget: "home-map"),
+            mapAreasURL: MapPaths.settingsAreas.path)
     }
 
     private static func result(_ hit: PlaceSearchHit, meters: Double?, index: Int, preferredApp: MapsApp)

@@ -47,6 +47,7 @@ enum SitePaths {
     static let offlineStoreScript = SitePath("js", "offline-store.js")
     static let offlineChangesScript = SitePath("js", "offline-changes.js")
     static let offlineSearchScript = SitePath("js", "offline-search.js")
+    static let mapAreasScript = SitePath("js", "map-areas.js")
     /// Answers while the server runs; the offline app asks it whether a form can be sent.
     static let health = SitePath("health")
     static let favicon = SitePath("favicon.svg")

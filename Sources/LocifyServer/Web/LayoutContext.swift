@@ -58,11 +58,11 @@ struct LayoutContext: Encodable {
     let latestNotificationsURL: String
     let stylesheetURL: String
     /// The page's scripts, in the order they run: the page's enhancements, the map widget, the map's
-    /// controls, the account's copy on the device, the changes made offline, search offline. Each page
-    /// loads all of them (cached), so a map anywhere works.
+    /// controls, the account's copy on the device, the changes made offline, search offline, map areas
+    /// kept offline. Each page loads all of them (cached), so a map anywhere works.
     static let scripts = [
         SitePaths.script, SitePaths.mapScript, SitePaths.mapControlsScript, SitePaths.offlineStoreScript,
-        SitePaths.offlineChangesScript, SitePaths.offlineSearchScript,
+        SitePaths.offlineChangesScript, SitePaths.offlineSearchScript, SitePaths.mapAreasScript,
     ]
     let scriptURLs: [String]
     let faviconURL: String

@@ -25,6 +25,24 @@ final class BasemapTests: XCTestCase {
         XCTAssertFalse(dark.contains(Basemap.Palette.light.land))
     }
 
+    func testDeepTilesCarryOnlyTheOutlinesOnThem() throws {
+        // Inside a country, zoom 16: the land is the tile itself, not the country's thousands of points.
+        let inland = basemap.tile(Tile(containing: zurich, zoom: 16))
+        XCTAssertLessThan(inland.utf8.count, 2_000, inland)
+        XCTAssertTrue(inland.contains(Basemap.Palette.light.land))
+        // On a coast, the outline is cut at the tile's edges, its margin included.
+        let coast = basemap.tile(Tile(containing: Coordinate(latitude: 43.29, longitude: 5.36), zoom: 12))
+        let path = try XCTUnwrap(coast.range(of: #"d="[^"]*""#, options: .regularExpression).map { coast[$0] })
+        let numbers = path.dropFirst(3).dropLast().split(whereSeparator: { "MLZ ".contains($0) }).compactMap {
+            Double($0)
+        }
+        XCTAssertFalse(numbers.isEmpty)
+        XCTAssertTrue(
+            numbers.allSatisfy { (-8.0...264.0).contains($0) }, "\(numbers.filter { !(-8.0...264.0).contains($0) })")
+        XCTAssertEqual(Basemap.clipped([(-100, -100), (500, -100), (500, 500), (-100, 500)]).count, 4)
+        XCTAssertTrue(Basemap.clipped([(300, 300), (400, 300), (400, 400)]).isEmpty, "a ring off the tile goes")
+    }
+
     func testOpenSeaHasNoLandAndNoCities() {
         let pacific = Tile(containing: Coordinate(latitude: -30, longitude: -140), zoom: 6)
         let svg = basemap.tile(pacific)

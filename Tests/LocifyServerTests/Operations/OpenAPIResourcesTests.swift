@@ -51,6 +51,16 @@ final class OpenAPIResourcesTests: XCTestCase {
             let root = APIRootResource(
                 links: .init(
                     contactsURL: "a", addressesURL: "b", countriesURL: "c", remindersURL: "d", placesURL: "e"))
+            let mapAreaPlan = try MapAreaDraft(south: 47.3, west: 8.4, north: 47.4, east: 8.6, maximumZoom: 16)
+                .validated()
+            let storedArea = MapArea(
+                id: 1, uuid: UUID(), ownerID: 1, plan: mapAreaPlan, source: .basemap, byteCount: nil,
+                createdAt: TestClock.start)
+            let mapArea = MapAreaResource(
+                storedArea, tilePath: "/maps/basemap/{z}/{x}/{y}.svg", estimatedBytes: 1_400_000,
+                pmtilesURL: "http://x/api/map-areas/a.pmtiles")
+            var builtMapArea = mapArea
+            builtMapArea.bytes = 612_000
             let examples: [(String, JSONValue, JSONValue)] = [
                 ("Contact", try encoded(contact), .object(["$ref": .string("#/components/schemas/Contact")])),
                 ("ContactShort", try encoded(short), .object(["$ref": .string("#/components/schemas/ContactShort")])),
@@ -327,6 +337,25 @@ final class OpenAPIResourcesTests: XCTestCase {
                 (
                     "sync cursor too old", try encoded(ErrorEnvelope(message: .text("Download again."), code: 410)),
                     try responseSchema(document, "get", "/api/sync", "410")
+                ),
+                (
+                    "map area", try encoded(DataEnvelope(data: mapArea)),
+                    try responseSchema(document, "post", "/api/map-areas", "201")
+                ),
+                (
+                    "map areas", try encoded(DataEnvelope(data: [mapArea, builtMapArea])),
+                    try responseSchema(document, "get", "/api/map-areas", "200")
+                ),
+                (
+                    "map area estimate",
+                    try encoded(
+                        DataEnvelope(
+                            data: MapAreaEstimateResource(mapAreaPlan, estimatedBytes: 1_400_000, source: .basemap))),
+                    try responseSchema(document, "post", "/api/map-areas/estimate", "200")
+                ),
+                (
+                    "map area deleted", try encoded(MapAreaDeletedResource(id: UUID())),
+                    try responseSchema(document, "delete", "/api/map-areas/{id}", "200")
                 ),
             ]
             let timeline = ReminderTimelineResource(

@@ -15,6 +15,8 @@ const BASEMAP_CACHE = `locify-basemap-${VERSION}`;
 const PAGES_CACHE = "locify-pages";
 // Avatars already seen, by their address without the signature (which changes every week).
 const PICTURES_CACHE = "locify-pictures";
+// Each map area kept for offline use has its own cache of tiles (map-areas.js fills them).
+const AREA_CACHE_PREFIX = "locify-area-";
 const SAVED_AT = "X-Locify-Saved-At";
 const SAVED_TITLE = "X-Locify-Title";
 // Where the server marks the page for the worker's notes.
@@ -48,7 +50,10 @@ self.addEventListener("fetch", (event) => {
     // From the shell's own cache: `caches.match` would look through every cache, the pages' thousands too.
     event.respondWith(caches.open(SHELL_CACHE).then((cache) => cache.match(request)).then((kept) => kept || fetch(request)));
   } else if (url.pathname.startsWith("/maps/basemap/")) {
-    event.respondWith(kept(request, BASEMAP_CACHE, request.url, { preferNetwork: false }));
+    event.respondWith(areaTile(url).then((tile) => tile || kept(request, BASEMAP_CACHE, request.url, { preferNetwork: false })));
+  } else if (url.pathname.startsWith("/maps/tiles/")) {
+    // A tile of a saved area answers from the device; others from the tile proxy, as without the worker.
+    event.respondWith(areaTile(url).then((tile) => tile || fetch(request)));
   } else if (url.pathname.startsWith("/store/avatars/")) {
     event.respondWith(kept(request, PICTURES_CACHE, url.origin + url.pathname, { preferNetwork: true }));
   }
@@ -198,6 +203,18 @@ async function savedPagesList(pages) {
   const items = entries.map((entry) =>
     `<li><a href="${escapeHTML(entry.path)}">${escapeHTML(entry.title)}</a></li>`).join("");
   return `<h2>Saved on this device</h2><ul class="saved-pages">${items}</ul>`;
+}
+
+/// The tile from the areas kept on this device, or null. A dark map gets the area's light tile: an area
+/// keeps one drawing of each tile.
+async function areaTile(url) {
+  const key = url.origin + url.pathname;
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(AREA_CACHE_PREFIX)) continue;
+    const hit = await (await caches.open(name)).match(key);
+    if (hit) return hit;
+  }
+  return null;
 }
 
 /// A file kept on the device: from the network first (`preferNetwork`) or from the device first; the

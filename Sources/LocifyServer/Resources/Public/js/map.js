@@ -6,7 +6,9 @@
 //   data-pick="lat-id,lon-id"  a pin that a tap or a drag moves, kept in those two inputs (and following them);
 //   data-explore="url"         tapping the map opens a popup for that point, with links to url?lat=…&lon=…;
 //   data-locate                centre on the person's position when the browser may tell it (else the last
-//                              one known), with a "My location" button that asks.
+//                              one known), with a "My location" button that asks;
+//   data-areas="[…]"           outlines of the areas kept for offline use ({name, south, west, north, east}).
+// Each move sends `locify:moved` from the container; `bounds` says what is in view.
 // No outside script: it is all here.
 const LocifyMap = (() => {
   const TILE = 256;
@@ -46,6 +48,8 @@ const LocifyMap = (() => {
     container.setAttribute("aria-roledescription", "map");
     container.setAttribute("aria-label", container.dataset.label || "Map");
     const layer = element("div", "map-tiles");
+    const outlines = element("div", "map-areas");
+    outlines.setAttribute("aria-hidden", "true");
     const pins = element("div", "map-markers");
     const popup = element("div", "map-popup");
     popup.hidden = true;
@@ -59,7 +63,18 @@ const LocifyMap = (() => {
     controls.append(zoomIn, zoomOut);
     const attribution = element("p", "map-attribution",
       tiles ? "© OpenStreetMap contributors · Natural Earth · GeoNames" : "Natural Earth · GeoNames");
-    container.append(layer, pins, popup, controls, attribution);
+    container.append(layer, outlines, pins, popup, controls, attribution);
+    let areas = [];
+    function outline(areaList) {
+      outlines.replaceChildren();
+      areas = areaList.map((area) => {
+        const box = element("div", "map-area-outline");
+        box.title = area.name;
+        outlines.append(box);
+        return { area, box };
+      });
+    }
+    outline(JSON.parse(container.dataset.areas || "[]"));
 
     let zoom = Number(container.dataset.zoom || 13);
     let center = { x: 0, y: 0 };
@@ -165,10 +180,32 @@ const LocifyMap = (() => {
         node.style.left = `${Math.round(point.x - left)}px`;
         node.style.top = `${Math.round(point.y - top)}px`;
       };
+      for (const { area, box } of areas) {
+        const corner = project(area.north, area.west, zoom);
+        const far = project(area.south, area.east, zoom);
+        box.style.left = `${Math.round(corner.x - left)}px`;
+        box.style.top = `${Math.round(corner.y - top)}px`;
+        box.style.width = `${Math.max(2, Math.round(far.x - corner.x))}px`;
+        box.style.height = `${Math.max(2, Math.round(far.y - corner.y))}px`;
+      }
       for (const { marker, pin } of placed) if (!pin.hidden) place(pin, marker.lat, marker.lon);
       for (const cluster of clusters) place(cluster.button, cluster.lat, cluster.lon);
       if (pick && pick.point) place(pick.pin, pick.point.lat, pick.point.lon);
       if (here) place(here.dot, here.lat, here.lon);
+      container.dispatchEvent(new CustomEvent("locify:moved", { bubbles: true }));
+    }
+
+    /// What is in view: its edges and zoom.
+    function bounds() {
+      const { width, height } = size();
+      const northWest = unproject(center.x - width / 2, Math.max(0, center.y - height / 2), zoom);
+      const southEast = unproject(center.x + width / 2, Math.min(TILE * 2 ** zoom, center.y + height / 2), zoom);
+      // A view wider than the world, or across the 180° meridian, keeps to the world's width.
+      const wide = width >= TILE * 2 ** zoom || northWest.lon > southEast.lon;
+      return {
+        north: northWest.lat, south: southEast.lat, zoom,
+        west: wide ? -180 : northWest.lon, east: wide ? 180 : southEast.lon,
+      };
     }
 
     // The markers are made once and only moved when the map moves, so one keeps its focus while panning.
@@ -393,6 +430,8 @@ const LocifyMap = (() => {
       redraw: draw,
       fit: () => { fit(); draw(); },
       get zoom() { return zoom; },
+      get bounds() { return bounds(); },
+      outline(areaList) { outline(areaList); draw(); },
       showLayer(name, on) {
         if (on) hiddenLayers.delete(name); else hiddenLayers.add(name);
         popup.hidden = true;

@@ -452,6 +452,12 @@ const LocifyStore = (() => {
     setInterval(sync, every);
   }
 
-  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID };
+  /// Asks the worker to keep these pages afresh: for a change the sync feed does not carry (a map area).
+  function refreshPages(paths) {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ type: "keep-pages", refresh: paths });
+  }
+
+  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);
