@@ -232,7 +232,7 @@ private func registerMiddleware(_ app: Application) {
     app.middleware.use(ResponseHeadersMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(LocifyErrorMiddleware())
-    app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
+    app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes, fileSuffixes: [MapPaths.archiveSuffix]))
     app.middleware.use(BodyLimitMiddleware())
     if let publicDirectory = Bundle.module.resourceURL?.appendingPathComponent("Public").path {
         app.middleware.use(StaticFilesMiddleware(publicDirectory: publicDirectory))

@@ -41,10 +41,10 @@ struct MapAreasAPIController: RouteCollection {
     /// map app can read it over HTTP as it reads any PMTiles file).
     func show(request: Request) async throws -> Response {
         let name = request.pathText(.mapArea) ?? ""
-        let isArchive = name.hasSuffix(".pmtiles")
-        guard let uuid = UUID(uuidString: isArchive ? String(name.dropLast(".pmtiles".count)) : name) else {
-            throw AppError.notFound
-        }
+        let isArchive = name.hasSuffix(MapPaths.archiveSuffix)
+        // Not an area's id: answered as a path no route takes (`/estimate` only takes POST).
+        guard let uuid = UUID(uuidString: isArchive ? String(name.dropLast(MapPaths.archiveSuffix.count)) : name)
+        else { throw PathIDNotANumber() }
         let service = try request.mapAreas()
         let area = try await service.area(uuid)
         guard isArchive else {
@@ -87,7 +87,8 @@ extension Request {
 
     /// Deletes the area named in the path, and its archive.
     func deleteMapArea() async throws -> MapArea {
-        guard let uuid = UUID(uuidString: pathText(.mapArea) ?? "") else { throw AppError.notFound }
+        // An archive, `/estimate` or no id at all: answered as a path no DELETE route takes.
+        guard let uuid = UUID(uuidString: pathText(.mapArea) ?? "") else { throw PathIDNotANumber() }
         let service = try mapAreas()
         let area = try await service.area(uuid)
         try await service.delete(area)

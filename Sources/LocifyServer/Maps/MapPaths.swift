@@ -24,8 +24,10 @@ enum MapPaths {
     static let settingsAreas = SitePaths.settings.appending("map-areas")
     static let deleteArea = settingsAreas.appending(text: .mapArea).appending("delete")
 
+    static let archiveSuffix = ".pmtiles"
+
     /// `/api/map-areas/{uuid}.pmtiles`
     static func archive(_ area: MapArea) -> SiteLink {
-        apiArea(area.uuid.uuidString.lowercased() + ".pmtiles")
+        apiArea(area.uuid.uuidString.lowercased() + archiveSuffix)
     }
 }

@@ -52,9 +52,13 @@ struct StaticFilesMiddleware: Middleware {
 /// A known path asked with a method it does not serve answers 405 with `Allow`, not 404.
 struct MethodNotAllowedMiddleware: Middleware {
     let methodsByPath: TrieRouter<[HTTPMethod]>
+    /// Endings of a last segment that name a file in a parameter's place (`/api/map-areas/{id}.pmtiles`):
+    /// such a file answers GET and HEAD alone, whatever else the parameter's route takes.
+    let fileSuffixes: [String]
 
     /// Built once from the registered routes.
-    init(routes: Routes) {
+    init(routes: Routes, fileSuffixes: [String] = []) {
+        self.fileSuffixes = fileSuffixes
         var methods: [String: (path: [PathComponent], methods: [HTTPMethod])] = [:]
         // The root path cannot go in a trie; it only answers GET and is left to the 404.
         for route in routes.all where !route.path.isEmpty {
@@ -76,9 +80,13 @@ struct MethodNotAllowedMiddleware: Middleware {
             var parameters = Parameters()
             let components = request.url.path.split(separator: "/").map(String.init)
             // `/api/reminders/timeline` is a GET route of its own, though PUT `/api/reminders/{id}` took it.
-            guard let allowed = methodsByPath.route(path: components, parameters: &parameters), !allowed.isEmpty,
-                !allowed.contains(request.method)
-            else { throw AppError.notFound }
+            guard var allowed = methodsByPath.route(path: components, parameters: &parameters) else {
+                throw AppError.notFound
+            }
+            if let last = components.last, fileSuffixes.contains(where: last.hasSuffix) {
+                allowed.removeAll { $0 != .GET && $0 != .HEAD }
+            }
+            guard !allowed.isEmpty, !allowed.contains(request.method) else { throw AppError.notFound }
             throw RoutingError.methodNotAllowed(allowed: allowed.map(\.rawValue))
         }
     }

@@ -84,6 +84,15 @@ final class MapAreasTests: XCTestCase {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: archives.path), [], "its archive goes")
             let gone = try await app.send(.GET, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
             XCTAssertEqual(gone.status, .notFound)
+            // Each address answers its own methods, though `{id}` and `{id}.pmtiles` share a route.
+            let getEstimate = try await app.send(.GET, "/api/map-areas/estimate", headers: account.bearer)
+            XCTAssertEqual(getEstimate.status, .methodNotAllowed)
+            XCTAssertEqual(getEstimate.headers.first(name: .allow), "POST")
+            for method in [HTTPMethod.DELETE, .OPTIONS, .PUT] {
+                let archiveOnly = try await app.send(method, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
+                XCTAssertEqual(archiveOnly.status, .methodNotAllowed, "\(method)")
+                XCTAssertEqual(archiveOnly.headers.first(name: .allow), "GET, HEAD", "\(method)")
+            }
             for path in ["/api/map-areas/not-a-uuid", "/api/map-areas/12.pmtiles"] {
                 let missing = try await app.send(.GET, path, headers: account.bearer)
                 XCTAssertEqual(missing.status, .notFound, path)
