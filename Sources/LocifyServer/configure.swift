@@ -29,6 +29,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     // Vapor collects at most 16 kB by default; a contact's 10,000-character description in JSON escapes
     // needs more. Uploads raise their own limit.
     app.routes.defaultMaxBodySize = "1mb"
+    if let path = config.basemapFilePath {
+        app.basemapFile = try await MBTilesBasemap.open(
+            path: path, threadPool: app.threadPool, on: app.eventLoopGroup.any())
+        app.lifecycle.use(BasemapFileLifecycle())
+    }
     try await registerDatabase(app, config: config)
     registerMigrations(app)
     try registerViews(app)

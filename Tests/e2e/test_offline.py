@@ -593,6 +593,12 @@ def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_s
         expected |= {f"/maps/basemap/{zoom}/{x}/{y}.svg" for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
     assert set(stored) == expected
 
+    # The kept map page is fetched again in the background, with the outline.
+    WebDriverWait(browser, 30).until(lambda d: d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => r ? r.text() : '')"
+        ".then(t => done(t.includes('Paris centre')), () => done(false));", server.url + "/map"))
+
     # With the server stopped every tile of the area answers from the device; one outside it does not.
     own_server.stop()
     answers = fetch_statuses(browser, sorted(expected))

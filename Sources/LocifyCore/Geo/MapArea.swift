@@ -181,6 +181,8 @@ public enum MapTileSource: String, Sendable, CaseIterable {
     case basemap
     /// The configured tile server, whose policy allows offline download.
     case tileServer = "tile_server"
+    /// The administrator's raster basemap file (MBTiles).
+    case basemapFile = "basemap_file"
 }
 
 /// A saved area of one account.

@@ -85,6 +85,8 @@ public struct LocifyConfig: Sendable {
     public var syncRetentionDays: Int
     /// The proxies whose forwarded headers are believed (`LOCIFY_TRUSTED_PROXIES`); none unless set.
     public var trustedProxies: TrustedProxies
+    /// A raster MBTiles file drawn as the map's tiles and taken for saved areas (`LOCIFY_BASEMAP_FILE`).
+    public var basemapFilePath: String?
 
     public static let version = "0.1.0"
 
@@ -209,11 +211,19 @@ public struct LocifyConfig: Sendable {
                 )
             }
         }
-        return LocifyConfig(
+        var config = LocifyConfig(
             host: host, port: resolvedPort ?? 8080, dataDirectory: directory, storage: storage,
             registration: registration, publicBaseURL: publicBaseURL,
             outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes,
             trustedProxies: trustedProxies, syncRetentionDays: syncRetentionDays)
+        if let path = nonEmpty(environment["LOCIFY_BASEMAP_FILE"]) {
+            guard path.lowercased().hasSuffix(".mbtiles") else {
+                throw Problem.invalid(
+                    variable: "LOCIFY_BASEMAP_FILE", value: path, expected: "the path of a raster .mbtiles file")
+            }
+            config.basemapFilePath = path
+        }
+        return config
     }
 
     /// OpenStreetMap's own tile servers, whose usage policy forbids bulk and offline downloads.

@@ -10,19 +10,26 @@ struct MapAreaTileSource: Sendable {
     let fetcher: any TileFetching
     let tileCache: TileCache
     let cpuWork: NIOThreadPool
+    let file: MBTilesBasemap?
 
     /// Tiles fetched or drawn at once: the tile server sees a few requests at a time, the pool's threads
     /// each get a batch of drawings.
     private static let concurrentFetches = 4
     private static let drawingBatch = 64
 
-    var tileType: PMTiles.TileType { source == .basemap ? .unknown : .png }
+    var tileType: PMTiles.TileType {
+        switch source {
+        case .basemap: .unknown
+        case .tileServer: .png
+        case .basemapFile: file?.tileType ?? .png
+        }
+    }
 
     /// The address the map widget asks for the tile, which a device keeps the tile under.
     var tilePath: String {
         switch source {
         case .basemap: "/maps/basemap/{z}/{x}/{y}.svg"
-        case .tileServer: "/maps/tiles/{z}/{x}/{y}.png"
+        case .tileServer, .basemapFile: "/maps/tiles/{z}/{x}/{y}.png"
         }
     }
 
@@ -50,6 +57,13 @@ struct MapAreaTileSource: Sendable {
                 }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
+        case .basemapFile:
+            guard let file else { return [] }
+            var found: [(tile: Tile, bytes: Data)] = []
+            for tile in plan.tiles {
+                if let bytes = try await file.bytes(of: tile) { found.append((tile, bytes)) }
+            }
+            return found
         case .tileServer:
             var found: [(tile: Tile, bytes: Data)] = []
             var pending = plan.tiles[...]
@@ -88,7 +102,13 @@ final class MapAreaArchives: Sendable {
     }
 
     private func fileName(_ area: MapArea, _ source: MapAreaTileSource) -> String {
-        let maker = source.source == .basemap ? "basemap-\(LocifyConfig.version)" : source.source.rawValue
+        let maker =
+            switch source.source {
+            case .basemap: "basemap-\(LocifyConfig.version)"
+            case .tileServer: source.source.rawValue
+            // Another file under the same setting makes the archive again.
+            case .basemapFile: "\(source.source.rawValue)-\(source.file.map { Self.fileStamp($0.path) } ?? "none")"
+            }
         return "\(area.uuid.uuidString.lowercased())-\(maker).pmtiles"
     }
 
@@ -133,7 +153,15 @@ final class MapAreaArchives: Sendable {
     static func attribution(_ source: MapTileSource) -> String {
         switch source {
         case .basemap: "Natural Earth; GeoNames (CC BY 4.0)"
-        case .tileServer: "© OpenStreetMap contributors"
+        case .tileServer, .basemapFile: "© OpenStreetMap contributors"
         }
+    }
+
+    /// The file's size and modification time, which change with its content.
+    static func fileStamp(_ path: String) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let modified = Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        return "\(size)-\(modified)"
     }
 }

@@ -51,7 +51,7 @@ struct MapAreasAPIController: RouteCollection {
             return try await DataEnvelope(data: request.mapAreaResource(area)).encodeResponse(for: request)
         }
         let file = try await request.application.mapAreaArchives.archive(
-            of: area, from: request.mapAreaTileSource, now: request.now)
+            of: area, from: request.mapAreaTileSource(for: area), now: request.now)
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
         if let size { try await service.recordSize(of: area, bytes: size) }
         let response = try await request.fileio.asyncStreamFile(
@@ -100,16 +100,37 @@ extension Request {
     var mapAreaTileSource: MapAreaTileSource {
         let outside = application.locifyConfig.outside
         let source: MapTileSource =
-            outside.tileURLTemplate != nil && outside.tileOfflineDownloadAllowed ? .tileServer : .basemap
-        return MapAreaTileSource(
+            if outside.tileURLTemplate != nil && outside.tileOfflineDownloadAllowed {
+                .tileServer
+            } else if application.basemapFile != nil {
+                .basemapFile
+            } else {
+                .basemap
+            }
+        return tileSource(source)
+    }
+
+    /// Where a saved area's tiles come from: its own source while the configuration still offers it, else
+    /// the one new areas take.
+    func mapAreaTileSource(for area: MapArea) -> MapAreaTileSource {
+        let outside = application.locifyConfig.outside
+        let available =
+            switch area.source {
+            case .basemap: true
+            case .tileServer: outside.tileURLTemplate != nil && outside.tileOfflineDownloadAllowed
+            case .basemapFile: application.basemapFile != nil
+            }
+        return available ? tileSource(area.source) : mapAreaTileSource
+    }
+
+    private func tileSource(_ source: MapTileSource) -> MapAreaTileSource {
+        MapAreaTileSource(
             source: source, fetcher: dependencies.tiles, tileCache: application.tileCache,
-            cpuWork: application.cpuWork)
+            cpuWork: application.cpuWork, file: application.basemapFile)
     }
 
     func mapAreaResource(_ area: MapArea) -> MapAreaResource {
-        let source = MapAreaTileSource(
-            source: area.source, fetcher: dependencies.tiles, tileCache: application.tileCache,
-            cpuWork: application.cpuWork)
+        let source = mapAreaTileSource(for: area)
         return MapAreaResource(
             area, tilePath: source.tilePath, estimatedBytes: source.estimatedBytes(of: area.plan),
             pmtilesURL: absoluteURL(MapPaths.archive(area)))

@@ -107,9 +107,17 @@ enum MapAreasPage {
             layout: LayoutContext(title: "Map areas for offline use", section: .settings, session: request.pageSession),
             areas: rows, mapAreaForm: MapAreaFormView(typed: form, errors: errors), mapURL: SitePaths.map.path,
             settingsURL: SitePaths.settings.path,
-            sourceNote: request.mapAreaTileSource.source == .basemap
-                ? "Areas are drawn from Locify's own map (countries, coasts and towns): the tile server's policy does not allow downloading its tiles for offline use."
-                : "Areas are taken from the tile server, whose policy the administrator says allows offline use.")
+            sourceNote: sourceNote(request.mapAreaTileSource.source))
+    }
+
+    static func sourceNote(_ source: MapTileSource) -> String {
+        switch source {
+        case .basemap:
+            "Areas are drawn from Locify's own map (countries, coasts and towns): the tile server's policy does not allow downloading its tiles for offline use."
+        case .tileServer:
+            "Areas are taken from the tile server, whose policy the administrator says allows offline use."
+        case .basemapFile: "Areas are taken from this server's own map file (its region: tiles beyond it are left out)."
+        }
     }
 
     /// "10 × 10 km to zoom 16, 878 tiles".

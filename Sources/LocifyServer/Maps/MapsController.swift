@@ -71,6 +71,16 @@ struct MapsController: RouteCollection {
     func rasterTile(request: Request) async throws -> Response {
         let tile = try tile(request, ext: "png")
         guard request.mapTilesEnabled else { throw MapError.tilesOff }
+        if let file = request.application.basemapFile {
+            if let bytes = try await file.bytes(of: tile) {
+                let response = Response(status: .ok, body: .init(data: bytes))
+                response.headers.replaceOrAdd(name: .contentType, value: file.contentType)
+                response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
+                return response
+            }
+            // Beyond the file's region, the tile server's tile if there is one, else the drawn basemap's.
+            guard request.application.locifyConfig.outside.tileURLTemplate != nil else { throw AppError.notFound }
+        }
         let fetcher = request.dependencies.tiles
         let now = request.now
         let (data, entry): (Data, TileCache.Entry)

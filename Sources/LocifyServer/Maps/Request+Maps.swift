@@ -2,8 +2,11 @@ import LocifyCore
 import Vapor
 
 extension Request {
-    /// Whether maps ask the tile proxy (`LOCIFY_TILE_URL` not `off`); without it they draw the basemap.
-    var mapTilesEnabled: Bool { application.locifyConfig.outside.tileURLTemplate != nil }
+    /// Whether maps ask for raster tiles (`LOCIFY_TILE_URL` not `off`, or a basemap file); without them
+    /// they draw the basemap.
+    var mapTilesEnabled: Bool {
+        application.locifyConfig.outside.tileURLTemplate != nil || application.basemapFile != nil
+    }
 
     /// The point in `?lat=&lon=`, range-checked; nil when either is missing or not a position.
     var coordinateParameters: Coordinate? {

@@ -1,6 +1,7 @@
 import Foundation
 import LocifyAPI
 import LocifyCore
+import SQLiteNIO
 import XCTVapor
 
 @testable import LocifyServer
@@ -89,7 +90,8 @@ final class MapAreasTests: XCTestCase {
             XCTAssertEqual(getEstimate.status, .methodNotAllowed)
             XCTAssertEqual(getEstimate.headers.first(name: .allow), "POST")
             for method in [HTTPMethod.DELETE, .OPTIONS, .PUT] {
-                let archiveOnly = try await app.send(method, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
+                let archiveOnly = try await app.send(
+                    method, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
                 XCTAssertEqual(archiveOnly.status, .methodNotAllowed, "\(method)")
                 XCTAssertEqual(archiveOnly.headers.first(name: .allow), "GET, HEAD", "\(method)")
             }
@@ -288,5 +290,97 @@ final class MapAreasTests: XCTestCase {
             let missing = try await browser.post("/settings/map-areas/\(area.id)/delete", form: [:])
             XCTAssertEqual(missing.status, .notFound)
         }
+    }
+
+    /// An MBTiles file holding `tiles` (each a PNG-looking body naming the tile), rows counted from the south.
+    private func makeMBTiles(format: String, tiles: [Tile]) async throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("basemap-\(UUID()).mbtiles").path
+        let connection = try await SQLiteConnection.open(storage: .file(path: path))
+        _ = try await connection.query("CREATE TABLE metadata (name TEXT, value TEXT)")
+        _ = try await connection.query(
+            "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+        _ = try await connection.query("INSERT INTO metadata VALUES ('format', ?)", [.text(format)])
+        for tile in tiles {
+            _ = try await connection.query(
+                "INSERT INTO tiles VALUES (?, ?, ?, ?)",
+                [
+                    .integer(tile.zoom), .integer(tile.x), .integer((1 << tile.zoom) - 1 - tile.y),
+                    .blob(ByteBuffer(data: Self.png(tile))),
+                ])
+        }
+        try await connection.close()
+        return path
+    }
+
+    private static func png(_ tile: Tile) -> Data { Data([0x89, 0x50, 0x4E, 0x47]) + Data("\(tile)".utf8) }
+
+    func testARasterMBTilesFileIsTheMapsTilesAndFillsAreas() async throws {
+        let region = try MapAreaDraft(south: 47.36, west: 8.52, north: 47.387, east: 8.56, maximumZoom: 10).validated()
+        let path = try await makeMBTiles(format: "png", tiles: region.tiles)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await forEachDatabase { app, _, _ in
+            app.locifyConfig.outside.tileURLTemplate = nil
+            app.basemapFile = try await MBTilesBasemap.open(
+                path: path, threadPool: app.threadPool, on: app.eventLoopGroup.any())
+            let account = try await app.makeAccount()
+            let inside = Tile(containing: region.box.center, zoom: 10)
+            let served = try await app.send(.GET, "/maps/tiles/10/\(inside.x)/\(inside.y).png", headers: account.bearer)
+            XCTAssertEqual(served.status, .ok)
+            XCTAssertEqual(Data(buffer: served.body), Self.png(inside))
+            XCTAssertEqual(served.headers.first(name: .contentType), "image/png")
+            let beyond = try await app.send(.GET, "/maps/tiles/10/0/0.png", headers: account.bearer)
+            XCTAssertEqual(beyond.status, .notFound, "the map draws the basemap's tile there")
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let map = try await browser.get("/map")
+            XCTAssertTrue(map.text.contains(#"data-tiles="/maps/tiles/{z}/{x}/{y}.png""#), "the map asks for its tiles")
+
+            // An area to zoom 12 takes the file's tiles (to zoom 10, the file's deepest) and no others.
+            let body = #"{"south": 47.36, "west": 8.52, "north": 47.387, "east": 8.56, "max_zoom": 12}"#
+            let created = try await app.send(.POST, "/api/map-areas", headers: account.bearer, json: body)
+            let area = try created.decoded(DataEnvelope<MapAreaResource>.self).data
+            XCTAssertEqual(area.source, "basemap_file")
+            XCTAssertEqual(area.tilePath, "/maps/tiles/{z}/{x}/{y}.png")
+            let download = try await app.send(.GET, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
+            let archive = try PMTiles.Archive(Data(buffer: download.body))
+            XCTAssertEqual(archive.tileType, .png)
+            XCTAssertEqual(Set(archive.allTiles()), Set(region.tiles))
+            XCTAssertEqual(archive.bytes(of: inside), Self.png(inside))
+            await app.basemapFile?.close()
+            app.basemapFile = nil
+        }
+    }
+
+    func testAFileThatIsNoRasterMBTilesIsRefusedWithTheReason() async throws {
+        let vector = try await makeMBTiles(format: "pbf", tiles: [])
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID()).mbtiles").path
+        try Data("just text, no database".utf8).write(to: URL(fileURLWithPath: text))
+        defer {
+            try? FileManager.default.removeItem(atPath: vector)
+            try? FileManager.default.removeItem(atPath: text)
+        }
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let cases = [
+            ("/no/such/region.mbtiles", "there is no readable file there"),
+            (vector, "its format is pbf, not png, jpg or webp (vector MBTiles are not drawn)"),
+            (text, "it is not"),
+        ]
+        for (path, reason) in cases {
+            do {
+                let opened = try await MBTilesBasemap.open(path: path, threadPool: .singleton, on: loop)
+                await opened.close()
+                XCTFail("\(path) was opened")
+            } catch let failure as MBTilesBasemap.Failure {
+                XCTAssertTrue(
+                    failure.description.hasPrefix("LOCIFY_BASEMAP_FILE=\(path) cannot be used: "), failure.description)
+                XCTAssertTrue(failure.description.contains(reason), failure.description)
+            }
+        }
+        let directory = FileManager.default.temporaryDirectory.path
+        XCTAssertThrowsError(
+            try LocifyConfig.resolve(environment: ["LOCIFY_BASEMAP_FILE": "region.pmtiles"], dataDirectory: directory))
+        let configured = try LocifyConfig.resolve(
+            environment: ["LOCIFY_BASEMAP_FILE": "/srv/maps/alps.mbtiles"], dataDirectory: directory)
+        XCTAssertEqual(configured.basemapFilePath, "/srv/maps/alps.mbtiles")
     }
 }
