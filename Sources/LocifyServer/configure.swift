@@ -30,7 +30,7 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     // needs more. Uploads raise their own limit.
     app.routes.defaultMaxBodySize = "1mb"
     if let path = config.basemapFilePath {
-        app.basemapFile = try await MBTilesBasemap.open(
+        app.basemapFile = try await openBasemapFile(
             path: path, threadPool: app.threadPool, on: app.eventLoopGroup.any())
         app.lifecycle.use(BasemapFileLifecycle())
     }

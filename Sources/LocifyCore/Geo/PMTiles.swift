@@ -116,8 +116,9 @@ public enum PMTiles {
         let (root, leaves) = directories(entries)
         var metadataObject = metadata
         metadataObject["format"] = metadataObject["format"] ?? formatName(type)
-        let metadataData =
-            (try? JSONSerialization.data(withJSONObject: metadataObject, options: [.sortedKeys])) ?? Data("{}".utf8)
+        // Compressed as the directories are: the format asks it of the metadata too.
+        let metadataData = Gzip.stored(
+            (try? JSONSerialization.data(withJSONObject: metadataObject, options: [.sortedKeys])) ?? Data("{}".utf8))
 
         let rootOffset = UInt64(headerLength)
         let metadataOffset = rootOffset + UInt64(root.count)
@@ -214,10 +215,13 @@ public enum PMTiles {
         public let description: String
     }
 
-    /// A PMTiles archive in memory (uncompressed directories, as Locify writes them).
+    /// A PMTiles archive, in memory or read a range at a time (a file on disk); directories uncompressed
+    /// or gzipped, tiles as stored.
     public struct Archive: Sendable {
-        public let data: Data
+        public let size: Int
         public let tileType: TileType
+        /// Whether each tile is stored compressed (gzip and others), which the reader hands on as it is.
+        public let tilesCompressed: Bool
         public let minimumZoom: Int
         public let maximumZoom: Int
         public let box: MapBox
@@ -225,9 +229,23 @@ public enum PMTiles {
         let directoriesGzipped: Bool
         let leaves: Int
         let tiles: Int
+        private let read: @Sendable (Range<Int>) throws -> Data
 
         public init(_ data: Data) throws(ReadFailure) {
-            let bytes = [UInt8](data.prefix(headerLength))
+            // Offsets count from the first byte.
+            let whole = data.startIndex == 0 ? data : Data(data)
+            try self.init(size: whole.count) { whole.subdata(in: $0) }
+        }
+
+        /// The archive of `size` bytes whose ranges `read` gives.
+        public init(size: Int, reading read: @escaping @Sendable (Range<Int>) throws -> Data) throws(ReadFailure) {
+            let header: [UInt8]
+            do {
+                header = size >= headerLength ? [UInt8](try read(0..<headerLength)) : []
+            } catch {
+                throw ReadFailure(description: "its header cannot be read (\(error))")
+            }
+            let bytes = header
             guard bytes.count == headerLength, Array(bytes[0..<7]) == Array("PMTiles".utf8) else {
                 throw ReadFailure(description: "not a PMTiles archive")
             }
@@ -236,6 +254,7 @@ public enum PMTiles {
                 throw ReadFailure(description: "directories compressed with brotli or zstd (gzip is read)")
             }
             directoriesGzipped = bytes[97] == gzip
+            tilesCompressed = bytes[98] > uncompressed
             func number(_ at: Int) -> Int {
                 Int(clamping: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << UInt64(8 * $1) })
             }
@@ -243,8 +262,8 @@ public enum PMTiles {
                 let raw = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << UInt32(8 * $1) }
                 return Double(Int32(bitPattern: raw)) / 10_000_000
             }
-            // Offsets below count from the first byte.
-            self.data = data.startIndex == 0 ? data : Data(data)
+            self.size = size
+            self.read = read
             root = number(8)..<(number(8) + number(16))
             leaves = number(40)
             tiles = number(56)
@@ -252,19 +271,29 @@ public enum PMTiles {
             minimumZoom = Int(bytes[100])
             maximumZoom = Int(bytes[101])
             box = MapBox(south: degrees(106), west: degrees(102), north: degrees(114), east: degrees(110))
-            guard root.upperBound <= data.count, tiles <= data.count else {
+            guard root.upperBound <= size, tiles <= size else {
                 throw ReadFailure(description: "the archive is cut short")
             }
         }
 
+        private func bytes(in range: Range<Int>) throws(ReadFailure) -> Data {
+            guard range.lowerBound >= 0, range.upperBound <= size else {
+                throw ReadFailure(description: "a range lies outside the archive")
+            }
+            do {
+                return try read(range)
+            } catch {
+                throw ReadFailure(description: "the archive cannot be read (\(error))")
+            }
+        }
+
         /// The bytes of `tile`, nil when the archive does not hold it.
-        public func bytes(of tile: Tile) -> Data? {
+        public func bytes(of tile: Tile) throws(ReadFailure) -> Data? {
             let id = tileID(tile)
             var directory = root
             for _ in 0..<4 {
-                guard let entries = try? Self.entries(in: data, directory, gzipped: directoriesGzipped),
-                    let index = entries.lastIndex(where: { $0.tileID <= id })
-                else { return nil }
+                let entries = try self.entries(directory)
+                guard let index = entries.lastIndex(where: { $0.tileID <= id }) else { return nil }
                 let entry = entries[index]
                 if entry.runLength == 0 {
                     let start = leaves + Int(entry.offset)
@@ -273,35 +302,37 @@ public enum PMTiles {
                 }
                 guard id < entry.tileID + entry.runLength else { return nil }
                 let start = tiles + Int(entry.offset)
-                guard start + Int(entry.length) <= data.count else { return nil }
-                return data.subdata(in: start..<(start + Int(entry.length)))
+                return try bytes(in: start..<(start + Int(entry.length)))
             }
             return nil
         }
 
         /// Every tile the archive holds.
-        public func allTiles() -> [Tile] {
-            func walk(_ range: Range<Int>) -> [Tile] {
-                guard let entries = try? Self.entries(in: data, range, gzipped: directoriesGzipped) else { return [] }
-                return entries.flatMap { entry -> [Tile] in
+        public func allTiles() throws(ReadFailure) -> [Tile] {
+            var found: [Tile] = []
+            func walk(_ range: Range<Int>) throws(ReadFailure) {
+                for entry in try entries(range) {
                     if entry.runLength == 0 {
                         let start = leaves + Int(entry.offset)
-                        return walk(start..<(start + Int(entry.length)))
+                        try walk(start..<(start + Int(entry.length)))
+                    } else {
+                        found += (0..<entry.runLength).compactMap { tile(id: entry.tileID + $0) }
                     }
-                    return (0..<entry.runLength).compactMap { tile(id: entry.tileID + $0) }
                 }
             }
-            return walk(root)
+            try walk(root)
+            return found
         }
 
-        static func entries(in data: Data, _ range: Range<Int>, gzipped: Bool) throws(ReadFailure) -> [Entry] {
-            guard range.lowerBound >= 0, range.upperBound <= data.count else {
-                throw ReadFailure(description: "a directory lies outside the archive")
-            }
-            var directory = data.subdata(in: range)
+        func entries(_ range: Range<Int>) throws(ReadFailure) -> [Entry] {
+            try Self.entries(in: try bytes(in: range), gzipped: directoriesGzipped)
+        }
+
+        static func entries(in stored: Data, gzipped: Bool) throws(ReadFailure) -> [Entry] {
+            var directory = stored
             if gzipped {
                 do {
-                    directory = try Gzip.unstored(directory)
+                    directory = try Gzip.decompressed(directory)
                 } catch {
                     throw ReadFailure(description: "a directory could not be read: \(error)")
                 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Gzip (RFC 1952) without compressing: the data in deflate's stored blocks, for formats that require
-/// gzip framing (PMTiles' directories, which some readers always gunzip) where the bytes are small or
-/// compressed again on the way.
+/// Gzip (RFC 1952): written without compressing (the data in deflate's stored blocks, for formats that
+/// require gzip framing where the bytes are small or compressed again on the way: PMTiles' directories,
+/// which some readers always gunzip), read whatever its blocks.
 public enum Gzip {
     public struct ReadFailure: Error, Equatable, CustomStringConvertible {
         public let description: String
@@ -29,33 +29,38 @@ public enum Gzip {
         return out
     }
 
-    /// The data of a gzip member written in stored blocks (as `stored(_:)` writes); compressed blocks are
-    /// refused with a reason.
-    public static func unstored(_ data: Data) throws(ReadFailure) -> Data {
+    /// The data of a gzip member (RFC 1952): any deflate blocks, the optional header fields skipped, the
+    /// CRC and length checked.
+    public static func decompressed(_ data: Data) throws(ReadFailure) -> Data {
         let bytes = [UInt8](data)
         guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else {
             throw ReadFailure(description: "not gzip data")
         }
-        guard bytes[3] == 0 else { throw ReadFailure(description: "gzip with optional header fields") }
+        let flags = bytes[3]
         var position = 10
-        var out: [UInt8] = []
-        while true {
-            guard position + 5 <= bytes.count else { throw ReadFailure(description: "gzip data cut short") }
-            let header = bytes[position]
-            guard header & 0b110 == 0 else {
-                throw ReadFailure(description: "compressed gzip data (only stored blocks are read)")
-            }
-            let length = Int(bytes[position + 1]) | Int(bytes[position + 2]) << 8
-            position += 5
-            guard position + length <= bytes.count else { throw ReadFailure(description: "gzip data cut short") }
-            out.append(contentsOf: bytes[position..<(position + length)])
-            position += length
-            if header & 1 == 1 { break }
+        func skipText() {
+            while position < bytes.count, bytes[position] != 0 { position += 1 }
+            position += 1
         }
-        guard position + 8 <= bytes.count else { throw ReadFailure(description: "gzip data cut short") }
-        let expected = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[position + $1]) << UInt32(8 * $1) }
-        guard expected == crc32(out) else { throw ReadFailure(description: "gzip data damaged (CRC mismatch)") }
-        return Data(out)
+        if flags & 0x04 != 0, position + 2 <= bytes.count {
+            position += 2 + (Int(bytes[position]) | Int(bytes[position + 1]) << 8)
+        }
+        if flags & 0x08 != 0 { skipText() }
+        if flags & 0x10 != 0 { skipText() }
+        if flags & 0x02 != 0 { position += 2 }
+        guard position < bytes.count else { throw ReadFailure(description: "gzip data cut short") }
+        let inflated: (output: [UInt8], end: Int)
+        do {
+            inflated = try Inflate.decompress(bytes, from: position)
+        } catch {
+            throw ReadFailure(description: error.description)
+        }
+        let end = inflated.end
+        guard end + 8 <= bytes.count else { throw ReadFailure(description: "gzip data cut short") }
+        let word = { (at: Int) in (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << UInt32(8 * $1) } }
+        guard word(end) == crc32(inflated.output), word(end + 4) == UInt32(truncatingIfNeeded: inflated.output.count)
+        else { throw ReadFailure(description: "gzip data damaged (CRC or length mismatch)") }
+        return Data(inflated.output)
     }
 
     private static let crcTable: [UInt32] = (0..<256).map { index in

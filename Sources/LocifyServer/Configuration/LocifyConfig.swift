@@ -85,7 +85,7 @@ public struct LocifyConfig: Sendable {
     public var syncRetentionDays: Int
     /// The proxies whose forwarded headers are believed (`LOCIFY_TRUSTED_PROXIES`); none unless set.
     public var trustedProxies: TrustedProxies
-    /// A raster MBTiles file drawn as the map's tiles and taken for saved areas (`LOCIFY_BASEMAP_FILE`).
+    /// A raster MBTiles or PMTiles file drawn as the map's tiles and taken for saved areas (`LOCIFY_BASEMAP_FILE`).
     public var basemapFilePath: String?
 
     public static let version = "0.1.0"
@@ -217,9 +217,10 @@ public struct LocifyConfig: Sendable {
             outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes,
             trustedProxies: trustedProxies, syncRetentionDays: syncRetentionDays)
         if let path = nonEmpty(environment["LOCIFY_BASEMAP_FILE"]) {
-            guard path.lowercased().hasSuffix(".mbtiles") else {
+            guard [".mbtiles", ".pmtiles"].contains(where: path.lowercased().hasSuffix) else {
                 throw Problem.invalid(
-                    variable: "LOCIFY_BASEMAP_FILE", value: path, expected: "the path of a raster .mbtiles file")
+                    variable: "LOCIFY_BASEMAP_FILE", value: path,
+                    expected: "the path of a raster .mbtiles or .pmtiles file")
             }
             config.basemapFilePath = path
         }

@@ -10,7 +10,7 @@ struct MapAreaTileSource: Sendable {
     let fetcher: any TileFetching
     let tileCache: TileCache
     let cpuWork: NIOThreadPool
-    let file: MBTilesBasemap?
+    let file: (any RasterBasemapFile)?
 
     /// Tiles fetched or drawn at once: the tile server sees a few requests at a time, the pool's threads
     /// each get a batch of drawings.

@@ -112,9 +112,9 @@ final class MapAreaTests: XCTestCase {
         XCTAssertEqual(archive.maximumZoom, 16)
         XCTAssertEqual(archive.box.south, plan.box.south, accuracy: 1e-7)
         XCTAssertEqual(archive.box.east, plan.box.east, accuracy: 1e-7)
-        for (tile, bytes) in tiles { XCTAssertEqual(archive.bytes(of: tile), bytes, "\(tile)") }
-        XCTAssertEqual(Set(archive.allTiles()), Set(plan.tiles))
-        XCTAssertNil(archive.bytes(of: Tile(containing: Coordinate(latitude: 0, longitude: 0), zoom: 16)))
+        for (tile, bytes) in tiles { XCTAssertEqual(try archive.bytes(of: tile), bytes, "\(tile)") }
+        XCTAssertEqual(Set(try archive.allTiles()), Set(plan.tiles))
+        XCTAssertNil(try archive.bytes(of: Tile(containing: Coordinate(latitude: 0, longitude: 0), zoom: 16)))
         let smaller = PMTiles.archive(of: Array(tiles.prefix(20)), type: .png, box: plan.box)
         XCTAssertEqual(try PMTiles.Archive(smaller).tileType, .png)
         XCTAssertThrowsError(try PMTiles.Archive(Data("not an archive".utf8)))

@@ -44,11 +44,11 @@ final class MapAreasTests: XCTestCase {
             XCTAssertEqual(
                 download.headers.first(name: .contentDisposition), #"attachment; filename="Zürich-Altstadt.pmtiles""#)
             let archive = try PMTiles.Archive(Data(buffer: download.body))
-            XCTAssertEqual(Set(archive.allTiles()), Set(plan.tiles))
+            XCTAssertEqual(Set(try archive.allTiles()), Set(plan.tiles))
             XCTAssertEqual(archive.maximumZoom, 15)
             let deep = Tile(containing: plan.box.center, zoom: 15)
             let served = try await app.send(.GET, "/maps/basemap/15/\(deep.x)/\(deep.y).svg", headers: account.bearer)
-            XCTAssertEqual(archive.bytes(of: deep).map { String(decoding: $0, as: UTF8.self) }, served.text)
+            XCTAssertEqual(try archive.bytes(of: deep).map { String(decoding: $0, as: UTF8.self) }, served.text)
 
             // A range, as a map app reads an archive over HTTP.
             var ranged = account.bearer
@@ -195,8 +195,8 @@ final class MapAreasTests: XCTestCase {
                 let download = try await app.send(.GET, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
                 let archive = try PMTiles.Archive(Data(buffer: download.body))
                 XCTAssertEqual(archive.tileType, .png)
-                XCTAssertEqual(archive.allTiles().count, area.tileCount - 1)
-                XCTAssertEqual(archive.bytes(of: try XCTUnwrap(Tile(zoom: 1, x: 1, y: 0))), png)
+                XCTAssertEqual(try archive.allTiles().count, area.tileCount - 1)
+                XCTAssertEqual(try archive.bytes(of: try XCTUnwrap(Tile(zoom: 1, x: 1, y: 0))), png)
                 XCTAssertEqual(standIn.requests.count, area.tileCount, "each tile fetched once")
                 // Fetched through the tile cache: the map's own requests for these tiles fetch nothing more.
                 _ = try await app.send(.GET, "/maps/tiles/1/1/0.png", headers: account.bearer)
@@ -314,49 +314,67 @@ final class MapAreasTests: XCTestCase {
 
     private static func png(_ tile: Tile) -> Data { Data([0x89, 0x50, 0x4E, 0x47]) + Data("\(tile)".utf8) }
 
-    func testARasterMBTilesFileIsTheMapsTilesAndFillsAreas() async throws {
-        let region = try MapAreaDraft(south: 47.36, west: 8.52, north: 47.387, east: 8.56, maximumZoom: 10).validated()
-        let path = try await makeMBTiles(format: "png", tiles: region.tiles)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try await forEachDatabase { app, _, _ in
-            app.locifyConfig.outside.tileURLTemplate = nil
-            app.basemapFile = try await MBTilesBasemap.open(
-                path: path, threadPool: app.threadPool, on: app.eventLoopGroup.any())
-            let account = try await app.makeAccount()
-            let inside = Tile(containing: region.box.center, zoom: 10)
-            let served = try await app.send(.GET, "/maps/tiles/10/\(inside.x)/\(inside.y).png", headers: account.bearer)
-            XCTAssertEqual(served.status, .ok)
-            XCTAssertEqual(Data(buffer: served.body), Self.png(inside))
-            XCTAssertEqual(served.headers.first(name: .contentType), "image/png")
-            let beyond = try await app.send(.GET, "/maps/tiles/10/0/0.png", headers: account.bearer)
-            XCTAssertEqual(beyond.status, .notFound, "the map draws the basemap's tile there")
-            let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let map = try await browser.get("/map")
-            XCTAssertTrue(map.text.contains(#"data-tiles="/maps/tiles/{z}/{x}/{y}.png""#), "the map asks for its tiles")
+    /// A PMTiles archive of `tiles`, as a regional extract would hold them.
+    private func makePMTiles(type: PMTiles.TileType, tiles: [Tile], box: MapBox) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("basemap-\(UUID()).pmtiles").path
+        try PMTiles.archive(of: tiles.map { ($0, Self.png($0)) }, type: type, box: box).write(
+            to: URL(fileURLWithPath: path))
+        return path
+    }
 
-            // An area to zoom 12 takes the file's tiles (to zoom 10, the file's deepest) and no others.
-            let body = #"{"south": 47.36, "west": 8.52, "north": 47.387, "east": 8.56, "max_zoom": 12}"#
-            let created = try await app.send(.POST, "/api/map-areas", headers: account.bearer, json: body)
-            let area = try created.decoded(DataEnvelope<MapAreaResource>.self).data
-            XCTAssertEqual(area.source, "basemap_file")
-            XCTAssertEqual(area.tilePath, "/maps/tiles/{z}/{x}/{y}.png")
-            let download = try await app.send(.GET, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
-            let archive = try PMTiles.Archive(Data(buffer: download.body))
-            XCTAssertEqual(archive.tileType, .png)
-            XCTAssertEqual(Set(archive.allTiles()), Set(region.tiles))
-            XCTAssertEqual(archive.bytes(of: inside), Self.png(inside))
-            await app.basemapFile?.close()
-            app.basemapFile = nil
+    func testARasterMBTilesOrPMTilesFileIsTheMapsTilesAndFillsAreas() async throws {
+        let region = try MapAreaDraft(south: 47.36, west: 8.52, north: 47.387, east: 8.56, maximumZoom: 10).validated()
+        let files = [
+            try await makeMBTiles(format: "png", tiles: region.tiles),
+            try makePMTiles(type: .png, tiles: region.tiles, box: region.box),
+        ]
+        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+        for path in files {
+            try await forEachDatabase { app, _, _ in
+                app.locifyConfig.outside.tileURLTemplate = nil
+                app.basemapFile = try await openBasemapFile(
+                    path: path, threadPool: app.threadPool, on: app.eventLoopGroup.any())
+                let account = try await app.makeAccount()
+                let inside = Tile(containing: region.box.center, zoom: 10)
+                let served = try await app.send(
+                    .GET, "/maps/tiles/10/\(inside.x)/\(inside.y).png", headers: account.bearer)
+                XCTAssertEqual(served.status, .ok, path)
+                XCTAssertEqual(Data(buffer: served.body), Self.png(inside))
+                XCTAssertEqual(served.headers.first(name: .contentType), "image/png")
+                let beyond = try await app.send(.GET, "/maps/tiles/10/0/0.png", headers: account.bearer)
+                XCTAssertEqual(beyond.status, .notFound, "the map draws the basemap's tile there")
+                let browser = WebClient(app: app)
+                _ = try await browser.register()
+                let map = try await browser.get("/map")
+                XCTAssertTrue(
+                    map.text.contains(#"data-tiles="/maps/tiles/{z}/{x}/{y}.png""#), "the map asks for its tiles")
+
+                // An area to zoom 12 takes the file's tiles (to zoom 10, the file's deepest) and no others.
+                let body = #"{"south": 47.36, "west": 8.52, "north": 47.387, "east": 8.56, "max_zoom": 12}"#
+                let created = try await app.send(.POST, "/api/map-areas", headers: account.bearer, json: body)
+                let area = try created.decoded(DataEnvelope<MapAreaResource>.self).data
+                XCTAssertEqual(area.source, "basemap_file")
+                XCTAssertEqual(area.tilePath, "/maps/tiles/{z}/{x}/{y}.png")
+                let download = try await app.send(.GET, "/api/map-areas/\(area.id).pmtiles", headers: account.bearer)
+                let archive = try PMTiles.Archive(Data(buffer: download.body))
+                XCTAssertEqual(archive.tileType, .png)
+                XCTAssertEqual(Set(try archive.allTiles()), Set(region.tiles))
+                XCTAssertEqual(try archive.bytes(of: inside), Self.png(inside))
+                await app.basemapFile?.close()
+                app.basemapFile = nil
+            }
         }
     }
 
-    func testAFileThatIsNoRasterMBTilesIsRefusedWithTheReason() async throws {
+    func testAFileThatIsNoRasterMBTilesOrPMTilesIsRefusedWithTheReason() async throws {
         let vector = try await makeMBTiles(format: "pbf", tiles: [])
+        let vectorArchive = try makePMTiles(
+            type: .vector, tiles: [], box: MapBox(south: 0, west: 0, north: 1, east: 1))
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID()).mbtiles").path
         try Data("just text, no database".utf8).write(to: URL(fileURLWithPath: text))
         defer {
             try? FileManager.default.removeItem(atPath: vector)
+            try? FileManager.default.removeItem(atPath: vectorArchive)
             try? FileManager.default.removeItem(atPath: text)
         }
         let loop = MultiThreadedEventLoopGroup.singleton.any()
@@ -364,13 +382,14 @@ final class MapAreasTests: XCTestCase {
             ("/no/such/region.mbtiles", "there is no readable file there"),
             (vector, "its format is pbf, not png, jpg or webp (vector MBTiles are not drawn)"),
             (text, "it is not"),
+            (vectorArchive, "its tiles are not raster images (vector PMTiles are not drawn)"),
         ]
         for (path, reason) in cases {
             do {
-                let opened = try await MBTilesBasemap.open(path: path, threadPool: .singleton, on: loop)
+                let opened = try await openBasemapFile(path: path, threadPool: .singleton, on: loop)
                 await opened.close()
                 XCTFail("\(path) was opened")
-            } catch let failure as MBTilesBasemap.Failure {
+            } catch let failure as BasemapFileFailure {
                 XCTAssertTrue(
                     failure.description.hasPrefix("LOCIFY_BASEMAP_FILE=\(path) cannot be used: "), failure.description)
                 XCTAssertTrue(failure.description.contains(reason), failure.description)
@@ -378,7 +397,7 @@ final class MapAreasTests: XCTestCase {
         }
         let directory = FileManager.default.temporaryDirectory.path
         XCTAssertThrowsError(
-            try LocifyConfig.resolve(environment: ["LOCIFY_BASEMAP_FILE": "region.pmtiles"], dataDirectory: directory))
+            try LocifyConfig.resolve(environment: ["LOCIFY_BASEMAP_FILE": "region.geojson"], dataDirectory: directory))
         let configured = try LocifyConfig.resolve(
             environment: ["LOCIFY_BASEMAP_FILE": "/srv/maps/alps.mbtiles"], dataDirectory: directory)
         XCTAssertEqual(configured.basemapFilePath, "/srv/maps/alps.mbtiles")
