@@ -34,7 +34,7 @@ public struct MapAreaResource: Codable, Sendable, Equatable {
     }
 
     public init(_ area: MapArea, tilePath: String, estimatedBytes: Int, pmtilesURL: String) {
-        id = area.uuid.uuidString.lowercased()
+        id = area.uuid.lowercasedText
         name = area.plan.name
         south = area.plan.box.south
         west = area.plan.box.west
@@ -83,7 +83,7 @@ public struct MapAreaDeletedResource: Codable, Sendable, Equatable {
     public var id: String
 
     public init(id: UUID) {
-        self.id = id.uuidString.lowercased()
+        self.id = id.lowercasedText
     }
 }
 

@@ -109,7 +109,7 @@ final class MapAreaArchives: Sendable {
             // Another file under the same setting makes the archive again.
             case .basemapFile: "\(source.source.rawValue)-\(source.file.map { Self.fileStamp($0.path) } ?? "none")"
             }
-        return "\(area.uuid.uuidString.lowercased())-\(maker).pmtiles"
+        return "\(area.uuid.lowercasedText)-\(maker).pmtiles"
     }
 
     /// The archive's file, made first when missing.
@@ -143,7 +143,7 @@ final class MapAreaArchives: Sendable {
 
     /// Removes every archive of the area.
     func remove(_ area: MapArea) {
-        let prefix = area.uuid.uuidString.lowercased() + "-"
+        let prefix = area.uuid.lowercasedText + "-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))

@@ -35,7 +35,9 @@ struct MapAreaService {
 
     func create(_ draft: MapAreaDraft, typeErrors: [FieldError] = [], source: MapTileSource) async throws -> MapArea {
         let plan = try draft.validated(typeErrors: typeErrors)
-        guard try await all().count < Self.maximumAreas else {
+        let kept = try await database.plainRows(
+            #"SELECT COUNT(*) AS "areas" FROM "map_areas" WHERE "user_id" = \#(literal: ownerID)"#, columns: ["areas"])
+        guard try (kept.first?.integer(0) ?? 0) < Self.maximumAreas else {
             throw ValidationFailure(
                 field: "name", "An account keeps at most \(Self.maximumAreas) map areas: delete one first.",
                 reason: .conflict)

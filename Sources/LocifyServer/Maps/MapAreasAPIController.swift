@@ -33,7 +33,7 @@ struct MapAreasAPIController: RouteCollection {
         let response = try await DataEnvelope(data: request.mapAreaResource(area)).encodeResponse(
             status: .created, for: request)
         response.headers.replaceOrAdd(
-            name: .location, value: request.absoluteURL(MapPaths.apiArea(area.uuid.uuidString.lowercased())))
+            name: .location, value: request.absoluteURL(MapPaths.apiArea(area.uuid.lowercasedText)))
         return response
     }
 

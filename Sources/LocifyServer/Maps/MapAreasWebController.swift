@@ -28,15 +28,13 @@ struct MapAreasWebController: RouteCollection {
         var draft: (MapAreaDraft, [FieldError]) {
             var errors: [FieldError] = []
             func number(_ text: String?, _ field: String) -> Double? {
-                guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-                if let value = LooseValue.decimal(text) { return value }
-                errors.append(
-                    FieldError(field: field, message: "\(MapAreaDraft.fieldLabels[field] ?? field) must be a number."))
-                return nil
+                LooseValue.number(
+                    text, field: field, label: MapAreaDraft.fieldLabels[field] ?? field, problems: &errors)
             }
             let draft = MapAreaDraft(
                 name: name, south: number(south, "south"), west: number(west, "west"), north: number(north, "north"),
-                east: number(east, "east"), maximumZoom: number(maxZoom, "max_zoom").map { Int($0) })
+                east: number(east, "east"),
+                maximumZoom: LooseValue.integer(maxZoom, field: "max_zoom", label: "Deepest zoom", problems: &errors))
             return (draft, errors)
         }
     }
@@ -96,12 +94,12 @@ enum MapAreasPage {
         let areas = try await request.mapAreas().all()
         let rows = areas.map { area in
             Row(
-                id: area.uuid.uuidString.lowercased(), name: area.plan.name, summary: summary(area.plan),
+                id: area.uuid.lowercasedText, name: area.plan.name, summary: summary(area.plan),
                 size: area.byteCount.map(megabytes) ?? "about "
-                    + megabytes(request.mapAreaResource(area).estimatedBytes),
+                    + megabytes(request.mapAreaTileSource(for: area).estimatedBytes(of: area.plan)),
                 tileCount: area.plan.tileCount, archiveURL: MapPaths.archive(area).path,
-                deleteURL: MapPaths.deleteArea(area.uuid.uuidString.lowercased()).path,
-                apiURL: MapPaths.apiArea(area.uuid.uuidString.lowercased()).path)
+                deleteURL: MapPaths.deleteArea(area.uuid.lowercasedText).path,
+                apiURL: MapPaths.apiArea(area.uuid.lowercasedText).path)
         }
         return Context(
             layout: LayoutContext(title: "Map areas for offline use", section: .settings, session: request.pageSession),

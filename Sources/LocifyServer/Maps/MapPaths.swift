@@ -28,6 +28,6 @@ enum MapPaths {
 
     /// `/api/map-areas/{uuid}.pmtiles`
     static func archive(_ area: MapArea) -> SiteLink {
-        apiArea(area.uuid.uuidString.lowercased() + archiveSuffix)
+        apiArea(area.uuid.lowercasedText + archiveSuffix)
     }
 }

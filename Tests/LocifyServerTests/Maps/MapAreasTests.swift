@@ -250,12 +250,16 @@ final class MapAreasTests: XCTestCase {
                 "/settings/map-areas",
                 form: [
                     "name": "Old town", "south": "47.36", "west": "8.52", "north": "north", "east": "8.56",
-                    "max_zoom": "15",
+                    "max_zoom": "15.5",
                 ])
             XCTAssertEqual(refused.status, .unprocessableEntity)
             XCTAssertTrue(
                 refused.text.contains(#"<p class="error" id="area-north-error">North must be a number.</p>"#),
                 refused.text)
+            XCTAssertTrue(
+                refused.text.contains(
+                    #"<p class="error" id="area-max-zoom-error">Deepest zoom must be a whole number.</p>"#),
+                "a fraction of a zoom is refused, not cut")
             XCTAssertTrue(refused.text.contains(#"value="Old town""#), "what was typed stays")
 
             let saved = try await browser.post(
