@@ -10,13 +10,16 @@ import subprocess
 import tempfile
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import (ROOT, Account, Server, TileStandIn, assert_no_console_errors, click_and_wait_for_page,
+from conftest import (PARIS, ROOT, Account, Server, TileStandIn, assert_no_console_errors, click_and_wait_for_page,
                       free_port, log_in, shot)
 
 
@@ -291,8 +294,15 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     (unseen_id, unseen_name), (gone_id, _) = sorted(contacts)[-1], sorted(contacts)[-2]
     assert_no_console_errors(browser)
 
+    # The basemap's low zooms are kept too, the whole world to zoom 4, whatever the maps showed.
+    assert len([url for url in kept_basemap_tiles(browser) if "/maps/basemap/4/" in url]) == 256
+
     # With the server stopped, a contact page and the list never opened here open from the device.
     own_server.stop()
+    assert browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/maps/basemap/3/4/2.svg').then(r => r.text().then(t => done([r.status, t.startsWith('<svg')])),"
+        "  () => done('failed'));") == [200, True]
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
     assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
@@ -355,6 +365,22 @@ def search_results(driver, server, path, query, offline=False):
             for row in driver.find_elements(By.CSS_SELECTOR, "[data-offline-search] > li")]
 
 
+def map_results(driver, server, query, offline=False):
+    """What the map's search finds among the account's places and contacts' addresses (the map's
+    gazetteer answers only online): name, kind and distance from central Paris, in the page's order."""
+    driver.get(server.url + "/map?" + urlencode({"q": query, "near": f"{PARIS[0]},{PARIS[1]}"}))
+    if offline:
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-offline-summary]"))
+        assert driver.find_element(By.ID, "map-q").get_attribute("value") == query
+    found = []
+    for row in driver.find_elements(By.CSS_SELECTOR, ".search-results .result-list > li"):
+        kind = row.find_element(By.CSS_SELECTOR, ".tag").text
+        if kind != "Found on the map":
+            found.append((row.find_element(By.TAG_NAME, "strong").text, kind,
+                          row.find_element(By.CSS_SELECTOR, "p:first-child .hint").text))
+    return found
+
+
 def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, browser, screens):
     server = own_server.running
     account = make_account(server)
@@ -390,6 +416,11 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     found_online = {search: search_results(browser, server, *search) for search in searches}
     assert len(found_online[("/contacts", "amelie")]) == 1 and found_online[("/contacts", "nobody here")] == []
     assert found_online[("/contacts", "20 7946-0000")] == [deleted_name]
+    map_searches = ["corner cafe", "LYON", edited_name.split()[0], "nobody here"]
+    found_on_map = {query: map_results(browser, server, query) for query in map_searches}
+    assert [name for name, _, _ in found_on_map["corner cafe"]] == ["Corner Café"]
+    assert any(kind == "Contact's address" for results in found_on_map.values() for _, kind, _ in results), found_on_map
+    assert found_on_map["nobody here"] == []
     browser.get(server.url + "/contacts")
     WebDriverWait(browser, 20).until(lambda d: "Saved on this device" in d.find_element(By.ID, "offline-sync").text)
     assert_no_console_errors(browser)
@@ -399,6 +430,25 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     # Search with the server stopped: the same rows, in the same order, from the device's copy.
     for search, online in found_online.items():
         assert search_results(browser, server, *search, offline=True) == online, search
+    # The map's search too, among the device's places and contacts' addresses, nearest first.
+    for query, online in found_on_map.items():
+        assert map_results(browser, server, query, offline=True) == online, query
+
+    # A place's page offline still hands off to the maps apps (they have their own offline maps) and
+    # copies its text.
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.get(f"{server.url}/places/{place['id']}")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".offline-status"))
+    directions = browser.find_element(By.CSS_SELECTOR, "main .map-actions a.button.primary")
+    assert directions.get_attribute("href").startswith("https://") and "51.5" in directions.get_attribute("href")
+    share = browser.find_element(By.CSS_SELECTOR, "main .map-actions details.share")
+    share.find_element(By.TAG_NAME, "summary").click()
+    share.find_element(By.CSS_SELECTOR, "[data-copy-from$='-share-text']").click()
+    WebDriverWait(browser, 10).until(lambda d: share.find_element(By.CSS_SELECTOR, ".copied").text == "Copied to the clipboard.")
+    copied = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; navigator.clipboard.readText().then(done, e => done(String(e)));")
+    assert "Corner Café" in copied, copied
     shot(browser, screens, "86-offline-search")
 
     # An edit: only the field changed goes into the queue, and the page it leads to lists it.
@@ -542,19 +592,33 @@ def fetch_statuses(driver, paths):
         "  () => 'failed'))).then(done);", paths)
 
 
+def pan_right(driver, map_element):
+    """The map moved 80 px with the keyboard, as a person without a mouse moves it."""
+    driver.execute_script("arguments[0].focus()", map_element)
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+
+
+def assert_box_fields_follow_the_view(driver):
+    in_view = driver.execute_script("return document.getElementById('home-map').locifyMap.bounds")
+    for edge in ["south", "west", "north", "east"]:
+        typed = float(driver.find_element(By.ID, "area-" + edge).get_attribute("value"))
+        assert abs(typed - in_view[edge]) < 1e-4, (edge, typed, in_view)
+
+
 def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_server, browser, screens):
     server = own_server.running
     account = make_account(server)
     token = server.cli("token", "create", "--email", account.email, "--name", "e2e").strip().splitlines()[-1]
+    # The browser may tell the position (central Paris, the suite's override): the map centres on it.
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["geolocation"]})
     log_in(browser, server, account)
     wait_for_worker(browser)
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#home-map .map-here:not(.map-here-remembered)"))
 
     # The form takes the box in view.
+    home = browser.find_element(By.ID, "home-map")
     browser.find_element(By.CSS_SELECTOR, ".map-area-save summary").click()
-    in_view = browser.execute_script("return document.getElementById('home-map').locifyMap.bounds")
-    for edge in ["south", "west", "north", "east"]:
-        typed = float(browser.find_element(By.ID, "area-" + edge).get_attribute("value"))
-        assert abs(typed - in_view[edge]) < 1e-4, (edge, typed, in_view)
+    assert_box_fields_follow_the_view(browser)
 
     # Bad edges are refused with the reason, and nothing is saved.
     estimate = browser.find_element(By.CSS_SELECTOR, "[data-area-estimate]")
@@ -567,20 +631,44 @@ def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_s
     WebDriverWait(browser, 10).until(lambda d: "North must be a latitude the map shows" in progress.text)
     assert api(server, token, "GET", "/api/map-areas")["data"] == []
 
-    # About 2 × 2 km of Paris to zoom 15: the estimate, then the area kept on the device.
-    box = {"south": 48.849, "west": 2.335, "north": 48.867, "east": 2.362}
+    # Typed edges stay when the map moves, until the box in view is asked for again.
+    pan_right(browser, home)
+    assert browser.find_element(By.ID, "area-north").get_attribute("value") == "99"
+    browser.find_element(By.XPATH, "//button[normalize-space()='Use the box in view']").click()
+    assert_box_fields_follow_the_view(browser)
+
+    # A box drawn on the map (about 1.7 × 0.8 km of Paris at zoom 13): press, drag, release. It is outlined
+    # where it was drawn, fills the edges, and stays put (on the map and in the form) when the map moves.
+    browser.find_element(By.XPATH, "//button[normalize-space()='Draw a box on the map']").click()
+    ActionChains(browser).move_to_element_with_offset(home, -60, -30).click_and_hold() \
+        .move_by_offset(60, 30).move_by_offset(60, 30).release().perform()
+    draft = browser.find_element(By.CSS_SELECTOR, "#home-map .map-area-draft")
+    frame = home.rect
+    drawn_at = draft.rect
+    assert abs(drawn_at["x"] - (frame["x"] + frame["width"] / 2 - 60)) <= 3, (drawn_at, frame)
+    assert abs(drawn_at["y"] - (frame["y"] + frame["height"] / 2 - 30)) <= 3, (drawn_at, frame)
+    assert abs(drawn_at["width"] - 120) <= 4 and abs(drawn_at["height"] - 60) <= 4, drawn_at
+    drawn = {edge: float(browser.find_element(By.ID, "area-" + edge).get_attribute("value"))
+             for edge in ["south", "west", "north", "east"]}
+    in_view = browser.execute_script("return document.getElementById('home-map').locifyMap.bounds")
+    assert in_view["south"] < drawn["south"] < drawn["north"] < in_view["north"], (drawn, in_view)
+    assert in_view["west"] < drawn["west"] < drawn["east"] < in_view["east"], (drawn, in_view)
+    pan_right(browser, home)
+    assert abs(draft.rect["x"] - (drawn_at["x"] - 80)) <= 2, "the drawn box moves with the map"
+    assert {edge: float(browser.find_element(By.ID, "area-" + edge).get_attribute("value")) for edge in drawn} == drawn
+
+    # Saved to zoom 15: the estimate, then the area kept on the device.
     browser.execute_script(
         "const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); };"
-        "for (const [edge, value] of Object.entries(arguments[0])) set('area-' + edge, value);"
         "set('area-name', 'Paris centre');"
-        "const zoom = document.getElementById('area-max-zoom'); zoom.value = '15'; zoom.dispatchEvent(new Event('change', {bubbles: true}));",
-        box)
+        "const zoom = document.getElementById('area-max-zoom'); zoom.value = '15'; zoom.dispatchEvent(new Event('change', {bubbles: true}));")
     WebDriverWait(browser, 10).until(lambda d: estimate.text.startswith("To zoom 15:"))
     browser.find_element(By.CSS_SELECTOR, ".map-area-form button[type=submit]").click()
     WebDriverWait(browser, 60).until(lambda d: progress.text.startswith("Saved “Paris centre” on this device:"))
     shot(browser, screens, "map-area-saved")
     [area] = api(server, token, "GET", "/api/map-areas")["data"]
     assert area["name"] == "Paris centre" and area["max_zoom"] == 15
+    assert all(abs(area[edge] - drawn[edge]) < 1e-5 for edge in drawn), (area, drawn)
     assert f"{area['tile_count']} tiles" in progress.text
     assert browser.find_elements(By.CSS_SELECTOR, "#home-map .map-area-outline"), "the map outlines the area"
 
@@ -605,10 +693,17 @@ def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_s
     assert answers == ["200 image/svg+xml"] * len(expected), [a for a in answers if a != "200 image/svg+xml"][:5]
     (x0, _), (y0, _) = tile_range(area, 15)
     assert fetch_statuses(browser, [f"/maps/basemap/15/{x0 - 3}/{y0}.svg"]) == ["failed"]
-    # The map page opens from the device and draws the area's tiles.
+    # The map page opens from the device and draws the area's tiles, and the last position the browser
+    # told (it cannot tell one now), greyed, with the map centred on it.
+    browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {})
     browser.get(server.url + "/map")
     WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".offline-status"))
     assert browser.find_elements(By.CSS_SELECTOR, "#home-map .map-area-outline")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#home-map .map-here.map-here-remembered"))
+    assert browser.execute_script("return LocifyPosition.remembered()") == {"lat": PARIS[0], "lon": PARIS[1]}
+    home, here = browser.find_element(By.ID, "home-map").rect, browser.find_element(By.CSS_SELECTOR, ".map-here").rect
+    assert abs(here["x"] + here["width"] / 2 - (home["x"] + home["width"] / 2)) <= 2
+    assert abs(here["y"] + here["height"] / 2 - (home["y"] + home["height"] / 2)) <= 2
     shot(browser, screens, "map-area-offline")
 
     # Back online, Settings lists it as kept here; deleting it removes the device's copy too.

@@ -59,7 +59,7 @@ struct MapView: Encodable {
         let json = (try? JSONEncoder().encode(markers)).map { String(decoding: $0, as: UTF8.self) }
         self.markers = json ?? "[]"
         tilesURL = tilesEnabled ? MapPaths.tile("{z}", "{x}", "{y}.png").path : ""
-        basemapURL = MapPaths.basemapTile("{z}", "{x}", "{y}.svg").path
+        basemapURL = Self.basemapTemplate
         self.zoom = zoom
         let first = markers.first.map { Coordinate(latitude: $0.lat, longitude: $0.lon) }
         fallbackURL =
@@ -88,6 +88,9 @@ extension MapView {
         copy.areas = (try? JSONEncoder().encode(outlines)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return copy
     }
+
+    /// The basemap's tile address, `{z}`, `{x}` and `{y}` standing for the tile.
+    static let basemapTemplate = MapPaths.basemapTile("{z}", "{x}", "{y}.svg").path
 
     /// A form's map whose pin a tap places and a drag moves, kept in the `latitude` and `longitude` inputs:
     /// close on the point already chosen, else wide and on the person's position when the browser tells it.

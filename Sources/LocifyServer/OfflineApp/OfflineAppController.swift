@@ -137,12 +137,16 @@ struct OfflinePlanController: RouteCollection {
                 lists: try await kind.lists(request))
         }
         return OfflineAppController.answer(
-            .init(data: try OfflineAppController.json(OfflinePlanResource(types: types))), type: "application/json",
+            .init(
+                data: try OfflineAppController.json(
+                    OfflinePlanResource(types: types, basemap: .init(tile: MapView.basemapTemplate, zooms: 4)))),
+            type: "application/json",
             cache: "no-store")
     }
 }
 
-/// The plan as JSON: for each synced type, its record's page (`{id}` for the id) and forms, the parent whose page
+/// The plan as JSON (and the basemap's tiles to keep): for each synced type, its record's page (`{id}` for
+/// the id) and forms, the parent whose page
 /// shows it, the type whose every page shows it, and the list pages that show it.
 struct OfflinePlanResource: Encodable {
     struct Parent: Encodable {
@@ -167,4 +171,13 @@ struct OfflinePlanResource: Encodable {
     }
 
     let types: [String: PageKind]
+    /// The basemap's tiles the device keeps whatever the account holds: every tile of zooms 0 to `zooms`
+    /// (341 tiles, about 1 MB), so a map shows the world's countries and cities offline.
+    let basemap: Basemap
+
+    struct Basemap: Encodable {
+        /// `{z}`, `{x}` and `{y}` stand for the tile.
+        let tile: String
+        let zooms: Int
+    }
 }

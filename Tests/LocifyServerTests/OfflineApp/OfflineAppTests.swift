@@ -158,6 +158,13 @@ final class OfflineAppTests: XCTestCase {
             XCTAssertTrue((types["place"]?["lists"] as? [String] ?? []).contains("/places/new"))
             XCTAssertEqual(types["category"]?["every_page_of"] as? String, "place")
             XCTAssertEqual(types["tag"]?["every_page_of"] as? String, "contact")
+            let basemap = try XCTUnwrap(try answer.json()["basemap"] as? [String: Any])
+            XCTAssertEqual(basemap["zooms"] as? Int, 4)
+            let tile = try XCTUnwrap(basemap["tile"] as? String)
+            let drawn = try await browser.get(
+                tile.replacingOccurrences(of: "{z}", with: "4").replacingOccurrences(of: "{x}", with: "8")
+                    .replacingOccurrences(of: "{y}", with: "5"))
+            XCTAssertEqual(drawn.status, .ok, "the plan's tile address draws a tile")
 
             // A child names where its parent's id is in its own data, as the feed sends it.
             let parent = try XCTUnwrap(types["address"]?["parent"] as? [String: Any])

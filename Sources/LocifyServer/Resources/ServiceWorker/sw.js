@@ -90,7 +90,8 @@ async function save(url, response) {
 // Pages the page's script asks to keep current (offline-store.js): after each sync, the pages of what
 // changed (`refresh`), every page of the account that is not kept yet (`ensure`, so a first download
 // interrupted by a closed tab goes on next time) and the pages of deleted records (`drop`). One batch at
-// a time, four pages at once; the open pages hear how far it got.
+// a time, four pages at once; the open pages hear how far it got. With them, the basemap's low zooms
+// (`tiles`) not kept yet.
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   if (message.type !== "keep-pages") return;
@@ -99,8 +100,9 @@ self.addEventListener("message", (event) => {
 });
 let keeping = Promise.resolve();
 
-async function keepPages({ refresh = [], ensure = [], drop = [] }) {
+async function keepPages({ refresh = [], ensure = [], drop = [], tiles = [] }) {
   const cache = await caches.open(PAGES_CACHE);
+  const basemap = await caches.open(BASEMAP_CACHE);
   const absolute = (path) => new URL(path, self.location.origin).href;
   for (const path of drop) await cache.delete(absolute(path));
   const wanted = new Set(refresh.map(absolute));
@@ -108,7 +110,14 @@ async function keepPages({ refresh = [], ensure = [], drop = [] }) {
     const url = absolute(path);
     if (!wanted.has(url) && !(await cache.match(url))) wanted.add(url);
   }
-  const queue = [...wanted];
+  // The basemap's low zooms, once per version of the basemap (its cache goes with the version).
+  const tilesWanted = [];
+  for (const path of tiles) {
+    const url = absolute(path);
+    if (!(await basemap.match(url))) tilesWanted.push(url);
+  }
+  const queue = [...wanted, ...tilesWanted];
+  const isTile = new Set(tilesWanted);
   const total = queue.length;
   let done = 0;
   let signedOut = false;
@@ -122,8 +131,13 @@ async function keepPages({ refresh = [], ensure = [], drop = [] }) {
         // A page answered with the log-in form means the session ended: keep nothing more.
         if (response.redirected && new URL(response.url).pathname !== new URL(url).pathname) signedOut = true;
         const type = response.headers.get("Content-Type") || "";
-        if (response.status === 200 && type.startsWith("text/html") && !response.redirected) await save(url, response);
-        else if (response.status === 404) await cache.delete(url);
+        if (isTile.has(url)) {
+          if (response.status === 200) await basemap.put(url, response);
+        } else if (response.status === 200 && type.startsWith("text/html") && !response.redirected) {
+          await save(url, response);
+        } else if (response.status === 404) {
+          await cache.delete(url);
+        }
       } catch {
         // The network went away: what is kept stays; the next sync asks again.
         queue.length = 0;
@@ -152,12 +166,16 @@ async function savedPage(request, failure) {
 }
 
 /// For a search not kept (`/contacts?q=ada`), the list it searches: the page's script
-/// (offline-search.js) searches the device's copy and shows the list's own rows that match.
+/// (offline-search.js) searches the device's copy and shows the list's own rows that match. The map's
+/// search (`/map?q=cafe&near=…`) is answered with the map, `near` only ranking what it finds.
 async function listSearched(pages, address) {
   const url = new URL(address);
   if (!url.searchParams.has("q")) return undefined;
   url.searchParams.delete("q");
   url.searchParams.delete("page");
+  const list = await pages.match(url.href);
+  if (list || !url.searchParams.has("near")) return list;
+  url.searchParams.delete("near");
   return pages.match(url.href);
 }
 

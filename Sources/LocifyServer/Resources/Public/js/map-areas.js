@@ -182,17 +182,66 @@ const LocifyAreas = (() => {
     form.addEventListener("input", later);
     form.addEventListener("change", later);
     const map = form.dataset.mapAreaForm ? document.getElementById(form.dataset.mapAreaForm) : null;
-    if (map && map.locifyMap) {
+    if (map && map.locifyMap) followMap(map.locifyMap);
+    else later();
+
+    // On the map page the box is the map's view as it moves, until one is drawn on the map or typed:
+    // that box stays, outlined, until "Use the box in view".
+    function followMap(widget) {
+      const box = form.querySelector(".map-area-box");
+      const how = document.createElement("p");
+      how.className = "map-area-how";
+      how.setAttribute("aria-live", "polite");
+      const drawButton = document.createElement("button");
+      drawButton.type = "button";
+      drawButton.textContent = "Draw a box on the map";
+      const viewButton = document.createElement("button");
+      viewButton.type = "button";
+      viewButton.textContent = "Use the box in view";
+      const buttons = document.createElement("p");
+      buttons.className = "map-area-actions";
+      buttons.append(drawButton, viewButton);
+      box.after(buttons, how);
+      let following = true;
+      const showFollowing = (on, text) => {
+        following = on;
+        viewButton.hidden = on;
+        how.textContent = text;
+      };
       const fill = () => {
-        const bounds = map.locifyMap.bounds;
+        if (!following) return;
+        const bounds = widget.bounds;
         for (const name of ["south", "west", "north", "east"]) edges[name].value = bounds[name].toFixed(5);
         later();
       };
       map.addEventListener("locify:moved", () => { if (form.closest("details")?.open !== false) fill(); });
       form.closest("details")?.addEventListener("toggle", fill);
+      drawButton.addEventListener("click", () => {
+        widget.drawBox((drawn) => {
+          for (const name of ["south", "west", "north", "east"]) edges[name].value = drawn[name].toFixed(5);
+          showFollowing(false, "The box drawn on the map. Draw again to change it.");
+          later();
+        });
+        how.textContent = "Press and drag on the map to draw the box (Escape to give up).";
+        map.scrollIntoView({ block: "nearest" });
+        map.focus({ preventScroll: true });
+      });
+      viewButton.addEventListener("click", () => {
+        widget.stopDrawing();
+        widget.draft = null;
+        showFollowing(true, "");
+        fill();
+      });
+      // Edges typed by hand are kept too, and outlined when they make a box.
+      form.addEventListener("input", (event) => {
+        if (!event.target.dataset.areaEdge) return;
+        showFollowing(false, "The box typed below.");
+        const wanted = body();
+        const complete = ["south", "west", "north", "east"].every((edge) => Number.isFinite(wanted[edge]));
+        widget.draft = complete && wanted.south < wanted.north && wanted.west < wanted.east ? wanted : null;
+      });
+      viewButton.hidden = true;
       fill();
-    } else {
-      later();
     }
 
     if (!("caches" in window)) return;  // saved by the server alone; its tiles stay there

@@ -8,7 +8,8 @@
 //   data-locate                centre on the person's position when the browser may tell it (else the last
 //                              one known), with a "My location" button that asks;
 //   data-areas="[…]"           outlines of the areas kept for offline use ({name, south, west, north, east}).
-// Each move sends `locify:moved` from the container; `bounds` says what is in view.
+// Each move sends `locify:moved` from the container; `bounds` says what is in view. `drawBox(done)` lets the
+// next press and drag draw a box instead of panning (Escape gives up); `draft` outlines a box not saved yet.
 // No outside script: it is all here.
 const LocifyMap = (() => {
   const TILE = 256;
@@ -65,8 +66,11 @@ const LocifyMap = (() => {
       tiles ? "© OpenStreetMap contributors · Natural Earth · GeoNames" : "Natural Earth · GeoNames");
     container.append(layer, outlines, pins, popup, controls, attribution);
     let areas = [];
+    // The box being chosen (drawn or typed), outlined apart from the saved ones.
+    const draftBox = element("div", "map-area-draft");
+    let draft = null;
     function outline(areaList) {
-      outlines.replaceChildren();
+      outlines.replaceChildren(draftBox);
       areas = areaList.map((area) => {
         const box = element("div", "map-area-outline");
         box.title = area.name;
@@ -180,14 +184,17 @@ const LocifyMap = (() => {
         node.style.left = `${Math.round(point.x - left)}px`;
         node.style.top = `${Math.round(point.y - top)}px`;
       };
-      for (const { area, box } of areas) {
+      const frame = (box, area) => {
         const corner = project(area.north, area.west, zoom);
         const far = project(area.south, area.east, zoom);
         box.style.left = `${Math.round(corner.x - left)}px`;
         box.style.top = `${Math.round(corner.y - top)}px`;
         box.style.width = `${Math.max(2, Math.round(far.x - corner.x))}px`;
         box.style.height = `${Math.max(2, Math.round(far.y - corner.y))}px`;
-      }
+      };
+      for (const { area, box } of areas) frame(box, area);
+      draftBox.hidden = !draft;
+      if (draft) frame(draftBox, draft);
       for (const { marker, pin } of placed) if (!pin.hidden) place(pin, marker.lat, marker.lon);
       for (const cluster of clusters) place(cluster.button, cluster.lat, cluster.lon);
       if (pick && pick.point) place(pick.pin, pick.point.lat, pick.point.lon);
@@ -268,6 +275,7 @@ const LocifyMap = (() => {
     zoomOut.addEventListener("click", () => zoomBy(-1));
     container.addEventListener("keydown", (event) => {
       if (event.target !== container) return;
+      if (event.key === "Escape" && drawing) { stopDrawing(); event.preventDefault(); return; }
       const step = 80;
       const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
       if (moves[event.key]) { panBy(...moves[event.key]); event.preventDefault(); }
@@ -295,10 +303,27 @@ const LocifyMap = (() => {
     let pinchStart = 0;
     let pressedAt = null;
     let dragging = false;
+    // Draw mode: the press is one corner of the box and the release the other.
+    let drawing = null;
+    const boxBetween = (a, b) => ({
+      south: Math.min(a.lat, b.lat), north: Math.max(a.lat, b.lat),
+      west: Math.min(a.lon, b.lon), east: Math.max(a.lon, b.lon),
+    });
+    function stopDrawing() {
+      drawing = null;
+      container.classList.remove("map-drawing");
+    }
     container.addEventListener("pointerdown", (event) => {
       const onPin = pick && event.target === pick.pin;
       if (!onPin && event.target.closest("button, a, .map-popup")) return;
       container.setPointerCapture(event.pointerId);
+      if (drawing) {
+        drawing.from = pointAt(event.clientX, event.clientY);
+        drawing.at = { x: event.clientX, y: event.clientY };
+        drawing.pointer = event.pointerId;
+        drawing.before = draft;
+        return;
+      }
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       pressedAt = pointers.size === 1 ? { x: event.clientX, y: event.clientY } : null;
       dragging = onPin;
@@ -308,6 +333,11 @@ const LocifyMap = (() => {
       }
     });
     container.addEventListener("pointermove", (event) => {
+      if (drawing && drawing.pointer === event.pointerId) {
+        draft = boxBetween(drawing.from, pointAt(event.clientX, event.clientY));
+        draw();
+        return;
+      }
       const last = pointers.get(event.pointerId);
       if (!last) return;
       const now = { x: event.clientX, y: event.clientY };
@@ -324,6 +354,22 @@ const LocifyMap = (() => {
       }
     });
     const release = (event) => {
+      if (drawing && drawing.pointer === event.pointerId) {
+        const { from, at, before, done } = drawing;
+        stopDrawing();
+        // A tap is no box: draw mode stays for the drag.
+        if (event.type === "pointerup" && Math.hypot(event.clientX - at.x, event.clientY - at.y) > 6) {
+          draft = boxBetween(from, pointAt(event.clientX, event.clientY));
+          draw();
+          done(draft);
+        } else {
+          draft = before;
+          draw();
+          drawing = { done };
+          container.classList.add("map-drawing");
+        }
+        return;
+      }
       const wasTap = pressedAt && pointers.size === 1 && event.type === "pointerup";
       pointers.delete(event.pointerId);
       if (pointers.size < 2) pinchStart = 0;
@@ -396,10 +442,12 @@ const LocifyMap = (() => {
 
     // Where the person is: a dot, and the map centred on it.
     let here = null;
-    function locate(position, recentre) {
+    // A position remembered from earlier (no network, or the browser cannot tell now) is drawn greyed.
+    function locate(position, recentre, remembered = false) {
       if (!here) { here = { dot: element("span", "map-here") }; here.dot.setAttribute("aria-hidden", "true"); pins.append(here.dot); }
       here.lat = position.lat;
       here.lon = position.lon;
+      here.dot.classList.toggle("map-here-remembered", remembered);
       // The neighbourhood: a few kilometres around, where the nearest places are.
       if (recentre) { zoom = 13; center = project(position.lat, position.lon, zoom); }
       container.dispatchEvent(new CustomEvent("locify:located", { detail: position, bubbles: true }));
@@ -410,17 +458,20 @@ const LocifyMap = (() => {
       button.type = "button";
       button.setAttribute("aria-label", "Show my location");
       controls.append(button);
-      const ask = (recentre) => LocifyPosition.ask((position) => locate(position, recentre));
+      const lastKnown = (recentre) => {
+        const remembered = LocifyPosition.remembered();
+        if (remembered) locate(remembered, recentre, true);
+      };
+      const ask = (recentre) => LocifyPosition.ask((position) => locate(position, recentre), () => lastKnown(recentre));
       button.addEventListener("click", () => ask(true));
-      const remembered = LocifyPosition.remembered();
       // Asked only when already allowed: a page never opens with a permission prompt.
       if (navigator.permissions) {
         navigator.permissions.query({ name: "geolocation" }).then((state) => {
           if (state.state === "granted") ask(true);
-          else if (remembered) locate(remembered, true);
-        }).catch(() => { if (remembered) locate(remembered, true); });
-      } else if (remembered) {
-        locate(remembered, true);
+          else lastKnown(true);
+        }).catch(() => lastKnown(true));
+      } else {
+        lastKnown(true);
       }
     }
 
@@ -429,9 +480,14 @@ const LocifyMap = (() => {
     return {
       redraw: draw,
       fit: () => { fit(); draw(); },
+      fitTo(points) { fitPoints(points); popup.hidden = true; draw(); },
       get zoom() { return zoom; },
       get bounds() { return bounds(); },
       outline(areaList) { outline(areaList); draw(); },
+      drawBox(done) { drawing = { done }; container.classList.add("map-drawing"); popup.hidden = true; },
+      stopDrawing,
+      get drawing() { return Boolean(drawing); },
+      set draft(box) { draft = box; draw(); },
       showLayer(name, on) {
         if (on) hiddenLayers.delete(name); else hiddenLayers.add(name);
         popup.hidden = true;

@@ -3,7 +3,8 @@
 // with the list itself) is searched on the device: the records kept by offline-store.js say which match,
 // as the server matches them (folded text, accents and case ignored; a contact by its names, nickname and
 // fields, a phone number by its digits; a place by its name, address and notes), and the rows shown are
-// the server's own rows from every kept page of that list, in the list's order.
+// the server's own rows from every kept page of that list, in the list's order. The map's search finds
+// the device's places and contacts' addresses the same way.
 const LocifyOfflineSearch = (() => {
   // Letters that folding does not take apart, as ICU's Latin-ASCII writes them.
   const letters = {
@@ -115,8 +116,104 @@ const LocifyOfflineSearch = (() => {
     return rows;
   }
 
+  const distanceText = (kilometres) => kilometres < 1 ? `${Math.round(kilometres * 100) * 10} m`
+    : kilometres < 10 ? `${kilometres.toFixed(1)} km` : `${Math.round(kilometres)} km`;
+  const coordinateText = (lat, lon) => `${Number(lat.toFixed(6))}, ${Number(lon.toFixed(6))}`;
+  function kilometresBetween(a, b) {
+    const radians = (degrees) => degrees * Math.PI / 180;
+    const h = Math.sin(radians(b.lat - a.lat) / 2) ** 2 +
+      Math.cos(radians(a.lat)) * Math.cos(radians(b.lat)) * Math.sin(radians(b.lon - a.lon) / 2) ** 2;
+    return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+  }
+
+  /// What the map's search finds on the device, as the server finds it (`searchEverywhere`): the places
+  /// whose name, address or notes hold the folded query, by name, then the contacts' placed addresses whose
+  /// contact's name, label or lines hold it; nearest first when the search has a point; 20 at most. The
+  /// map's gazetteer stays on the server.
+  async function mapHits(query, near) {
+    const folded = fold([query]);
+    const [places, addresses, contacts] = await Promise.all(
+      [LocifyStore.all("place"), LocifyStore.all("address"), LocifyStore.all("contact")]);
+    const names = new Map(contacts.map((contact) => [contact.id, contact.complete_name]));
+    const hits = places
+      .filter((place) => fold([place.name, place.notes, place.address]).includes(folded))
+      .sort((a, b) => fold([a.name]).localeCompare(fold([b.name])) || a.id - b.id)
+      .map((place) => ({
+        name: place.name, kind: "Your place", detail: place.address, lat: place.latitude, lon: place.longitude,
+        url: `/places/${place.id}`, open: "Open the place",
+      }));
+    for (const address of addresses) {
+      const contactID = address.contact_id ?? (address.contact && address.contact.id);
+      const name = names.get(contactID);
+      if (address.latitude == null || address.longitude == null || name === undefined) continue;
+      const lines = address.formatted || [];
+      if (!fold([name, address.name, ...lines]).includes(folded)) continue;
+      hits.push({
+        name: [name, address.name].filter(Boolean).join(" · "), kind: "Contact's address", detail: lines.join(", "),
+        lat: address.latitude, lon: address.longitude, url: `/contacts/${contactID}`, open: "Open the contact",
+      });
+    }
+    if (!near) return hits.slice(0, 20);
+    for (const hit of hits) hit.kilometres = kilometresBetween(near, hit);
+    return hits.map((hit, index) => [hit, index]).sort(([a, i], [b, j]) => a.kilometres - b.kilometres || i - j)
+      .slice(0, 20).map(([hit]) => hit);
+  }
+
+  /// The map page kept on this device, asked a search: what the device finds, listed as the server lists
+  /// it, and the map brought to it.
+  async function searchMap(form, query) {
+    const params = new URLSearchParams(location.search);
+    const [lat, lon] = (params.get("near") || "").split(",").map(Number);
+    const near = Number.isFinite(lat) && Number.isFinite(lon) && params.get("near") ? { lat, lon } : null;
+    const hits = await mapHits(query, near);
+    const make = (tag, className, text) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      if (text) node.textContent = text;
+      return node;
+    };
+    const section = make("section", "search-results");
+    section.setAttribute("aria-labelledby", "results-heading");
+    const heading = make("h2", "", hits.length === 0 ? `Nothing found for “${query}”` : `Found for “${query}”`);
+    heading.id = "results-heading";
+    const summary = make("p", "hint", "Searched in your places and your contacts' addresses on this device; " +
+      "towns and streets on the map need the server.");
+    summary.dataset.offlineSummary = "";
+    const list = make("ol", "result-list");
+    hits.forEach((hit, index) => {
+      const item = make("li");
+      item.id = `result-${index + 1}`;
+      const title = make("p");
+      title.append(make("strong", "", hit.name), " ", make("span", "tag", hit.kind));
+      if (hit.kilometres !== undefined) title.append(" ", make("span", "hint", `${distanceText(hit.kilometres)} away`));
+      item.append(title);
+      if (hit.detail) item.append(make("p", "", hit.detail));
+      item.append(make("p", "hint", coordinateText(hit.lat, hit.lon)));
+      const actions = make("p", "result-actions");
+      const open = make("a", "", hit.open);
+      open.href = hit.url;
+      actions.append(open);
+      item.append(actions);
+      list.append(item);
+    });
+    const clear = make("p");
+    const link = make("a", "", "Clear the search");
+    link.href = form.action;
+    clear.append(link);
+    section.append(heading, summary, list, clear);
+    // A search kept from when it was made online is searched again in the device's current copy.
+    for (const kept of document.querySelectorAll("main .search-results")) kept.remove();
+    form.after(section);
+    form.querySelector("input[name=q]").value = query;
+    const map = document.getElementById(form.dataset.offlineMapSearch);
+    if (map && map.locifyMap && hits.length > 0) map.locifyMap.fitTo(hits);
+  }
+
   async function start() {
     const query = (new URLSearchParams(location.search).get("q") || "").trim();
+    const mapForm = document.querySelector("form[data-offline-map-search]");
+    const offline = document.querySelector("main .offline-status[data-offline-saved-at]");
+    if (query && mapForm && offline && "indexedDB" in window) return searchMap(mapForm, query);
     const list = document.querySelector("[data-offline-search]");
     const kind = list && kinds[list.dataset.offlineSearch];
     if (!query || !kind || !document.querySelector("main .offline-status[data-offline-saved-at]")) return;

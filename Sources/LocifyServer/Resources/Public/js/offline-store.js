@@ -185,7 +185,8 @@ const LocifyStore = (() => {
     if (!worker) return;
     const response = await fetch(planURL, { headers: { Accept: "application/json" } });
     if (!response.ok) return;
-    const plan = (await response.json()).types;
+    const answer = await response.json();
+    const plan = answer.types;
     const fill = (template, id) => template.replace("{id}", id);
     const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
     // A record's page and its forms (its edit page), kept, refreshed and dropped together.
@@ -216,7 +217,25 @@ const LocifyStore = (() => {
     }
     for (const type of everyPageOf) for (const page of await everyPage(type)) refresh.add(page);
     for (const page of drop) refresh.delete(page);
-    worker.postMessage({ type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop] });
+    worker.postMessage({
+      type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop], tiles: basemapTiles(answer.basemap),
+    });
+  }
+
+  /// Every basemap tile of the plan's low zooms, drawn as the maps on this device draw them (light or
+  /// dark), for the worker to keep.
+  function basemapTiles(basemap) {
+    if (!basemap) return [];
+    const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    const tiles = [];
+    for (let z = 0; z <= basemap.zooms; z++) {
+      for (let x = 0; x < 2 ** z; x++) {
+        for (let y = 0; y < 2 ** z; y++) {
+          tiles.push(basemap.tile.replace("{z}", z).replace("{x}", x).replace("{y}", y) + (dark ? "?palette=dark" : ""));
+        }
+      }
+    }
+    return tiles;
   }
 
   /// How many records of each type the copy holds, and when it was last brought up to date.
