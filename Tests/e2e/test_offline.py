@@ -494,6 +494,23 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     assert "New place “Tea Room”" in note and "New category “Bakeries”" in note and f"Deleting {deleted_name}" in note
     shot(browser, screens, "84-offline-changes-waiting")
 
+    # The pages show them too: the rows of the contacts changed and deleted here are marked, the place
+    # made here heads its category's list, and a changed record's own page says so.
+    assert browser.current_url == f"{server.url}/contacts"
+    def row_of(href):
+        return browser.find_element(By.CSS_SELECTOR, f"[data-offline-search] a[href='{href}']").find_element(By.XPATH, "./ancestor::li")
+    WebDriverWait(browser, 10).until(lambda d: "Deleted on this device, not sent yet" in row_of(f"/contacts/{deleted_id}").text)
+    assert "waiting-deleted" in row_of(f"/contacts/{deleted_id}").get_attribute("class")
+    assert "Changed on this device, not sent yet" in row_of(f"/contacts/{edited_id}").text
+    browser.get(f"{server.url}/places/categories/{cafes['id']}")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-offline-search] > li.waiting-new"))
+    first = browser.find_element(By.CSS_SELECTOR, "[data-offline-search] > li:first-child").text
+    assert "New place “Tea Room”" in first and "Made on this device, not sent yet" in first, first
+    assert "Changed on this device, not sent yet" in row_of(f"/places/{place['id']}").text
+    assert "Bakery" not in browser.find_element(By.CSS_SELECTOR, "[data-offline-search]").text, "another category's place"
+    browser.get(f"{server.url}/contacts/{edited_id}")
+    WebDriverWait(browser, 10).until(lambda d: "Changed on this device, not sent yet" in d.find_element(By.TAG_NAME, "h1").text)
+
     # The edit form opened again shows the change still waiting.
     browser.get(f"{server.url}/contacts/{edited_id}/edit")
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "nickname").get_attribute("value") == "Countess")
@@ -530,6 +547,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     assert "Changes to an address of" in note and "postal code" in note.lower(), note
     assert "5 changes made on this device were saved" in note, note
     shot(browser, screens, "85-offline-change-refused")
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-waiting-mark]"), "sent changes are no longer marked"
     assert api(server, token, "GET", f"/api/contacts/{edited_id}")["data"]["nickname"] == "Countess"
     assert api(server, token, "GET", f"/api/places/{place['id']}")["data"]["is_favorite"] is True
     places = api(server, token, "GET", "/api/places?limit=100")["data"]

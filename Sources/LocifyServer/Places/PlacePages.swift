@@ -85,12 +85,17 @@ enum PlaceListPage {
         let categoriesURL: String
         let exportURL: String
         let isFiltered: Bool
+        /// What a place made offline holds to belong in this list (`category_id=5`): the offline app shows
+        /// such a place at its top until it is sent.
+        let offlineHolds: String?
 
         init(
             heading: String, list: some SiteAddress, query: Query, found: [PlaceService.Found], window: PageWindow,
             categoryNames: [Int: String], errors: FieldMessages, nearLabel: String?, newPlaceURL: String,
-            exportURL: String, tilesEnabled: Bool, session: PageSession
+            exportURL: String, tilesEnabled: Bool, session: PageSession, filter: PlaceFilter
         ) {
+            offlineHolds =
+                filter.categoryID.map { "category_id=\($0)" } ?? (filter.favorite == true ? "is_favorite=true" : nil)
             layout = LayoutContext(title: heading, section: .places, session: session)
             self.heading = heading
             listURL = list.path

@@ -199,7 +199,7 @@ struct PlacesWebController: RouteCollection {
             PlaceListPage.Context(
                 heading: heading, list: site, query: query, found: found, window: window, categoryNames: names,
                 errors: errors, nearLabel: nearLabel, newPlaceURL: newPlaceURL, exportURL: exportURL,
-                tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
+                tilesEnabled: request.mapTilesEnabled, session: request.pageSession, filter: base))
     }
 
     // MARK: A place

@@ -290,6 +290,11 @@ final class OfflineAppTests: XCTestCase {
                 XCTAssertEqual(html.contains("data-offline-empty"), rows == 0, page)
                 XCTAssertEqual(html.contains(#"data-offline-search="\#(kind)" hidden"#), rows == 0, page)
             }
+            // A place made offline heads the list of the category it is made in, and the favorites' if a favorite.
+            let category = try await browser.get("/places/categories/\(categories[0].id)").text
+            XCTAssertTrue(category.contains(#"data-offline-holds="category_id=\#(categories[0].id)""#))
+            let favorites = try await browser.get("/places/favorites").text
+            XCTAssertTrue(favorites.contains(#"data-offline-holds="is_favorite=true""#))
         }
     }
 

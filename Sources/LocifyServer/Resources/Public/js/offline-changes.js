@@ -9,6 +9,7 @@ const LocifyChanges = (() => {
   const retryEvery = 30 * 1000;
   let waitingCount = 0;
   let savedSinceLoad = 0;
+  let marking = Promise.resolve();
 
   /// The device has no network at all (a page opened from the device's copy still asks the server: it may
   /// be back).
@@ -120,7 +121,7 @@ const LocifyChanges = (() => {
     const summary = op === "create" && title ? `${data.syncSummary} “${title}”` : data.syncSummary;
     entries.push({
       mutation: { type: data.syncType, op, uuid, base_revision: baseRevision, fields },
-      summary, detail: op === "update" ? labels : [], page, at,
+      summary, detail: op === "update" ? labels : [], page, then: data.syncThen, at,
     });
     return entries;
   }
@@ -184,6 +185,8 @@ const LocifyChanges = (() => {
       return;
     }
     waitingCount = found.waiting.length;
+    // One marking at a time: a second one starts from the first one's page.
+    marking = marking.then(() => markWaiting(found.waiting)).catch(() => {});
     section.replaceChildren();
     section.hidden = found.waiting.length === 0 && found.refused.length === 0 && savedSinceLoad === 0;
     if (savedSinceLoad > 0 && found.waiting.length === 0) {
@@ -245,6 +248,65 @@ const LocifyChanges = (() => {
         list.append(item);
       }
       section.append(heading, list);
+    }
+  }
+
+  /// Changes waiting show in the pages they touch, until the server has them: a record changed or deleted
+  /// here is marked on its own page and in the lists that link to it, and a record made here heads the
+  /// list its form led to.
+  async function markWaiting(waiting) {
+    for (const mark of document.querySelectorAll("[data-waiting-mark]")) mark.remove();
+    for (const row of document.querySelectorAll(".waiting-deleted")) row.classList.remove("waiting-deleted");
+    const plan = LocifyStore.plan();
+    if (!plan || waiting.length === 0) return;
+    const main = document.querySelector("main");
+    const mark = (text) => {
+      const tag = document.createElement("span");
+      tag.className = "tag waiting-tag";
+      tag.dataset.waitingMark = "";
+      tag.textContent = text;
+      return tag;
+    };
+    const records = new Map();
+    const recordsOf = async (type) => {
+      if (!records.has(type)) records.set(type, await LocifyStore.all(type));
+      return records.get(type);
+    };
+    for (const entry of waiting) {
+      const { type, op, uuid } = entry.mutation;
+      const kind = plan[type];
+      if (!kind) continue;
+      if (op === "create") {
+        // Its list: the page its form led to, or a list that holds what it is made with (a category's).
+        const list = main.querySelector(`[data-offline-search="${CSS.escape(type)}"]`);
+        if (!list) continue;
+        const [field, value] = (list.dataset.offlineHolds || "").split("=");
+        const holds = field && String(entry.mutation.fields[field]) === value;
+        if (!holds && entry.then !== location.pathname + location.search) continue;
+        const row = document.createElement(list.tagName === "TABLE" ? "tr" : "li");
+        row.className = "waiting-new";
+        row.dataset.waitingMark = "";
+        const name = document.createElement("strong");
+        name.textContent = entry.summary;
+        row.append(name, " ", mark("Made on this device, not sent yet"));
+        list.prepend(row);
+        list.hidden = false;
+        continue;
+      }
+      const record = (await recordsOf(type)).find((kept) => kept.uuid === uuid);
+      if (!record || !kind.page) continue;
+      const page = kind.page.replace("{id}", record.id);
+      const text = op === "delete" ? "Deleted on this device, not sent yet" : "Changed on this device, not sent yet";
+      if (location.pathname === page) {
+        const heading = main.querySelector("h1");
+        if (heading && !heading.querySelector("[data-waiting-mark]")) heading.append(" ", mark(text));
+      }
+      for (const link of main.querySelectorAll(`[data-offline-search] a[href="${CSS.escape(page)}"]`)) {
+        const row = link.closest("li, tr") || link;
+        if (row.querySelector("[data-waiting-mark]")) continue;
+        if (op === "delete") row.classList.add("waiting-deleted");
+        link.after(" ", mark(text));
+      }
     }
   }
 

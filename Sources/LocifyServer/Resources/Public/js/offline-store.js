@@ -10,6 +10,7 @@ const LocifyStore = (() => {
   // How often the worker checks every page of the account is kept (pages evicted, a download cut short),
   // when no sync brought a change.
   const checkPagesEvery = 60 * 60 * 1000;
+  const PLAN_KEY = "locify-offline-plan";
 
   function request(operation) {
     return new Promise((resolve, reject) => {
@@ -187,6 +188,8 @@ const LocifyStore = (() => {
     if (!response.ok) return;
     const answer = await response.json();
     const plan = answer.types;
+    // Kept for the pages' marks of changes waiting (offline-changes.js), which may be drawn offline.
+    localStorage.setItem(PLAN_KEY, JSON.stringify(plan));
     const fill = (template, id) => template.replace("{id}", id);
     const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
     // A record's page and its forms (its edit page), kept, refreshed and dropped together.
@@ -477,6 +480,15 @@ const LocifyStore = (() => {
     if (worker) worker.postMessage({ type: "keep-pages", refresh: paths });
   }
 
-  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages };
+  /// The server's plan of which pages show which records, as last asked, or null.
+  function plan() {
+    try {
+      return JSON.parse(localStorage.getItem(PLAN_KEY) || "null");
+    } catch {
+      return null;
+    }
+  }
+
+  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);
