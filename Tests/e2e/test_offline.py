@@ -245,6 +245,37 @@ def test_the_account_is_kept_on_the_device_and_kept_current(server, browser, sig
     assert device_copy(browser)["counts"]["contact"] == 12
     assert_no_console_errors(browser)
 
+    # The network coming back brings what changed elsewhere meanwhile, without a page load.
+    token = server.cli("token", "create", "--email", signed_in.email, "--name", "e2e").strip().splitlines()[-1]
+    contacts = api(server, token, "GET", "/api/contacts?limit=100")["data"]
+    api(server, token, "PUT", f"/api/contacts/{contacts[0]['id']}", {"first_name": "Katherine", "last_name": "Johnson"})
+    assert "Katherine Johnson" not in device_copy(browser)["names"]
+    browser.execute_script("window.dispatchEvent(new Event('online'))")
+    WebDriverWait(browser, 20).until(lambda d: "Katherine Johnson" in device_copy(d).get("names", []))
+
+    # A cursor the server cannot go on from (its data restored from an older backup: 409) starts the
+    # copy anew from a full download: a record the server no longer has leaves the device.
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const opening = indexedDB.open('locify');"
+        "opening.onsuccess = () => {"
+        "  const database = opening.result;"
+        "  const transaction = database.transaction(['meta', 'records'], 'readwrite');"
+        "  transaction.objectStore('meta').put('1.99999999.9999.0', 'cursor');"
+        "  transaction.objectStore('records').put({type: 'contact', uuid: 'stray', id: 999999, revision: 1,"
+        "    data: {id: 999999, complete_name: 'Stray Record'}});"
+        "  transaction.oncomplete = () => { database.close(); done(); };"
+        "};")
+    assert "Stray Record" in device_copy(browser)["names"]
+    assert browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/sync?cursor=1.99999999.9999.0').then(r => done(r.status));") == 409
+    browser.execute_script("LocifyStore.sync()")
+    WebDriverWait(browser, 20).until(lambda d: "Stray Record" not in device_copy(d).get("names", ["Stray Record"]))
+    expected = full_download(server, signed_in.email)
+    WebDriverWait(browser, 20).until(lambda d: device_copy(d).get("counts") == expected)
+    assert "Katherine Johnson" in device_copy(browser)["names"]
+
     # Logging out removes the copy from the device, and the last position a map showed.
     browser.execute_script("localStorage.setItem('locify-last-position', '{\"lat\": 48.85, \"lon\": 2.35}')")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.logout button[type=submit]"))
@@ -284,6 +315,10 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     server = own_server.running
     account = make_account(server)
     token = server.cli("token", "create", "--email", account.email, "--name", "e2e").strip().splitlines()[-1]
+    bakeries = api(server, token, "POST", "/api/categories", {"name": "Bakeries"})["data"]
+    breads = [api(server, token, "POST", "/api/places", {
+        "name": name, "latitude": 48.85, "longitude": 2.35 + i / 100, "category_id": bakeries["id"]})["data"]
+        for i, name in enumerate(["Du Pain et des Idées", "Poilâne"])]
     log_in(browser, server, account)
     wait_for_worker(browser)
     browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
@@ -319,6 +354,8 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
         "caches.open('locify-pages').then(c => c.delete(arguments[0])).then(done, done);", lost_url)
     api(server, token, "PUT", f"/api/contacts/{unseen_id}", {"first_name": "Renamed", "last_name": "Elsewhere"})
     api(server, token, "DELETE", f"/api/contacts/{gone_id}")
+    # A renamed category shows on every page of its places, none of which changed itself.
+    api(server, token, "PUT", f"/api/categories/{bakeries['id']}", {"name": "Boulangeries"})
     browser.get(server.url + "/map")
     WebDriverWait(browser, 30).until(lambda d: "11 contacts" in d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
@@ -336,9 +373,16 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(false));",
         lost_url))
+    for bread in breads:
+        WebDriverWait(browser, 30).until(lambda d: "Boulangeries" in d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "caches.open('locify-pages').then(c => c.match(arguments[0]))"
+            "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/places/{bread['id']}"))
     own_server.stop()
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert "Renamed Elsewhere" in browser.find_element(By.TAG_NAME, "h1").text
+    browser.get(f"{server.url}/places/{breads[1]['id']}")
+    assert "Boulangeries" in browser.find_element(By.TAG_NAME, "main").text
     browser.get(f"{server.url}/contacts/{gone_id}")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Offline"
 
