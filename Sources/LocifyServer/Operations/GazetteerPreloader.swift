@@ -2,14 +2,15 @@ import Foundation
 import LocifyCore
 import Vapor
 
-/// Prepares the offline geocoder (gazetteer, address formats, subdivision names) on the CPU pool once the
+/// Prepares the offline geocoder (gazetteer, address formats, subdivision names) at low priority once the
 /// server has booted: start-up does not wait for it, neither does the first request that geocodes, and
-/// database work (on `threadPool`) never queues behind it.
+/// database work (on `threadPool`) never queues behind it. On a thread of its own rather than the CPU
+/// pool, whose threads a shutdown waits for: a server stopped while it loads (over 20 s on a busy 2-core
+/// machine) stops at once, leaving the load unfinished.
 struct GazetteerPreloader: LifecycleHandler {
     func didBoot(_ application: Application) throws {
         let logger = application.logger
-        application.cpuWork.submit { state in
-            guard state == .active else { return }
+        Thread.detachNewThread {
             NIOThreadPool.yieldToRequests()
             let started = DispatchTime.now().uptimeNanoseconds
             let places = BundledGeocoder.prepare()
