@@ -444,12 +444,18 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     home = api(server, token, "POST", f"/api/contacts/{edited_id}/addresses", {
         "name": "Home", "street": "12 rue Mercière", "city": "Lyon", "postal_code": "69002", "country": "FR"})["data"]
     address_form = f"{server.url}/contacts/{edited_id}/addresses/{home['id']}/edit"
+    # A nickname the contact's page shows, which an offline edit changes in place.
+    api(server, token, "PUT", f"/api/contacts/{edited_id}", {"nickname": "Ada"})
     browser.get(address_form)
     WebDriverWait(browser, 10).until(lambda d: saved_on_device(d, address_form))
     WebDriverWait(browser, 20).until(lambda d: d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "LocifyStore.sync().then(() => LocifyStore.record('address', arguments[0])).then(r => done(!!r), () => done(false));",
         home["id"]))
+    WebDriverWait(browser, 30).until(lambda d: 'data-sync-field="nickname">Ada<' in d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
+        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{edited_id}"))
     # Searches whose answers online are compared with the same searches offline.
     kinds = {k["name"]: k["id"] for k in api(server, token, "GET", "/api/contactfieldtypes")["data"]}
     api(server, token, "POST", "/api/contactfields", {
@@ -504,6 +510,11 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     assert browser.current_url == f"{server.url}/contacts/{edited_id}"
     note = waiting_note(browser)
     assert "1 change waiting" in note and "Nickname" in note, note
+    # The page shows the new nickname where the old one was, marked as not sent yet.
+    shown = browser.find_element(By.CSS_SELECTOR, "main [data-sync-field='nickname']")
+    WebDriverWait(browser, 10).until(lambda d: shown.text == "Countess")
+    assert "waiting-value" in shown.get_attribute("class")
+    assert "Changed on this device, not sent yet" in browser.find_element(By.TAG_NAME, "h1").text
 
     # A favorite, a place the server will refuse (no such latitude), a place in a new category, a deletion.
     browser.get(f"{server.url}/places/{place['id']}")

@@ -125,6 +125,8 @@ enum ContactPage {
         struct Fact: Encodable {
             let label: String
             let value: String
+            /// The push field it shows as it is, for the offline app to show a change waiting in its place.
+            var field: String? = nil
         }
 
         let layout: LayoutContext
@@ -161,7 +163,9 @@ enum ContactPage {
             let contact = aggregate.contact
             let fields = contact.fields
             var facts: [Fact] = []
-            if let nickname = fields.nickname { facts.append(.init(label: "Nickname", value: nickname)) }
+            if let nickname = fields.nickname {
+                facts.append(.init(label: "Nickname", value: nickname, field: "nickname"))
+            }
             if let birthdate = fields.birthdate {
                 facts.append(.init(label: "Birthday", value: ContactPage.describe(birthdate, today: today)))
             }

@@ -202,7 +202,8 @@ final class PlacesWebTests: XCTestCase {
                 let page = try await browser.get(path)
                 XCTAssertEqual(page.status, .ok, page.text)
                 return page.text.components(separatedBy: "<a href=\"/places/").dropFirst().compactMap {
-                    $0.components(separatedBy: "<strong>").dropFirst().first?.components(separatedBy: "</strong>").first
+                    $0.components(separatedBy: #"<strong data-sync-field="name">"#).dropFirst().first?
+                        .components(separatedBy: "</strong>").first
                 }
             }
             let base = "/places/categories/\(category.id)"

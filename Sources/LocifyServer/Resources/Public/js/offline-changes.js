@@ -257,6 +257,10 @@ const LocifyChanges = (() => {
   async function markWaiting(waiting) {
     for (const mark of document.querySelectorAll("[data-waiting-mark]")) mark.remove();
     for (const row of document.querySelectorAll(".waiting-deleted")) row.classList.remove("waiting-deleted");
+    for (const shown of document.querySelectorAll(".waiting-value")) {
+      shown.textContent = shown.dataset.drawnText;
+      shown.classList.remove("waiting-value");
+    }
     const plan = LocifyStore.plan();
     if (!plan || waiting.length === 0) return;
     const main = document.querySelector("main");
@@ -266,6 +270,17 @@ const LocifyChanges = (() => {
       tag.dataset.waitingMark = "";
       tag.textContent = text;
       return tag;
+    };
+    // A field the page shows as it is (`data-sync-field`) shows the value waiting instead, marked.
+    const showValues = (scope, fields) => {
+      for (const [name, value] of Object.entries(fields)) {
+        if (typeof value !== "string" || value.trim() === "") continue;
+        for (const shown of scope.querySelectorAll(`[data-sync-field="${CSS.escape(name)}"]`)) {
+          if (!shown.classList.contains("waiting-value")) shown.dataset.drawnText = shown.textContent;
+          shown.textContent = value;
+          shown.classList.add("waiting-value");
+        }
+      }
     };
     const records = new Map();
     const recordsOf = async (type) => {
@@ -298,14 +313,15 @@ const LocifyChanges = (() => {
       const page = kind.page.replace("{id}", record.id);
       const text = op === "delete" ? "Deleted on this device, not sent yet" : "Changed on this device, not sent yet";
       if (location.pathname === page) {
+        if (op === "update") showValues(main, entry.mutation.fields);
         const heading = main.querySelector("h1");
         if (heading && !heading.querySelector("[data-waiting-mark]")) heading.append(" ", mark(text));
       }
       for (const link of main.querySelectorAll(`[data-offline-search] a[href="${CSS.escape(page)}"]`)) {
         const row = link.closest("li, tr") || link;
-        if (row.querySelector("[data-waiting-mark]")) continue;
         if (op === "delete") row.classList.add("waiting-deleted");
-        link.after(" ", mark(text));
+        else showValues(row, entry.mutation.fields);
+        if (!row.querySelector("[data-waiting-mark]")) link.after(" ", mark(text));
       }
     }
   }
