@@ -252,11 +252,15 @@ const LocifyChanges = (() => {
   }
 
   /// Changes waiting show in the pages they touch, until the server has them: a record changed or deleted
-  /// here is marked on its own page and in the lists that link to it, and a record made here heads the
-  /// list its form led to.
+  /// here is marked on its own page and in the lists that link to it, with the new values it shows as
+  /// typed, and a record made here heads the list its form led to or the list that holds it.
   async function markWaiting(waiting) {
-    for (const mark of document.querySelectorAll("[data-waiting-mark]")) mark.remove();
+    for (const old of document.querySelectorAll("[data-waiting-mark]")) old.remove();
     for (const row of document.querySelectorAll(".waiting-deleted")) row.classList.remove("waiting-deleted");
+    for (const list of document.querySelectorAll("[data-offline-search][data-was-hidden]")) {
+      list.hidden = true;
+      delete list.dataset.wasHidden;
+    }
     for (const shown of document.querySelectorAll(".waiting-value")) {
       shown.textContent = shown.dataset.drawnText;
       shown.classList.remove("waiting-value");
@@ -305,6 +309,7 @@ const LocifyChanges = (() => {
         name.textContent = entry.summary;
         row.append(name, " ", mark("Made on this device, not sent yet"));
         list.prepend(row);
+        if (list.hidden) list.dataset.wasHidden = "";
         list.hidden = false;
         continue;
       }

@@ -127,9 +127,9 @@ const LocifyOfflineSearch = (() => {
   }
 
   /// What the map's search finds on the device, as the server finds it (`searchEverywhere`): the places
-  /// whose name, address or notes hold the folded query, by name, then the contacts' placed addresses whose
-  /// contact's name, label or lines hold it; nearest first when the search has a point; 20 at most. The
-  /// map's gazetteer stays on the server.
+  /// whose name, address or notes hold the folded query, by name (50 at most), then the contacts' placed
+  /// addresses whose contact's name, label or lines hold it; nearest first when the search has a point; 20
+  /// at most. The map's gazetteer stays on the server.
   async function mapHits(query, near) {
     const folded = fold([query]);
     const [places, addresses, contacts] = await Promise.all(
@@ -137,12 +137,16 @@ const LocifyOfflineSearch = (() => {
     const names = new Map(contacts.map((contact) => [contact.id, contact.complete_name]));
     const hits = places
       .filter((place) => fold([place.name, place.notes, place.address]).includes(folded))
-      .sort((a, b) => fold([a.name]).localeCompare(fold([b.name])) || a.id - b.id)
+      // As the server orders them: by folded name as plain text, then by id.
+      .map((place) => ({ place, key: fold([place.name]) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.place.id - b.place.id))
+      .map(({ place }) => place)
+      .slice(0, 50)
       .map((place) => ({
         name: place.name, kind: "Your place", detail: place.address, lat: place.latitude, lon: place.longitude,
         url: `/places/${place.id}`, open: "Open the place",
       }));
-    for (const address of addresses) {
+    for (const address of addresses.sort((a, b) => a.id - b.id)) {
       const contactID = address.contact_id ?? (address.contact && address.contact.id);
       const name = names.get(contactID);
       if (address.latitude == null || address.longitude == null || name === undefined) continue;
