@@ -79,7 +79,7 @@ public enum PMTiles {
         ((UInt64(1) << UInt64(2 * zoom)) - 1) / 3
     }
 
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var tileID: UInt64
         var offset: UInt64
         var length: UInt64
@@ -225,7 +225,8 @@ public enum PMTiles {
         public let minimumZoom: Int
         public let maximumZoom: Int
         public let box: MapBox
-        let root: Range<Int>
+        /// The root directory, read once: every tile's look-up starts there.
+        let rootEntries: [Entry]
         let directoriesGzipped: Bool
         let leaves: Int
         let tiles: Int
@@ -264,7 +265,7 @@ public enum PMTiles {
             }
             self.size = size
             self.read = read
-            root = number(8)..<(number(8) + number(16))
+            let root = number(8)..<(number(8) + number(16))
             leaves = number(40)
             tiles = number(56)
             tileType = TileType(rawValue: bytes[99]) ?? .unknown
@@ -274,6 +275,13 @@ public enum PMTiles {
             guard root.upperBound <= size, tiles <= size else {
                 throw ReadFailure(description: "the archive is cut short")
             }
+            let storedRoot: Data
+            do {
+                storedRoot = try read(root)
+            } catch {
+                throw ReadFailure(description: "its root directory cannot be read (\(error))")
+            }
+            rootEntries = try Self.entries(in: storedRoot, gzipped: directoriesGzipped)
         }
 
         private func bytes(in range: Range<Int>) throws(ReadFailure) -> Data {
@@ -290,14 +298,20 @@ public enum PMTiles {
         /// The bytes of `tile`, nil when the archive does not hold it.
         public func bytes(of tile: Tile) throws(ReadFailure) -> Data? {
             let id = tileID(tile)
-            var directory = root
+            var entries = rootEntries
             for _ in 0..<4 {
-                let entries = try self.entries(directory)
-                guard let index = entries.lastIndex(where: { $0.tileID <= id }) else { return nil }
-                let entry = entries[index]
+                // The last entry at or before the id: entries are sorted by id.
+                var low = 0
+                var high = entries.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if entries[middle].tileID <= id { low = middle + 1 } else { high = middle }
+                }
+                guard low > 0 else { return nil }
+                let entry = entries[low - 1]
                 if entry.runLength == 0 {
                     let start = leaves + Int(entry.offset)
-                    directory = start..<(start + Int(entry.length))
+                    entries = try self.entries(start..<(start + Int(entry.length)))
                     continue
                 }
                 guard id < entry.tileID + entry.runLength else { return nil }
@@ -310,17 +324,17 @@ public enum PMTiles {
         /// Every tile the archive holds.
         public func allTiles() throws(ReadFailure) -> [Tile] {
             var found: [Tile] = []
-            func walk(_ range: Range<Int>) throws(ReadFailure) {
-                for entry in try entries(range) {
+            func walk(_ directory: [Entry]) throws(ReadFailure) {
+                for entry in directory {
                     if entry.runLength == 0 {
                         let start = leaves + Int(entry.offset)
-                        try walk(start..<(start + Int(entry.length)))
+                        try walk(try entries(start..<(start + Int(entry.length))))
                     } else {
                         found += (0..<entry.runLength).compactMap { tile(id: entry.tileID + $0) }
                     }
                 }
             }
-            try walk(root)
+            try walk(rootEntries)
             return found
         }
 

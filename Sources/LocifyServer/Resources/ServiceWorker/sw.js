@@ -94,6 +94,7 @@ async function save(url, response) {
 // (`tiles`) not kept yet.
 self.addEventListener("message", (event) => {
   const message = event.data || {};
+  if (message.type === "areas-changed") areaCaches = null;
   if (message.type !== "keep-pages") return;
   keeping = keeping.then(() => keepPages(message)).catch(() => {});
   event.waitUntil(keeping);
@@ -227,12 +228,20 @@ async function savedPagesList(pages) {
 /// keeps one drawing of each tile.
 async function areaTile(url) {
   const key = url.origin + url.pathname;
-  for (const name of await caches.keys()) {
-    if (!name.startsWith(AREA_CACHE_PREFIX)) continue;
-    const hit = await (await caches.open(name)).match(key);
+  for (const name of await areaCacheNames()) {
+    // `cacheName` rather than `caches.open`, which would make again an area's cache deleted meanwhile.
+    const hit = await caches.match(key, { cacheName: name });
     if (hit) return hit;
   }
   return null;
+}
+
+// The names of the area caches, read once rather than for every tile; map-areas.js says when an area is
+// kept or removed (`areas-changed`), and a worker started anew reads them again.
+let areaCaches = null;
+async function areaCacheNames() {
+  if (!areaCaches) areaCaches = (await caches.keys()).filter((name) => name.startsWith(AREA_CACHE_PREFIX));
+  return areaCaches;
 }
 
 /// A file kept on the device: from the network first (`preferNetwork`) or from the device first; the

@@ -93,6 +93,8 @@ const LocifyAreas = (() => {
   }
 
   const cacheName = (id) => CACHE_PREFIX + id;
+  // The service worker keeps the list of area caches it looks through for a tile.
+  const told = () => navigator.serviceWorker?.controller?.postMessage({ type: "areas-changed" });
 
   /// Keeps `area` (as /api/map-areas answers it) on this device; `progress(done, total)` as it goes.
   async function keep(area, progress) {
@@ -114,6 +116,7 @@ const LocifyAreas = (() => {
     }
     const summary = { name: area.name, tiles: tiles.length, bytes: buffer.byteLength, savedAt: new Date().toISOString() };
     await cache.put(COMPLETE, new Response(JSON.stringify(summary), { headers: { "Content-Type": "application/json" } }));
+    told();
     return summary;
   }
 
@@ -126,6 +129,7 @@ const LocifyAreas = (() => {
 
   async function remove(id) {
     if ("caches" in window) await caches.delete(cacheName(id));
+    told();
   }
 
   return { keep, status, remove, read, tileOf };
