@@ -80,17 +80,18 @@ struct SyncPusher {
                 outcomes.append(outcome)
                 lastApplied = mutation.id
             }
-            let refusals = refused.adding(newlyRefused, lastApplied: lastApplied).json
+            let refusals = refused.adding(newlyRefused, lastApplied: lastApplied)
             let results = try await withRecords(outcomes, on: database)
             if known.isEmpty {
                 try await clients.insert([
                     .owner: ownerID, .clientID: push.clientID, .lastMutationID: lastApplied, .pushes: 1,
-                    .firstSeenAt: now, .lastSeenAt: now, .refusals: refusals,
+                    .firstSeenAt: now, .lastSeenAt: now, .refusals: refusals.json,
                 ])
             } else {
-                try await clients.update(
-                    [.lastMutationID: lastApplied, .lastSeenAt: now, .refusals: refusals],
-                    computing: [.pushes: #""pushes" + 1"#], where: thisClient)
+                var values: SyncClientsTable.Values = [.lastMutationID: lastApplied, .lastSeenAt: now]
+                // Written only when it changed: most pushes refuse nothing and let no old refusal go.
+                if refusals.ids != refused.ids { values[.refusals] = refusals.json }
+                try await clients.update(values, computing: [.pushes: #""pushes" + 1"#], where: thisClient)
             }
             // Pulling from the client's own cursor brings this push back with all it touched (a deleted
             // contact's addresses, the places a deleted category let go); without one, from just before it.
@@ -359,6 +360,9 @@ struct RecentRefusals {
     func result(of id: Int) -> SyncPushResultResource? {
         results.first { $0.id == id }
     }
+
+    /// The mutations refused, which say whether two sets of refusals differ.
+    var ids: [Int] { results.map(\.id) }
 
     func adding(_ newer: [SyncPushResultResource], lastApplied: Int) -> RecentRefusals {
         var copy = self
