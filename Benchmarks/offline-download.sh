@@ -160,11 +160,19 @@ try:
                   "return [n.responseStart, n.domInteractive, n.domContentLoadedEventEnd, n.loadEventEnd]"
                   "  .map(t => Math.round(t - n.startTime));")
     percentile = lambda values, share: sorted(values)[max(0, int(len(values) * share) - 1)]
-    online, online_timings = {}, []
-    for path in sample:
-        driver.get(base + path)
-        online[path] = driver.execute_script(main_text)
-        online_timings.append(driver.execute_script(navigation)[-1])
+
+    def visit(paths):
+        """Each page opened in turn: its text, its navigation's phases, and whether it says it is the
+        device's copy."""
+        seen = {}
+        for path in paths:
+            driver.get(base + path)
+            seen[path] = (driver.execute_script(main_text), driver.execute_script(navigation),
+                          driver.execute_script("return !!document.querySelector('main .offline-status[data-offline-saved-at]')"))
+        return seen
+
+    online = visit(sample)
+    online_timings = [phases[-1] for _, phases, _ in online.values()]
     os.kill(server_pid, signal.SIGTERM)
     for _ in range(100):
         try:
@@ -172,15 +180,10 @@ try:
             time.sleep(0.1)
         except OSError:
             break
-    timings, different, by_page = [], [], []
-    for path in sample:
-        driver.get(base + path)
-        phases = driver.execute_script(navigation)
-        timings.append(phases[-1])
-        by_page.append((phases[-1], path, phases))
-        noted = driver.execute_script("return !!document.querySelector('main .offline-status[data-offline-saved-at]')")
-        if not noted or driver.execute_script(main_text) != online[path]:
-            different.append(path)
+    offline = visit(sample)
+    timings = [phases[-1] for _, phases, _ in offline.values()]
+    by_page = [(phases[-1], path, phases) for path, (_, phases, _) in offline.items()]
+    different = [path for path, (text, _, noted) in offline.items() if not noted or text != online[path][0]]
     answers = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "Promise.all(arguments[0].map(p => fetch(p).then(r => r.status, () => 0))).then(done);", sorted(expected))

@@ -319,6 +319,9 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     breads = [api(server, token, "POST", "/api/places", {
         "name": name, "latitude": 48.85, "longitude": 2.35 + i / 100, "category_id": bakeries["id"]})["data"]
         for i, name in enumerate(["Du Pain et des Idées", "Poilâne"])]
+    # 16 contacts: the list has a second page, until a deletion below.
+    for name in ["Ada", "Grace", "Hedy", "Katherine"]:
+        api(server, token, "POST", "/api/contacts", {"first_name": name, "last_name": "Extra"})
     log_in(browser, server, account)
     wait_for_worker(browser)
     browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
@@ -342,7 +345,8 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
     assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
     browser.get(f"{server.url}/contacts")
-    assert "12 contacts" in browser.find_element(By.ID, "contacts-summary").text
+    assert "16 contacts" in browser.find_element(By.ID, "contacts-summary").text
+    assert saved_on_device(browser, f"{server.url}/contacts?page=2")
     shot(browser, screens, "83-offline-unvisited-list")
 
     # Changes made elsewhere while the page was away reach the kept pages at the next sync; a page the
@@ -357,10 +361,12 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     # A renamed category shows on every page of its places, none of which changed itself.
     api(server, token, "PUT", f"/api/categories/{bakeries['id']}", {"name": "Boulangeries"})
     browser.get(server.url + "/map")
-    WebDriverWait(browser, 30).until(lambda d: "11 contacts" in d.execute_async_script(
+    WebDriverWait(browser, 30).until(lambda d: "15 contacts" in d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(location.origin + '/contacts'))"
         "  .then(r => r ? r.text() : '').then(done, () => done(''));"))
+    # The list's second page is gone with the contact: the device lets it go too.
+    WebDriverWait(browser, 30).until(lambda d: not saved_on_device(d, f"{server.url}/contacts?page=2"))
     WebDriverWait(browser, 30).until(lambda d: not d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(true));",

@@ -219,10 +219,28 @@ const LocifyStore = (() => {
       if (kind.every_page_of) everyPageOf.add(kind.every_page_of);
     }
     for (const type of everyPageOf) for (const page of await everyPage(type)) refresh.add(page);
+    for (const page of await pagesPastTheEnd(ensure)) drop.add(page);
     for (const page of drop) refresh.delete(page);
     worker.postMessage({
       type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop], tiles: basemapTiles(answer.basemap),
     });
+  }
+
+  /// The kept pages of the plan's lists that the lists no longer have (`/contacts?page=5` once there are
+  /// four pages): a list and its variants the plan names (`?archived=1`), not a sort or search of it.
+  async function pagesPastTheEnd(lists) {
+    const withoutPage = (url) => {
+      const params = new URLSearchParams(url.search);
+      params.delete("page");
+      params.sort();
+      return url.pathname + "?" + params;
+    };
+    const listed = new Set([...lists].map((path) => withoutPage(new URL(path, location.origin))));
+    const kept = await (await caches.open("locify-pages")).keys();
+    return kept.map((request) => new URL(request.url))
+      .filter((url) => url.searchParams.has("page") && listed.has(withoutPage(url)))
+      .map((url) => url.pathname + url.search)
+      .filter((path) => !lists.has(path));
   }
 
   /// Every basemap tile of the plan's low zooms, drawn as the maps on this device draw them (light or
