@@ -4,6 +4,7 @@ started again on the same data: the app is installable, pages opened online open
 they are this device's copy and how old it is, a page never opened shows the offline page with the saved
 pages to go to, the live page returns with the server, and logging out leaves none of the account's pages on
 the device."""
+import datetime
 import os
 import shutil
 import subprocess
@@ -322,6 +323,10 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     # 16 contacts: the list has a second page, until a deletion below.
     for name in ["Ada", "Grace", "Hedy", "Katherine"]:
         api(server, token, "POST", "/api/contacts", {"first_name": name, "last_name": "Extra"})
+    soon = (datetime.date.today() + datetime.timedelta(days=3)).isoformat()
+    first = api(server, token, "GET", "/api/contacts?limit=1")["data"][0]
+    book = api(server, token, "POST", "/api/reminders", {
+        "contact_id": first["id"], "title": "Return the book", "initial_date": soon, "frequency_type": "one_time"})["data"]
     log_in(browser, server, account)
     wait_for_worker(browser)
     browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
@@ -344,6 +349,26 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
     assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
+    # Its new reminder form, never opened here, opens from the device, and keeps a reminder made offline.
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Add reminder"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"New reminder for {unseen_name}"
+    browser.find_element(By.ID, "title").send_keys("Water the plants")
+    browser.execute_script(
+        "const input = document.getElementById('initial_date'); input.value = arguments[0];"
+        "input.dispatchEvent(new Event('change', {bubbles: true}));", soon)
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.reminder-form button.primary"))
+    assert browser.current_url == f"{server.url}/contacts/{unseen_id}"
+    assert "1 change waiting" in waiting_note(browser)
+    # A reminder's edit form opened from the timeline (its address names the way back) is the one kept.
+    browser.get(f"{server.url}/reminders")
+    edit = browser.find_element(By.CSS_SELECTOR, f"main a[href^='/reminders/{book['id']}/edit?return_to=']")
+    click_and_wait_for_page(browser, edit)
+    assert browser.find_element(By.ID, "title").get_attribute("value") == "Return the book"
+    title = browser.find_element(By.ID, "title")
+    title.clear()
+    title.send_keys("Return the library book")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.reminder-form button.primary"))
+    assert "2 changes waiting" in waiting_note(browser)
     browser.get(f"{server.url}/contacts")
     assert "16 contacts" in browser.find_element(By.ID, "contacts-summary").text
     assert saved_on_device(browser, f"{server.url}/contacts?page=2")
@@ -361,6 +386,10 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     # A renamed category shows on every page of its places, none of which changed itself.
     api(server, token, "PUT", f"/api/categories/{bakeries['id']}", {"name": "Boulangeries"})
     browser.get(server.url + "/map")
+    # The reminders made and changed offline reached the server when it came back (at this page load).
+    WebDriverWait(browser, 30).until(lambda d: "Water the plants" in [
+        r["title"] for r in api(server, token, "GET", f"/api/reminders?contact_id={unseen_id}")["data"]])
+    assert api(server, token, "GET", f"/api/reminders/{book['id']}")["data"]["title"] == "Return the library book"
     WebDriverWait(browser, 30).until(lambda d: "15 contacts" in d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(location.origin + '/contacts'))"

@@ -2,11 +2,14 @@ import LocifyCore
 import Vapor
 
 extension OfflinePages {
-    /// A contact's page and its edit form; the new contact form; the contact lists, current and archived, every page of them; and the pages that
+    /// A contact's page, its edit form and its new reminder form (as its page links to it); the new contact form; the contact lists, current and archived, every page of them; and the pages that
     /// show contacts' names (the map, the reminders, the tasks).
     static let contact = OfflinePages(
         type: SyncedType.contact.name, recordPage: ContactPaths.contact.template("{id}"),
-        forms: [ContactPaths.edit.template("{id}")]
+        forms: [
+            ContactPaths.edit.template("{id}"),
+            ReminderPaths.new.path + "?contact={id}&return_to=" + ContactPaths.contact.template("{id}"),
+        ]
     ) { request in try await contactLists(request) }
 
     /// Shown on every contact's page (a gender's name, a field kind's label, a tag's).
@@ -28,10 +31,12 @@ extension OfflinePages {
     }
 
     /// A record shown on its contact's page (an address, a note, a photo…).
-    static func onContactPage(_ type: String, key: [String] = ["contact", "id"], alsoOn lists: [SitePath] = [])
-        -> OfflinePages
-    {
+    static func onContactPage(
+        _ type: String, key: [String] = ["contact", "id"], forms: [String] = [], alsoOn lists: [SitePath] = []
+    ) -> OfflinePages {
         let paths = lists.map(\.path)
-        return OfflinePages(type: type, reach: .parent(type: SyncedType.contact.name, key: key)) { _ in paths }
+        return OfflinePages(type: type, forms: forms, reach: .parent(type: SyncedType.contact.name, key: key)) {
+            _ in paths
+        }
     }
 }

@@ -152,7 +152,15 @@ final class OfflineAppTests: XCTestCase {
                     "/contacts", "/contacts?page=2", "/contacts?archived=1", "/contacts/new", "/map", "/reminders",
                     "/tasks",
                 ])
-            XCTAssertEqual(contact["forms"] as? [String], ["/contacts/{id}/edit"])
+            let reminderForm = "/reminders/new?contact={id}&return_to=/contacts/{id}"
+            XCTAssertEqual(contact["forms"] as? [String], ["/contacts/{id}/edit", reminderForm])
+            XCTAssertEqual(types["reminder"]?["forms"] as? [String], ["/reminders/{id}/edit"])
+            // The contact's page links to its new reminder form at the very address the device keeps it under.
+            let newReminder = reminderForm.replacingOccurrences(of: "{id}", with: String(contacts[0].id))
+            let contactPage = try await browser.get("/contacts/\(contacts[0].id)").text
+            XCTAssertTrue(
+                contactPage.contains(#"href="\#(newReminder.replacingOccurrences(of: "&", with: "&amp;"))""#),
+                "the page's link and the kept form's address differ")
             XCTAssertEqual(types["place"]?["page"] as? String, "/places/{id}")
             XCTAssertEqual(types["place"]?["forms"] as? [String], ["/places/{id}/edit"])
             XCTAssertTrue((types["place"]?["lists"] as? [String] ?? []).contains("/places/new"))
@@ -180,6 +188,7 @@ final class OfflineAppTests: XCTestCase {
             var pages = Set(types.values.flatMap { $0["lists"] as? [String] ?? [] })
             pages.insert("/contacts/\(contacts[0].id)")
             pages.insert("/contacts/\(contacts[0].id)/edit")
+            pages.insert(newReminder)
             pages.insert("/places/\(try XCTUnwrap(placeID))")
             pages.insert("/places/\(try XCTUnwrap(placeID))/edit")
             for page in pages {

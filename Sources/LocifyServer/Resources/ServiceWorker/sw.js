@@ -159,11 +159,21 @@ async function tell(message) {
 
 async function savedPage(request, failure) {
   const pages = await caches.open(PAGES_CACHE);
-  const saved = (await pages.match(request.url)) || (await listSearched(pages, request.url));
+  const saved = (await pages.match(request.url)) || (await listSearched(pages, request.url)) ||
+    (await withoutReturn(pages, request.url));
   if (saved) return annotated(saved, savedNote(saved.headers.get(SAVED_AT)));
   const offline = await (await caches.open(SHELL_CACHE)).match(OFFLINE_PAGE);
   if (!offline) return failure || Response.error();
   return annotated(offline, notSavedNote(), await savedPagesList(pages));
+}
+
+/// A form opened from another page than the one it was kept from (`/reminders/5/edit?return_to=…`, kept
+/// as `/reminders/5/edit`): the form itself, which goes back to its own list once saved.
+async function withoutReturn(pages, address) {
+  const url = new URL(address);
+  if (!url.searchParams.has("return_to")) return undefined;
+  url.searchParams.delete("return_to");
+  return pages.match(url.href);
 }
 
 /// For a search not kept (`/contacts?q=ada`), the list it searches: the page's script

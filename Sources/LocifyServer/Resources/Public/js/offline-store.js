@@ -190,7 +190,7 @@ const LocifyStore = (() => {
     const plan = answer.types;
     // Kept for the pages' marks of changes waiting (offline-changes.js), which may be drawn offline.
     localStorage.setItem(PLAN_KEY, JSON.stringify(plan));
-    const fill = (template, id) => template.replace("{id}", id);
+    const fill = (template, id) => template.replaceAll("{id}", id);
     const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
     // A record's page and its forms (its edit page), kept, refreshed and dropped together.
     const pagesOf = (type, id) => {
