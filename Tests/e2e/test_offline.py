@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (PARIS, ROOT, Account, Server, TileStandIn, assert_no_console_errors, click_and_wait_for_page,
-                      free_port, log_in, shot)
+                      fill, free_port, log_in, shot)
 
 
 class RestartableServer:
@@ -85,6 +85,14 @@ def saved_on_device(driver, url):
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(false));", url)
+
+
+def kept_page_text(driver, url):
+    """A page as the service worker keeps it (it keeps them gzipped), or '' when it keeps none."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
+        "  .then(r => r ? LocifyStore.pageText(r) : '').then(done, () => done(''));", url)
 
 
 def kept_basemap_tiles(driver):
@@ -327,6 +335,8 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     first = api(server, token, "GET", "/api/contacts?limit=1")["data"][0]
     book = api(server, token, "POST", "/api/reminders", {
         "contact_id": first["id"], "title": "Return the book", "initial_date": soon, "frequency_type": "one_time"})["data"]
+    work = api(server, token, "POST", f"/api/contacts/{first['id']}/addresses", {
+        "name": "Work", "street": "1 place Bellecour", "city": "Lyon", "postal_code": "69002", "country": "FR"})["data"]
     log_in(browser, server, account)
     wait_for_worker(browser)
     browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
@@ -369,6 +379,23 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     title.send_keys("Return the library book")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.reminder-form button.primary"))
     assert "2 changes waiting" in waiting_note(browser)
+    # So do the contact's new address form and an address's edit form, never opened here either.
+    browser.get(f"{server.url}/contacts/{unseen_id}")
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Add an address"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"New address for {unseen_name}"
+    fill(browser, "country-filter", "france")
+    fill(browser, "street", "3 rue des Lilas")
+    fill(browser, "city", "Lyon")
+    fill(browser, "postal_code", "69003")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.address-form button.primary"))
+    assert "3 changes waiting" in waiting_note(browser)
+    browser.get(f"{server.url}/contacts/{first['id']}")
+    click_and_wait_for_page(browser, browser.find_element(
+        By.CSS_SELECTOR, f"main a[href='/contacts/{first['id']}/addresses/{work['id']}/edit']"))
+    assert browser.find_element(By.ID, "street").get_attribute("value") == "1 place Bellecour"
+    fill(browser, "city", "Villeurbanne")
+    click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.address-form button.primary"))
+    assert "4 changes waiting" in waiting_note(browser)
     browser.get(f"{server.url}/contacts")
     assert "16 contacts" in browser.find_element(By.ID, "contacts-summary").text
     assert saved_on_device(browser, f"{server.url}/contacts?page=2")
@@ -390,29 +417,22 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     WebDriverWait(browser, 30).until(lambda d: "Water the plants" in [
         r["title"] for r in api(server, token, "GET", f"/api/reminders?contact_id={unseen_id}")["data"]])
     assert api(server, token, "GET", f"/api/reminders/{book['id']}")["data"]["title"] == "Return the library book"
-    WebDriverWait(browser, 30).until(lambda d: "15 contacts" in d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(location.origin + '/contacts'))"
-        "  .then(r => r ? r.text() : '').then(done, () => done(''));"))
+    assert "3 rue des Lilas" in [a["street"] for a in api(server, token, "GET", f"/api/contacts/{unseen_id}/addresses")["data"]]
+    assert api(server, token, "GET", f"/api/addresses/{work['id']}")["data"]["city"] == "Villeurbanne"
+    WebDriverWait(browser, 30).until(lambda d: "15 contacts" in kept_page_text(d, server.url + "/contacts"))
     # The list's second page is gone with the contact: the device lets it go too.
     WebDriverWait(browser, 30).until(lambda d: not saved_on_device(d, f"{server.url}/contacts?page=2"))
     WebDriverWait(browser, 30).until(lambda d: not d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(true));",
         f"{server.url}/contacts/{gone_id}"))
-    WebDriverWait(browser, 30).until(lambda d: "Renamed Elsewhere" in d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
-        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{unseen_id}"))
+    WebDriverWait(browser, 30).until(lambda d: "Renamed Elsewhere" in kept_page_text(d, f"{server.url}/contacts/{unseen_id}"))
     WebDriverWait(browser, 30).until(lambda d: d.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(false));",
         lost_url))
     for bread in breads:
-        WebDriverWait(browser, 30).until(lambda d: "Boulangeries" in d.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "caches.open('locify-pages').then(c => c.match(arguments[0]))"
-            "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/places/{bread['id']}"))
+        WebDriverWait(browser, 30).until(lambda d: "Boulangeries" in kept_page_text(d, f"{server.url}/places/{bread['id']}"))
     own_server.stop()
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert "Renamed Elsewhere" in browser.find_element(By.TAG_NAME, "h1").text
@@ -487,10 +507,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
         "const done = arguments[arguments.length - 1];"
         "LocifyStore.sync().then(() => LocifyStore.record('address', arguments[0])).then(r => done(!!r), () => done(false));",
         home["id"]))
-    WebDriverWait(browser, 30).until(lambda d: 'data-sync-field="nickname">Ada<' in d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
-        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{edited_id}"))
+    WebDriverWait(browser, 30).until(lambda d: 'data-sync-field="nickname">Ada<' in kept_page_text(d, f"{server.url}/contacts/{edited_id}"))
     # Searches whose answers online are compared with the same searches offline.
     kinds = {k["name"]: k["id"] for k in api(server, token, "GET", "/api/contactfieldtypes")["data"]}
     api(server, token, "POST", "/api/contactfields", {
@@ -659,10 +676,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Show this page as it is now"))
     assert "11 contacts" in browser.find_element(By.ID, "contacts-summary").text
     assert not browser.find_element(By.ID, "offline-changes").is_displayed()
-    WebDriverWait(browser, 30).until(lambda d: "Countess" in d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(arguments[0]))"
-        "  .then(r => r ? r.text() : '').then(done, () => done(''));", f"{server.url}/contacts/{edited_id}"))
+    WebDriverWait(browser, 30).until(lambda d: "Countess" in kept_page_text(d, f"{server.url}/contacts/{edited_id}"))
 
 
 def tile_range(box, zoom):
@@ -790,10 +804,7 @@ def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_s
     assert set(stored) == expected
 
     # The kept map page is fetched again in the background, with the outline.
-    WebDriverWait(browser, 30).until(lambda d: d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => r ? r.text() : '')"
-        ".then(t => done(t.includes('Paris centre')), () => done(false));", server.url + "/map"))
+    WebDriverWait(browser, 30).until(lambda d: "Paris centre" in kept_page_text(d, server.url + "/map"))
 
     # With the server stopped every tile of the area answers from the device; one outside it does not.
     own_server.stop()

@@ -7,7 +7,7 @@ extension OfflinePages {
     static let contact = OfflinePages(
         type: SyncedType.contact.name, recordPage: ContactPaths.contact.template("{id}"),
         forms: [
-            ContactPaths.edit.template("{id}"),
+            ContactPaths.edit.template("{id}"), AddressPaths.new.template("{id}"),
             ReminderPaths.new.path + "?contact={id}&return_to=" + ContactPaths.contact.template("{id}"),
         ]
     ) { request in try await contactLists(request) }

@@ -154,6 +154,11 @@ struct SitePathWithTwo: RoutePath {
         pattern.filled([String(outer), String(inner)])
     }
 
+    /// The path with placeholders (`{parent}`, `{id}`) in the parameters' places, for a client to fill in.
+    func template(_ outer: String, _ inner: String) -> String {
+        pattern.filled([outer, inner]).path
+    }
+
     func appending(_ words: String...) -> SitePathWithTwo {
         SitePathWithTwo(pattern: pattern.appending(words))
     }

@@ -153,8 +153,10 @@ final class OfflineAppTests: XCTestCase {
                     "/tasks",
                 ])
             let reminderForm = "/reminders/new?contact={id}&return_to=/contacts/{id}"
-            XCTAssertEqual(contact["forms"] as? [String], ["/contacts/{id}/edit", reminderForm])
+            XCTAssertEqual(
+                contact["forms"] as? [String], ["/contacts/{id}/edit", "/contacts/{id}/addresses/new", reminderForm])
             XCTAssertEqual(types["reminder"]?["forms"] as? [String], ["/reminders/{id}/edit"])
+            XCTAssertEqual(types["address"]?["forms"] as? [String], ["/contacts/{parent}/addresses/{id}/edit"])
             // The contact's page links to its new reminder form at the very address the device keeps it under.
             let newReminder = reminderForm.replacingOccurrences(of: "{id}", with: String(contacts[0].id))
             let contactPage = try await browser.get("/contacts/\(contacts[0].id)").text
@@ -189,6 +191,9 @@ final class OfflineAppTests: XCTestCase {
             pages.insert("/contacts/\(contacts[0].id)")
             pages.insert("/contacts/\(contacts[0].id)/edit")
             pages.insert(newReminder)
+            pages.insert("/contacts/\(contacts[0].id)/addresses/new")
+            let addressID = try XCTUnwrap(try address.json()["data"] as? [String: Any])["id"] as? Int
+            pages.insert("/contacts/\(contacts[0].id)/addresses/\(try XCTUnwrap(addressID))/edit")
             pages.insert("/places/\(try XCTUnwrap(placeID))")
             pages.insert("/places/\(try XCTUnwrap(placeID))/edit")
             for page in pages {

@@ -78,13 +78,26 @@ async function page(event) {
   return response;
 }
 
+// Pages are kept gzipped: mostly markup, they take a fifth of the room or less, so a device keeps every
+// page of a large account (each address form carries the world's countries) well within its storage.
+const COMPRESSED = "X-Locify-Compressed";
+
 async function save(url, response) {
   const text = await response.text();
   const headers = new Headers(response.headers);
   headers.set(SAVED_AT, new Date().toISOString());
   headers.set(SAVED_TITLE, encodeURIComponent(title(text)));
+  headers.set(COMPRESSED, "gzip");
+  headers.delete("Content-Length");
+  const body = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
   const cache = await caches.open(PAGES_CACHE);
-  await cache.put(url, new Response(text, { status: 200, headers }));
+  await cache.put(url, new Response(body, { status: 200, headers }));
+}
+
+/// The text of a kept page, gzipped or not (pages kept by an earlier version).
+async function keptText(response) {
+  if (response.headers.get(COMPRESSED) !== "gzip") return response.text();
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).text();
 }
 
 // Pages the page's script asks to keep current (offline-store.js): after each sync, the pages of what
@@ -192,9 +205,10 @@ async function listSearched(pages, address) {
 
 /// The page's text with the worker's notes where the server marked their places.
 async function annotated(response, note, list = "") {
-  const text = (await response.text()).replace(STATUS_MARK, note).replace(SAVED_PAGES_MARK, list);
+  const text = (await keptText(response)).replace(STATUS_MARK, note).replace(SAVED_PAGES_MARK, list);
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
+  headers.delete(COMPRESSED);
   return new Response(text, { status: 200, headers });
 }
 

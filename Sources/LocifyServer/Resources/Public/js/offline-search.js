@@ -104,7 +104,7 @@ const LocifyOfflineSearch = (() => {
     for (const url of pages) {
       const response = await cache.match(url.href);
       if (!response) continue;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const page = new DOMParser().parseFromString(await LocifyStore.pageText(response), "text/html");
       const list = page.querySelector(`[data-offline-search="${kind}"]`);
       if (!list) continue;
       for (const row of list.children) {

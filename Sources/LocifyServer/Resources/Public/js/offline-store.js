@@ -165,11 +165,6 @@ const LocifyStore = (() => {
     return { touched, fresh, pagesKeptAt };
   }
 
-  /// The ids of every record of `type` the copy holds.
-  async function ids(type) {
-    return (await all(type)).map((data) => data.id);
-  }
-
   function dig(data, key) {
     return key.reduce((value, part) => (value == null ? null : value[part]), data);
   }
@@ -192,13 +187,17 @@ const LocifyStore = (() => {
     localStorage.setItem(PLAN_KEY, JSON.stringify(plan));
     const fill = (template, id) => template.replaceAll("{id}", id);
     const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
-    // A record's page and its forms (its edit page), kept, refreshed and dropped together.
-    const pagesOf = (type, id) => {
+    // A record's page and its forms (its edit page), kept, refreshed and dropped together; `{parent}` in
+    // a form's address is its parent's id (an address's contact).
+    const pagesOf = (type, data) => {
       const kind = plan[type];
-      if (!kind || id == null) return [];
-      return (kind.page ? [kind.page] : []).concat(kind.forms || []).map((template) => fill(template, id));
+      if (!kind || !data || data.id == null) return [];
+      const parentID = kind.parent ? dig(data, kind.parent.key) : null;
+      return (kind.page ? [kind.page] : []).concat(kind.forms || [])
+        .filter((template) => !template.includes("{parent}") || parentID != null)
+        .map((template) => fill(template, data.id).replaceAll("{parent}", parentID));
     };
-    const everyPage = async (type) => (await ids(type)).flatMap((id) => pagesOf(type, id));
+    const everyPage = async (type) => (await all(type)).flatMap((data) => pagesOf(type, data));
     const ensure = new Set();
     for (const [type, kind] of Object.entries(plan)) {
       for (const list of kind.lists) ensure.add(list);
@@ -211,7 +210,7 @@ const LocifyStore = (() => {
       const kind = plan[type];
       if (!kind) continue;
       for (const list of kind.lists) refresh.add(list);
-      for (const own of pagesOf(type, data.id)) (deleted ? drop : refresh).add(own);
+      for (const own of pagesOf(type, data)) (deleted ? drop : refresh).add(own);
       if (kind.parent) {
         const parent = pageOf(kind.parent.type, dig(data, kind.parent.key));
         if (parent) refresh.add(parent);
@@ -498,6 +497,12 @@ const LocifyStore = (() => {
     if (worker) worker.postMessage({ type: "keep-pages", refresh: paths });
   }
 
+  /// The text of a page the service worker kept (gzipped, as sw.js keeps them; or not, by an earlier one).
+  async function pageText(response) {
+    if (response.headers.get("X-Locify-Compressed") !== "gzip") return response.text();
+    return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).text();
+  }
+
   /// The server's plan of which pages show which records, as last asked, or null.
   function plan() {
     try {
@@ -507,6 +512,6 @@ const LocifyStore = (() => {
     }
   }
 
-  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan };
+  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan, pageText };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);
