@@ -374,9 +374,7 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     edit = browser.find_element(By.CSS_SELECTOR, f"main a[href^='/reminders/{book['id']}/edit?return_to=']")
     click_and_wait_for_page(browser, edit)
     assert browser.find_element(By.ID, "title").get_attribute("value") == "Return the book"
-    title = browser.find_element(By.ID, "title")
-    title.clear()
-    title.send_keys("Return the library book")
+    fill(browser, "title", "Return the library book")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.reminder-form button.primary"))
     assert "2 changes waiting" in waiting_note(browser)
     # So do the contact's new address form and an address's edit form, never opened here either.
@@ -586,9 +584,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
         click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.place-form button[type=submit]"))
     # A postal code France does not use: kept now, refused by the server later.
     browser.get(address_form)
-    postal_code = browser.find_element(By.ID, "postal_code")
-    postal_code.clear()
-    postal_code.send_keys("ABC")
+    fill(browser, "postal_code", "ABC")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "form.address-form button.primary"))
     assert "6 changes waiting" in waiting_note(browser)
     browser.get(f"{server.url}/contacts/{deleted_id}")
