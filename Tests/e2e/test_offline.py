@@ -553,17 +553,20 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
 
     # An edit: only the field changed goes into the queue, and the page it leads to lists it.
     browser.get(f"{server.url}/contacts/{edited_id}/edit")
-    nickname = browser.find_element(By.ID, "nickname")
-    nickname.clear()
-    nickname.send_keys("Countess")
+    fill(browser, "nickname", "Countess")
+    fill(browser, "first_name", "Augusta")
+    last_name = browser.find_element(By.ID, "last_name").get_attribute("value")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
     assert browser.current_url == f"{server.url}/contacts/{edited_id}"
     note = waiting_note(browser)
-    assert "1 change waiting" in note and "Nickname" in note, note
-    # The page shows the new nickname where the old one was, marked as not sent yet.
+    assert "1 change waiting" in note and "Nickname" in note and "First name" in note, note
+    # The page shows the new nickname where the old one was, and the name made of the new first name and
+    # the kept last name, marked as not sent yet.
     shown = browser.find_element(By.CSS_SELECTOR, "main [data-sync-field='nickname']")
     WebDriverWait(browser, 10).until(lambda d: shown.text == "Countess")
     assert "waiting-value" in shown.get_attribute("class")
+    name = browser.find_element(By.CSS_SELECTOR, "main h1 [data-sync-compose]")
+    assert name.text == f"Augusta {last_name}".strip() and "waiting-value" in name.get_attribute("class")
     assert "Changed on this device, not sent yet" in browser.find_element(By.TAG_NAME, "h1").text
 
     # A favorite, a place the server will refuse (no such latitude), a place in a new category, a deletion.
@@ -605,6 +608,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     WebDriverWait(browser, 10).until(lambda d: "Deleted on this device, not sent yet" in row_of(f"/contacts/{deleted_id}").text)
     assert "waiting-deleted" in row_of(f"/contacts/{deleted_id}").get_attribute("class")
     assert "Changed on this device, not sent yet" in row_of(f"/contacts/{edited_id}").text
+    assert f"Augusta {last_name}".strip() in row_of(f"/contacts/{edited_id}").text
     browser.get(f"{server.url}/places/categories/{cafes['id']}")
     WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-offline-search] > li.waiting-new"))
     first = browser.find_element(By.CSS_SELECTOR, "[data-offline-search] > li:first-child").text
@@ -652,6 +656,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     shot(browser, screens, "85-offline-change-refused")
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-waiting-mark]"), "sent changes are no longer marked"
     assert api(server, token, "GET", f"/api/contacts/{edited_id}")["data"]["nickname"] == "Countess"
+    assert api(server, token, "GET", f"/api/contacts/{edited_id}")["data"]["first_name"] == "Augusta"
     assert api(server, token, "GET", f"/api/places/{place['id']}")["data"]["is_favorite"] is True
     places = api(server, token, "GET", "/api/places?limit=100")["data"]
     assert [p["name"] for p in places if p["name"] in ("Tea Room", "Bakery")] == ["Bakery"]

@@ -41,9 +41,9 @@ final class ContactsWebTests: XCTestCase {
                 try await browser.post("/contacts", form: ["first_name": name])
             }
             let list = try await browser.get("/contacts")
-            let marie = try XCTUnwrap(list.text.range(of: #"class="contact-name">Marie Curie"#))
-            let albert = try XCTUnwrap(list.text.range(of: #"class="contact-name">Albert"#))
-            let zed = try XCTUnwrap(list.text.range(of: #"class="contact-name">Zed"#))
+            let marie = try XCTUnwrap(list.text.range(of: #"last_name">Marie Curie"#))
+            let albert = try XCTUnwrap(list.text.range(of: #"last_name">Albert"#))
+            let zed = try XCTUnwrap(list.text.range(of: #"last_name">Zed"#))
             XCTAssertLessThan(marie.lowerBound, albert.lowerBound, "starred first")
             XCTAssertLessThan(albert.lowerBound, zed.lowerBound, "then by name")
             XCTAssertTrue(list.text.contains("3 contacts"))

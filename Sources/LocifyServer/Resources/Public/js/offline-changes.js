@@ -275,15 +275,25 @@ const LocifyChanges = (() => {
       tag.textContent = text;
       return tag;
     };
-    // A field the page shows as it is (`data-sync-field`) shows the value waiting instead, marked.
-    const showValues = (scope, fields) => {
+    // A field the page shows as it is (`data-sync-field`) shows the value waiting instead, marked; so
+    // does one it makes of several (`data-sync-compose="first_name last_name"`, joined by spaces as the
+    // server joins a name), from the values waiting and the record's others.
+    const showValue = (shown, value) => {
+      if (!shown.classList.contains("waiting-value")) shown.dataset.drawnText = shown.textContent;
+      shown.textContent = value;
+      shown.classList.add("waiting-value");
+    };
+    const showValues = (scope, fields, record) => {
       for (const [name, value] of Object.entries(fields)) {
         if (typeof value !== "string" || value.trim() === "") continue;
-        for (const shown of scope.querySelectorAll(`[data-sync-field="${CSS.escape(name)}"]`)) {
-          if (!shown.classList.contains("waiting-value")) shown.dataset.drawnText = shown.textContent;
-          shown.textContent = value;
-          shown.classList.add("waiting-value");
-        }
+        for (const shown of scope.querySelectorAll(`[data-sync-field="${CSS.escape(name)}"]`)) showValue(shown, value);
+      }
+      for (const shown of scope.querySelectorAll("[data-sync-compose]")) {
+        const names = shown.dataset.syncCompose.split(" ");
+        if (!names.some((name) => name in fields)) continue;
+        const value = names.map((name) => String((name in fields ? fields[name] : record[name]) ?? "").trim())
+          .filter(Boolean).join(" ");
+        if (value) showValue(shown, value);
       }
     };
     const records = new Map();
@@ -318,14 +328,14 @@ const LocifyChanges = (() => {
       const page = kind.page.replace("{id}", record.id);
       const text = op === "delete" ? "Deleted on this device, not sent yet" : "Changed on this device, not sent yet";
       if (location.pathname === page) {
-        if (op === "update") showValues(main, entry.mutation.fields);
+        if (op === "update") showValues(main, entry.mutation.fields, record);
         const heading = main.querySelector("h1");
         if (heading && !heading.querySelector("[data-waiting-mark]")) heading.append(" ", mark(text));
       }
       for (const link of main.querySelectorAll(`[data-offline-search] a[href="${CSS.escape(page)}"]`)) {
         const row = link.closest("li, tr") || link;
         if (op === "delete") row.classList.add("waiting-deleted");
-        else showValues(row, entry.mutation.fields);
+        else showValues(row, entry.mutation.fields, record);
         if (!row.querySelector("[data-waiting-mark]")) link.after(" ", mark(text));
       }
     }
