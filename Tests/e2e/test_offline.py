@@ -262,6 +262,17 @@ def test_the_account_is_kept_on_the_device_and_kept_current(server, browser, sig
     browser.execute_script("window.dispatchEvent(new Event('online'))")
     WebDriverWait(browser, 20).until(lambda d: "Katherine Johnson" in device_copy(d).get("names", []))
 
+    # And so does time, while a page stays open: with the page's clock sped up (a wait of a minute or more
+    # takes a second), a change made elsewhere arrives with no page load and no network event.
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
+        "const slow = window.setInterval;"
+        "window.setInterval = (work, wait, ...rest) => slow(work, wait >= 60000 ? 1000 : wait, ...rest);"})
+    browser.get(server.url + "/contacts")
+    WebDriverWait(browser, 20).until(saved)
+    api(server, token, "PUT", f"/api/contacts/{contacts[1]['id']}", {"first_name": "Dorothy", "last_name": "Vaughan"})
+    assert "Dorothy Vaughan" not in device_copy(browser)["names"]
+    WebDriverWait(browser, 20).until(lambda d: "Dorothy Vaughan" in device_copy(d).get("names", []))
+
     # A cursor the server cannot go on from (its data restored from an older backup: 409) starts the
     # copy anew from a full download: a record the server no longer has leaves the device.
     browser.execute_async_script(
