@@ -296,11 +296,6 @@ const LocifyChanges = (() => {
         if (value) showValue(shown, value);
       }
     };
-    const records = new Map();
-    const recordsOf = async (type) => {
-      if (!records.has(type)) records.set(type, await LocifyStore.all(type));
-      return records.get(type);
-    };
     for (const entry of waiting) {
       const { type, op, uuid } = entry.mutation;
       const kind = plan[type];
@@ -323,7 +318,8 @@ const LocifyChanges = (() => {
         list.hidden = false;
         continue;
       }
-      const record = (await recordsOf(type)).find((kept) => kept.uuid === uuid);
+      // By the copy's own key: a page load with changes waiting reads only their records.
+      const record = await LocifyStore.recordByUUID(type, uuid);
       if (!record || !kind.page) continue;
       const page = kind.page.replace("{id}", record.id);
       const text = op === "delete" ? "Deleted on this device, not sent yet" : "Changed on this device, not sent yet";

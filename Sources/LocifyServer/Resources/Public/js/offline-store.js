@@ -307,6 +307,14 @@ const LocifyStore = (() => {
     }));
   }
 
+  /// The data of the device's copy of the record of `type` with `uuid`, or null: the copy's own key.
+  async function recordByUUID(type, uuid) {
+    return withDatabase(async (database) => {
+      const kept = await request(database.transaction("records").objectStore("records").get([type, uuid]));
+      return kept ? kept.data : null;
+    });
+  }
+
   /// Keeps changes made offline, in order, in one transaction: each is
   /// {mutation: {type, op, uuid, base_revision, fields}, summary, detail, page, at}. Answers their ids.
   async function enqueue(entries) {
@@ -512,6 +520,6 @@ const LocifyStore = (() => {
     }
   }
 
-  return { start, sync, summary, all, record, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan, pageText };
+  return { start, sync, summary, all, record, recordByUUID, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan, pageText };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);
