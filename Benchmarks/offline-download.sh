@@ -12,7 +12,8 @@
 # account's storage with the area under 100 MB; p95 offline navigation under 300 ms.
 # Usage: bash Benchmarks/offline-download.sh [contacts and places (1000)]
 #        OFFLINE_PAGES=all opens every contact's and place's page and every list page instead of a sample
-#        of 200 (about ten minutes more).
+#        of 200 (about ten minutes more); OFFLINE_PAGES=/map,/places names the pages to open.
+#        SHOW_DIFFERENCES=1 prints, for each page that differs, the lines online and offline do not share.
 # Builds a release binary unless LOCIFY_BIN names one; needs chromium, chromium-driver and the browser
 # suite's Python (.build/e2e-venv, made by .ci/run). Sends traffic only to 127.0.0.1; SQLite.
 set -euo pipefail
@@ -148,7 +149,9 @@ try:
         "const done = arguments[arguments.length - 1];"
         "fetch('/offline/plan.json').then(r => r.json()).then(p => done(p.types));")
     lists = {page for kind in plan.values() for page in kind["lists"]}
-    if os.environ.get("OFFLINE_PAGES") == "all":
+    if os.environ.get("OFFLINE_PAGES", "").startswith("/"):
+        sample = os.environ["OFFLINE_PAGES"].split(",")
+    elif os.environ.get("OFFLINE_PAGES") == "all":
         # Every contact's and place's page and every list page: the target's "100 % of those pages".
         sample = ([f"/contacts/{n}" for n in range(1, count + 1)] + [f"/places/{n}" for n in range(1, count + 1)]
                   + sorted(lists))
@@ -195,6 +198,13 @@ try:
         "const done = arguments[arguments.length - 1];"
         "Promise.all(arguments[0].map(p => fetch(p).then(r => r.status, () => 0))).then(done);", sorted(expected))
     print(f"map area with the server stopped: {answers.count(200)} of {len(expected)} tiles answer from the device")
+    if os.environ.get("SHOW_DIFFERENCES"):
+        import difflib
+        for path in different:
+            print(f"  {path}: " + ("not marked as the device's copy; " if not offline[path][2] else ""))
+            for line in difflib.unified_diff(online[path][0].splitlines(), offline[path][0].splitlines(),
+                                             "online", "offline", n=0, lineterm=""):
+                print("    " + line)
     if os.environ.get("SHOW_SLOWEST"):
         for row in sorted(by_page, reverse=True)[:12]:
             print(f"  {row[0]} ms {row[1]} (first byte, parsed, DOM ready, load: {row[2]})")

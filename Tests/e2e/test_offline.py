@@ -351,7 +351,8 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
     log_in(browser, server, account)
     wait_for_worker(browser)
     browser.refresh()  # the worker now controls the page; its sync asks it to keep the account's pages
-    assert pages_kept(browser) > 12
+    kept = pages_kept(browser)
+    assert kept > 40
     contacts = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "LocifyStore.all('contact').then(list => done(list.map(c => [c.id, c.complete_name])));")
@@ -367,6 +368,12 @@ def test_pages_never_opened_open_offline_and_follow_changes(own_server, browser,
         "const done = arguments[arguments.length - 1];"
         "fetch('/maps/basemap/3/4/2.svg').then(r => r.text().then(t => done([r.status, t.startsWith('<svg')])),"
         "  () => done('failed'));") == [200, True]
+    # A page not kept lists the app's sections and the pages saved last, not every one of them.
+    browser.get(f"{server.url}/settings")
+    listed = [link.get_attribute("href") for link in browser.find_elements(By.CSS_SELECTOR, ".saved-pages a")]
+    assert {f"{server.url}/contacts", f"{server.url}/places", f"{server.url}/map"} <= set(listed), listed
+    assert len(listed) < kept
+    assert f"And {kept - len(listed)} more pages saved" in browser.find_element(By.TAG_NAME, "main").text
     browser.get(f"{server.url}/contacts/{unseen_id}")
     assert unseen_name in browser.find_element(By.TAG_NAME, "h1").text
     assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text

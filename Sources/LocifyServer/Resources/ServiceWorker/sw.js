@@ -22,6 +22,8 @@ const SAVED_TITLE = "X-Locify-Title";
 // Where the server marks the page for the worker's notes.
 const STATUS_MARK = "<!--offline-status-->";
 const SAVED_PAGES_MARK = "<!--saved-pages-->";
+// How many pages the offline page lists before it lists only the sections and the ones saved last.
+const SAVED_PAGES_LISTED = 40;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -229,11 +231,23 @@ function notSavedNote() {
     `this page has not been saved on this device yet.</p>`;
 }
 
-/// The pages saved on this device, newest first, as links.
+/// The pages saved on this device, newest first, as links. With every page of an account kept (thousands),
+/// a list of them all would bury the way on and take seconds to read: then the app's sections (the pages
+/// of one path segment, such as /contacts) and the pages saved last (a cache lists its entries in the order
+/// they were put), with how many more there are.
 async function savedPagesList(pages) {
+  const requests = await pages.keys();
+  if (requests.length === 0) return "<p>No page has been saved on this device yet.</p>";
+  const isSection = (request) => {
+    const url = new URL(request.url);
+    return url.search === "" && url.pathname.split("/").length === 2;
+  };
+  const shown = requests.length <= SAVED_PAGES_LISTED ? requests
+    : [...requests.filter(isSection), ...requests.filter((request) => !isSection(request)).slice(-SAVED_PAGES_LISTED)];
   const entries = [];
-  for (const request of await pages.keys()) {
+  for (const request of shown) {
     const response = await pages.match(request);
+    if (!response) continue;
     const url = new URL(request.url);
     entries.push({
       path: url.pathname + url.search,
@@ -241,11 +255,13 @@ async function savedPagesList(pages) {
       savedAt: response.headers.get(SAVED_AT) || "",
     });
   }
-  if (entries.length === 0) return "<p>No page has been saved on this device yet.</p>";
   entries.sort((a, b) => b.savedAt.localeCompare(a.savedAt));
   const items = entries.map((entry) =>
     `<li><a href="${escapeHTML(entry.path)}">${escapeHTML(entry.title)}</a></li>`).join("");
-  return `<h2>Saved on this device</h2><ul class="saved-pages">${items}</ul>`;
+  const more = requests.length - entries.length;
+  const rest = more > 0
+    ? `<p>And ${more.toLocaleString("en")} more pages saved, each reached from these as online.</p>` : "";
+  return `<h2>Saved on this device</h2><ul class="saved-pages">${items}</ul>${rest}`;
 }
 
 /// The tile from the areas kept on this device, or null. A dark map gets the area's light tile: an area
