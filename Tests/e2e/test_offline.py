@@ -517,6 +517,8 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     address_form = f"{server.url}/contacts/{edited_id}/addresses/{home['id']}/edit"
     # A nickname the contact's page shows, which an offline edit changes in place.
     api(server, token, "PUT", f"/api/contacts/{edited_id}", {"nickname": "Ada"})
+    # And work, which the page shows as "job at company": an offline change of the company shows joined.
+    api(server, token, "PUT", f"/api/contacts/{edited_id}/work", {"job": "Analyst", "company": "Babbage & Co"})
     browser.get(address_form)
     WebDriverWait(browser, 10).until(lambda d: saved_on_device(d, address_form))
     WebDriverWait(browser, 20).until(lambda d: d.execute_async_script(
@@ -524,6 +526,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
         "LocifyStore.sync().then(() => LocifyStore.record('address', arguments[0])).then(r => done(!!r), () => done(false));",
         home["id"]))
     WebDriverWait(browser, 30).until(lambda d: 'data-sync-field="nickname">Ada<' in kept_page_text(d, f"{server.url}/contacts/{edited_id}"))
+    assert "Analyst at Babbage &amp; Co" in kept_page_text(browser, f"{server.url}/contacts/{edited_id}")
     # Searches whose answers online are compared with the same searches offline.
     kinds = {k["name"]: k["id"] for k in api(server, token, "GET", "/api/contactfieldtypes")["data"]}
     api(server, token, "POST", "/api/contactfields", {
@@ -573,6 +576,7 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     browser.get(f"{server.url}/contacts/{edited_id}/edit")
     fill(browser, "nickname", "Countess")
     fill(browser, "first_name", "Augusta")
+    fill(browser, "company", "Analytical Engines")
     last_name = browser.find_element(By.ID, "last_name").get_attribute("value")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
     assert browser.current_url == f"{server.url}/contacts/{edited_id}"
@@ -585,6 +589,8 @@ def test_changes_made_offline_reach_the_server_when_it_is_back(own_server, brows
     assert "waiting-value" in shown.get_attribute("class")
     name = browser.find_element(By.CSS_SELECTOR, "main h1 [data-sync-compose]")
     assert name.text == f"Augusta {last_name}".strip() and "waiting-value" in name.get_attribute("class")
+    work = browser.find_element(By.CSS_SELECTOR, "main [data-sync-compose^='job']")
+    assert work.text == "Analyst at Analytical Engines" and "waiting-value" in work.get_attribute("class")
     assert "Changed on this device, not sent yet" in browser.find_element(By.TAG_NAME, "h1").text
 
     # A favorite, a place the server will refuse (no such latitude), a place in a new category, a deletion.

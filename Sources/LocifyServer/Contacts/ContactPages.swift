@@ -127,6 +127,10 @@ enum ContactPage {
             let value: String
             /// The push field it shows as it is, for the offline app to show a change waiting in its place.
             var field: String? = nil
+            /// The push fields it shows joined (the ones set, by `joiner`), for the same; `field:path` names
+            /// where the synced resource keeps one stored elsewhere than under its push name.
+            var composedOf: String? = nil
+            var joiner: String? = nil
         }
 
         let layout: LayoutContext
@@ -171,7 +175,11 @@ enum ContactPage {
             }
             if let gender = fields.gender { facts.append(.init(label: "Gender", value: gender.name)) }
             if let work = ContactPage.describeWork(job: fields.job, company: fields.company) {
-                facts.append(.init(label: "Work", value: work))
+                facts.append(
+                    .init(
+                        label: "Work", value: work,
+                        composedOf: "job:information.career.job company:information.career.company",
+                        joiner: ContactPage.workJoiner))
             }
             facts.append(.init(label: "Added", value: Timestamp.day(contact.createdAt)))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
@@ -271,9 +279,12 @@ enum ContactPage {
     }
 
     /// "Engineer at Navy", or whichever of the two is known.
+    /// Between a job and its company; the offline app joins a change waiting with it too.
+    static let workJoiner = " at "
+
     static func describeWork(job: String?, company: String?) -> String? {
         switch (job, company) {
-        case (let job?, let company?): "\(job) at \(company)"
+        case (let job?, let company?): job + workJoiner + company
         case (let job?, nil): job
         case (nil, let company?): company
         case (nil, nil): nil

@@ -276,8 +276,9 @@ const LocifyChanges = (() => {
       return tag;
     };
     // A field the page shows as it is (`data-sync-field`) shows the value waiting instead, marked; so
-    // does one it makes of several (`data-sync-compose="first_name last_name"`, joined by spaces as the
-    // server joins a name), from the values waiting and the record's others.
+    // does one it makes of several (`data-sync-compose="first_name last_name"`, the ones set joined by
+    // spaces as the server joins a name, or by `data-sync-joiner`: "job at company"), from the values
+    // waiting and the record's others.
     const showValue = (shown, value) => {
       if (!shown.classList.contains("waiting-value")) shown.dataset.drawnText = shown.textContent;
       shown.textContent = value;
@@ -288,11 +289,13 @@ const LocifyChanges = (() => {
         if (typeof value !== "string" || value.trim() === "") continue;
         for (const shown of scope.querySelectorAll(`[data-sync-field="${CSS.escape(name)}"]`)) showValue(shown, value);
       }
+      // A push field the record keeps elsewhere than under its own name says where: `job:information.career.job`.
+      const kept = (path) => path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), record);
       for (const shown of scope.querySelectorAll("[data-sync-compose]")) {
-        const names = shown.dataset.syncCompose.split(" ");
-        if (!names.some((name) => name in fields)) continue;
-        const value = names.map((name) => String((name in fields ? fields[name] : record[name]) ?? "").trim())
-          .filter(Boolean).join(" ");
+        const parts = shown.dataset.syncCompose.split(" ").map((part) => part.split(":"));
+        if (!parts.some(([name]) => name in fields)) continue;
+        const value = parts.map(([name, path = name]) => String((name in fields ? fields[name] : kept(path)) ?? "").trim())
+          .filter(Boolean).join(shown.dataset.syncJoiner ?? " ");
         if (value) showValue(shown, value);
       }
     };
