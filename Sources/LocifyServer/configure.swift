@@ -170,6 +170,7 @@ let locifyMigrations: [any Migration] = [
     IndexTombstonesByUUID(),
     AddSyncClientRefusals(),
     CreateMapAreas(),
+    AddTombstoneParents(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -264,6 +265,8 @@ private func registerRoutes(_ app: Application) throws {
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
     // the client has, so its pages carry no ETag: digesting each megabyte page was 3 % of a download.
     try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator()).register(collection: SyncAPIController())
+    // Phones' Contacts apps: their own sign-in (Basic), errors and formats.
+    try app.register(collection: CardDAVController())
     // The web app saves areas with its session, as it syncs.
     try app.grouped(SessionOrTokenAuthenticator()).register(collection: MapAreasAPIController())
 

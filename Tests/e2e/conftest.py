@@ -289,6 +289,16 @@ def assert_no_console_errors(driver):
     assert errors == [], errors
 
 
+def api(server, token, method, path, body=None):
+    """The server's JSON API with a personal token: set-up and checks beside what a page or client does."""
+    import json
+    request = urllib.request.Request(
+        server.url + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"{}")
+
+
 @dataclass
 class Account:
     name: str

@@ -20,8 +20,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import (PARIS, ROOT, Account, Server, TileStandIn, assert_no_console_errors, click_and_wait_for_page,
-                      fill, free_port, log_in, shot)
+from conftest import (PARIS, ROOT, Account, Server, TileStandIn, api, assert_no_console_errors,
+                      click_and_wait_for_page, fill, free_port, log_in, shot)
 
 
 class RestartableServer:
@@ -304,16 +304,6 @@ def test_the_account_is_kept_on_the_device_and_kept_current(server, browser, sig
         "indexedDB.databases().then(list => done(list.map(d => d.name)), () => done(['failed']));")
     assert "locify" not in names, names
     assert browser.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('locify'))") == []
-
-
-def api(server, token, method, path, body=None):
-    import json
-    import urllib.request
-    request = urllib.request.Request(
-        server.url + path, method=method, data=json.dumps(body).encode() if body is not None else None,
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read() or b"{}")
 
 
 def pages_kept(driver):

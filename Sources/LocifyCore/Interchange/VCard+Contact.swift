@@ -20,6 +20,9 @@ extension VCard {
                     label: address.lines(countries: countries).joined(separator: "\n"), coordinate: address.coordinate)
             },
             photoURI: nil, note: contact.fields.description)
+        organization = contact.fields.company
+        title = contact.fields.job
+        categories = aggregate.tags.map(\.name)
         let kindsByID = Dictionary(kinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for field in contactFields {
             guard let kind = kindsByID[field.typeID] else { continue }

@@ -56,6 +56,11 @@ public struct VCard: Equatable, Sendable {
     public var addresses: [Address]
     public var photoURI: String?
     public var note: String?
+    /// ORG's first part, and TITLE: where the person works and as what.
+    public var organization: String?
+    public var title: String?
+    /// CATEGORIES: the contact's tags.
+    public var categories: [String] = []
 
     public init(
         uid: String? = nil, formattedName: String, givenName: String? = nil, familyName: String? = nil,
@@ -117,6 +122,9 @@ public enum VCardFormat {
             ]
             lines.append("ADR" + parameters + ":" + components.map { e($0 ?? "") }.joined(separator: ";"))
         }
+        if let organization = card.organization { lines.append("ORG:" + e(organization)) }
+        if let title = card.title { lines.append("TITLE:" + e(title)) }
+        if !card.categories.isEmpty { lines.append("CATEGORIES:" + card.categories.map(e).joined(separator: ",")) }
         if let photo = card.photoURI { lines.append("PHOTO:" + photo) }
         if let note = card.note { lines.append("NOTE:" + e(note)) }
         lines.append("END:VCARD")
@@ -178,13 +186,20 @@ public enum VCardFormat {
                 types: types, street: part(2), city: part(3), region: part(4), postalCode: part(5), country: part(6),
                 label: label, coordinate: line.parameter("GEO").flatMap(parseGeo))
         }
-        return VCard(
+        var card = VCard(
             uid: text("UID"), formattedName: formatted, givenName: given, familyName: family,
             nickname: text("NICKNAME"),
             emails: typedValues("EMAIL", in: lines), telephones: typedValues("TEL", in: lines),
             messaging: typedValues("IMPP", in: lines), urls: typedValues("URL", in: lines),
             birthday: text("BDAY").flatMap(parseBirthday),
             addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }?.value, note: text("NOTE"))
+        card.organization = lines.first { $0.name == "ORG" }
+            .flatMap { ContentLines.split($0.value, on: ";").first.map(ContentLines.unescape)?.nilIfEmpty }
+        card.title = text("TITLE")
+        card.categories = lines.filter { $0.name == "CATEGORIES" }
+            .flatMap { ContentLines.split($0.value, on: ",").map(ContentLines.unescape) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return card
     }
 
     /// Each non-empty `name` line's value with its types; a vCard 4 `tel:` URI is read as the number.

@@ -4,16 +4,25 @@ import Foundation
     import FoundationXML
 #endif
 
-/// A parsed XML element: enough structure for GPX and KML, namespaces reduced to local names.
+/// A parsed XML element: enough structure for GPX and KML, namespaces reduced to local names; for DAV's
+/// bodies, with each element's namespace.
 final class XMLElementNode {
     let name: String
+    /// The element's namespace URI, when parsed with `namespaces: true`.
+    let namespace: String
     let attributes: [String: String]
     var children: [XMLElementNode] = []
     var text = ""
 
-    init(name: String, attributes: [String: String]) {
+    init(name: String, namespace: String = "", attributes: [String: String]) {
         self.name = name
+        self.namespace = namespace
         self.attributes = attributes
+    }
+
+    /// The first child with this namespace and name.
+    func child(_ namespace: String, _ name: String) -> XMLElementNode? {
+        children.first { $0.namespace == namespace && $0.name == name }
     }
 
     func child(_ name: String) -> XMLElementNode? { children.first { $0.name == name } }
@@ -26,14 +35,21 @@ final class XMLElementNode {
         children.flatMap { ($0.name == name ? [$0] : []) + $0.descendants(name) }
     }
 
-    static func parse(_ data: Data) throws -> XMLElementNode {
+    static func parse(_ data: Data, namespaces: Bool = false) throws -> XMLElementNode {
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = namespaces
+        // A body never reaches for other documents (XXE).
+        parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
             throw FormatProblem(
                 reason: parser.parserError.map { "not well-formed XML: \($0.localizedDescription)" } ?? "empty document"
             )
+        }
+        // Foundation's parser on Linux reports success for a document cut short.
+        if let open = builder.innermostOpenElement {
+            throw FormatProblem(reason: "not well-formed XML: it ends inside <\(open)>")
         }
         return root
     }
@@ -41,13 +57,14 @@ final class XMLElementNode {
     private final class TreeBuilder: NSObject, XMLParserDelegate {
         var root: XMLElementNode?
         private var stack: [XMLElementNode] = []
+        var innermostOpenElement: String? { stack.last?.name }
 
         func parser(
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
-            let node = XMLElementNode(name: local, attributes: attributes)
+            let node = XMLElementNode(name: local, namespace: namespaceURI ?? "", attributes: attributes)
             stack.last?.children.append(node)
             if root == nil { root = node }
             stack.append(node)

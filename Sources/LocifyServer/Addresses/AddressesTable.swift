@@ -30,7 +30,8 @@ enum AddressesTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "address", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "address", revision: .revision, uuid: .uuid, parent: .contact)
 
     /// The columns `address(from:)` reads.
     static let addressColumns = selection(Column.allCases)

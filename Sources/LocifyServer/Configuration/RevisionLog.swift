@@ -12,12 +12,16 @@ struct SyncedColumns<Column: Sendable>: Sendable {
     let uuid: Column?
     /// The synced rows of other tables that go with a row of this one (their foreign key cascades).
     let dependents: [SyncedDependent]
+    /// The contact a row belongs to, for a type a contact's card shows (an address, a field, a tag's
+    /// link): its tombstone keeps it, so CardDAV's sync tells that the card changed.
+    let parent: Column?
 
-    init(type: String, revision: Column, uuid: Column?, dependents: [SyncedDependent] = []) {
+    init(type: String, revision: Column, uuid: Column?, dependents: [SyncedDependent] = [], parent: Column? = nil) {
         self.type = type
         self.revision = revision
         self.uuid = uuid
         self.dependents = dependents
+        self.parent = parent
     }
 }
 

@@ -16,14 +16,23 @@ enum SyncTombstonesTable: StoredTable {
         case rowID = "row_id"
         case revision
         case deletedAt = "deleted_at"
+        /// The contact the deleted row belonged to, for a type a contact's card shows (`SyncedColumns.parent`).
+        case parentID = "parent_id"
     }
 
-    /// Most rows one statement records: seven values each stay well under both databases' bind limits.
+    /// A deleted row, as its tombstone records it.
+    struct Gone: Sendable {
+        let id: Int
+        let uuid: UUID?
+        var parentID: Int? = nil
+    }
+
+    /// Most rows one statement records: eight values each stay well under both databases' bind limits.
     static let rowsPerStatement = 1_000
 
     /// Records `rows` of `type` deleted by the write `revision`.
     static func record(
-        _ rows: [(id: Int, uuid: UUID?)], type: String, revision: WriteRevision, on database: any Database
+        _ rows: [Gone], type: String, revision: WriteRevision, on database: any Database
     ) async throws {
         let writer = TableWriter(Self.self, on: database)
         for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
@@ -32,7 +41,7 @@ enum SyncTombstonesTable: StoredTable {
                 slice.map { row in
                     [
                         .owner: revision.ownerID, .type: type, .uuid: row.uuid, .rowID: row.id,
-                        .revision: revision.number, .deletedAt: revision.at,
+                        .revision: revision.number, .deletedAt: revision.at, .parentID: row.parentID,
                     ]
                 })
         }

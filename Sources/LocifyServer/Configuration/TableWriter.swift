@@ -160,14 +160,18 @@ struct TableWriter<Table: StoredTable> {
         for dependent in sync.dependents {
             try await dependent.delete(#"SELECT "id" FROM \#(Table.quoted) WHERE "# + condition, database)
         }
-        let names = [SharedColumn.id.rawValue] + (sync.uuid.map { [$0.rawValue] } ?? [])
+        let names =
+            [SharedColumn.id.rawValue] + (sync.uuid.map { [$0.rawValue] } ?? [])
+            + (sync.parent.map { [$0.rawValue] } ?? [])
         let deleted = try await database.plainRows(
             "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING \(SQLQueryString.columnList(names))",
             columns: names)
-        var gone: [(id: Int, uuid: UUID?)] = []
+        var gone: [SyncTombstonesTable.Gone] = []
         for row in deleted {
             guard let id = try row.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
-            gone.append((id, sync.uuid == nil ? nil : try row.uuid(1)))
+            let uuid = sync.uuid == nil ? nil : try row.uuid(1)
+            let parent = sync.parent == nil ? nil : try row.integer(names.count - 1)
+            gone.append(.init(id: id, uuid: uuid, parentID: parent))
         }
         try await SyncTombstonesTable.record(gone, type: sync.type, revision: revision, on: database)
         return deleted.count

@@ -19,7 +19,8 @@ enum ContactFieldsTable: StoredTable {
         case revision
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contactfield", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "contactfield", revision: .revision, uuid: .uuid, parent: .contact)
 
     /// The columns `field(from:labels:)` reads.
     static let fieldColumns = selection(Column.allCases)

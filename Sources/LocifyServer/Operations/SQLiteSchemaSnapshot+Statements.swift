@@ -44,6 +44,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.IndexTombstonesByUUID"#,
         #"LocifyServer.AddSyncClientRefusals"#,
         #"LocifyServer.CreateMapAreas"#,
+        #"LocifyServer.AddTombstoneParents"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -133,7 +134,7 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "photos_revision" ON "photos" ("user_id", "revision")"#,
         #"CREATE INDEX "place_categories_revision" ON "place_categories" ("user_id", "revision")"#,
         #"CREATE INDEX "places_revision" ON "places" ("user_id", "revision")"#,
-        #"CREATE TABLE "sync_tombstones" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "type" TEXT NOT NULL, "uuid" UUID, "row_id" INTEGER NOT NULL, "revision" INTEGER NOT NULL, "deleted_at" REAL NOT NULL)"#,
+        #"CREATE TABLE "sync_tombstones" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "type" TEXT NOT NULL, "uuid" UUID, "row_id" INTEGER NOT NULL, "revision" INTEGER NOT NULL, "deleted_at" REAL NOT NULL, "parent_id" INTEGER)"#,
         #"CREATE INDEX "sync_tombstones_revision" ON "sync_tombstones" ("user_id", "revision")"#,
         #"CREATE INDEX "sync_tombstones_deleted_at" ON "sync_tombstones" ("deleted_at")"#,
         #"CREATE UNIQUE INDEX "tags_uuid" ON "tags" ("uuid")"#,

@@ -17,7 +17,8 @@ enum ContactTagsTable: StoredTable {
         case uuid
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "contact_tag", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "contact_tag", revision: .revision, uuid: .uuid, parent: .contact)
 
     /// The columns `link(from:)` reads.
     static let linkColumns = selection([.id, .uuid, .contact, .tag, .owner, .createdAt])

@@ -1,0 +1,301 @@
+import Foundation
+
+/// The XML namespaces of WebDAV (RFC 4918), CardDAV (RFC 6352), CalDAV (RFC 4791) and Apple's
+/// calendarserver extensions (`getctag`), with the prefixes Locify's answers give them.
+public enum DAVNamespace {
+    public static let dav = "DAV:"
+    public static let cardDAV = "urn:ietf:params:xml:ns:carddav"
+    public static let calDAV = "urn:ietf:params:xml:ns:caldav"
+    public static let calendarServer = "http://calendarserver.org/ns/"
+
+    static let prefixes: [(namespace: String, prefix: String)] = [
+        (dav, "d"), (cardDAV, "card"), (calDAV, "cal"), (calendarServer, "cs"),
+    ]
+}
+
+/// A property or element name: a namespace and a local name.
+public struct DAVName: Hashable, Sendable, CustomStringConvertible {
+    public let namespace: String
+    public let name: String
+
+    public init(_ namespace: String, _ name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+
+    public static func dav(_ name: String) -> DAVName { DAVName(DAVNamespace.dav, name) }
+    public static func cardDAV(_ name: String) -> DAVName { DAVName(DAVNamespace.cardDAV, name) }
+    public static func calendarServer(_ name: String) -> DAVName { DAVName(DAVNamespace.calendarServer, name) }
+
+    public var description: String { "{\(namespace)}\(name)" }
+}
+
+/// A request body DAV refuses: not XML, or not the element the method expects.
+public struct DAVBodyProblem: Error, Equatable, Sendable {
+    public let reason: String
+}
+
+/// What a `PROPFIND` or a report asks to be told of each resource.
+public enum DAVPropertyRequest: Equatable, Sendable {
+    /// `allprop`, or no body at all.
+    case all
+    /// `propname`: the names only.
+    case names
+    case some([DAVName])
+}
+
+/// A text-match of an `addressbook-query` filter (RFC 6352, 10.5.4), on one property of the card.
+public struct DAVTextMatch: Equatable, Sendable {
+    public enum MatchType: String, Sendable {
+        case equals, contains
+        case startsWith = "starts-with"
+        case endsWith = "ends-with"
+    }
+
+    /// The vCard property, upper case (`FN`, `EMAIL`, `TEL`).
+    public let property: String
+    public let text: String
+    public let matchType: MatchType
+    public let negated: Bool
+
+    public init(property: String, text: String, matchType: MatchType = .contains, negated: Bool = false) {
+        self.property = property
+        self.text = text
+        self.matchType = matchType
+        self.negated = negated
+    }
+
+    /// Whether one of `values` matches, compared as `i;unicode-casemap` compares (case folded).
+    public func matches(_ values: [String]) -> Bool {
+        let wanted = text.folding(options: [.caseInsensitive], locale: nil)
+        let found = values.contains { value in
+            let folded = value.folding(options: [.caseInsensitive], locale: nil)
+            return switch matchType {
+            case .equals: folded == wanted
+            case .contains: folded.contains(wanted)
+            case .startsWith: folded.hasPrefix(wanted)
+            case .endsWith: folded.hasSuffix(wanted)
+            }
+        }
+        return found != negated
+    }
+}
+
+/// The reports Locify answers, as read from a `REPORT` body.
+public enum DAVReport: Equatable, Sendable {
+    /// RFC 6352 8.7: the cards at these addresses.
+    case addressBookMultiget(properties: DAVPropertyRequest, hrefs: [String], vCardVersion: String?)
+    /// RFC 6352 8.6: the cards whose properties match; `allOf` false is `anyof` (the default).
+    case addressBookQuery(
+        properties: DAVPropertyRequest, matches: [DAVTextMatch], allOf: Bool, limit: Int?, vCardVersion: String?)
+    /// RFC 6578: what changed after `token` (empty: everything).
+    case syncCollection(token: String, properties: DAVPropertyRequest, limit: Int?, vCardVersion: String?)
+    /// A report Locify does not know.
+    case unsupported(DAVName)
+}
+
+/// Reads the bodies of `PROPFIND` and `REPORT`.
+public enum DAVRequestBody {
+    public static func propertyRequest(ofPropfind data: Data) throws -> DAVPropertyRequest {
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .all }
+        let root = try parse(data)
+        guard root.namespace == DAVNamespace.dav, root.name == "propfind" else {
+            throw DAVBodyProblem(reason: "The body of a PROPFIND must be a DAV:propfind element.")
+        }
+        return try propertyRequest(in: root) ?? .all
+    }
+
+    public static func report(_ data: Data) throws -> DAVReport {
+        let root = try parse(data)
+        let properties = try propertyRequest(in: root) ?? .all
+        let version = root.child(DAVNamespace.dav, "prop")?.child(DAVNamespace.cardDAV, "address-data")?
+            .attributes["version"]
+        switch (root.namespace, root.name) {
+        case (DAVNamespace.cardDAV, "addressbook-multiget"):
+            let hrefs = root.children.filter { $0.namespace == DAVNamespace.dav && $0.name == "href" }
+                .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            return .addressBookMultiget(properties: properties, hrefs: hrefs, vCardVersion: version)
+        case (DAVNamespace.cardDAV, "addressbook-query"):
+            let filter = root.child(DAVNamespace.cardDAV, "filter")
+            var matches: [DAVTextMatch] = []
+            for propertyFilter in filter?.children ?? [] where propertyFilter.name == "prop-filter" {
+                guard let property = propertyFilter.attributes["name"]?.uppercased() else {
+                    throw DAVBodyProblem(reason: "A prop-filter needs the name of a vCard property.")
+                }
+                for match in propertyFilter.children where match.name == "text-match" {
+                    let kind = match.attributes["match-type"] ?? "contains"
+                    guard let matchType = DAVTextMatch.MatchType(rawValue: kind) else {
+                        throw DAVBodyProblem(reason: "Unknown match-type “\(kind)”.")
+                    }
+                    matches.append(
+                        DAVTextMatch(
+                            property: property, text: match.text, matchType: matchType,
+                            negated: match.attributes["negate-condition"] == "yes"))
+                }
+            }
+            return .addressBookQuery(
+                properties: properties, matches: matches, allOf: filter?.attributes["test"] == "allof",
+                limit: try limit(in: root), vCardVersion: version)
+        case (DAVNamespace.dav, "sync-collection"):
+            let token = root.child(DAVNamespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return .syncCollection(
+                token: token ?? "", properties: properties, limit: try limit(in: root), vCardVersion: version)
+        default:
+            return .unsupported(DAVName(root.namespace, root.name))
+        }
+    }
+
+    private static func parse(_ data: Data) throws -> XMLElementNode {
+        do {
+            return try XMLElementNode.parse(data, namespaces: true)
+        } catch let problem as FormatProblem {
+            throw DAVBodyProblem(reason: "The body is \(problem.reason).")
+        }
+    }
+
+    private static func propertyRequest(in root: XMLElementNode) throws -> DAVPropertyRequest? {
+        if root.child(DAVNamespace.dav, "allprop") != nil { return .all }
+        if root.child(DAVNamespace.dav, "propname") != nil { return .names }
+        guard let prop = root.child(DAVNamespace.dav, "prop") else { return nil }
+        return .some(prop.children.map { DAVName($0.namespace, $0.name) })
+    }
+
+    /// `<DAV:limit><DAV:nresults>N</DAV:nresults></DAV:limit>` (RFC 5323, used by RFC 6578 and 6352).
+    private static func limit(in root: XMLElementNode) throws -> Int? {
+        guard let limit = root.child(DAVNamespace.dav, "limit") else { return nil }
+        guard let text = limit.child(DAVNamespace.dav, "nresults")?.text.trimmingCharacters(in: .whitespaces),
+            let count = Int(text), count > 0
+        else { throw DAVBodyProblem(reason: "DAV:limit needs a positive DAV:nresults.") }
+        return count
+    }
+}
+
+/// A `207 Multi-Status` answer (RFC 4918, 13).
+public struct DAVMultistatus: Sendable {
+    /// A property's value, written in the answer.
+    public enum Value: Sendable, Equatable {
+        case text(String)
+        case href(String)
+        case hrefs([String])
+        /// Empty elements inside the property (`resourcetype`'s `collection` and `addressbook`).
+        case elements([DAVName])
+        /// Written as it is: markup made of the namespaces' prefixes (`d:`, `card:`, `cal:`, `cs:`).
+        case markup(String)
+    }
+
+    public struct PropertyStatus: Sendable {
+        public let status: Int
+        /// A property without a value is written empty (a name asked for and not found, `propname`).
+        public let properties: [(DAVName, Value?)]
+
+        public init(status: Int, properties: [(DAVName, Value?)]) {
+            self.status = status
+            self.properties = properties
+        }
+    }
+
+    public struct Response: Sendable {
+        public let href: String
+        public let propertyStatuses: [PropertyStatus]
+        /// For a member gone (a sync report's deletions): the status alone.
+        public let status: Int?
+
+        public init(href: String, propertyStatuses: [PropertyStatus]) {
+            self.href = href
+            self.propertyStatuses = propertyStatuses
+            status = nil
+        }
+
+        public init(href: String, status: Int) {
+            self.href = href
+            propertyStatuses = []
+            self.status = status
+        }
+
+        /// The values known of `request`, and the names asked for that are not, each under its status.
+        public init(href: String, known: [(DAVName, Value)], request: DAVPropertyRequest) {
+            self.href = href
+            status = nil
+            switch request {
+            case .all:
+                propertyStatuses = [PropertyStatus(status: 200, properties: known.map { ($0.0, $0.1) })]
+            case .names:
+                propertyStatuses = [PropertyStatus(status: 200, properties: known.map { ($0.0, nil) })]
+            case .some(let names):
+                let values = Dictionary(known, uniquingKeysWith: { first, _ in first })
+                let found = names.compactMap { name in values[name].map { (name, Optional($0)) } }
+                let missing = names.filter { values[$0] == nil }.map { ($0, DAVMultistatus.Value?.none) }
+                propertyStatuses =
+                    (found.isEmpty ? [] : [PropertyStatus(status: 200, properties: found)])
+                    + (missing.isEmpty ? [] : [PropertyStatus(status: 404, properties: missing)])
+            }
+        }
+    }
+
+    public let responses: [Response]
+    /// A sync report's new token.
+    public let syncToken: String?
+
+    public init(responses: [Response], syncToken: String? = nil) {
+        self.responses = responses
+        self.syncToken = syncToken
+    }
+
+    public var xml: String {
+        var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:multistatus"
+        for (namespace, prefix) in DAVNamespace.prefixes {
+            out += #" xmlns:\#(prefix)="\#(namespace)""#
+        }
+        out += ">"
+        for response in responses {
+            out += "<d:response><d:href>\(XMLText.escape(response.href))</d:href>"
+            if let status = response.status { out += "<d:status>\(Self.statusLine(status))</d:status>" }
+            for propertyStatus in response.propertyStatuses {
+                out += "<d:propstat><d:prop>"
+                for (name, value) in propertyStatus.properties { out += Self.element(name, value) }
+                out += "</d:prop><d:status>\(Self.statusLine(propertyStatus.status))</d:status></d:propstat>"
+            }
+            out += "</d:response>"
+        }
+        if let syncToken { out += "<d:sync-token>\(XMLText.escape(syncToken))</d:sync-token>" }
+        return out + "</d:multistatus>\n"
+    }
+
+    /// `<d:error><d:valid-sync-token/></d:error>`: the precondition a refusal names (RFC 4918, 16).
+    public static func error(_ condition: DAVName) -> String {
+        #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:error xmlns:d=\"DAV:\">" + element(condition, nil)
+            + "</d:error>\n"
+    }
+
+    public static func statusLine(_ status: Int) -> String {
+        let reasons = [
+            200: "OK", 403: "Forbidden", 404: "Not Found", 507: "Insufficient Storage",
+        ]
+        return "HTTP/1.1 \(status) \(reasons[status] ?? "Status")"
+    }
+
+    /// Element text: `&`, `<` and `>` escaped; quotes stay as written (an ETag is quoted).
+    private static func escapeText(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    private static func element(_ name: DAVName, _ value: Value?) -> String {
+        let (open, close): (String, String)
+        if let prefix = DAVNamespace.prefixes.first(where: { $0.namespace == name.namespace })?.prefix {
+            (open, close) = ("\(prefix):\(name.name)", "\(prefix):\(name.name)")
+        } else {
+            (open, close) = (#"x:\#(name.name) xmlns:x="\#(XMLText.escape(name.namespace))""#, "x:\(name.name)")
+        }
+        guard let value else { return "<\(open)/>" }
+        let inner: String =
+            switch value {
+            case .text(let text): escapeText(text)
+            case .href(let href): "<d:href>\(XMLText.escape(href))</d:href>"
+            case .hrefs(let hrefs): hrefs.map { "<d:href>\(XMLText.escape($0))</d:href>" }.joined()
+            case .elements(let names): names.map { element($0, nil) }.joined()
+            case .markup(let markup): markup
+            }
+        return "<\(open)>\(inner)</\(close)>"
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import LocifyCore
+import Vapor
+
+/// CardDAV (RFC 6352 on WebDAV, RFC 4918), read-only for now: discovery (RFC 6764 and 5397), `PROPFIND`
+/// on the principal, the address book home and the address book, `REPORT` (`addressbook-multiget`,
+/// `addressbook-query`, `sync-collection` of RFC 6578) and `GET` of each card. The phone's own Contacts
+/// app, DAVx5 or Thunderbird connect with the server's address, the account's e-mail and an app password
+/// (a personal API token).
+struct CardDAVController: RouteCollection {
+    static let davHeader = "1, 3, addressbook"
+    static let allowedMethods = "OPTIONS, GET, HEAD, PROPFIND, REPORT"
+    static let collectionPaths = [
+        DAVPaths.root, DAVPaths.principal, DAVPaths.addressBookHome, DAVPaths.addressBook,
+    ]
+
+    func boot(routes: any RoutesBuilder) throws {
+        for wellKnown in [DAVPaths.wellKnownCardDAV, DAVPaths.wellKnownCalDAV] {
+            for method in [HTTPMethod.GET, .PROPFIND] {
+                routes.on(method, wellKnown) { request in
+                    request.redirect(to: DAVPaths.collection(DAVPaths.root), redirectType: .permanent)
+                }
+            }
+        }
+        // Clients ask what a server speaks before they sign in.
+        for path in Self.collectionPaths { routes.on(.OPTIONS, path, use: options) }
+        routes.on(.OPTIONS, DAVPaths.card, use: options)
+
+        let signedIn = routes.grouped(DAVFailureMiddleware(), DAVAuthenticator())
+        signedIn.on(.PROPFIND, DAVPaths.root) { try await propfind($0, at: .root) }
+        signedIn.on(.PROPFIND, DAVPaths.principal) { try await propfind($0, at: .principal) }
+        signedIn.on(.PROPFIND, DAVPaths.addressBookHome) { try await propfind($0, at: .addressBookHome) }
+        signedIn.on(.PROPFIND, DAVPaths.addressBook) { try await propfind($0, at: .addressBook) }
+        signedIn.on(.PROPFIND, DAVPaths.card) { request in
+            try await propfind(request, at: .card(try Self.contactUUID(of: request)))
+        }
+        signedIn.on(.REPORT, DAVPaths.addressBook, use: report)
+        signedIn.on(.GET, DAVPaths.card, use: card)
+    }
+
+    func options(request: Request) -> Response {
+        Response(
+            status: .ok,
+            headers: ["DAV": Self.davHeader, "Allow": Self.allowedMethods, "Content-Length": "0"])
+    }
+
+    /// The resources of the DAV tree.
+    enum Resource {
+        case root, principal, addressBookHome, addressBook
+        case card(UUID)
+    }
+
+    func propfind(_ request: Request, at resource: Resource) async throws -> Response {
+        let asked = try DAVRequestBody.propertyRequest(ofPropfind: Data(buffer: request.body.data ?? ByteBuffer()))
+        // Depth "infinity" (and none, which means it) is answered as 1: the tree is two levels deep.
+        let depth = request.headers.first(name: "Depth") == "0" ? 0 : 1
+        let user = try request.requireUser()
+        let book = try AddressBook(request)
+        var responses: [DAVMultistatus.Response] = []
+        func add(_ href: String, _ known: [(DAVName, DAVMultistatus.Value)]) {
+            responses.append(.init(href: href, known: known, request: asked))
+        }
+        switch resource {
+        case .root:
+            add(
+                DAVPaths.collection(DAVPaths.root),
+                Self.principalLinks + [(.dav("resourcetype"), .elements([.dav("collection")]))])
+            if depth > 0 {
+                add(DAVPaths.collection(DAVPaths.principal), principalProperties(of: user))
+                add(DAVPaths.collection(DAVPaths.addressBookHome), Self.homeProperties)
+            }
+        case .principal:
+            add(DAVPaths.collection(DAVPaths.principal), principalProperties(of: user))
+        case .addressBookHome:
+            add(DAVPaths.collection(DAVPaths.addressBookHome), Self.homeProperties)
+            if depth > 0 {
+                add(DAVPaths.collection(DAVPaths.addressBook), addressBookProperties(try await book.logState()))
+            }
+        case .addressBook:
+            add(DAVPaths.collection(DAVPaths.addressBook), addressBookProperties(try await book.logState()))
+            if depth > 0 {
+                for card in try await book.allCards() { add(card.href, Self.cardProperties(card, with: asked)) }
+            }
+        case .card(let uuid):
+            guard let card = try await book.cards(uuids: [uuid])[uuid] else { throw DAVFailure.notFound }
+            add(card.href, Self.cardProperties(card, with: asked))
+        }
+        return Self.multistatus(DAVMultistatus(responses: responses))
+    }
+
+    func report(request: Request) async throws -> Response {
+        let book = try AddressBook(request)
+        switch try DAVRequestBody.report(Data(buffer: request.body.data ?? ByteBuffer())) {
+        case .addressBookMultiget(let asked, let hrefs, _):
+            let uuids = hrefs.map(DAVPaths.contactUUID(inCard:))
+            let cards = try await book.cards(uuids: uuids.compactMap { $0 })
+            let responses = zip(hrefs, uuids).map { href, uuid -> DAVMultistatus.Response in
+                guard let card = uuid.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
+                return .init(href: card.href, known: Self.cardProperties(card, with: asked), request: asked)
+            }
+            return Self.multistatus(DAVMultistatus(responses: responses))
+        case .addressBookQuery(let asked, let matches, let allOf, let limit, _):
+            var found = try await book.allCards().filter { card in
+                guard !matches.isEmpty else { return true }
+                let parsed = VCardFormat.read(card.text).cards.first
+                let test = { (match: DAVTextMatch) in
+                    match.matches(parsed.map { Self.values(match.property, of: $0) } ?? [])
+                }
+                return allOf ? matches.allSatisfy(test) : matches.contains(where: test)
+            }
+            var responses: [DAVMultistatus.Response] = []
+            if let limit, found.count > limit {
+                found = Array(found.prefix(limit))
+                // RFC 6352 8.6.1: the results were cut at the client's limit.
+                responses.append(.init(href: DAVPaths.collection(DAVPaths.addressBook), status: 507))
+            }
+            responses.insert(
+                contentsOf: found.map {
+                    .init(href: $0.href, known: Self.cardProperties($0, with: asked), request: asked)
+                },
+                at: 0)
+            return Self.multistatus(DAVMultistatus(responses: responses))
+        case .syncCollection(let token, let asked, let limit, _):
+            let state = try await book.logState()
+            let changed: [AddressBook.Card]
+            let deleted: [UUID]
+            if token.isEmpty {
+                (changed, deleted) = (try await book.allCards(), [])
+            } else {
+                guard let revision = state.revision(ofToken: token) else {
+                    throw DAVFailure(status: .forbidden, condition: .dav("valid-sync-token"))
+                }
+                (changed, deleted) = try await book.changes(after: revision)
+            }
+            if let limit, changed.count + deleted.count > limit {
+                throw DAVFailure(status: .insufficientStorage, condition: .dav("number-of-matches-within-limits"))
+            }
+            let responses =
+                changed.map {
+                    DAVMultistatus.Response(href: $0.href, known: Self.cardProperties($0, with: asked), request: asked)
+                }
+                + deleted.map { DAVMultistatus.Response(href: DAVPaths.card(for: $0), status: 404) }
+            return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
+        case .unsupported:
+            throw DAVFailure(status: .forbidden, condition: .dav("supported-report"))
+        }
+    }
+
+    func card(request: Request) async throws -> Response {
+        let uuid = try Self.contactUUID(of: request)
+        guard let card = try await AddressBook(request).cards(uuids: [uuid])[uuid] else { throw DAVFailure.notFound }
+        if request.headers.first(name: .ifNoneMatch) == card.etag {
+            return Response(status: .notModified, headers: ["ETag": card.etag])
+        }
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: "text/vcard; charset=utf-8")
+        headers.replaceOrAdd(name: .eTag, value: card.etag)
+        return Response(status: .ok, headers: headers, body: .init(string: card.text))
+    }
+
+    // MARK: Properties
+
+    static let principalLinks: [(DAVName, DAVMultistatus.Value)] = [
+        (.dav("current-user-principal"), .href(DAVPaths.collection(DAVPaths.principal))),
+        (.dav("principal-URL"), .href(DAVPaths.collection(DAVPaths.principal))),
+        (.cardDAV("addressbook-home-set"), .href(DAVPaths.collection(DAVPaths.addressBookHome))),
+    ]
+
+    static let homeProperties: [(DAVName, DAVMultistatus.Value)] =
+        principalLinks + [
+            (.dav("resourcetype"), .elements([.dav("collection")])), (.dav("displayname"), .text("Address books")),
+        ]
+
+    func principalProperties(of user: AuthenticatedUser) -> [(DAVName, DAVMultistatus.Value)] {
+        Self.principalLinks + [
+            (.dav("resourcetype"), .elements([.dav("principal")])),
+            (.dav("displayname"), .text(user.profile.name.isEmpty ? user.profile.email : user.profile.name)),
+        ]
+    }
+
+    func addressBookProperties(_ state: AddressBook.LogState) -> [(DAVName, DAVMultistatus.Value)] {
+        Self.principalLinks + [
+            (.dav("resourcetype"), .elements([.dav("collection"), .cardDAV("addressbook")])),
+            (.dav("displayname"), .text("Contacts")),
+            (.cardDAV("addressbook-description"), .text("Your contacts in Locify")),
+            (.dav("sync-token"), .text(state.token)),
+            (.calendarServer("getctag"), .text(state.token)),
+            (
+                .dav("supported-report-set"),
+                .markup(
+                    ["card:addressbook-multiget", "card:addressbook-query", "d:sync-collection"].map {
+                        "<d:supported-report><d:report><\($0)/></d:report></d:supported-report>"
+                    }.joined())
+            ),
+            (
+                .cardDAV("supported-address-data"),
+                .markup(#"<card:address-data-type content-type="text/vcard" version="4.0"/>"#)
+            ),
+            // Read-only until cards can be written back.
+            (
+                .dav("current-user-privilege-set"),
+                .markup(
+                    "<d:privilege><d:read/></d:privilege><d:privilege><d:read-current-user-privilege-set/></d:privilege>"
+                )
+            ),
+        ]
+    }
+
+    /// A card's properties; its text only when asked for by name (RFC 6352: not in `allprop`).
+    static func cardProperties(_ card: AddressBook.Card, with asked: DAVPropertyRequest) -> [(
+        DAVName, DAVMultistatus.Value
+    )] {
+        var known: [(DAVName, DAVMultistatus.Value)] = [
+            (.dav("getetag"), .text(card.etag)),
+            (.dav("getcontenttype"), .text("text/vcard; charset=utf-8")),
+            (.dav("getcontentlength"), .text(String(card.text.utf8.count))),
+            (.dav("resourcetype"), .elements([])),
+        ]
+        if case .some(let names) = asked, names.contains(.cardDAV("address-data")) {
+            known.append((.cardDAV("address-data"), .text(card.text)))
+        }
+        return known
+    }
+
+    /// What a query's text-match compares for a vCard property.
+    static func values(_ property: String, of card: VCard) -> [String] {
+        switch property {
+        case "FN": [card.formattedName]
+        case "N": [card.familyName, card.givenName].compactMap { $0 }
+        case "NICKNAME": card.nickname.map { [$0] } ?? []
+        case "EMAIL": card.emails.map(\.value)
+        case "TEL": card.telephones.map(\.value)
+        case "UID": card.uid.map { [$0] } ?? []
+        case "ORG": card.organization.map { [$0] } ?? []
+        case "CATEGORIES": card.categories
+        case "NOTE": card.note.map { [$0] } ?? []
+        default: []
+        }
+    }
+
+    static func multistatus(_ answer: DAVMultistatus) -> Response {
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: "application/xml; charset=utf-8")
+        return Response(status: .multiStatus, headers: headers, body: .init(string: answer.xml))
+    }
+
+    static func contactUUID(of request: Request) throws -> UUID {
+        guard let name = request.parameters.get(PathParameter.cardName.name),
+            let uuid = DAVPaths.contactUUID(inCard: name)
+        else { throw DAVFailure.notFound }
+        return uuid
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension PathParameter {
+    /// A card's file name in the address book: the contact's uuid and `.vcf`.
+    static let cardName = PathParameter("cardName")
+}
+
+/// CardDAV's addresses. They name no account: the credentials say whose address book it is, so another
+/// account's cards are simply not there.
+enum DAVPaths {
+    static let root = SitePath("dav")
+    static let principal = root.appending("principal")
+    static let addressBookHome = root.appending("addressbooks")
+    static let addressBook = addressBookHome.appending("contacts")
+    static let card = addressBook.appending(text: .cardName)
+    /// RFC 6764: where a client given only the server's address looks first.
+    static let wellKnownCardDAV = SitePath(".well-known", "carddav")
+    static let wellKnownCalDAV = SitePath(".well-known", "caldav")
+
+    static let cardSuffix = ".vcf"
+
+    /// A collection's address as DAV writes it, with its closing slash.
+    static func collection(_ path: SitePath) -> String { path.path + "/" }
+
+    static func card(for uuid: UUID) -> String { card(uuid.lowercasedText + cardSuffix).path }
+
+    /// The contact's uuid a card's address names (`…/contacts/<uuid>.vcf`, or the name alone), else nil.
+    static func contactUUID(inCard address: String) -> UUID? {
+        let path = URLComponents(string: address)?.path ?? address
+        guard let name = path.split(separator: "/").last, name.hasSuffix(cardSuffix) else { return nil }
+        return UUID(uuidString: String(name.dropLast(cardSuffix.count)))
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import LocifyCore
+import XCTVapor
+
+@testable import LocifyServer
+
+/// CardDAV as phones' Contacts apps use it: discovery from the server's address, Basic sign-in with an
+/// app password, the address book's cards, and `sync-collection` telling each change (an address, a
+/// tag's name, a deletion) by the account's revision; bad input refused with DAV's errors.
+final class CardDAVTests: XCTestCase {
+    private static let book = "/dav/addressbooks/contacts/"
+
+    private func basic(_ account: TestAccount, password: String? = nil) -> HTTPHeaders {
+        let credentials = Data("\(account.email):\(password ?? account.token)".utf8).base64EncodedString()
+        return ["Authorization": "Basic \(credentials)"]
+    }
+
+    private func dav(
+        _ app: Application, _ method: HTTPMethod, _ path: String, _ account: TestAccount, depth: String? = nil,
+        body: String? = nil
+    ) async throws -> XCTHTTPResponse {
+        var headers = basic(account)
+        if let depth { headers.add(name: "Depth", value: depth) }
+        headers.add(name: .contentType, value: "application/xml; charset=utf-8")
+        return try await app.send(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    private static func propfind(_ properties: String) -> String {
+        #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\#(properties)</d:prop></d:propfind>"#
+    }
+
+    private static func sync(_ token: String, limit: Int? = nil, data: Bool = false) -> String {
+        let limitElement = limit.map { "<d:limit><d:nresults>\($0)</d:nresults></d:limit>" } ?? ""
+        return
+            #"<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:sync-token>\#(token)</d:sync-token><d:sync-level>1</d:sync-level>\#(limitElement)<d:prop><d:getetag/>\#(data ? "<card:address-data/>" : "")</d:prop></d:sync-collection>"#
+    }
+
+    /// Each `<d:response>` of a multistatus: its href, its status (a gone member's) and its getetag.
+    private struct Member: Equatable {
+        let href: String
+        let status: String?
+        let etag: String?
+    }
+
+    private func members(_ xml: String) -> [Member] {
+        xml.components(separatedBy: "<d:response>").dropFirst().map { part in
+            func value(_ tag: String) -> String? {
+                guard let start = part.range(of: "<\(tag)>"),
+                    let end = part.range(of: "</\(tag)>", range: start.upperBound..<part.endIndex)
+                else { return nil }
+                return String(part[start.upperBound..<end.lowerBound])
+            }
+            let bare = part.components(separatedBy: "<d:propstat>").first ?? part
+            let status = bare.contains("<d:status>") ? value("d:status") : nil
+            return Member(href: value("d:href") ?? "", status: status, etag: value("d:getetag"))
+        }
+    }
+
+    private func token(in xml: String) -> String {
+        guard let start = xml.range(of: "<d:sync-token>"), let end = xml.range(of: "</d:sync-token>") else { return "" }
+        return String(xml[start.upperBound..<end.lowerBound])
+    }
+
+    private func uuid(of contactID: Int, _ app: Application, _ account: TestAccount) async throws -> String {
+        let contact = try await app.send(.GET, "/api/contacts/\(contactID)", headers: account.bearer)
+        let data = try XCTUnwrap(try contact.json()["data"] as? [String: Any])
+        return try XCTUnwrap(data["uuid"] as? String)
+    }
+
+    func testAClientGivenTheServersAddressFindsTheAddressBook() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            for wellKnown in ["/.well-known/carddav", "/.well-known/caldav"] {
+                let found = try await app.send(.PROPFIND, wellKnown, headers: [:], body: nil)
+                XCTAssertEqual(found.status, .movedPermanently, "\(database)")
+                XCTAssertEqual(found.headers.first(name: .location), "/dav/")
+            }
+            let options = try await app.send(.OPTIONS, "/dav/addressbooks/contacts/", headers: [:], body: nil)
+            XCTAssertEqual(options.status, .ok)
+            XCTAssertEqual(options.headers.first(name: "DAV"), "1, 3, addressbook")
+
+            // Without credentials, or with wrong ones, the challenge that makes a client ask for them.
+            let anonymous = try await app.send(.PROPFIND, "/dav/", headers: ["Depth": "0"], body: nil)
+            XCTAssertEqual(anonymous.status, .unauthorized)
+            XCTAssertEqual(anonymous.headers.first(name: .wwwAuthenticate), #"Basic realm="Locify", charset="UTF-8""#)
+            let wrong = try await app.send(.PROPFIND, "/dav/", headers: basic(account, password: "guess"), body: nil)
+            XCTAssertEqual(wrong.status, .unauthorized, "\(database)")
+            // Another account's e-mail with this token is no sign-in either.
+            let grace = try await app.makeAccount(email: "grace@example.com", name: "Grace Hopper")
+            let mixed = TestAccount(id: grace.id, email: grace.email, password: grace.password, token: account.token)
+            let crossed = try await app.send(.PROPFIND, "/dav/", headers: basic(mixed), body: nil)
+            XCTAssertEqual(crossed.status, .unauthorized, "\(database)")
+
+            // The root names the principal, the principal the address book home, the home the address book.
+            let root = try await dav(
+                app, .PROPFIND, "/dav/", account, depth: "0", body: Self.propfind("<d:current-user-principal/>"))
+            XCTAssertEqual(root.status, .multiStatus, root.text)
+            XCTAssertTrue(root.text.contains("<d:current-user-principal><d:href>/dav/principal/</d:href>"), root.text)
+            let principal = try await dav(
+                app, .PROPFIND, "/dav/principal/", account, depth: "0",
+                body: Self.propfind("<card:addressbook-home-set/><d:displayname/><d:quota-used-bytes/>"))
+            XCTAssertTrue(
+                principal.text.contains("<card:addressbook-home-set><d:href>/dav/addressbooks/</d:href>"),
+                principal.text)
+            XCTAssertTrue(principal.text.contains("<d:displayname>Ada Lovelace</d:displayname>"), principal.text)
+            // A property asked for and not kept is answered 404 in its own propstat.
+            XCTAssertTrue(
+                principal.text.contains(
+                    "<d:propstat><d:prop><d:quota-used-bytes/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status>"),
+                principal.text)
+            let home = try await dav(
+                app, .PROPFIND, "/dav/addressbooks/", account, depth: "1",
+                body: Self.propfind("<d:resourcetype/><d:sync-token/><cs:getctag/><d:current-user-privilege-set/>"))
+            XCTAssertEqual(members(home.text).map(\.href), ["/dav/addressbooks/", Self.book], home.text)
+            XCTAssertTrue(
+                home.text.contains("<d:resourcetype><d:collection/><card:addressbook/></d:resourcetype>"), home.text)
+            XCTAssertTrue(home.text.contains("<d:sync-token>urn:locify:sync:"), home.text)
+            // Read-only, and says so, until cards can be written back.
+            XCTAssertFalse(home.text.contains("<d:write"), home.text)
+        }
+    }
+
+    func testSignInsThatKeepFailingAreThrottled() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let account = try await app.makeAccount()
+            for _ in 0..<5 {
+                let wrong = try await app.send(
+                    .PROPFIND, "/dav/", headers: basic(account, password: "guess"), body: nil)
+                XCTAssertEqual(wrong.status, .unauthorized)
+            }
+            let throttled = try await app.send(.PROPFIND, "/dav/", headers: basic(account), body: nil)
+            XCTAssertEqual(throttled.status, .tooManyRequests)
+            XCTAssertNotNil(throttled.headers.first(name: .retryAfter))
+        }
+    }
+
+    func testCardsAndTheirChangesReachTheClientByRevision() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.createdID(
+                by: account, "/api/contacts",
+                #"{"first_name":"Ada","last_name":"Lovelace","nickname":"Countess"}"#)
+            let work = try await app.send(
+                .PUT, "/api/contacts/\(ada)/work", headers: account.bearer, json: #"{"company":"Analytical Engines"}"#)
+            XCTAssertEqual(work.status, .ok, work.text)
+            let grace = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Grace"}"#)
+            let adaUUID = try await uuid(of: ada, app, account)
+            let graceUUID = try await uuid(of: grace, app, account)
+            let adaCard = Self.book + adaUUID + ".vcf"
+            let graceCard = Self.book + graceUUID + ".vcf"
+            let address = try await app.createdID(
+                by: account, "/api/contacts/\(ada)/addresses",
+                #"{"name":"Home","street":"12 St James's Square","city":"London","postal_code":"SW1Y 4JH","country":"GB"}"#
+            )
+            let tagged = try await app.send(
+                .POST, "/api/contacts/\(ada)/setTags", headers: account.bearer, json: #"{"tags":["Friends"]}"#)
+            XCTAssertEqual(tagged.status, .ok, tagged.text)
+
+            // The address book lists both cards; a card is the vCard the export writes, with its ETag.
+            let listed = try await dav(
+                app, .PROPFIND, Self.book, account, depth: "1", body: Self.propfind("<d:getetag/><d:getcontenttype/>"))
+            let cards = members(listed.text).filter { $0.href != Self.book }
+            XCTAssertEqual(Set(cards.map(\.href)), [adaCard, graceCard], "\(database): \(listed.text)")
+            let card = try await app.send(.GET, adaCard, headers: basic(account), body: nil)
+            XCTAssertEqual(card.status, .ok)
+            XCTAssertEqual(card.headers.first(name: .contentType), "text/vcard; charset=utf-8")
+            XCTAssertEqual(card.headers.first(name: .eTag), cards.first { $0.href == adaCard }?.etag)
+            for line in [
+                "UID:urn:uuid:\(adaUUID)", "FN:Ada Lovelace", "N:Lovelace;Ada;;;", "NICKNAME:Countess",
+                "ORG:Analytical Engines", "CATEGORIES:Friends",
+            ] {
+                XCTAssertTrue(card.text.contains(line + "\r\n"), "\(line) in \(card.text)")
+            }
+            XCTAssertTrue(card.text.contains("ADR;TYPE=home"), card.text)
+            let unchanged = try await app.send(
+                .GET, adaCard, headers: basic(account).adding("If-None-Match", card.headers.first(name: .eTag) ?? ""),
+                body: nil)
+            XCTAssertEqual(unchanged.status, .notModified)
+
+            // A first sync gets everything and a token; the next, with nothing changed, nothing.
+            let first = try await dav(app, .REPORT, Self.book, account, body: Self.sync(""))
+            XCTAssertEqual(first.status, .multiStatus, first.text)
+            XCTAssertEqual(Set(members(first.text).map(\.href)), [adaCard, graceCard])
+            let start = token(in: first.text)
+            let quiet = try await dav(app, .REPORT, Self.book, account, body: Self.sync(start))
+            XCTAssertEqual(members(quiet.text), [], "\(database): \(quiet.text)")
+            XCTAssertEqual(token(in: quiet.text), start)
+
+            // Each change a card shows makes its card change, told by the next sync.
+            var seen = start
+            var etag = card.headers.first(name: .eTag)
+            func expectChanged(_ what: String, line: UInt = #line) async throws {
+                let answer = try await dav(app, .REPORT, Self.book, account, body: Self.sync(seen))
+                let found = members(answer.text)
+                XCTAssertEqual(found.map(\.href), [adaCard], "\(database): \(what)", line: line)
+                XCTAssertNotEqual(found.first?.etag, etag, "\(database): \(what)", line: line)
+                XCTAssertNotEqual(token(in: answer.text), seen, line: line)
+                (seen, etag) = (token(in: answer.text), found.first?.etag)
+            }
+            _ = try await app.send(
+                .PUT, "/api/addresses/\(address)", headers: account.bearer,
+                json:
+                    #"{"contact_id":\#(ada),"name":"Home","street":"10 St James's Square","city":"London","postal_code":"SW1Y 4JH","country":"GB"}"#
+            )
+            try await expectChanged("an address edited")
+            let tags = try await app.send(.GET, "/api/tags", headers: account.bearer)
+            let tagID = try XCTUnwrap((try tags.json()["data"] as? [[String: Any]])?.first?["id"] as? Int)
+            _ = try await app.send(.PUT, "/api/tags/\(tagID)", headers: account.bearer, json: #"{"name":"Family"}"#)
+            try await expectChanged("its tag renamed")
+            let removed = try await app.send(.DELETE, "/api/addresses/\(address)", headers: account.bearer)
+            XCTAssertEqual(removed.status, .ok, removed.text)
+            try await expectChanged("an address deleted")
+            // A change elsewhere in the account moves the token and changes no card.
+            _ = try await app.send(.POST, "/api/categories", headers: account.bearer, json: #"{"name":"Cafés"}"#)
+            let elsewhere = try await dav(app, .REPORT, Self.book, account, body: Self.sync(seen))
+            XCTAssertEqual(members(elsewhere.text), [], elsewhere.text)
+
+            // A deleted contact is a 404 member; its card is gone.
+            let deleted = try await app.send(.DELETE, "/api/contacts/\(ada)", headers: account.bearer)
+            XCTAssertEqual(deleted.status, .ok, deleted.text)
+            let gone = try await dav(app, .REPORT, Self.book, account, body: Self.sync(seen))
+            XCTAssertEqual(
+                members(gone.text), [Member(href: adaCard, status: "HTTP/1.1 404 Not Found", etag: nil)],
+                "\(database): \(gone.text)")
+            let missing = try await app.send(.GET, adaCard, headers: basic(account), body: nil)
+            XCTAssertEqual(missing.status, .notFound)
+
+            // multiget: each card asked for, with its text; one gone answers 404.
+            let multiget = try await dav(
+                app, .REPORT, Self.book, account,
+                body:
+                    #"<?xml version="1.0"?><card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><card:address-data/></d:prop><d:href>\#(graceCard)</d:href><d:href>\#(adaCard)</d:href></card:addressbook-multiget>"#
+            )
+            XCTAssertEqual(members(multiget.text).map(\.href), [graceCard, adaCard])
+            XCTAssertEqual(members(multiget.text).map(\.status), [nil, "HTTP/1.1 404 Not Found"])
+            XCTAssertTrue(multiget.text.contains("<card:address-data>BEGIN:VCARD"), multiget.text)
+            XCTAssertTrue(multiget.text.contains("FN:Grace"), multiget.text)
+
+            // A limit the changes do not fit in is refused as RFC 6578 says.
+            _ = try await app.send(
+                .PUT, "/api/contacts/\(grace)", headers: account.bearer, json: #"{"nickname":"Amazing"}"#)
+            let cut = try await dav(app, .REPORT, Self.book, account, body: Self.sync(start, limit: 1))
+            XCTAssertEqual(cut.status, .insufficientStorage, cut.text)
+            XCTAssertTrue(cut.text.contains("<d:number-of-matches-within-limits/>"), cut.text)
+        }
+    }
+
+    func testBadInputIsRefusedWithDAVsErrorsAndAnotherAccountsCardsAreNotThere() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let grace = try await app.makeAccount(email: "grace@example.com", name: "Grace Hopper")
+            let theirs = try await app.createdID(by: grace, "/api/contacts", #"{"first_name":"Hidden"}"#)
+            let theirCard = Self.book + (try await uuid(of: theirs, app, grace)) + ".vcf"
+            let mine = try await app.createdID(
+                by: account, "/api/contacts", #"{"first_name":"Mary","last_name":"Somerville"}"#)
+            let kinds = try await app.send(.GET, "/api/contactfieldtypes", headers: account.bearer)
+            let email = try XCTUnwrap(
+                (try kinds.json()["data"] as? [[String: Any]])?.first { $0["name"] as? String == "Email" }?["id"]
+                    as? Int)
+            let field = try await app.send(
+                .POST, "/api/contactfields", headers: account.bearer,
+                json: #"{"contact_id":\#(mine),"contact_field_type_id":\#(email),"data":"mary@example.org"}"#)
+            XCTAssertEqual(field.status, .created, field.text)
+            _ = try await app.createdID(by: account, "/api/contacts", #"{"first_name":"Charles"}"#)
+
+            let read = try await app.send(.GET, theirCard, headers: basic(account), body: nil)
+            XCTAssertEqual(read.status, .notFound, "\(database)")
+            let asked = try await dav(app, .PROPFIND, theirCard, account, depth: "0", body: nil)
+            XCTAssertEqual(asked.status, .notFound)
+
+            // addressbook-query: a text-match on EMAIL, as clients search.
+            let query = try await dav(
+                app, .REPORT, Self.book, account,
+                body:
+                    #"<?xml version="1.0"?><card:addressbook-query xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/></d:prop><card:filter><card:prop-filter name="EMAIL"><card:text-match collation="i;unicode-casemap" match-type="contains">EXAMPLE.ORG</card:text-match></card:prop-filter></card:filter></card:addressbook-query>"#
+            )
+            XCTAssertEqual(query.status, .multiStatus, query.text)
+            XCTAssertEqual(members(query.text).count, 1, "\(database): \(query.text)")
+            let mary = try await uuid(of: mine, app, account)
+            XCTAssertEqual(members(query.text).first?.href, Self.book + mary + ".vcf")
+            // allof: every filter must match; a limit cuts the answer and says so with a 507 for the book.
+            func queried(_ filters: String, test: String, limit: String = "") async throws -> [Member] {
+                let answer = try await dav(
+                    app, .REPORT, Self.book, account,
+                    body:
+                        #"<?xml version="1.0"?><card:addressbook-query xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/></d:prop><card:filter test="\#(test)">\#(filters)</card:filter>\#(limit)</card:addressbook-query>"#
+                )
+                XCTAssertEqual(answer.status, .multiStatus, answer.text)
+                return members(answer.text)
+            }
+            let both =
+                #"<card:prop-filter name="FN"><card:text-match match-type="starts-with">mary</card:text-match></card:prop-filter><card:prop-filter name="EMAIL"><card:text-match match-type="ends-with">.org</card:text-match></card:prop-filter>"#
+            let bothFound = try await queried(both, test: "allof")
+            XCTAssertEqual(bothFound.map(\.href), [Self.book + mary + ".vcf"])
+            let either =
+                #"<card:prop-filter name="FN"><card:text-match match-type="equals">Charles</card:text-match></card:prop-filter><card:prop-filter name="EMAIL"><card:text-match>nobody</card:text-match></card:prop-filter>"#
+            let allOf = try await queried(either, test: "allof")
+            XCTAssertEqual(allOf, [])
+            let anyOf = try await queried(either, test: "anyof")
+            XCTAssertEqual(anyOf.count, 1)
+            let cut = try await queried("", test: "anyof", limit: "<d:limit><d:nresults>1</d:nresults></d:limit>")
+            XCTAssertEqual(cut.count, 2, "\(database): one card, then the book's 507")
+            XCTAssertEqual(cut.last, Member(href: Self.book, status: "HTTP/1.1 507 Insufficient Storage", etag: nil))
+
+            let malformed = try await dav(
+                app, .PROPFIND, Self.book, account, depth: "0", body: #"<d:propfind xmlns:d="DAV:"><d:prop>"#)
+            XCTAssertEqual(malformed.status, .badRequest)
+            XCTAssertTrue(malformed.text.contains("not well-formed"), malformed.text)
+            let unknownReport = try await dav(
+                app, .REPORT, Self.book, account,
+                body: #"<?xml version="1.0"?><cal:calendar-query xmlns:cal="urn:ietf:params:xml:ns:caldav"/>"#)
+            XCTAssertEqual(unknownReport.status, .forbidden)
+            XCTAssertTrue(unknownReport.text.contains("<d:supported-report/>"), unknownReport.text)
+            for token in ["urn:locify:sync:999999", "yesterday", "urn:locify:sync:-1"] {
+                let refused = try await dav(app, .REPORT, Self.book, account, body: Self.sync(token))
+                XCTAssertEqual(refused.status, .forbidden, "\(database): \(token)")
+                XCTAssertTrue(refused.text.contains("<d:valid-sync-token/>"), refused.text)
+            }
+            // Writing is not offered yet: the methods are not allowed.
+            let put = try await app.send(
+                .PUT, Self.book + UUID().uuidString.lowercased() + ".vcf", headers: basic(account),
+                body: ByteBuffer(string: "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:New\r\nEND:VCARD\r\n"))
+            XCTAssertEqual(put.status, .methodNotAllowed)
+        }
+    }
+}
+
+extension HTTPHeaders {
+    fileprivate func adding(_ name: String, _ value: String) -> HTTPHeaders {
+        var copy = self
+        copy.add(name: name, value: value)
+        return copy
+    }
+}
