@@ -242,11 +242,7 @@ public struct DAVMultistatus: Sendable {
     }
 
     public var xml: String {
-        var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:multistatus"
-        for (namespace, prefix) in DAVNamespace.prefixes {
-            out += #" xmlns:\#(prefix)="\#(namespace)""#
-        }
-        out += ">"
+        var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:multistatus" + Self.namespaceDeclarations + ">"
         for response in responses {
             out += "<d:response><d:href>\(XMLText.escape(response.href))</d:href>"
             if let status = response.status { out += "<d:status>\(Self.statusLine(status))</d:status>" }
@@ -263,9 +259,12 @@ public struct DAVMultistatus: Sendable {
 
     /// `<d:error><d:valid-sync-token/></d:error>`: the precondition a refusal names (RFC 4918, 16).
     public static func error(_ condition: DAVName) -> String {
-        #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:error xmlns:d=\"DAV:\">" + element(condition, nil)
-            + "</d:error>\n"
+        #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:error" + namespaceDeclarations + ">"
+            + element(condition, nil) + "</d:error>\n"
     }
+
+    private static let namespaceDeclarations = DAVNamespace.prefixes.map { #" xmlns:\#($0.prefix)="\#($0.namespace)""# }
+        .joined()
 
     public static func statusLine(_ status: Int) -> String {
         let reasons = [

@@ -23,6 +23,8 @@ extension VCard {
         organization = contact.fields.company
         title = contact.fields.job
         categories = aggregate.tags.map(\.name)
+        genderSex = contact.fields.gender.map(\.type)
+        genderName = contact.fields.gender?.name
         let kindsByID = Dictionary(kinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for field in contactFields {
             guard let kind = kindsByID[field.typeID] else { continue }

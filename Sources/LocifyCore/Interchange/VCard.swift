@@ -61,6 +61,9 @@ public struct VCard: Equatable, Sendable {
     public var title: String?
     /// CATEGORIES: the contact's tags.
     public var categories: [String] = []
+    /// GENDER (vCard 4.0): its sex component (M, F, O, N, U) and the gender's own name.
+    public var genderSex: String?
+    public var genderName: String?
 
     public init(
         uid: String? = nil, formattedName: String, givenName: String? = nil, familyName: String? = nil,
@@ -85,14 +88,23 @@ public struct VCard: Equatable, Sendable {
 }
 
 public enum VCardFormat {
-    /// vCard 4.0 text, CRLF line endings, lines folded at 75 octets.
-    public static func write(_ cards: [VCard]) -> String {
-        cards.map(write).joined()
+    /// The versions Locify writes: 4.0 (RFC 6350), and 3.0 (RFC 2426) for the address book apps that read
+    /// nothing newer (Apple's).
+    public enum Version: String, Sendable, CaseIterable {
+        case three = "3.0"
+        case four = "4.0"
     }
 
-    public static func write(_ card: VCard) -> String {
+    /// vCard 4.0 text, CRLF line endings, lines folded at 75 octets.
+    public static func write(_ cards: [VCard]) -> String {
+        cards.map { write($0) }.joined()
+    }
+
+    /// The card in `version`: 3.0 has no GENDER, no LABEL or GEO on an address, and writes a birthday
+    /// without its year as Apple's Contacts does (`BDAY;X-APPLE-OMIT-YEAR=1604:1604-02-29`).
+    public static func write(_ card: VCard, version: Version = .four) -> String {
         let e = ContentLines.escape
-        var lines = ["BEGIN:VCARD", "VERSION:4.0"]
+        var lines = ["BEGIN:VCARD", "VERSION:" + version.rawValue]
         if let uid = card.uid { lines.append("UID:" + e(uid)) }
         lines.append("FN:" + e(card.formattedName))
         lines.append(
@@ -104,17 +116,25 @@ public enum VCardFormat {
             for typed in values { lines.append(name + typeParameter(typed.types) + ":" + e(typed.value)) }
         }
         if let birthday = card.birthday {
-            let monthDay = String(format: "%02d%02d", birthday.month, birthday.day)
-            lines.append("BDAY:" + (birthday.year.map { String(format: "%04d", $0) + monthDay } ?? "--" + monthDay))
+            switch (version, birthday.year) {
+            case (.four, let year):
+                let monthDay = String(format: "%02d%02d", birthday.month, birthday.day)
+                lines.append("BDAY:" + (year.map { String(format: "%04d", $0) + monthDay } ?? "--" + monthDay))
+            case (.three, let year?):
+                lines.append("BDAY:" + String(format: "%04d-%02d-%02d", year, birthday.month, birthday.day))
+            case (.three, nil):
+                lines.append(
+                    "BDAY;X-APPLE-OMIT-YEAR=1604:" + String(format: "1604-%02d-%02d", birthday.month, birthday.day))
+            }
         }
         for address in card.addresses {
             var parameters = typeParameter(address.types)
-            if let label = address.label {
+            if version == .four, let label = address.label {
                 parameters +=
                     ";LABEL=\""
                     + label.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\"", with: "'") + "\""
             }
-            if let point = address.coordinate {
+            if version == .four, let point = address.coordinate {
                 parameters += ";GEO=\"geo:\(MapLinks.number(point.latitude)),\(MapLinks.number(point.longitude))\""
             }
             let components = [
@@ -125,6 +145,9 @@ public enum VCardFormat {
         if let organization = card.organization { lines.append("ORG:" + e(organization)) }
         if let title = card.title { lines.append("TITLE:" + e(title)) }
         if !card.categories.isEmpty { lines.append("CATEGORIES:" + card.categories.map(e).joined(separator: ",")) }
+        if version == .four, let sex = card.genderSex {
+            lines.append("GENDER:" + sex + (card.genderName.map { ";" + e($0) } ?? ""))
+        }
         if let photo = card.photoURI { lines.append("PHOTO:" + photo) }
         if let note = card.note { lines.append("NOTE:" + e(note)) }
         lines.append("END:VCARD")
@@ -196,6 +219,11 @@ public enum VCardFormat {
         card.organization = lines.first { $0.name == "ORG" }
             .flatMap { ContentLines.split($0.value, on: ";").first.map(ContentLines.unescape)?.nilIfEmpty }
         card.title = text("TITLE")
+        if let gender = lines.first(where: { $0.name == "GENDER" }) {
+            let parts = ContentLines.split(gender.value, on: ";").map(ContentLines.unescape)
+            card.genderSex = parts.first?.uppercased().nilIfEmpty
+            card.genderName = parts.count > 1 ? parts[1].nilIfEmpty : nil
+        }
         card.categories = lines.filter { $0.name == "CATEGORIES" }
             .flatMap { ContentLines.split($0.value, on: ",").map(ContentLines.unescape) }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

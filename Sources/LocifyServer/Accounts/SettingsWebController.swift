@@ -160,6 +160,8 @@ enum SettingsPage {
         let usernameField: FormField
         /// A new token's secret, to select and copy.
         let newTokenField: FormField?
+        /// What a contacts app (CardDAV) asks for, to select and copy: the server's address and the e-mail.
+        let contactsAppFields: [FormField]
         let gravatarField: FormField
         let importField: FormField
         let tokens: [TokenRow]
@@ -184,7 +186,7 @@ enum SettingsPage {
 
         init(
             profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession,
-            looksUpGravatar: Bool = true, gravatarOffForServer: Bool = false
+            serverAddress: String = "", looksUpGravatar: Bool = true, gravatarOffForServer: Bool = false
         ) {
             let form = state.profile
             let timezone = form?.timezone ?? stored.timezone
@@ -233,6 +235,12 @@ enum SettingsPage {
                     styleClass: "token-value"
                 ).identified(as: "new-token-value")
             }
+            contactsAppFields = [
+                FormField("", label: "Server address", value: serverAddress + "/", isReadOnly: true)
+                    .identified(as: "contacts-app-server"),
+                FormField("", label: "User name", value: stored.email, isReadOnly: true)
+                    .identified(as: "contacts-app-user"),
+            ]
             gravatarField = FormField(
                 "look_up", label: "Look up Gravatar pictures for my contacts", control: .checkbox, value: "1",
                 hint: "Turning this off deletes the Gravatar pictures kept for you; your contacts then show their "
@@ -273,7 +281,7 @@ enum SettingsPage {
         let avatars = try request.avatars()
         return Context(
             profile: user.profile, tokens: tokens, state: state, session: request.pageSession,
-            looksUpGravatar: try await avatars.accountLooksUpGravatar(),
+            serverAddress: request.baseURL, looksUpGravatar: try await avatars.accountLooksUpGravatar(),
             gravatarOffForServer: !request.dependencies.gravatar.isEnabled)
     }
 }

@@ -12,10 +12,16 @@ import Vapor
 struct AddressBook {
     struct Card: Sendable {
         let contact: Contact
+        let card: VCard
+        /// The vCard 4.0 text, which the ETag digests: a card in 3.0 is the same card, another way written.
         let text: String
         let etag: String
 
         var href: String { DAVPaths.card(for: contact.uuid) }
+
+        func text(in version: VCardFormat.Version) -> String {
+            version == .four ? text : VCardFormat.write(card, version: version)
+        }
     }
 
     /// Where the account's revision log stands: its latest revision, and the oldest a sync may start from.
@@ -107,7 +113,7 @@ struct AddressBook {
         try await request.contactInterchange().vCards(of: contacts).map { contact, card in
             let text = VCardFormat.write(card)
             return Card(
-                contact: contact, text: text,
+                contact: contact, card: card, text: text,
                 etag: ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: text)))
         }
     }

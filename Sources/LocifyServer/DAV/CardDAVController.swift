@@ -91,20 +91,22 @@ struct CardDAVController: RouteCollection {
     func report(request: Request) async throws -> Response {
         let book = try AddressBook(request)
         switch try DAVRequestBody.report(Data(buffer: request.body.data ?? ByteBuffer())) {
-        case .addressBookMultiget(let asked, let hrefs, _):
+        case .addressBookMultiget(let asked, let hrefs, let version):
+            let version = try Self.version(version)
             let uuids = hrefs.map(DAVPaths.contactUUID(inCard:))
             let cards = try await book.cards(uuids: uuids.compactMap { $0 })
             let responses = zip(hrefs, uuids).map { href, uuid -> DAVMultistatus.Response in
                 guard let card = uuid.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
-                return .init(href: card.href, known: Self.cardProperties(card, with: asked), request: asked)
+                return .init(
+                    href: card.href, known: Self.cardProperties(card, with: asked, in: version), request: asked)
             }
             return Self.multistatus(DAVMultistatus(responses: responses))
-        case .addressBookQuery(let asked, let matches, let allOf, let limit, _):
+        case .addressBookQuery(let asked, let matches, let allOf, let limit, let version):
+            let version = try Self.version(version)
             var found = try await book.allCards().filter { card in
                 guard !matches.isEmpty else { return true }
-                let parsed = VCardFormat.read(card.text).cards.first
                 let test = { (match: DAVTextMatch) in
-                    match.matches(parsed.map { Self.values(match.property, of: $0) } ?? [])
+                    match.matches(Self.values(match.property, of: card.card))
                 }
                 return allOf ? matches.allSatisfy(test) : matches.contains(where: test)
             }
@@ -116,11 +118,12 @@ struct CardDAVController: RouteCollection {
             }
             responses.insert(
                 contentsOf: found.map {
-                    .init(href: $0.href, known: Self.cardProperties($0, with: asked), request: asked)
+                    .init(href: $0.href, known: Self.cardProperties($0, with: asked, in: version), request: asked)
                 },
                 at: 0)
             return Self.multistatus(DAVMultistatus(responses: responses))
-        case .syncCollection(let token, let asked, let limit, _):
+        case .syncCollection(let token, let asked, let limit, let version):
+            let version = try Self.version(version)
             let state = try await book.logState()
             let changed: [AddressBook.Card]
             let deleted: [UUID]
@@ -137,7 +140,8 @@ struct CardDAVController: RouteCollection {
             }
             let responses =
                 changed.map {
-                    DAVMultistatus.Response(href: $0.href, known: Self.cardProperties($0, with: asked), request: asked)
+                    DAVMultistatus.Response(
+                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version), request: asked)
                 }
                 + deleted.map { DAVMultistatus.Response(href: DAVPaths.card(for: $0), status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
@@ -152,10 +156,14 @@ struct CardDAVController: RouteCollection {
         if request.headers.first(name: .ifNoneMatch) == card.etag {
             return Response(status: .notModified, headers: ["ETag": card.etag])
         }
+        // RFC 6352 5.1.1: the version a client reads is asked for as the media type's parameter.
+        let accept = request.headers.first(name: .accept) ?? ""
+        let version: VCardFormat.Version =
+            accept.contains("version=3.0") && !accept.contains("version=4.0") ? .three : .four
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: "text/vcard; charset=utf-8")
         headers.replaceOrAdd(name: .eTag, value: card.etag)
-        return Response(status: .ok, headers: headers, body: .init(string: card.text))
+        return Response(status: .ok, headers: headers, body: .init(string: card.text(in: version)))
     }
 
     // MARK: Properties
@@ -194,7 +202,10 @@ struct CardDAVController: RouteCollection {
             ),
             (
                 .cardDAV("supported-address-data"),
-                .markup(#"<card:address-data-type content-type="text/vcard" version="4.0"/>"#)
+                .markup(
+                    VCardFormat.Version.allCases.map {
+                        #"<card:address-data-type content-type="text/vcard" version="\#($0.rawValue)"/>"#
+                    }.joined())
             ),
             // Read-only until cards can be written back.
             (
@@ -207,7 +218,9 @@ struct CardDAVController: RouteCollection {
     }
 
     /// A card's properties; its text only when asked for by name (RFC 6352: not in `allprop`).
-    static func cardProperties(_ card: AddressBook.Card, with asked: DAVPropertyRequest) -> [(
+    static func cardProperties(
+        _ card: AddressBook.Card, with asked: DAVPropertyRequest, in version: VCardFormat.Version = .four
+    ) -> [(
         DAVName, DAVMultistatus.Value
     )] {
         var known: [(DAVName, DAVMultistatus.Value)] = [
@@ -217,7 +230,7 @@ struct CardDAVController: RouteCollection {
             (.dav("resourcetype"), .elements([])),
         ]
         if case .some(let names) = asked, names.contains(.cardDAV("address-data")) {
-            known.append((.cardDAV("address-data"), .text(card.text)))
+            known.append((.cardDAV("address-data"), .text(card.text(in: version))))
         }
         return known
     }
@@ -236,6 +249,16 @@ struct CardDAVController: RouteCollection {
         case "NOTE": card.note.map { [$0] } ?? []
         default: []
         }
+    }
+
+    /// The vCard version an `address-data` element asks for: 4.0 when it names none; one Locify does not
+    /// write is refused as RFC 6352 says (`supported-address-data`).
+    static func version(_ asked: String?) throws -> VCardFormat.Version {
+        guard let asked else { return .four }
+        guard let version = VCardFormat.Version(rawValue: asked) else {
+            throw DAVFailure(status: .forbidden, condition: .cardDAV("supported-address-data"))
+        }
+        return version
     }
 
     static func multistatus(_ answer: DAVMultistatus) -> Response {

@@ -120,6 +120,19 @@ final class CardDAVTests: XCTestCase {
         }
     }
 
+    func testSettingsSayWhatAContactsAppAsksFor() async throws {
+        try await withApp(.sqlite) { app, _ in
+            let browser = WebClient(app: app)
+            browser.extraHeaders.replaceOrAdd(name: .host, value: "locify.example.org")
+            _ = try await browser.register()
+            let settings = try await browser.get("/settings")
+            XCTAssertTrue(settings.text.contains("Your contacts in your phone's Contacts app"), settings.text)
+            XCTAssertTrue(settings.text.contains(#"value="http://locify.example.org/""#), settings.text)
+            XCTAssertTrue(settings.text.contains(#"id="contacts-app-user""#), settings.text)
+            XCTAssertTrue(settings.text.contains(#"value="grace@example.com""#), settings.text)
+        }
+    }
+
     func testSignInsThatKeepFailingAreThrottled() async throws {
         try await withApp(.sqlite) { app, _ in
             let account = try await app.makeAccount()
@@ -152,6 +165,14 @@ final class CardDAVTests: XCTestCase {
                 by: account, "/api/contacts/\(ada)/addresses",
                 #"{"name":"Home","street":"12 St James's Square","city":"London","postal_code":"SW1Y 4JH","country":"GB"}"#
             )
+            let genders = try await app.send(.GET, "/api/genders", headers: account.bearer)
+            let woman = try XCTUnwrap(
+                (try genders.json()["data"] as? [[String: Any]])?.first { $0["name"] as? String == "Woman" }?["id"]
+                    as? Int)
+            let born = try await app.send(
+                .PUT, "/api/contacts/\(ada)", headers: account.bearer,
+                json: #"{"gender_id":\#(woman),"is_birthdate_known":true,"birthdate_day":10,"birthdate_month":12}"#)
+            XCTAssertEqual(born.status, .ok, born.text)
             let tagged = try await app.send(
                 .POST, "/api/contacts/\(ada)/setTags", headers: account.bearer, json: #"{"tags":["Friends"]}"#)
             XCTAssertEqual(tagged.status, .ok, tagged.text)
@@ -172,6 +193,28 @@ final class CardDAVTests: XCTestCase {
                 XCTAssertTrue(card.text.contains(line + "\r\n"), "\(line) in \(card.text)")
             }
             XCTAssertTrue(card.text.contains("ADR;TYPE=home"), card.text)
+            XCTAssertTrue(card.text.contains("GENDER:F;Woman\r\n") && card.text.contains("BDAY:--1210\r\n"), card.text)
+            // vCard 3.0 for the apps that read nothing newer, asked for by the media type's version or by
+            // the report's address-data: the same card, with the same ETag.
+            let three = try await app.send(
+                .GET, adaCard, headers: basic(account).adding("Accept", "text/vcard; version=3.0"), body: nil)
+            XCTAssertTrue(three.text.contains("VERSION:3.0\r\n"), three.text)
+            XCTAssertTrue(three.text.contains("BDAY;X-APPLE-OMIT-YEAR=1604:1604-12-10\r\n"), three.text)
+            XCTAssertFalse(three.text.contains("GENDER") || three.text.contains("LABEL="), three.text)
+            XCTAssertEqual(three.headers.first(name: .eTag), card.headers.first(name: .eTag))
+            let multigetThree = try await dav(
+                app, .REPORT, Self.book, account,
+                body:
+                    #"<?xml version="1.0"?><card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><card:address-data content-type="text/vcard" version="3.0"/></d:prop><d:href>\#(adaCard)</d:href></card:addressbook-multiget>"#
+            )
+            XCTAssertTrue(multigetThree.text.contains("VERSION:3.0"), multigetThree.text)
+            let unknownVersion = try await dav(
+                app, .REPORT, Self.book, account,
+                body:
+                    #"<?xml version="1.0"?><card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><card:address-data version="2.1"/></d:prop><d:href>\#(adaCard)</d:href></card:addressbook-multiget>"#
+            )
+            XCTAssertEqual(unknownVersion.status, .forbidden)
+            XCTAssertTrue(unknownVersion.text.contains("<card:supported-address-data/>"), unknownVersion.text)
             let unchanged = try await app.send(
                 .GET, adaCard, headers: basic(account).adding("If-None-Match", card.headers.first(name: .eTag) ?? ""),
                 body: nil)
