@@ -67,14 +67,7 @@ public struct ContactInput: Decodable, Sendable {
         take("is_starred", \.isStarred)
         take("is_archived", \.isArchived)
         // The birthday fields describe one value: sending any of them replaces the whole birthday.
-        if !presentKeys.isDisjoint(with: Self.birthdateKeys) {
-            result.isBirthdateKnown = draft.isBirthdateKnown
-            result.birthdateDay = draft.birthdateDay
-            result.birthdateMonth = draft.birthdateMonth
-            result.birthdateYear = draft.birthdateYear
-            result.birthdateIsAgeBased = draft.birthdateIsAgeBased
-            result.birthdateAge = draft.birthdateAge
-        }
+        if !presentKeys.isDisjoint(with: Self.birthdateKeys) { result.replaceBirthdate(with: draft) }
         return result
     }
 }

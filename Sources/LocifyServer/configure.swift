@@ -171,6 +171,7 @@ let locifyMigrations: [any Migration] = [
     AddSyncClientRefusals(),
     CreateMapAreas(),
     AddTombstoneParents(),
+    CreateDAVCards(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -208,6 +209,7 @@ let locifyTables: [any StoredTable.Type] = [
     SyncTombstonesTable.self,
     SyncClientsTable.self,
     MapAreasTable.self,
+    DAVCardsTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

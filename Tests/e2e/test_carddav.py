@@ -1,9 +1,14 @@
 """CardDAV driven by a real client, vdirsyncer (PyPI), as a phone's Contacts app uses it: given only the
 server's address, an e-mail and an app password, it discovers the address book and downloads every card;
-later syncs bring what changed on the server (an edit, a new address, a deletion) and nothing else."""
+later syncs bring what changed on the server (an edit, a new address, a deletion) and nothing else, and
+take back what changed on the device (a new card, an edit, a deletion), keeping what Locify does not
+model."""
+import base64
 import shutil
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from conftest import api
@@ -54,7 +59,6 @@ type = "carddav"
 url = "{server.url}/"
 username = "{account.email}"
 password = "{token}"
-read_only = true
 """)
     # Discovery from the bare address (/.well-known/carddav → principal → home → the address book).
     found = vdirsyncer(config, "discover", "contacts", answer="y\n")
@@ -83,9 +87,70 @@ read_only = true
     assert unchanged == {uid: copy[uid] for uid in unchanged}
     assert synced.count("Copying (updating)") == 1, synced
 
+    # Changes on the device reach Locify: a new card (with a property Locify does not model), an edit, a
+    # deletion.
+    folder = next(phone.iterdir())
+    (folder / "hedy.vcf").write_text(
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:hedy-on-the-phone\r\nN:Lamarr;Hedy;;;\r\nFN:Hedy Lamarr\r\n"
+        "EMAIL;TYPE=INTERNET:hedy@example.org\r\nX-PHONE-ONLY:kept as written\r\nEND:VCARD\r\n")
+    edited_file = next(path for path in folder.glob("*.vcf") if f"urn:uuid:{edited['uuid']}" in path.read_text())
+    edited_file.write_text(edited_file.read_text().replace("NICKNAME:Enchantress of Numbers", "NICKNAME:Countess"))
+    dropped = contacts[2]
+    next(path for path in folder.glob("*.vcf") if f"urn:uuid:{dropped['uuid']}" in path.read_text()).unlink()
+    vdirsyncer(config, "sync")
+    now = {c["complete_name"]: c for c in api(server, token, "GET", "/api/contacts?limit=100")["data"]}
+    assert "Hedy Lamarr" in now, now.keys()
+    assert dropped["complete_name"] not in now
+    assert now[edited["complete_name"]]["nickname"] == "Countess"
+    hedy = api(server, token, "GET", f"/api/contacts/{now['Hedy Lamarr']['id']}/contactfields")["data"]
+    assert [field["content"] for field in hedy] == ["hedy@example.org"], hedy
+    # The server serves the card back with the property it does not model.
+    served = dav_get(server, account.email, token, f"/dav/addressbooks/contacts/{cards_href(server, account.email, token, 'Hedy Lamarr')}")
+    assert "X-PHONE-ONLY:kept as written" in served and "FN:Hedy Lamarr" in served, served
+
+    # The next sync brings Locify's writing of the cards the device sent (same UID, same file), once.
+    normalized = vdirsyncer(config, "sync")
+    assert "Deleting" not in normalized and "uploading" not in normalized, normalized
+    assert "X-PHONE-ONLY:kept as written" in (folder / "hedy.vcf").read_text()
+
     # Three syncs in a row with nothing changed change nothing.
+    settled = cards(phone)
     for _ in range(3):
         quiet = vdirsyncer(config, "sync")
         assert "Copying" not in quiet and "Deleting" not in quiet, quiet
-    assert cards(phone) == after
+    assert cards(phone) == settled
     shutil.rmtree(phone)
+
+    # A card over the 1 MB a request may carry is refused before it is read, and nothing is made.
+    huge = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Big\r\nNOTE:" + "x" * 1_200_000 + "\r\nEND:VCARD\r\n"
+    request = urllib.request.Request(
+        server.url + "/dav/addressbooks/contacts/big.vcf", data=huge.encode(), method="PUT",
+        headers={"Authorization": basic(account.email, token), "Content-Type": "text/vcard"})
+    try:
+        urllib.request.urlopen(request)
+        raise AssertionError("a 1.2 MB card was accepted")
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 413, refused.code
+    assert "Big" not in {c["complete_name"] for c in api(server, token, "GET", "/api/contacts?limit=100")["data"]}
+
+
+def basic(email, token):
+    return "Basic " + base64.b64encode(f"{email}:{token}".encode()).decode()
+
+
+def dav_get(server, email, token, path):
+    request = urllib.request.Request(server.url + path, headers={"Authorization": basic(email, token)})
+    with urllib.request.urlopen(request) as response:
+        return response.read().decode()
+
+
+def cards_href(server, email, token, name):
+    """The file name of the card whose FN is `name`, asked of the address book as a client asks."""
+    import re
+    request = urllib.request.Request(
+        server.url + "/dav/addressbooks/contacts/", method="PROPFIND", headers={
+            "Authorization": basic(email, token), "Depth": "1", "Content-Type": "application/xml"},
+        data=b'<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>')
+    with urllib.request.urlopen(request) as response:
+        hrefs = re.findall(r"<d:href>/dav/addressbooks/contacts/([^<]+)</d:href>", response.read().decode())
+    return next(href for href in hrefs if f"FN:{name}" in dav_get(server, email, token, f"/dav/addressbooks/contacts/{href}"))

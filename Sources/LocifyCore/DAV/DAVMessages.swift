@@ -258,9 +258,10 @@ public struct DAVMultistatus: Sendable {
     }
 
     /// `<d:error><d:valid-sync-token/></d:error>`: the precondition a refusal names (RFC 4918, 16).
-    public static func error(_ condition: DAVName) -> String {
+    public static func error(_ condition: DAVName, message: String? = nil) -> String {
         #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<d:error" + namespaceDeclarations + ">"
-            + element(condition, nil) + "</d:error>\n"
+            + element(condition, nil) + (message.map { element(.dav("responsedescription"), .text($0)) } ?? "")
+            + "</d:error>\n"
     }
 
     private static let namespaceDeclarations = DAVNamespace.prefixes.map { #" xmlns:\#($0.prefix)="\#($0.namespace)""# }

@@ -48,6 +48,11 @@ public enum ContentLines {
     /// Joins continuation lines (those starting with a space or tab) and splits name, parameters
     /// and value. Accepts LF as well as CRLF, as files edited by hand have.
     public static func parse(_ text: String) -> [ContentLine] {
+        unfold(text).compactMap(parseLine)
+    }
+
+    /// The lines of `text` with their continuations joined, as written (groups, parameters and all).
+    public static func unfold(_ text: String) -> [String] {
         var unfolded: [String] = []
         for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false)
@@ -58,10 +63,17 @@ public enum ContentLines {
                 unfolded.append(String(raw))
             }
         }
-        return unfolded.compactMap(parseLine)
+        return unfolded
     }
 
-    static func parseLine(_ line: String) -> ContentLine? {
+    /// A line's group (`item1` of `item1.X-ABLabel:Home`), if it has one.
+    public static func group(of line: String) -> String? {
+        let head = line.prefix { $0 != ";" && $0 != ":" }
+        guard let dot = head.firstIndex(of: ".") else { return nil }
+        return head[..<dot].uppercased()
+    }
+
+    public static func parseLine(_ line: String) -> ContentLine? {
         // The value starts at the first colon outside a quoted parameter value.
         var inQuotes = false
         var colon: String.Index?

@@ -47,13 +47,14 @@ extension VCard {
 
 extension VCard {
     /// The card as a contact to create: N's given and family names (else the formatted name as the first
-    /// name), the birthday, the note. Its e-mails and phone numbers are `contactFieldDrafts`.
+    /// name), the birthday, the note, ORG and TITLE as where the person works, GENDER's name (else its
+    /// letter) as the gender. Its e-mails and phone numbers are `contactFieldDrafts`.
     public var contactDraft: ContactDraft {
         let first = givenName ?? (familyName == nil ? formattedName : nil)
         return ContactDraft(
             firstName: first ?? formattedName, lastName: familyName, nickname: nickname, description: note,
             isBirthdateKnown: birthday != nil, birthdateDay: birthday?.day, birthdateMonth: birthday?.month,
-            birthdateYear: birthday?.year)
+            birthdateYear: birthday?.year, genderName: genderName ?? genderSex, job: title, company: organization)
     }
 
     /// TYPE values that say how a value is used rather than label it.

@@ -289,3 +289,40 @@ extension ContentLine {
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+
+extension VCardFormat {
+    /// What Locify writes from its own values; a client's card has these replaced, and keeps the rest.
+    static let modeledProperties: Set<String> = [
+        "BEGIN", "END", "VERSION", "UID", "FN", "N", "NICKNAME", "BDAY", "ADR", "LABEL", "EMAIL", "TEL", "IMPP",
+        "URL", "ORG", "TITLE", "CATEGORIES", "NOTE", "GENDER", "REV", "PRODID",
+    ]
+
+    /// `card` written in `version`, carrying over every property of `original` (the card a client last
+    /// wrote) that Locify does not model: `X-` properties, the photo, related people, anniversaries, and
+    /// the labels of an item group whose property is carried over. A modeled property's values are
+    /// Locify's, except URL and IMPP values in `leftOut` (accounts no kind of field recognises), which
+    /// stay as the client wrote them. So a card goes through Locify and back with nothing lost.
+    public static func write(
+        _ card: VCard, version: Version = .four, keepingFrom original: String, leftOut: Set<String> = []
+    ) -> String {
+        var candidates: [(line: String, group: String?)] = []
+        var replacedGroups: Set<String> = []
+        for raw in ContentLines.unfold(original) {
+            guard let line = ContentLines.parseLine(raw) else { continue }
+            let group = ContentLines.group(of: raw)
+            let unrecognised =
+                ["URL", "IMPP"].contains(line.name)
+                && leftOut.contains(ContentLines.unescape(line.value).trimmingCharacters(in: .whitespaces))
+            if modeledProperties.contains(line.name), !unrecognised {
+                if let group { replacedGroups.insert(group) }
+                continue
+            }
+            candidates.append((raw, group))
+        }
+        let kept = candidates.filter { $0.group.map { !replacedGroups.contains($0) } ?? true }.map(\.line)
+        let written = write(card, version: version)
+        let end = "END:VCARD\r\n"
+        guard !kept.isEmpty, written.hasSuffix(end) else { return written }
+        return String(written.dropLast(end.count)) + kept.map(ContentLines.fold).joined() + end
+    }
+}

@@ -141,6 +141,16 @@ public struct ContactDraft: Sendable, Equatable {
 
     public static let descriptionLimit = 10_000
 
+    /// The birthday fields of `other`: they describe one value, so they are replaced together.
+    public mutating func replaceBirthdate(with other: ContactDraft) {
+        isBirthdateKnown = other.isBirthdateKnown
+        birthdateDay = other.birthdateDay
+        birthdateMonth = other.birthdateMonth
+        birthdateYear = other.birthdateYear
+        birthdateIsAgeBased = other.birthdateIsAgeBased
+        birthdateAge = other.birthdateAge
+    }
+
     /// Whether the draft names a gender (by id or by name): only then are the account's genders needed
     /// to check it.
     public var namesGender: Bool {

@@ -13,14 +13,36 @@ struct AddressBook {
     struct Card: Sendable {
         let contact: Contact
         let card: VCard
+        /// The card's file name: the one its client chose when it made it, else `<uuid>.vcf`.
+        let fileName: String
+        /// The card a client last wrote, whose properties Locify does not model are served back with it.
+        let kept: DAVCardsTable.Kept?
         /// The vCard 4.0 text, which the ETag digests: a card in 3.0 is the same card, another way written.
         let text: String
         let etag: String
 
-        var href: String { DAVPaths.card(for: contact.uuid) }
+        var href: String { DAVPaths.card(fileName).path }
+
+        init(contact: Contact, card: VCard, kept: DAVCardsTable.Kept?) {
+            self.contact = contact
+            var card = card
+            if let uid = kept?.uid { card.uid = uid }
+            self.card = card
+            self.kept = kept
+            fileName = kept?.fileName ?? contact.uuid.lowercasedText + DAVPaths.cardSuffix
+            text = Self.write(card, in: .four, keeping: kept)
+            etag = ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: text))
+        }
 
         func text(in version: VCardFormat.Version) -> String {
-            version == .four ? text : VCardFormat.write(card, version: version)
+            version == .four ? text : Self.write(card, in: version, keeping: kept)
+        }
+
+        private static func write(_ card: VCard, in version: VCardFormat.Version, keeping kept: DAVCardsTable.Kept?)
+            -> String
+        {
+            guard let kept else { return VCardFormat.write(card, version: version) }
+            return VCardFormat.write(card, version: version, keepingFrom: kept.card, leftOut: kept.leftOut)
         }
     }
 
@@ -65,21 +87,41 @@ struct AddressBook {
         try await cards(of: try await request.contacts().all())
     }
 
-    /// The cards of the contacts `uuids` name; a uuid that is not one of the account's contacts is left out.
-    func cards(uuids: [UUID]) async throws -> [UUID: Card] {
-        let found = try await SyncLocator(ContactsTable.self).find(Set(uuids), ownedBy: ownerID, on: request.db)
-        let ids = found.values.compactMap { location -> Int? in
-            if case .record(let id, _) = location { return id }
-            return nil
+    /// The cards at these file names; a name that is no card of the account's is left out.
+    func cards(named names: [String]) async throws -> [String: Card] {
+        guard !names.isEmpty else { return [:] }
+        var idsByName: [String: Int] = [:]
+        for row in try await request.db.plainRows(
+            """
+            SELECT "file_name", "contact_id" FROM "dav_cards" WHERE "user_id" = \(bind: ownerID) \
+            AND "contact_id" IS NOT NULL AND "file_name" IN (\(binds: names))
+            """, columns: ["file_name", "contact_id"])
+        {
+            idsByName[try row.requiredText(0)] = try row.requiredInteger(1)
         }
-        let contacts = try await request.contacts().contacts(ids)
-        let cards = try await cards(of: ids.sorted().compactMap { contacts[$0] })
-        return Dictionary(cards.map { ($0.contact.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        // The others by the contact's uuid (`<uuid>.vcf`).
+        let uuids = Dictionary(
+            names.filter { idsByName[$0] == nil }.compactMap { name in
+                DAVPaths.contactUUID(inCard: name).map { (name, $0) }
+            },
+            uniquingKeysWith: { first, _ in first })
+        let found = try await SyncLocator(ContactsTable.self).find(Set(uuids.values), ownedBy: ownerID, on: request.db)
+        for (name, uuid) in uuids {
+            if case .record(let id, _) = found[uuid] { idsByName[name] = id }
+        }
+        let contacts = try await request.contacts().contacts(Array(Set(idsByName.values)))
+        let byID = Dictionary(
+            try await cards(of: contacts.values.sorted { $0.id < $1.id }).map { ($0.contact.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        // A contact a client named is at its name only; `<uuid>.vcf` is not another copy of it.
+        return idsByName.compactMapValues { byID[$0] }.filter { name, card in
+            card.fileName == name || card.kept == nil
+        }
     }
 
     /// What a client that has seen everything up to `revision` must fetch again (the cards whose contact,
     /// addresses, fields, tags or gender changed since) and delete (the contacts deleted since).
-    func changes(after revision: Int) async throws -> (changed: [Card], deleted: [UUID]) {
+    func changes(after revision: Int) async throws -> (changed: [Card], deleted: [String]) {
         let owner = ownerID
         // One statement: each way a card can change, by the contact it changes.
         let rows = try await request.db.plainRows(
@@ -106,15 +148,29 @@ struct AddressBook {
         ).map { try $0.requiredUUID(0) }
         // Each once; and a contact made again under a deleted one's uuid is not deleted.
         var seen = Set(changed.map(\.contact.uuid))
-        return (changed, deleted.filter { seen.insert($0).inserted })
+        let gone = deleted.filter { seen.insert($0).inserted }
+        // Each at the file name its client knows it by.
+        var names: [UUID: String] = [:]
+        if !gone.isEmpty {
+            for row in try await request.db.plainRows(
+                """
+                SELECT "contact_uuid", "file_name" FROM "dav_cards" WHERE "user_id" = \(bind: owner) \
+                AND "contact_uuid" IN (\(binds: gone))
+                """, columns: ["contact_uuid", "file_name"])
+            {
+                names[try row.requiredUUID(0)] = try row.requiredText(1)
+            }
+        }
+        return (changed, gone.map { DAVPaths.card(names[$0] ?? $0.lowercasedText + DAVPaths.cardSuffix).path })
     }
 
     private func cards(of contacts: [Contact]) async throws -> [Card] {
-        try await request.contactInterchange().vCards(of: contacts).map { contact, card in
-            let text = VCardFormat.write(card)
-            return Card(
-                contact: contact, card: card, text: text,
-                etag: ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: text)))
+        guard !contacts.isEmpty else { return [] }
+        let kept = try await DAVCardsTable.kept(
+            ofContacts: contacts.map(\.id), ownedBy: ownerID, kinds: try await request.contactFields().types(),
+            on: request.db)
+        return try await request.contactInterchange().vCards(of: contacts).map { contact, card in
+            Card(contact: contact, card: card, kept: kept[contact.id])
         }
     }
 }

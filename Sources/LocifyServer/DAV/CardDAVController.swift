@@ -9,7 +9,9 @@ import Vapor
 /// (a personal API token).
 struct CardDAVController: RouteCollection {
     static let davHeader = "1, 3, addressbook"
-    static let allowedMethods = "OPTIONS, GET, HEAD, PROPFIND, REPORT"
+    /// A card's largest body: the routes' standard limit (`app.routes.defaultMaxBodySize`, 1 MB).
+    static let maximumCardBytes = 1024 * 1024
+    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
     static let collectionPaths = [
         DAVPaths.root, DAVPaths.principal, DAVPaths.addressBookHome, DAVPaths.addressBook,
     ]
@@ -32,10 +34,12 @@ struct CardDAVController: RouteCollection {
         signedIn.on(.PROPFIND, DAVPaths.addressBookHome) { try await propfind($0, at: .addressBookHome) }
         signedIn.on(.PROPFIND, DAVPaths.addressBook) { try await propfind($0, at: .addressBook) }
         signedIn.on(.PROPFIND, DAVPaths.card) { request in
-            try await propfind(request, at: .card(try Self.contactUUID(of: request)))
+            try await propfind(request, at: .card(try Self.fileName(of: request)))
         }
         signedIn.on(.REPORT, DAVPaths.addressBook, use: report)
         signedIn.on(.GET, DAVPaths.card, use: card)
+        signedIn.on(.PUT, DAVPaths.card, use: put)
+        signedIn.on(.DELETE, DAVPaths.card, use: delete)
     }
 
     func options(request: Request) -> Response {
@@ -47,7 +51,8 @@ struct CardDAVController: RouteCollection {
     /// The resources of the DAV tree.
     enum Resource {
         case root, principal, addressBookHome, addressBook
-        case card(UUID)
+        /// A card, by its file name.
+        case card(String)
     }
 
     func propfind(_ request: Request, at resource: Resource) async throws -> Response {
@@ -81,8 +86,8 @@ struct CardDAVController: RouteCollection {
             if depth > 0 {
                 for card in try await book.allCards() { add(card.href, Self.cardProperties(card, with: asked)) }
             }
-        case .card(let uuid):
-            guard let card = try await book.cards(uuids: [uuid])[uuid] else { throw DAVFailure.notFound }
+        case .card(let name):
+            guard let card = try await book.cards(named: [name])[name] else { throw DAVFailure.notFound }
             add(card.href, Self.cardProperties(card, with: asked))
         }
         return Self.multistatus(DAVMultistatus(responses: responses))
@@ -93,10 +98,10 @@ struct CardDAVController: RouteCollection {
         switch try DAVRequestBody.report(Data(buffer: request.body.data ?? ByteBuffer())) {
         case .addressBookMultiget(let asked, let hrefs, let version):
             let version = try Self.version(version)
-            let uuids = hrefs.map(DAVPaths.contactUUID(inCard:))
-            let cards = try await book.cards(uuids: uuids.compactMap { $0 })
-            let responses = zip(hrefs, uuids).map { href, uuid -> DAVMultistatus.Response in
-                guard let card = uuid.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
+            let names = hrefs.map(DAVPaths.fileName(inHref:))
+            let cards = try await book.cards(named: names.compactMap { $0 })
+            let responses = zip(hrefs, names).map { href, name -> DAVMultistatus.Response in
+                guard let card = name.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
                 return .init(
                     href: card.href, known: Self.cardProperties(card, with: asked, in: version), request: asked)
             }
@@ -126,7 +131,7 @@ struct CardDAVController: RouteCollection {
             let version = try Self.version(version)
             let state = try await book.logState()
             let changed: [AddressBook.Card]
-            let deleted: [UUID]
+            let deleted: [String]
             if token.isEmpty {
                 (changed, deleted) = (try await book.allCards(), [])
             } else {
@@ -143,7 +148,7 @@ struct CardDAVController: RouteCollection {
                     DAVMultistatus.Response(
                         href: $0.href, known: Self.cardProperties($0, with: asked, in: version), request: asked)
                 }
-                + deleted.map { DAVMultistatus.Response(href: DAVPaths.card(for: $0), status: 404) }
+                + deleted.map { DAVMultistatus.Response(href: $0, status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
         case .unsupported:
             throw DAVFailure(status: .forbidden, condition: .dav("supported-report"))
@@ -151,8 +156,8 @@ struct CardDAVController: RouteCollection {
     }
 
     func card(request: Request) async throws -> Response {
-        let uuid = try Self.contactUUID(of: request)
-        guard let card = try await AddressBook(request).cards(uuids: [uuid])[uuid] else { throw DAVFailure.notFound }
+        let name = try Self.fileName(of: request)
+        guard let card = try await AddressBook(request).cards(named: [name])[name] else { throw DAVFailure.notFound }
         if request.headers.first(name: .ifNoneMatch) == card.etag {
             return Response(status: .notModified, headers: ["ETag": card.etag])
         }
@@ -164,6 +169,63 @@ struct CardDAVController: RouteCollection {
         headers.replaceOrAdd(name: .contentType, value: "text/vcard; charset=utf-8")
         headers.replaceOrAdd(name: .eTag, value: card.etag)
         return Response(status: .ok, headers: headers, body: .init(string: card.text(in: version)))
+    }
+
+    /// A card written by its client: a new contact at a new file name, else the contact there changed to
+    /// what the card says. `If-None-Match: *` makes sure of a new one and `If-Match` of the version the
+    /// client last saw (412 otherwise). The answer carries no ETag: the card served back is Locify's
+    /// writing of it, so the client reads it again.
+    func put(request: Request) async throws -> Response {
+        let name = try Self.fileName(of: request)
+        let user = try request.requireUser()
+        let body = request.body.data ?? ByteBuffer()
+        let text = String(decoding: body.readableBytesView, as: UTF8.self)
+        let (cards, issues) = VCardFormat.read(text)
+        guard cards.count == 1, issues.isEmpty else {
+            throw DAVFailure(
+                status: .badRequest, condition: .cardDAV("valid-address-data"),
+                message: cards.isEmpty && issues.isEmpty
+                    ? "The body is no vCard." : "The body must be one vCard with a name (FN or N).")
+        }
+        let existing = try await AddressBook(request).cards(named: [name])[name]
+        try Self.checkPreconditions(of: request, currentTag: existing?.etag)
+        do {
+            try await request.db.write(ownedBy: user.id, at: request.dependencies.now()) { _ in
+                _ = try await CardWriter(request: request, ownerID: user.id).save(
+                    cards[0], text: text, fileName: name, over: existing?.contact)
+            }
+        } catch let failure as ValidationFailure {
+            throw DAVFailure(
+                status: .badRequest, condition: .cardDAV("valid-address-data"),
+                message: failure.messages.joined(separator: " "))
+        }
+        request.application.jobWorkers?.nudge()
+        return Response(status: existing == nil ? .created : .noContent)
+    }
+
+    func delete(request: Request) async throws -> Response {
+        let name = try Self.fileName(of: request)
+        guard let existing = try await AddressBook(request).cards(named: [name])[name] else {
+            throw DAVFailure.notFound
+        }
+        try Self.checkPreconditions(of: request, currentTag: existing.etag)
+        try await request.contacts().delete(existing.contact.id)
+        return Response(status: .noContent)
+    }
+
+    /// `If-None-Match: *` (the card must be new) and `If-Match` (it must still be the version named).
+    static func checkPreconditions(of request: Request, currentTag: String?) throws {
+        if request.headers.first(name: .ifNoneMatch)?.trimmingCharacters(in: .whitespaces) == "*", currentTag != nil {
+            throw DAVFailure(status: .preconditionFailed, message: "A card is already at this address.")
+        }
+        if let ifMatch = request.headers.first(name: .ifMatch) {
+            let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let currentTag, tags.contains("*") || tags.contains(currentTag) else {
+                throw DAVFailure(
+                    status: .preconditionFailed,
+                    message: "The card changed since it was read (its ETag is another): read it again.")
+            }
+        }
     }
 
     // MARK: Properties
@@ -192,6 +254,8 @@ struct CardDAVController: RouteCollection {
             (.dav("displayname"), .text("Contacts")),
             (.cardDAV("addressbook-description"), .text("Your contacts in Locify")),
             (.dav("sync-token"), .text(state.token)),
+            // Every route reads at most the standard body (`BodyLimit.standard`).
+            (.cardDAV("max-resource-size"), .text(String(Self.maximumCardBytes))),
             (.calendarServer("getctag"), .text(state.token)),
             (
                 .dav("supported-report-set"),
@@ -207,12 +271,13 @@ struct CardDAVController: RouteCollection {
                         #"<card:address-data-type content-type="text/vcard" version="\#($0.rawValue)"/>"#
                     }.joined())
             ),
-            // Read-only until cards can be written back.
             (
                 .dav("current-user-privilege-set"),
                 .markup(
-                    "<d:privilege><d:read/></d:privilege><d:privilege><d:read-current-user-privilege-set/></d:privilege>"
-                )
+                    [
+                        "read", "write", "write-properties", "write-content", "bind", "unbind",
+                        "read-current-user-privilege-set",
+                    ].map { "<d:privilege><d:\($0)/></d:privilege>" }.joined())
             ),
         ]
     }
@@ -267,10 +332,10 @@ struct CardDAVController: RouteCollection {
         return Response(status: .multiStatus, headers: headers, body: .init(string: answer.xml))
     }
 
-    static func contactUUID(of request: Request) throws -> UUID {
-        guard let name = request.parameters.get(PathParameter.cardName.name),
-            let uuid = DAVPaths.contactUUID(inCard: name)
-        else { throw DAVFailure.notFound }
-        return uuid
+    static func fileName(of request: Request) throws -> String {
+        guard let name = request.parameters.get(PathParameter.cardName.name), !name.isEmpty else {
+            throw DAVFailure.notFound
+        }
+        return name
     }
 }

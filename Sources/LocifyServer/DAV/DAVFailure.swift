@@ -32,7 +32,8 @@ struct DAVFailureMiddleware: AsyncMiddleware {
         if let condition = failure.condition {
             headers.replaceOrAdd(name: .contentType, value: "application/xml; charset=utf-8")
             return Response(
-                status: failure.status, headers: headers, body: .init(string: DAVMultistatus.error(condition)))
+                status: failure.status, headers: headers,
+                body: .init(string: DAVMultistatus.error(condition, message: failure.message)))
         }
         headers.replaceOrAdd(name: .contentType, value: "text/plain; charset=utf-8")
         return Response(

@@ -22,7 +22,14 @@ enum DAVPaths {
     /// A collection's address as DAV writes it, with its closing slash.
     static func collection(_ path: SitePath) -> String { path.path + "/" }
 
-    static func card(for uuid: UUID) -> String { card(uuid.lowercasedText + cardSuffix).path }
+    /// The file name a card's address ends in (`…/contacts/ada.vcf`), percent-decoded; nil for another
+    /// collection's address.
+    static func fileName(inHref href: String) -> String? {
+        let path = URLComponents(string: href)?.path ?? href
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == addressBook.path else { return nil }
+        return parts.last
+    }
 
     /// The contact's uuid a card's address names (`…/contacts/<uuid>.vcf`, or the name alone), else nil.
     static func contactUUID(inCard address: String) -> UUID? {

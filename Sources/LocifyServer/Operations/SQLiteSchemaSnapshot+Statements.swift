@@ -45,6 +45,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddSyncClientRefusals"#,
         #"LocifyServer.CreateMapAreas"#,
         #"LocifyServer.AddTombstoneParents"#,
+        #"LocifyServer.CreateDAVCards"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -144,5 +145,6 @@ extension SQLiteSchemaSnapshot {
         #"CREATE TABLE "sync_clients" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "client_id" TEXT NOT NULL, "last_mutation_id" INTEGER NOT NULL, "pushes" INTEGER NOT NULL, "first_seen_at" REAL NOT NULL, "last_seen_at" REAL NOT NULL, "refusals" TEXT NOT NULL DEFAULT '[]', CONSTRAINT "uq:sync_clients.user_id+sync_clients.client_id" UNIQUE ("user_id", "client_id"))"#,
         #"CREATE INDEX "sync_tombstones_uuid" ON "sync_tombstones" ("user_id", "type", "uuid")"#,
         #"CREATE TABLE "map_areas" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "south" DOUBLE NOT NULL, "west" DOUBLE NOT NULL, "north" DOUBLE NOT NULL, "east" DOUBLE NOT NULL, "max_zoom" INTEGER NOT NULL, "source" TEXT NOT NULL, "byte_count" INTEGER, "created_at" REAL NOT NULL, CONSTRAINT "uq:map_areas.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE TABLE "dav_cards" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER REFERENCES "contacts" ("id") ON DELETE SET NULL ON UPDATE NO ACTION, "contact_uuid" UUID NOT NULL, "file_name" TEXT NOT NULL, "card" TEXT NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:dav_cards.contact_id" UNIQUE ("contact_id"), CONSTRAINT "uq:dav_cards.user_id+dav_cards.file_name" UNIQUE ("user_id", "file_name"))"#,
     ]
 }
