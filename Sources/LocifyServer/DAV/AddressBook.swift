@@ -77,7 +77,7 @@ struct AddressBook {
     }
 
     func logState() async throws -> LogState {
-        let rows = try await request.db.plainRows(
+        let rows = try await request.database.plainRows(
             #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
             columns: ["revision", "sync_horizon"])
         return LogState(latest: try rows.first?.integer(0) ?? 0, horizon: try rows.first?.integer(1) ?? 0)
@@ -91,7 +91,7 @@ struct AddressBook {
     func cards(named names: [String]) async throws -> [String: Card] {
         guard !names.isEmpty else { return [:] }
         var idsByName: [String: Int] = [:]
-        for row in try await request.db.plainRows(
+        for row in try await request.database.plainRows(
             """
             SELECT "file_name", "contact_id" FROM "dav_cards" WHERE "user_id" = \(bind: ownerID) \
             AND "contact_id" IS NOT NULL AND "file_name" IN (\(binds: names))
@@ -105,7 +105,8 @@ struct AddressBook {
                 DAVPaths.contactUUID(inCard: name).map { (name, $0) }
             },
             uniquingKeysWith: { first, _ in first })
-        let found = try await SyncLocator(ContactsTable.self).find(Set(uuids.values), ownedBy: ownerID, on: request.db)
+        let found = try await SyncLocator(ContactsTable.self).find(
+            Set(uuids.values), ownedBy: ownerID, on: request.database)
         for (name, uuid) in uuids {
             if case .record(let id, _) = found[uuid] { idsByName[name] = id }
         }
@@ -124,7 +125,7 @@ struct AddressBook {
     func changes(after revision: Int) async throws -> (changed: [Card], deleted: [String]) {
         let owner = ownerID
         // One statement: each way a card can change, by the contact it changes.
-        let rows = try await request.db.plainRows(
+        let rows = try await request.database.plainRows(
             """
             SELECT "id" AS "contact_id" FROM "contacts" WHERE "user_id" = \(bind: owner) AND "revision" > \(bind: revision) \
             UNION SELECT "contact_id" FROM "addresses" WHERE "user_id" = \(bind: owner) AND "revision" > \(bind: revision) \
@@ -140,7 +141,7 @@ struct AddressBook {
         let ids = try rows.compactMap { try $0.integer(0) }
         let contacts = try await request.contacts().contacts(ids)
         let changed = try await cards(of: ids.sorted().compactMap { contacts[$0] })
-        let deleted = try await request.db.plainRows(
+        let deleted = try await request.database.plainRows(
             """
             SELECT "uuid" FROM "sync_tombstones" WHERE "user_id" = \(bind: owner) AND "type" = 'contact' \
             AND "revision" > \(bind: revision) AND "uuid" IS NOT NULL ORDER BY "revision", "id"
@@ -152,7 +153,7 @@ struct AddressBook {
         // Each at the file name its client knows it by.
         var names: [UUID: String] = [:]
         if !gone.isEmpty {
-            for row in try await request.db.plainRows(
+            for row in try await request.database.plainRows(
                 """
                 SELECT "contact_uuid", "file_name" FROM "dav_cards" WHERE "user_id" = \(bind: owner) \
                 AND "contact_uuid" IN (\(binds: gone))
@@ -168,7 +169,7 @@ struct AddressBook {
         guard !contacts.isEmpty else { return [] }
         let kept = try await DAVCardsTable.kept(
             ofContacts: contacts.map(\.id), ownedBy: ownerID, kinds: try await request.contactFields().types(),
-            on: request.db)
+            on: request.database)
         return try await request.contactInterchange().vCards(of: contacts).map { contact, card in
             Card(contact: contact, card: card, kept: kept[contact.id])
         }

@@ -187,12 +187,16 @@ struct CardDAVController: RouteCollection {
                 message: cards.isEmpty && issues.isEmpty
                     ? "The body is no vCard." : "The body must be one vCard with a name (FN or N).")
         }
-        let existing = try await AddressBook(request).cards(named: [name])[name]
-        try Self.checkPreconditions(of: request, currentTag: existing?.etag)
+        // The condition is checked in the change's transaction, under the account's write lock: of two
+        // changes sent at once with the same If-Match, one is made and the other answers 412.
+        let created: Bool
         do {
-            try await request.db.write(ownedBy: user.id, at: request.dependencies.now()) { _ in
+            created = try await request.db.write(ownedBy: user.id, at: request.dependencies.now()) { _ in
+                let existing = try await AddressBook(request).cards(named: [name])[name]
+                try Self.checkPreconditions(of: request, currentTag: existing?.etag)
                 _ = try await CardWriter(request: request, ownerID: user.id).save(
                     cards[0], text: text, fileName: name, over: existing?.contact)
+                return existing == nil
             }
         } catch let failure as ValidationFailure {
             throw DAVFailure(
@@ -200,16 +204,19 @@ struct CardDAVController: RouteCollection {
                 message: failure.messages.joined(separator: " "))
         }
         request.application.jobWorkers?.nudge()
-        return Response(status: existing == nil ? .created : .noContent)
+        return Response(status: created ? .created : .noContent)
     }
 
     func delete(request: Request) async throws -> Response {
         let name = try Self.fileName(of: request)
-        guard let existing = try await AddressBook(request).cards(named: [name])[name] else {
-            throw DAVFailure.notFound
+        let user = try request.requireUser()
+        try await request.db.write(ownedBy: user.id, at: request.dependencies.now()) { _ in
+            guard let existing = try await AddressBook(request).cards(named: [name])[name] else {
+                throw DAVFailure.notFound
+            }
+            try Self.checkPreconditions(of: request, currentTag: existing.etag)
+            try await request.contacts().delete(existing.contact.id)
         }
-        try Self.checkPreconditions(of: request, currentTag: existing.etag)
-        try await request.contacts().delete(existing.contact.id)
         return Response(status: .noContent)
     }
 

@@ -371,6 +371,26 @@ final class CardDAVTests: XCTestCase {
             let synced = try await dav(app, .REPORT, Self.book, account, body: Self.sync(start))
             XCTAssertEqual(members(synced.text).map(\.href), [path], synced.text)
 
+            // Two devices writing at once with the same ETag: one goes ahead, the other hears 412.
+            let read = try await app.send(.GET, path, headers: basic(account), body: nil)
+            var both = basic(account)
+            both.add(name: .ifMatch, value: try XCTUnwrap(read.headers.first(name: .eTag)))
+            let sent = both
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for device in 0..<3 {
+                    group.addTask {
+                        try await app.send(
+                            .PUT, path, headers: sent,
+                            body: ByteBuffer(
+                                string: edited.replacingOccurrences(of: "Analyst", with: "Device \(device)"))
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            XCTAssertEqual(statuses.filter { $0 == .noContent }.count, 1, "\(database): \(statuses)")
+            XCTAssertEqual(statuses.filter { $0 == .preconditionFailed }.count, 2, "\(database): \(statuses)")
+
             // Deleted by the client: gone from Locify, and a sync from before says so at its own name.
             var deleting = basic(account)
             deleting.add(name: .ifMatch, value: "\"stale\"")
