@@ -81,15 +81,38 @@ public struct DAVTextMatch: Equatable, Sendable {
     }
 }
 
+/// What a report's `address-data` asks of each card (RFC 6352 10.4): a vCard version, and only some of its
+/// properties (`<card:prop name="EMAIL"/>`) or all.
+public struct DAVAddressDataRequest: Equatable, Sendable {
+    public var version: String?
+    /// Upper case; nil for the whole card.
+    public var properties: [String]?
+
+    public init(version: String? = nil, properties: [String]? = nil) {
+        self.version = version
+        self.properties = properties
+    }
+
+    /// `card` with only the properties asked for, and what makes it a card (BEGIN, END, VERSION).
+    public func selected(from card: String) -> String {
+        guard let properties else { return card }
+        let wanted = Set(properties).union(["BEGIN", "END", "VERSION"])
+        return ContentLines.unfold(card).filter { line in
+            ContentLines.parseLine(line).map { wanted.contains($0.name) } ?? false
+        }.map(ContentLines.fold).joined()
+    }
+}
+
 /// The reports Locify answers, as read from a `REPORT` body.
 public enum DAVReport: Equatable, Sendable {
     /// RFC 6352 8.7: the cards at these addresses.
-    case addressBookMultiget(properties: DAVPropertyRequest, hrefs: [String], vCardVersion: String?)
+    case addressBookMultiget(properties: DAVPropertyRequest, hrefs: [String], addressData: DAVAddressDataRequest)
     /// RFC 6352 8.6: the cards whose properties match; `allOf` false is `anyof` (the default).
     case addressBookQuery(
-        properties: DAVPropertyRequest, matches: [DAVTextMatch], allOf: Bool, limit: Int?, vCardVersion: String?)
+        properties: DAVPropertyRequest, matches: [DAVTextMatch], allOf: Bool, limit: Int?,
+        addressData: DAVAddressDataRequest)
     /// RFC 6578: what changed after `token` (empty: everything).
-    case syncCollection(token: String, properties: DAVPropertyRequest, limit: Int?, vCardVersion: String?)
+    case syncCollection(token: String, properties: DAVPropertyRequest, limit: Int?, addressData: DAVAddressDataRequest)
     /// A report Locify does not know.
     case unsupported(DAVName)
 }
@@ -108,13 +131,15 @@ public enum DAVRequestBody {
     public static func report(_ data: Data) throws -> DAVReport {
         let root = try parse(data)
         let properties = try propertyRequest(in: root) ?? .all
-        let version = root.child(DAVNamespace.dav, "prop")?.child(DAVNamespace.cardDAV, "address-data")?
-            .attributes["version"]
+        let element = root.child(DAVNamespace.dav, "prop")?.child(DAVNamespace.cardDAV, "address-data")
+        let named = element?.children.filter { $0.name == "prop" }.compactMap { $0.attributes["name"]?.uppercased() }
+        let addressData = DAVAddressDataRequest(
+            version: element?.attributes["version"], properties: (named?.isEmpty ?? true) ? nil : named)
         switch (root.namespace, root.name) {
         case (DAVNamespace.cardDAV, "addressbook-multiget"):
             let hrefs = root.children.filter { $0.namespace == DAVNamespace.dav && $0.name == "href" }
                 .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            return .addressBookMultiget(properties: properties, hrefs: hrefs, vCardVersion: version)
+            return .addressBookMultiget(properties: properties, hrefs: hrefs, addressData: addressData)
         case (DAVNamespace.cardDAV, "addressbook-query"):
             let filter = root.child(DAVNamespace.cardDAV, "filter")
             var matches: [DAVTextMatch] = []
@@ -135,11 +160,11 @@ public enum DAVRequestBody {
             }
             return .addressBookQuery(
                 properties: properties, matches: matches, allOf: filter?.attributes["test"] == "allof",
-                limit: try limit(in: root), vCardVersion: version)
+                limit: try limit(in: root), addressData: addressData)
         case (DAVNamespace.dav, "sync-collection"):
             let token = root.child(DAVNamespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             return .syncCollection(
-                token: token ?? "", properties: properties, limit: try limit(in: root), vCardVersion: version)
+                token: token ?? "", properties: properties, limit: try limit(in: root), addressData: addressData)
         default:
             return .unsupported(DAVName(root.namespace, root.name))
         }

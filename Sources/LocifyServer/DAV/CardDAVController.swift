@@ -96,18 +96,19 @@ struct CardDAVController: RouteCollection {
     func report(request: Request) async throws -> Response {
         let book = try AddressBook(request)
         switch try DAVRequestBody.report(Data(buffer: request.body.data ?? ByteBuffer())) {
-        case .addressBookMultiget(let asked, let hrefs, let version):
-            let version = try Self.version(version)
+        case .addressBookMultiget(let asked, let hrefs, let addressData):
+            let version = try Self.version(addressData.version)
             let names = hrefs.map(DAVPaths.fileName(inHref:))
             let cards = try await book.cards(named: names.compactMap { $0 })
             let responses = zip(hrefs, names).map { href, name -> DAVMultistatus.Response in
                 guard let card = name.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
                 return .init(
-                    href: card.href, known: Self.cardProperties(card, with: asked, in: version), request: asked)
+                    href: card.href, known: Self.cardProperties(card, with: asked, in: version, only: addressData),
+                    request: asked)
             }
             return Self.multistatus(DAVMultistatus(responses: responses))
-        case .addressBookQuery(let asked, let matches, let allOf, let limit, let version):
-            let version = try Self.version(version)
+        case .addressBookQuery(let asked, let matches, let allOf, let limit, let addressData):
+            let version = try Self.version(addressData.version)
             var found = try await book.allCards().filter { card in
                 guard !matches.isEmpty else { return true }
                 let test = { (match: DAVTextMatch) in
@@ -123,12 +124,14 @@ struct CardDAVController: RouteCollection {
             }
             responses.insert(
                 contentsOf: found.map {
-                    .init(href: $0.href, known: Self.cardProperties($0, with: asked, in: version), request: asked)
+                    .init(
+                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version, only: addressData),
+                        request: asked)
                 },
                 at: 0)
             return Self.multistatus(DAVMultistatus(responses: responses))
-        case .syncCollection(let token, let asked, let limit, let version):
-            let version = try Self.version(version)
+        case .syncCollection(let token, let asked, let limit, let addressData):
+            let version = try Self.version(addressData.version)
             let state = try await book.logState()
             let changed: [AddressBook.Card]
             let deleted: [String]
@@ -146,7 +149,8 @@ struct CardDAVController: RouteCollection {
             let responses =
                 changed.map {
                     DAVMultistatus.Response(
-                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version), request: asked)
+                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version, only: addressData),
+                        request: asked)
                 }
                 + deleted.map { DAVMultistatus.Response(href: $0, status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
@@ -291,10 +295,9 @@ struct CardDAVController: RouteCollection {
 
     /// A card's properties; its text only when asked for by name (RFC 6352: not in `allprop`).
     static func cardProperties(
-        _ card: AddressBook.Card, with asked: DAVPropertyRequest, in version: VCardFormat.Version = .four
-    ) -> [(
-        DAVName, DAVMultistatus.Value
-    )] {
+        _ card: AddressBook.Card, with asked: DAVPropertyRequest, in version: VCardFormat.Version = .four,
+        only addressData: DAVAddressDataRequest = DAVAddressDataRequest()
+    ) -> [(DAVName, DAVMultistatus.Value)] {
         var known: [(DAVName, DAVMultistatus.Value)] = [
             (.dav("getetag"), .text(card.etag)),
             (.dav("getcontenttype"), .text("text/vcard; charset=utf-8")),
@@ -302,7 +305,7 @@ struct CardDAVController: RouteCollection {
             (.dav("resourcetype"), .elements([])),
         ]
         if case .some(let names) = asked, names.contains(.cardDAV("address-data")) {
-            known.append((.cardDAV("address-data"), .text(card.text(in: version))))
+            known.append((.cardDAV("address-data"), .text(addressData.selected(from: card.text(in: version)))))
         }
         return known
     }

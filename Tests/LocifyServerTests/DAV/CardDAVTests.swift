@@ -405,6 +405,98 @@ final class CardDAVTests: XCTestCase {
         }
     }
 
+    /// The examples of RFC 6352 (8.6.4, 8.7.2) and RFC 6578 (3.8), their bodies as the RFCs write them
+    /// (other prefixes, indentation), the addresses moved to Locify's address book.
+    func testTheRFCsExamplesAreAnsweredAsTheRFCsSay() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            for (name, nickname) in [("vcf102.vcf", "me"), ("vcf103.vcf", "someone else")] {
+                let card =
+                    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(name)\r\nFN:Cyrus Daboo\r\nN:Daboo;Cyrus;;;\r\n"
+                    + "NICKNAME:\(nickname)\r\nEMAIL;TYPE=INTERNET:daboo@example.com\r\nTEL:+1 555 0100\r\n"
+                    + "END:VCARD\r\n"
+                let made = try await app.send(
+                    .PUT, Self.book + name, headers: basic(account), body: ByteBuffer(string: card))
+                XCTAssertEqual(made.status, .created, made.text)
+            }
+            let partial = """
+                  <D:prop>
+                    <D:getetag/>
+                    <C:address-data>
+                      <C:prop name="VERSION"/>
+                      <C:prop name="UID"/>
+                      <C:prop name="NICKNAME"/>
+                      <C:prop name="EMAIL"/>
+                      <C:prop name="FN"/>
+                    </C:address-data>
+                  </D:prop>
+                """
+            // 8.6.4: a query on NICKNAME, answered with only the properties asked for.
+            let query = try await dav(
+                app, .REPORT, Self.book, account, depth: "1",
+                body: """
+                    <?xml version="1.0" encoding="utf-8" ?>
+                    <C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+                    \(partial)
+                      <C:filter>
+                        <C:prop-filter name="NICKNAME">
+                          <C:text-match collation="i;unicode-casemap" match-type="equals">me</C:text-match>
+                        </C:prop-filter>
+                      </C:filter>
+                    </C:addressbook-query>
+                    """)
+            XCTAssertEqual(query.status, .multiStatus, "\(database): \(query.text)")
+            XCTAssertEqual(members(query.text).map(\.href), [Self.book + "vcf102.vcf"], query.text)
+            XCTAssertTrue(
+                query.text.contains(
+                    "<card:address-data>BEGIN:VCARD\r\nVERSION:4.0\r\nUID:vcf102.vcf\r\nFN:Cyrus Daboo\r\n"
+                        + "NICKNAME:me\r\nEMAIL:daboo@example.com\r\nEND:VCARD\r\n</card:address-data>"),
+                query.text)
+            // 8.7.2: a multiget of a card there and one not.
+            let multiget = try await dav(
+                app, .REPORT, Self.book, account, depth: "1",
+                body: """
+                    <?xml version="1.0" encoding="utf-8" ?>
+                    <C:addressbook-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+                    \(partial)
+                      <D:href>\(Self.book)vcf102.vcf</D:href>
+                      <D:href>\(Self.book)vcf1.vcf</D:href>
+                    </C:addressbook-multiget>
+                    """)
+            XCTAssertEqual(
+                members(multiget.text).map(\.href), [Self.book + "vcf102.vcf", Self.book + "vcf1.vcf"], multiget.text)
+            XCTAssertEqual(members(multiget.text).map(\.status), [nil, "HTTP/1.1 404 Not Found"])
+            XCTAssertFalse(multiget.text.contains("TEL"), "only the properties asked for: \(multiget.text)")
+            // RFC 6578 3.8: the first sync (an empty token), then one from its token after a change and a
+            // deletion.
+            let body = { (token: String) in
+                """
+                <?xml version="1.0" encoding="utf-8" ?>
+                <D:sync-collection xmlns:D="DAV:">
+                  <D:sync-token>\(token)</D:sync-token>
+                  <D:sync-level>1</D:sync-level>
+                  <D:prop>
+                    <D:getetag/>
+                  </D:prop>
+                </D:sync-collection>
+                """
+            }
+            let initial = try await dav(app, .REPORT, Self.book, account, body: body(""))
+            XCTAssertEqual(
+                Set(members(initial.text).map(\.href)), [Self.book + "vcf102.vcf", Self.book + "vcf103.vcf"],
+                initial.text)
+            XCTAssertTrue(members(initial.text).allSatisfy { $0.etag?.hasPrefix("\"") == true }, initial.text)
+            let removed = try await app.send(.DELETE, Self.book + "vcf103.vcf", headers: basic(account), body: nil)
+            XCTAssertEqual(removed.status, .noContent)
+            let next = try await dav(app, .REPORT, Self.book, account, body: body(token(in: initial.text)))
+            XCTAssertEqual(
+                members(next.text),
+                [Member(href: Self.book + "vcf103.vcf", status: "HTTP/1.1 404 Not Found", etag: nil)],
+                next.text)
+            XCTAssertNotEqual(token(in: next.text), token(in: initial.text))
+        }
+    }
+
     func testBadInputIsRefusedWithDAVsErrorsAndAnotherAccountsCardsAreNotThere() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
