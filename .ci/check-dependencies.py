@@ -60,6 +60,8 @@ usable_by_all = {"Contacts", "Accounts", "Maps", "Operations"}
 known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
     "Contacts": {"Addresses", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
+    # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags.
+    "DAV": {"Addresses", "ContactFields", "Tags"},
     # A changed first e-mail changes the Gravatar.
     "ContactFields": {"Photos"},
     # Planning reads reminders; the reminders feed's secret and the week's start are notification settings.
