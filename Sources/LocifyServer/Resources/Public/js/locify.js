@@ -264,10 +264,13 @@ const LocifyOffline = (() => {
       for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
     }
     if ("indexedDB" in window) {
-      // The account's copy (offline-store.js); a page still holding it open only delays this.
+      // The account's copy (offline-store.js). Its connections close when asked (`onversionchange`), so
+      // the deletion is done before the log-out is sent; one another tab holds open is waited for a
+      // little, then finishes when that tab lets go.
       await new Promise((resolve) => {
         const removal = indexedDB.deleteDatabase("locify");
-        removal.onsuccess = removal.onerror = removal.onblocked = () => resolve();
+        removal.onsuccess = removal.onerror = () => resolve();
+        removal.onblocked = () => setTimeout(resolve, 3000);
       });
     }
   }

@@ -46,7 +46,12 @@ const LocifyStore = (() => {
         database.createObjectStore("problems", { keyPath: "id" });
       }
     };
-    return request(opening);
+    return request(opening).then((database) => {
+      // The log-out's deletion (or a newer version in another tab) goes ahead at once: this connection
+      // closes, and whatever it was doing is dropped with the page it was for.
+      database.onversionchange = () => database.close();
+      return database;
+    });
   }
 
   /// Runs `work` with the database open, and closes it after: a connection left open would hold up a
