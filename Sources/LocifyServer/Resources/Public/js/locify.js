@@ -264,6 +264,8 @@ const LocifyOffline = (() => {
       for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
     }
     if ("indexedDB" in window) {
+      // Nothing on this page opens it again once it is gone (offline-store.js is on every page).
+      if (typeof LocifyStore !== "undefined") LocifyStore.close();
       // The account's copy (offline-store.js). Its connections close when asked (`onversionchange`), so
       // the deletion is done before the log-out is sent; one another tab holds open is waited for a
       // little, then finishes when that tab lets go.

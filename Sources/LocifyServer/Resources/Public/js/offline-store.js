@@ -27,7 +27,17 @@ const LocifyStore = (() => {
     });
   }
 
+  // Set by the log-out before it deletes the copy: a sync or a push finishing after that must not make
+  // the database again (opening one that is gone creates it).
+  let closed = false;
+
+  /// Ends every use of the device's copy on this page; the log-out deletes it next.
+  function close() {
+    closed = true;
+  }
+
   function open() {
+    if (closed) return Promise.reject(new Error("the copy on this device is being removed"));
     const opening = indexedDB.open(databaseName, 2);
     opening.onupgradeneeded = (event) => {
       const database = opening.result;
@@ -525,6 +535,6 @@ const LocifyStore = (() => {
     }
   }
 
-  return { start, sync, summary, all, record, recordByUUID, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan, pageText };
+  return { start, close, sync, summary, all, record, recordByUUID, enqueue, changes, dismiss, newUUID, csrfToken, refreshPages, plan, pageText };
 })();
 document.addEventListener("DOMContentLoaded", LocifyStore.start);
