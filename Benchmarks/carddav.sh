@@ -20,15 +20,7 @@ databases="${2:-both}"
 source Benchmarks/common.sh
 release_binary
 
-work=$(mktemp -d)
-pg_dir=""
-server=""
-cleanup() {
-  [ -n "$server" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
-  stop_postgres_cluster
-  rm -rf "$work"
-}
-trap cleanup EXIT
+make_bench_workspace
 export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_TILE_URL=off LOCIFY_LOG_LEVEL=warning
 
 write_bench_files "$count" "$work" 2
@@ -119,11 +111,4 @@ PY
   kill -TERM "$server"; wait "$server" 2>/dev/null || true; server=""
 }
 
-if [ "$databases" != postgres ]; then
-  unset DATABASE_URL
-  run SQLite
-fi
-if [ "$databases" != sqlite ]; then
-  start_postgres_cluster
-  run PostgreSQL
-fi
+run_on_databases "$databases"

@@ -81,6 +81,32 @@ stop_postgres_cluster() {
   fi
 }
 
+# A scratch directory ($work), removed when the script exits, after the server a run left ($server) and
+# the PostgreSQL cluster (start_postgres_cluster) are stopped.
+make_bench_workspace() {
+  work=$(mktemp -d)
+  pg_dir=""
+  server=""
+  trap remove_bench_workspace EXIT
+}
+remove_bench_workspace() {
+  [ -n "${server:-}" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
+  stop_postgres_cluster
+  rm -rf "$work"
+}
+
+# Calls `run SQLite`, then `run PostgreSQL` in a throwaway cluster, as $1 (sqlite|postgres|both) asks.
+run_on_databases() {
+  if [ "$1" != postgres ]; then
+    unset DATABASE_URL
+    run SQLite
+  fi
+  if [ "$1" != sqlite ]; then
+    start_postgres_cluster
+    run PostgreSQL
+  fi
+}
+
 # An account's worth of data to import: $2/contacts.vcf, $1 contacts with $3 postal addresses each, and
 # $2/places.csv, $1 places in 20 categories. The same files for the same arguments (a fixed seed).
 write_bench_files() {

@@ -19,14 +19,7 @@ source Benchmarks/common.sh
 ensure_wrk
 release_binary
 
-work=$(mktemp -d)
-pg_dir=""
-cleanup() {
-  [ -n "${server:-}" ] && { kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; }
-  stop_postgres_cluster
-  rm -rf "$work"
-}
-trap cleanup EXIT
+make_bench_workspace
 
 # The places file, the near points (the cities and random points) and the search words.
 python3 - "$count" "$work" <<'PY'

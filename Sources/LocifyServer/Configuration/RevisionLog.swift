@@ -132,3 +132,17 @@ enum RevisionCounter {
         return number
     }
 }
+
+/// Where an account's revision log stands: its latest revision, and its horizon (the newest revision
+/// whose deletions were let go; a client that saw less must download everything again).
+struct RevisionLogState: Sendable, Equatable {
+    let latest: Int
+    let horizon: Int
+
+    static func read(for ownerID: Int, on database: any Database) async throws -> RevisionLogState {
+        let rows = try await database.plainRows(
+            #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
+            columns: ["revision", "sync_horizon"])
+        return RevisionLogState(latest: try rows.first?.integer(0) ?? 0, horizon: try rows.first?.integer(1) ?? 0)
+    }
+}

@@ -105,14 +105,15 @@ struct ContactInterchange {
 
     /// Every contact, archived ones too, with its addresses and fields, as one vCard 4.0 file.
     func exportVCards() async throws -> String {
-        VCardFormat.write(try await vCards(of: try await contacts.all()).map(\.card))
+        VCardFormat.write(
+            try await vCards(of: try await contacts.all(), kinds: try await contactFields.types()).map(\.card))
     }
 
     /// Each contact as its vCard: names, work, birthday, addresses, fields and tags; three queries for
-    /// any number of contacts. The file export and CardDAV's address book show the same cards.
-    func vCards(of chosen: [Contact]) async throws -> [(contact: Contact, card: VCard)] {
+    /// any number of contacts. The file export and CardDAV's address book show the same cards; `kinds`
+    /// are the account's kinds of field, which the caller has read.
+    func vCards(of chosen: [Contact], kinds: [ContactFieldType]) async throws -> [(contact: Contact, card: VCard)] {
         guard !chosen.isEmpty else { return [] }
-        let kinds = try await contactFields.types()
         let fields = Dictionary(
             grouping: try await contactFields.fields(ofContacts: chosen.map(\.id)), by: \.contactID)
         return try await contacts.aggregates(chosen).map {

@@ -46,27 +46,8 @@ struct AddressBook {
         }
     }
 
-    /// Where the account's revision log stands: its latest revision, and the oldest a sync may start from.
-    struct LogState: Sendable {
-        let latest: Int
-        let horizon: Int
-
-        var token: String { AddressBook.token(for: latest) }
-
-        /// The revision a client's token names, when this log can still tell what changed after it.
-        func revision(ofToken token: String) -> Int? {
-            guard token.hasPrefix(AddressBook.tokenPrefix),
-                let revision = Int(token.dropFirst(AddressBook.tokenPrefix.count)), revision >= 0,
-                revision <= latest, revision >= horizon
-            else { return nil }
-            return revision
-        }
-    }
-
     /// Sync tokens are URIs (RFC 6578, 3.2); the revision is all they carry.
     static let tokenPrefix = "urn:locify:sync:"
-
-    static func token(for revision: Int) -> String { tokenPrefix + String(revision) }
 
     let request: Request
     let ownerID: Int
@@ -76,11 +57,8 @@ struct AddressBook {
         ownerID = try request.requireUser().id
     }
 
-    func logState() async throws -> LogState {
-        let rows = try await request.database.plainRows(
-            #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
-            columns: ["revision", "sync_horizon"])
-        return LogState(latest: try rows.first?.integer(0) ?? 0, horizon: try rows.first?.integer(1) ?? 0)
+    func logState() async throws -> RevisionLogState {
+        try await RevisionLogState.read(for: ownerID, on: request.database)
     }
 
     func allCards() async throws -> [Card] {
@@ -102,7 +80,7 @@ struct AddressBook {
         // The others by the contact's uuid (`<uuid>.vcf`).
         let uuids = Dictionary(
             names.filter { idsByName[$0] == nil }.compactMap { name in
-                DAVPaths.contactUUID(inCard: name).map { (name, $0) }
+                DAVPaths.contactUUID(inFileName: name).map { (name, $0) }
             },
             uniquingKeysWith: { first, _ in first })
         let found = try await SyncLocator(ContactsTable.self).find(
@@ -167,11 +145,24 @@ struct AddressBook {
 
     private func cards(of contacts: [Contact]) async throws -> [Card] {
         guard !contacts.isEmpty else { return [] }
-        let kept = try await DAVCardsTable.kept(
-            ofContacts: contacts.map(\.id), ownedBy: ownerID, kinds: try await request.contactFields().types(),
-            on: request.database)
-        return try await request.contactInterchange().vCards(of: contacts).map { contact, card in
+        let kept = try await DAVCardsTable.kept(ofContacts: contacts.map(\.id), ownedBy: ownerID, on: request.database)
+        let kinds = try await request.contactFields().types()
+        return try await request.contactInterchange().vCards(of: contacts, kinds: kinds).map { contact, card in
             Card(contact: contact, card: card, kept: kept[contact.id])
         }
+    }
+}
+
+extension RevisionLogState {
+    /// The address book's sync token now.
+    var token: String { AddressBook.tokenPrefix + String(latest) }
+
+    /// The revision a client's sync token names, when this log can still tell what changed after it.
+    func revision(ofToken token: String) -> Int? {
+        guard token.hasPrefix(AddressBook.tokenPrefix),
+            let revision = Int(token.dropFirst(AddressBook.tokenPrefix.count)), revision >= 0, revision <= latest,
+            revision >= horizon
+        else { return nil }
+        return revision
     }
 }

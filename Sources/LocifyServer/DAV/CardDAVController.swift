@@ -2,15 +2,13 @@ import Foundation
 import LocifyCore
 import Vapor
 
-/// CardDAV (RFC 6352 on WebDAV, RFC 4918), read-only for now: discovery (RFC 6764 and 5397), `PROPFIND`
-/// on the principal, the address book home and the address book, `REPORT` (`addressbook-multiget`,
-/// `addressbook-query`, `sync-collection` of RFC 6578) and `GET` of each card. The phone's own Contacts
+/// CardDAV (RFC 6352 on WebDAV, RFC 4918): discovery (RFC 6764 and 5397), `PROPFIND` on the principal,
+/// the address book home and the address book, `REPORT` (`addressbook-multiget`, `addressbook-query`,
+/// `sync-collection` of RFC 6578), and `GET`, `PUT` and `DELETE` of each card. The phone's own Contacts
 /// app, DAVx5 or Thunderbird connect with the server's address, the account's e-mail and an app password
 /// (a personal API token).
 struct CardDAVController: RouteCollection {
     static let davHeader = "1, 3, addressbook"
-    /// A card's largest body: the routes' standard limit (`app.routes.defaultMaxBodySize`, 1 MB).
-    static let maximumCardBytes = 1024 * 1024
     static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
     static let collectionPaths = [
         DAVPaths.root, DAVPaths.principal, DAVPaths.addressBookHome, DAVPaths.addressBook,
@@ -79,10 +77,14 @@ struct CardDAVController: RouteCollection {
         case .addressBookHome:
             add(DAVPaths.collection(DAVPaths.addressBookHome), Self.homeProperties)
             if depth > 0 {
-                add(DAVPaths.collection(DAVPaths.addressBook), addressBookProperties(try await book.logState()))
+                add(
+                    DAVPaths.collection(DAVPaths.addressBook),
+                    addressBookProperties(try await book.logState(), for: request))
             }
         case .addressBook:
-            add(DAVPaths.collection(DAVPaths.addressBook), addressBookProperties(try await book.logState()))
+            add(
+                DAVPaths.collection(DAVPaths.addressBook),
+                addressBookProperties(try await book.logState(), for: request))
             if depth > 0 {
                 for card in try await book.allCards() { add(card.href, Self.cardProperties(card, with: asked)) }
             }
@@ -102,9 +104,7 @@ struct CardDAVController: RouteCollection {
             let cards = try await book.cards(named: names.compactMap { $0 })
             let responses = zip(hrefs, names).map { href, name -> DAVMultistatus.Response in
                 guard let card = name.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
-                return .init(
-                    href: card.href, known: Self.cardProperties(card, with: asked, in: version, only: addressData),
-                    request: asked)
+                return Self.member(card, asked: asked, in: version, only: addressData)
             }
             return Self.multistatus(DAVMultistatus(responses: responses))
         case .addressBookQuery(let asked, let matches, let allOf, let limit, let addressData):
@@ -124,9 +124,7 @@ struct CardDAVController: RouteCollection {
             }
             responses.insert(
                 contentsOf: found.map {
-                    .init(
-                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version, only: addressData),
-                        request: asked)
+                    Self.member($0, asked: asked, in: version, only: addressData)
                 },
                 at: 0)
             return Self.multistatus(DAVMultistatus(responses: responses))
@@ -148,9 +146,7 @@ struct CardDAVController: RouteCollection {
             }
             let responses =
                 changed.map {
-                    DAVMultistatus.Response(
-                        href: $0.href, known: Self.cardProperties($0, with: asked, in: version, only: addressData),
-                        request: asked)
+                    Self.member($0, asked: asked, in: version, only: addressData)
                 }
                 + deleted.map { DAVMultistatus.Response(href: $0, status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
@@ -162,7 +158,7 @@ struct CardDAVController: RouteCollection {
     func card(request: Request) async throws -> Response {
         let name = try Self.fileName(of: request)
         guard let card = try await AddressBook(request).cards(named: [name])[name] else { throw DAVFailure.notFound }
-        if request.headers.first(name: .ifNoneMatch) == card.etag {
+        if let known = request.headers.first(name: .ifNoneMatch), EntityTags(known).matches(card.etag, weakly: true) {
             return Response(status: .notModified, headers: ["ETag": card.etag])
         }
         // RFC 6352 5.1.1: the version a client reads is asked for as the media type's parameter.
@@ -230,8 +226,7 @@ struct CardDAVController: RouteCollection {
             throw DAVFailure(status: .preconditionFailed, message: "A card is already at this address.")
         }
         if let ifMatch = request.headers.first(name: .ifMatch) {
-            let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let currentTag, tags.contains("*") || tags.contains(currentTag) else {
+            guard let currentTag, EntityTags(ifMatch).matches(currentTag, weakly: false) else {
                 throw DAVFailure(
                     status: .preconditionFailed,
                     message: "The card changed since it was read (its ETag is another): read it again.")
@@ -259,14 +254,14 @@ struct CardDAVController: RouteCollection {
         ]
     }
 
-    func addressBookProperties(_ state: AddressBook.LogState) -> [(DAVName, DAVMultistatus.Value)] {
+    func addressBookProperties(_ state: RevisionLogState, for request: Request) -> [(DAVName, DAVMultistatus.Value)] {
         Self.principalLinks + [
             (.dav("resourcetype"), .elements([.dav("collection"), .cardDAV("addressbook")])),
             (.dav("displayname"), .text("Contacts")),
             (.cardDAV("addressbook-description"), .text("Your contacts in Locify")),
             (.dav("sync-token"), .text(state.token)),
             // Every route reads at most the standard body (`BodyLimit.standard`).
-            (.cardDAV("max-resource-size"), .text(String(Self.maximumCardBytes))),
+            (.cardDAV("max-resource-size"), .text(String(BodyLimit.standard.bytes(request.application)))),
             (.calendarServer("getctag"), .text(state.token)),
             (
                 .dav("supported-report-set"),
@@ -291,6 +286,14 @@ struct CardDAVController: RouteCollection {
                     ].map { "<d:privilege><d:\($0)/></d:privilege>" }.joined())
             ),
         ]
+    }
+
+    /// A card as a report lists it: its address and the properties asked for.
+    static func member(
+        _ card: AddressBook.Card, asked: DAVPropertyRequest, in version: VCardFormat.Version,
+        only addressData: DAVAddressDataRequest
+    ) -> DAVMultistatus.Response {
+        .init(href: card.href, known: cardProperties(card, with: asked, in: version, only: addressData), request: asked)
     }
 
     /// A card's properties; its text only when asked for by name (RFC 6352: not in `allprop`).

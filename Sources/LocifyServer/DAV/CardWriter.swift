@@ -40,7 +40,7 @@ struct CardWriter {
         } else {
             // The client's file name is the contact's uuid when it is one no record has.
             var uuid: UUID?
-            if let named = DAVPaths.contactUUID(inCard: fileName),
+            if let named = DAVPaths.contactUUID(inFileName: fileName),
                 case .nowhere = try await SyncLocator(ContactsTable.self).find(
                     [named], ownedBy: ownerID, on: request.database)[
                         named]
@@ -49,16 +49,19 @@ struct CardWriter {
             }
             contact = try await contacts.create(draft, uuid: uuid)
         }
-        try await replaceFields(of: contact.id, with: card, kinds: kinds)
+        let leftOut = try await replaceFields(of: contact.id, with: card, kinds: kinds)
         try await replaceAddresses(of: contact.id, with: card)
         try await replaceTags(of: contact.id, with: card.categories)
-        try await keep(text, fileName: fileName, for: contact)
+        try await keep(text, uid: card.uid, leftOut: leftOut, fileName: fileName, for: contact)
         return contact
     }
 
-    private func replaceFields(of contactID: Int, with card: VCard, kinds: [ContactFieldType]) async throws {
+    /// Returns the card's URL and IMPP values no kind of field recognises, which no field holds.
+    private func replaceFields(of contactID: Int, with card: VCard, kinds: [ContactFieldType]) async throws
+        -> [String]
+    {
         let service = try request.contactFields()
-        let (wanted, _) = card.contactFieldDrafts(kinds: kinds)
+        let (wanted, leftOut) = card.contactFieldDrafts(kinds: kinds)
         var stored = try await service.fields(ofContacts: [contactID])
         var missing: [ContactFieldDraft] = []
         for draft in wanted {
@@ -74,6 +77,7 @@ struct CardWriter {
             throw ValidationFailure(
                 field: "card", "“\(field.data.prefix(40))”: \(failure.messages.joined(separator: " "))")
         }
+        return leftOut
     }
 
     private func replaceAddresses(of contactID: Int, with card: VCard) async throws {
@@ -114,7 +118,9 @@ struct CardWriter {
     }
 
     /// The card as the client wrote it, under its file name (a row a deleted contact left is taken again).
-    private func keep(_ text: String, fileName: String, for contact: Contact) async throws {
+    private func keep(_ text: String, uid: String?, leftOut: [String], fileName: String, for contact: Contact)
+        async throws
+    {
         let writer = TableWriter(DAVCardsTable.self, on: request.database)
         let now = request.dependencies.now()
         try await writer.delete(
@@ -124,6 +130,7 @@ struct CardWriter {
         try await writer.insert([
             [
                 .owner: ownerID, .contact: contact.id, .contactUUID: contact.uuid, .fileName: fileName, .card: text,
+                .uid: uid, .leftOut: String(decoding: try JSONEncoder().encode(leftOut), as: UTF8.self),
                 .updatedAt: now,
             ]
         ])

@@ -20,6 +20,12 @@ enum DAVCardsTable: StoredTable {
         /// is at `<its uuid>.vcf`.
         case fileName = "file_name"
         case card
+        /// The card's own UID, served back instead of Locify's: the client knows the card by it.
+        case uid
+        /// The URL and IMPP values of the card no kind of field recognised when it was written (a JSON array
+        /// of strings), which stay in the card as the client wrote them. Decided then, not when it is read: a
+        /// kind added later must not drop a value no field holds.
+        case leftOut = "left_out"
         case updatedAt = "updated_at"
     }
 }
@@ -29,28 +35,26 @@ extension DAVCardsTable {
     struct Kept: Sendable {
         let fileName: String
         let card: String
-        /// The card's own UID, which the client knows it by: served back instead of Locify's.
         let uid: String?
         let leftOut: Set<String>
     }
 
     /// The kept cards of these contacts, by contact; one query.
-    static func kept(ofContacts ids: [Int], ownedBy ownerID: Int, kinds: [ContactFieldType], on database: any Database)
-        async throws -> [Int: Kept]
+    static func kept(ofContacts ids: [Int], ownedBy ownerID: Int, on database: any Database) async throws -> [Int: Kept]
     {
         guard !ids.isEmpty else { return [:] }
         var kept: [Int: Kept] = [:]
+        let columns = selection([.contact, .fileName, .card, .uid, .leftOut])
         for row in try await database.plainRows(
             """
-            SELECT "contact_id", "file_name", "card" FROM "dav_cards" \
+            SELECT \(columns.list) FROM "dav_cards" \
             WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, of: name, idColumn: "contact_id"))
-            """, columns: ["contact_id", "file_name", "card"])
+            """, columns: columns.names)
         {
-            let text = try row.requiredText(2)
-            let parsed = VCardFormat.read(text).cards.first
+            let leftOut = try JSONDecoder().decode([String].self, from: Data(try row.requiredText(4).utf8))
             kept[try row.requiredInteger(0)] = Kept(
-                fileName: try row.requiredText(1), card: text, uid: parsed?.uid,
-                leftOut: parsed.map { Set($0.contactFieldDrafts(kinds: kinds).leftOut) } ?? [])
+                fileName: try row.requiredText(1), card: try row.requiredText(2), uid: try row.text(3),
+                leftOut: Set(leftOut))
         }
         return kept
     }

@@ -31,10 +31,9 @@ enum DAVPaths {
         return parts.last
     }
 
-    /// The contact's uuid a card's address names (`…/contacts/<uuid>.vcf`, or the name alone), else nil.
-    static func contactUUID(inCard address: String) -> UUID? {
-        let path = URLComponents(string: address)?.path ?? address
-        guard let name = path.split(separator: "/").last, name.hasSuffix(cardSuffix) else { return nil }
+    /// The contact's uuid a card's file name is (`<uuid>.vcf`), else nil.
+    static func contactUUID(inFileName name: String) -> UUID? {
+        guard name.hasSuffix(cardSuffix) else { return nil }
         return UUID(uuidString: String(name.dropLast(cardSuffix.count)))
     }
 }

@@ -49,11 +49,8 @@ struct SyncFeed {
     let ownerID: Int
 
     func page(after cursor: SyncCursor, limit: Int, types: [SyncedType]) async throws -> Page {
-        let state = try await database.plainRows(
-            #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
-            columns: ["revision", "sync_horizon"])
-        let latest = try state.first?.integer(0) ?? 0
-        let horizon = try state.first?.integer(1) ?? 0
+        let state = try await RevisionLogState.read(for: ownerID, on: database)
+        let (latest, horizon) = (state.latest, state.horizon)
         if cursor.revision >= 0 {
             let beforeHorizon =
                 horizon > 0

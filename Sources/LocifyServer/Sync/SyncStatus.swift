@@ -25,9 +25,7 @@ public struct SyncStatus: Sendable {
     }
 
     static func read(ownerID: Int, types: [SyncedType], on database: any Database) async throws -> SyncStatus {
-        let account = try await database.plainRows(
-            #"SELECT "revision", "sync_horizon" FROM "users" WHERE "id" = \#(bind: ownerID)"#,
-            columns: ["revision", "sync_horizon"])
+        let account = try await RevisionLogState.read(for: ownerID, on: database)
         let tombstones = try await database.plainRows(
             """
             SELECT COUNT(*) AS "n", MIN("deleted_at") AS "oldest" FROM "sync_tombstones" \
@@ -47,7 +45,7 @@ public struct SyncStatus: Sendable {
             """, columns: SyncClientsTable.clientColumns.names
         ).map(SyncClientsTable.client(from:))
         return SyncStatus(
-            revision: try account.first?.integer(0) ?? 0, horizon: try account.first?.integer(1) ?? 0,
+            revision: account.latest, horizon: account.horizon,
             tombstones: try tombstones.first?.requiredInteger(0) ?? 0, oldestTombstone: try tombstones.first?.date(1),
             records: records, clients: clients)
     }

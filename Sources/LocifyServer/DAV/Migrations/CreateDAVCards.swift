@@ -10,6 +10,8 @@ struct CreateDAVCards: AsyncMigration {
             .field(Column.contactUUID, .uuid, .required)
             .field(Column.fileName, .string, .required)
             .field(Column.card, .string, .required)
+            .field(Column.uid, .string)
+            .field(Column.leftOut, .string, .required)
             .field(Column.updatedAt, .datetime, .required)
             .unique(on: Column.contact)
             .unique(on: Column.owner, .fileName)
