@@ -60,8 +60,9 @@ usable_by_all = {"Contacts", "Accounts", "Maps", "Operations"}
 known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
     "Contacts": {"Addresses", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
-    # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags.
-    "DAV": {"Addresses", "ContactFields", "Tags"},
+    # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
+    # reminders (with the notification time as their alert) and tasks as calendars, tasks written back.
+    "DAV": {"Addresses", "ContactFields", "Tags", "Reminders", "NotesAndTasks", "Notifications"},
     # A changed first e-mail changes the Gravatar.
     "ContactFields": {"Photos"},
     # Planning reads reminders; the reminders feed's secret and the week's start are notification settings.

@@ -172,6 +172,7 @@ let locifyMigrations: [any Migration] = [
     CreateMapAreas(),
     AddTombstoneParents(),
     CreateDAVCards(),
+    CreateDAVTasks(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -210,6 +211,7 @@ let locifyTables: [any StoredTable.Type] = [
     SyncClientsTable.self,
     MapAreasTable.self,
     DAVCardsTable.self,
+    DAVTasksTable.self,
 ]
 
 func registerMigrations(_ app: Application) {
@@ -269,6 +271,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator()).register(collection: SyncAPIController())
     // Phones' Contacts apps: their own sign-in (Basic), errors and formats.
     try app.register(collection: CardDAVController())
+    try app.register(collection: CalDAVController())
     // The web app saves areas with its session, as it syncs.
     try app.grouped(SessionOrTokenAuthenticator()).register(collection: MapAreasAPIController())
 

@@ -25,6 +25,7 @@ public struct DAVName: Hashable, Sendable, CustomStringConvertible {
 
     public static func dav(_ name: String) -> DAVName { DAVName(DAVNamespace.dav, name) }
     public static func cardDAV(_ name: String) -> DAVName { DAVName(DAVNamespace.cardDAV, name) }
+    public static func calDAV(_ name: String) -> DAVName { DAVName(DAVNamespace.calDAV, name) }
     public static func calendarServer(_ name: String) -> DAVName { DAVName(DAVNamespace.calendarServer, name) }
 
     public var description: String { "{\(namespace)}\(name)" }
@@ -32,6 +33,12 @@ public struct DAVName: Hashable, Sendable, CustomStringConvertible {
 
 /// A request body DAV refuses: not XML, or not the element the method expects.
 public struct DAVBodyProblem: Error, Equatable, Sendable {
+    public let reason: String
+}
+
+/// A `calendar-query` filter Locify cannot evaluate (a `param-filter`, a component it does not hold):
+/// refused as RFC 4791 says (`supported-filter`), not answered wrongly.
+public struct DAVUnsupportedFilter: Error, Equatable, Sendable {
     public let reason: String
 }
 
@@ -113,6 +120,11 @@ public enum DAVReport: Equatable, Sendable {
         addressData: DAVAddressDataRequest)
     /// RFC 6578: what changed after `token` (empty: everything).
     case syncCollection(token: String, properties: DAVPropertyRequest, limit: Int?, addressData: DAVAddressDataRequest)
+    /// RFC 4791 7.9: the calendar objects at these addresses.
+    case calendarMultiget(properties: DAVPropertyRequest, hrefs: [String], calendarData: DAVCalendarDataRequest)
+    /// RFC 4791 7.8: the calendar objects the filter picks (every one without a filter).
+    case calendarQuery(
+        properties: DAVPropertyRequest, filter: DAVComponentFilter?, calendarData: DAVCalendarDataRequest)
     /// A report Locify does not know.
     case unsupported(DAVName)
 }
@@ -137,9 +149,7 @@ public enum DAVRequestBody {
             version: element?.attributes["version"], properties: (named?.isEmpty ?? true) ? nil : named)
         switch (root.namespace, root.name) {
         case (DAVNamespace.cardDAV, "addressbook-multiget"):
-            let hrefs = root.children.filter { $0.namespace == DAVNamespace.dav && $0.name == "href" }
-                .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            return .addressBookMultiget(properties: properties, hrefs: hrefs, addressData: addressData)
+            return .addressBookMultiget(properties: properties, hrefs: hrefs(in: root), addressData: addressData)
         case (DAVNamespace.cardDAV, "addressbook-query"):
             let filter = root.child(DAVNamespace.cardDAV, "filter")
             var matches: [DAVTextMatch] = []
@@ -148,19 +158,24 @@ public enum DAVRequestBody {
                     throw DAVBodyProblem(reason: "A prop-filter needs the name of a vCard property.")
                 }
                 for match in propertyFilter.children where match.name == "text-match" {
-                    let kind = match.attributes["match-type"] ?? "contains"
-                    guard let matchType = DAVTextMatch.MatchType(rawValue: kind) else {
-                        throw DAVBodyProblem(reason: "Unknown match-type “\(kind)”.")
-                    }
-                    matches.append(
-                        DAVTextMatch(
-                            property: property, text: match.text, matchType: matchType,
-                            negated: match.attributes["negate-condition"] == "yes"))
+                    matches.append(try textMatch(match, on: property))
                 }
             }
             return .addressBookQuery(
                 properties: properties, matches: matches, allOf: filter?.attributes["test"] == "allof",
                 limit: try limit(in: root), addressData: addressData)
+        case (DAVNamespace.calDAV, "calendar-multiget"):
+            return .calendarMultiget(
+                properties: properties, hrefs: hrefs(in: root), calendarData: try calendarDataRequest(in: root))
+        case (DAVNamespace.calDAV, "calendar-query"):
+            let filter = try root.child(DAVNamespace.calDAV, "filter").map { element in
+                guard let top = element.children.first(where: { $0.name == "comp-filter" }) else {
+                    throw DAVBodyProblem(reason: "A calendar-query filter needs a comp-filter.")
+                }
+                return try componentFilter(top)
+            }
+            return .calendarQuery(
+                properties: properties, filter: filter, calendarData: try calendarDataRequest(in: root))
         case (DAVNamespace.dav, "sync-collection"):
             let token = root.child(DAVNamespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             return .syncCollection(
@@ -168,6 +183,110 @@ public enum DAVRequestBody {
         default:
             return .unsupported(DAVName(root.namespace, root.name))
         }
+    }
+
+    /// What the report's `calendar-data` property asks of each object (RFC 4791 9.6).
+    private static func calendarDataRequest(in root: XMLElementNode) throws -> DAVCalendarDataRequest {
+        guard let element = root.child(DAVNamespace.dav, "prop")?.child(DAVNamespace.calDAV, "calendar-data") else {
+            return DAVCalendarDataRequest()
+        }
+        func component(_ element: XMLElementNode) throws -> DAVCalendarDataRequest.Component {
+            guard let name = element.attributes["name"]?.uppercased(), !name.isEmpty else {
+                throw DAVBodyProblem(reason: "A calendar-data comp needs the name of a component.")
+            }
+            let children = element.children.filter { $0.namespace == DAVNamespace.calDAV }
+            let properties =
+                children.contains { $0.name == "allprop" }
+                ? nil : children.filter { $0.name == "prop" }.compactMap { $0.attributes["name"]?.uppercased() }
+            let components =
+                children.contains { $0.name == "allcomp" }
+                ? nil : try children.filter { $0.name == "comp" }.map(component)
+            return .init(name: name, properties: properties, components: components)
+        }
+        var request = DAVCalendarDataRequest()
+        for child in element.children where child.namespace == DAVNamespace.calDAV {
+            switch child.name {
+            case "comp": request.component = try component(child)
+            case "expand":
+                let range = try timeRange(child)
+                guard range.start != nil, range.end != nil else {
+                    throw DAVBodyProblem(reason: "An expand needs a start and an end.")
+                }
+                request.expand = range
+            // `limit-recurrence-set` keeps the overridden instances of a range: Locify's events have none,
+            // so the whole object is that set already.
+            default: continue
+            }
+        }
+        return request
+    }
+
+    private static func hrefs(in root: XMLElementNode) -> [String] {
+        root.children.filter { $0.namespace == DAVNamespace.dav && $0.name == "href" }
+            .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    private static func componentFilter(_ element: XMLElementNode) throws -> DAVComponentFilter {
+        guard let name = element.attributes["name"]?.uppercased(), !name.isEmpty else {
+            throw DAVBodyProblem(reason: "A comp-filter needs the name of a component.")
+        }
+        var filter = DAVComponentFilter(name: name)
+        for child in element.children where child.namespace == DAVNamespace.calDAV {
+            switch child.name {
+            case "is-not-defined": filter.isNotDefined = true
+            case "time-range": filter.timeRange = try timeRange(child)
+            case "comp-filter": filter.components.append(try componentFilter(child))
+            case "prop-filter": filter.properties.append(try propertyFilter(child))
+            default: throw DAVUnsupportedFilter(reason: "Locify does not evaluate a \(child.name) in a comp-filter.")
+            }
+        }
+        return filter
+    }
+
+    private static func propertyFilter(_ element: XMLElementNode) throws -> DAVPropertyFilter {
+        guard let name = element.attributes["name"]?.uppercased(), !name.isEmpty else {
+            throw DAVBodyProblem(reason: "A prop-filter needs the name of a property.")
+        }
+        var filter = DAVPropertyFilter(name: name)
+        for child in element.children where child.namespace == DAVNamespace.calDAV {
+            switch child.name {
+            case "is-not-defined": filter.isNotDefined = true
+            case "time-range": filter.timeRange = try timeRange(child)
+            case "text-match": filter.textMatch = try textMatch(child, on: name)
+            default: throw DAVUnsupportedFilter(reason: "Locify does not evaluate a \(child.name) in a prop-filter.")
+            }
+        }
+        return filter
+    }
+
+    private static func textMatch(_ element: XMLElementNode, on property: String) throws -> DAVTextMatch {
+        let kind = element.attributes["match-type"] ?? "contains"
+        guard let matchType = DAVTextMatch.MatchType(rawValue: kind) else {
+            throw DAVBodyProblem(reason: "Unknown match-type “\(kind)”.")
+        }
+        return DAVTextMatch(
+            property: property, text: element.text, matchType: matchType,
+            negated: element.attributes["negate-condition"] == "yes")
+    }
+
+    /// `start` and `end` in UTC (`20060104T000000Z`), at least one of them (RFC 4791 9.9).
+    private static func timeRange(_ element: XMLElementNode) throws -> DAVTimeRange {
+        func instant(_ attribute: String) throws -> Date? {
+            guard let text = element.attributes[attribute] else { return nil }
+            guard text.hasSuffix("Z"), let date = ICalendar.parseTimestamp(String(text.dropLast())), text.count == 16
+            else {
+                throw DAVBodyProblem(reason: "A time-range's \(attribute) must be a UTC date-time (20060104T000000Z).")
+            }
+            return date
+        }
+        let range = DAVTimeRange(start: try instant("start"), end: try instant("end"))
+        guard range.start != nil || range.end != nil else {
+            throw DAVBodyProblem(reason: "A time-range needs a start or an end.")
+        }
+        if let start = range.start, let end = range.end, end <= start {
+            throw DAVBodyProblem(reason: "A time-range's end must come after its start.")
+        }
+        return range
     }
 
     private static func parse(_ data: Data) throws -> XMLElementNode {

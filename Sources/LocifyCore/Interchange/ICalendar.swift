@@ -53,31 +53,35 @@ public enum ICalendar {
             "METHOD:PUBLISH", "X-WR-CALNAME:" + ContentLines.escape(calendarName),
         ]
         let stampText = basicTimestamp(stamp)
-        for event in events {
-            let start = event.schedule.initialDate
-            let end = start.adding(days: 1) ?? start
-            lines += [
-                "BEGIN:VEVENT", "UID:" + ContentLines.escape(event.uid), "DTSTAMP:" + stampText,
-                "DTSTART;VALUE=DATE:" + basicDate(start), "DTEND;VALUE=DATE:" + basicDate(end),
-                "SUMMARY:" + ContentLines.escape(event.title),
-            ]
-            if let description = event.description, !description.isEmpty {
-                lines.append("DESCRIPTION:" + ContentLines.escape(description))
-            }
-            if let rule = recurrenceRule(for: event.schedule) { lines.append("RRULE:" + rule) }
-            // A URI value: its commas and semicolons are part of it, not list separators to escape.
-            if let url = event.url { lines.append("URL:" + url) }
-            lines.append("TRANSP:TRANSPARENT")
-            if let minutes = event.alarmMinutesAfterMidnight {
-                lines += [
-                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ContentLines.escape(event.title),
-                    "TRIGGER;RELATED=START:" + duration(minutes: minutes), "END:VALARM",
-                ]
-            }
-            lines.append("END:VEVENT")
-        }
+        for event in events { lines += eventLines(event, stamp: stampText) }
         lines.append("END:VCALENDAR")
         return lines.map(ContentLines.fold).joined()
+    }
+
+    /// One all-day VEVENT with its rule and alarm, from BEGIN to END.
+    static func eventLines(_ event: CalendarEvent, stamp stampText: String) -> [String] {
+        let start = event.schedule.initialDate
+        let end = start.adding(days: 1) ?? start
+        var lines = [
+            "BEGIN:VEVENT", "UID:" + ContentLines.escape(event.uid), "DTSTAMP:" + stampText,
+            "DTSTART;VALUE=DATE:" + basicDate(start), "DTEND;VALUE=DATE:" + basicDate(end),
+            "SUMMARY:" + ContentLines.escape(event.title),
+        ]
+        if let description = event.description, !description.isEmpty {
+            lines.append("DESCRIPTION:" + ContentLines.escape(description))
+        }
+        if let rule = recurrenceRule(for: event.schedule) { lines.append("RRULE:" + rule) }
+        // A URI value: its commas and semicolons are part of it, not list separators to escape.
+        if let url = event.url { lines.append("URL:" + url) }
+        lines.append("TRANSP:TRANSPARENT")
+        if let minutes = event.alarmMinutesAfterMidnight {
+            lines += [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + ContentLines.escape(event.title),
+                "TRIGGER;RELATED=START:" + duration(minutes: minutes), "END:VALARM",
+            ]
+        }
+        lines.append("END:VEVENT")
+        return lines
     }
 
     /// Reads the VEVENTs of a calendar. Events whose dates or rules Locify cannot represent are
@@ -118,8 +122,11 @@ public enum ICalendar {
         return (events, issues)
     }
 
-    struct Problem: Error {
-        let reason: String
+    /// Why a calendar object cannot be read.
+    public struct Problem: Error, Equatable, Sendable {
+        public let reason: String
+        /// The object is of a kind of component the calendar does not hold (an event among tasks).
+        public var isUnsupportedComponent = false
     }
 
     static func event(from lines: [ContentLine], alarm: String?) -> Result<CalendarEvent, Problem> {

@@ -8,7 +8,7 @@ import Vapor
 /// app, DAVx5 or Thunderbird connect with the server's address, the account's e-mail and an app password
 /// (a personal API token).
 struct CardDAVController: RouteCollection {
-    static let davHeader = "1, 3, addressbook"
+    static let davHeader = "1, 3, addressbook, calendar-access"
     static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
     static let collectionPaths = [
         DAVPaths.root, DAVPaths.principal, DAVPaths.addressBookHome, DAVPaths.addressBook,
@@ -71,6 +71,7 @@ struct CardDAVController: RouteCollection {
             if depth > 0 {
                 add(DAVPaths.collection(DAVPaths.principal), principalProperties(of: user))
                 add(DAVPaths.collection(DAVPaths.addressBookHome), Self.homeProperties)
+                add(DAVPaths.collection(DAVPaths.calendarHome), CalDAVController.homeProperties)
             }
         case .principal:
             add(DAVPaths.collection(DAVPaths.principal), principalProperties(of: user))
@@ -150,7 +151,7 @@ struct CardDAVController: RouteCollection {
                 }
                 + deleted.map { DAVMultistatus.Response(href: $0, status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
-        case .unsupported:
+        case .calendarMultiget, .calendarQuery, .unsupported:
             throw DAVFailure(status: .forbidden, condition: .dav("supported-report"))
         }
     }
@@ -240,6 +241,7 @@ struct CardDAVController: RouteCollection {
         (.dav("current-user-principal"), .href(DAVPaths.collection(DAVPaths.principal))),
         (.dav("principal-URL"), .href(DAVPaths.collection(DAVPaths.principal))),
         (.cardDAV("addressbook-home-set"), .href(DAVPaths.collection(DAVPaths.addressBookHome))),
+        (.calDAV("calendar-home-set"), .href(DAVPaths.collection(DAVPaths.calendarHome))),
     ]
 
     static let homeProperties: [(DAVName, DAVMultistatus.Value)] =
@@ -251,6 +253,8 @@ struct CardDAVController: RouteCollection {
         Self.principalLinks + [
             (.dav("resourcetype"), .elements([.dav("principal")])),
             (.dav("displayname"), .text(user.profile.name.isEmpty ? user.profile.email : user.profile.name)),
+            // RFC 4791 6.2.1 (RFC 6638): who the calendars' owner is, as calendar apps name people.
+            (.calDAV("calendar-user-address-set"), .hrefs(["mailto:" + user.profile.email])),
         ]
     }
 

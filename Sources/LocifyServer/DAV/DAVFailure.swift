@@ -9,7 +9,8 @@ struct DAVFailure: Error, Equatable {
     var condition: DAVName? = nil
     var message: String? = nil
 
-    static let notFound = DAVFailure(status: .notFound, message: "There is no such resource in your address book.")
+    static let notFound = DAVFailure(
+        status: .notFound, message: "There is no such resource in your address book or calendars.")
 }
 
 /// DAV's errors as DAV clients read them: a status with a `DAV:error` body or a plain-text reason, not
@@ -22,6 +23,9 @@ struct DAVFailureMiddleware: AsyncMiddleware {
             return Self.response(failure)
         } catch let problem as DAVBodyProblem {
             return Self.response(DAVFailure(status: .badRequest, message: problem.reason))
+        } catch let unsupported as DAVUnsupportedFilter {
+            return Self.response(
+                DAVFailure(status: .forbidden, condition: .calDAV("supported-filter"), message: unsupported.reason))
         } catch AppError.notFound {
             return Self.response(.notFound)
         }

@@ -3,9 +3,11 @@ import Foundation
 extension PathParameter {
     /// A card's file name in the address book: the contact's uuid and `.vcf`.
     static let cardName = PathParameter("cardName")
+    /// A calendar object's file name: its record's uuid and `.ics`, or the name its client chose.
+    static let objectName = PathParameter("objectName")
 }
 
-/// CardDAV's addresses. They name no account: the credentials say whose address book it is, so another
+/// CardDAV's and CalDAV's addresses. They name no account: the credentials say whose address book it is, so another
 /// account's cards are simply not there.
 enum DAVPaths {
     static let root = SitePath("dav")
@@ -13,11 +15,13 @@ enum DAVPaths {
     static let addressBookHome = root.appending("addressbooks")
     static let addressBook = addressBookHome.appending("contacts")
     static let card = addressBook.appending(text: .cardName)
+    static let calendarHome = root.appending("calendars")
     /// RFC 6764: where a client given only the server's address looks first.
     static let wellKnownCardDAV = SitePath(".well-known", "carddav")
     static let wellKnownCalDAV = SitePath(".well-known", "caldav")
 
     static let cardSuffix = ".vcf"
+    static let objectSuffix = ".ics"
 
     /// A collection's address as DAV writes it, with its closing slash.
     static func collection(_ path: SitePath) -> String { path.path + "/" }
@@ -29,6 +33,20 @@ enum DAVPaths {
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == addressBook.path else { return nil }
         return parts.last
+    }
+
+    /// The file name a calendar object's address ends in (`…/calendars/tasks/x.ics`), else nil.
+    static func objectName(inHref href: String, of calendar: DAVCalendar) -> String? {
+        let path = URLComponents(string: href)?.path ?? href
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == calendar.path.path else { return nil }
+        return parts.last
+    }
+
+    /// The uuid an object's file name is (`<uuid>.ics`), else nil.
+    static func uuid(inObjectName name: String) -> UUID? {
+        guard name.hasSuffix(objectSuffix) else { return nil }
+        return UUID(uuidString: String(name.dropLast(objectSuffix.count)))
     }
 
     /// The contact's uuid a card's file name is (`<uuid>.vcf`), else nil.

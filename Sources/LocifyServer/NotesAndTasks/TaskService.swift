@@ -42,6 +42,16 @@ struct TaskService {
         ).map(TasksTable.task(from:))
     }
 
+    /// Every task of the owner (done or not), or these of them by id, oldest first.
+    func all(_ ids: [Int]? = nil) async throws -> [ToDo] {
+        if let ids, ids.isEmpty { return [] }
+        let picked = ids.map { SQLQueryString.owned(by: ownerID, ids: $0) } ?? #""user_id" = \#(literal: ownerID)"#
+        return try await database.plainRows(
+            #"SELECT \#(Self.columns.list) FROM "tasks" WHERE \#(picked) ORDER BY "created_at", "id""#,
+            columns: Self.columns.names
+        ).map(TasksTable.task(from:))
+    }
+
     func task(_ id: Int) async throws -> ToDo {
         try await database.requireOwnedRow(
             id, ownedBy: ownerID, in: TasksTable.self, selecting: Self.columns, read: TasksTable.task(from:))

@@ -37,6 +37,17 @@ struct ReminderService {
         ).map(RemindersTable.reminder(from:))
     }
 
+    /// These reminders of the owner's, by id; another account's are left out.
+    func reminders(_ ids: [Int]) async throws -> [Reminder] {
+        guard !ids.isEmpty else { return [] }
+        return try await database.plainRows(
+            """
+            SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" \
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: ids)) ORDER BY "id"
+            """, columns: RemindersTable.reminderColumns.names
+        ).map(RemindersTable.reminder(from:))
+    }
+
     /// How many reminders fall on `day`, for the navigation's count: only the schedule columns are read.
     func dueCount(on day: CalendarDate) async throws -> Int {
         let columns = ["id", "initial_date", "frequency_type", "frequency_number"]

@@ -10,21 +10,6 @@ import XCTVapor
 final class CardDAVTests: XCTestCase {
     private static let book = "/dav/addressbooks/contacts/"
 
-    private func basic(_ account: TestAccount, password: String? = nil) -> HTTPHeaders {
-        let credentials = Data("\(account.email):\(password ?? account.token)".utf8).base64EncodedString()
-        return ["Authorization": "Basic \(credentials)"]
-    }
-
-    private func dav(
-        _ app: Application, _ method: HTTPMethod, _ path: String, _ account: TestAccount, depth: String? = nil,
-        body: String? = nil
-    ) async throws -> XCTHTTPResponse {
-        var headers = basic(account)
-        if let depth { headers.add(name: "Depth", value: depth) }
-        headers.add(name: .contentType, value: "application/xml; charset=utf-8")
-        return try await app.send(method, path, headers: headers, body: body.map { ByteBuffer(string: $0) })
-    }
-
     private static func propfind(_ properties: String) -> String {
         #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\#(properties)</d:prop></d:propfind>"#
     }
@@ -33,32 +18,6 @@ final class CardDAVTests: XCTestCase {
         let limitElement = limit.map { "<d:limit><d:nresults>\($0)</d:nresults></d:limit>" } ?? ""
         return
             #"<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:sync-token>\#(token)</d:sync-token><d:sync-level>1</d:sync-level>\#(limitElement)<d:prop><d:getetag/>\#(data ? "<card:address-data/>" : "")</d:prop></d:sync-collection>"#
-    }
-
-    /// Each `<d:response>` of a multistatus: its href, its status (a gone member's) and its getetag.
-    private struct Member: Equatable {
-        let href: String
-        let status: String?
-        let etag: String?
-    }
-
-    private func members(_ xml: String) -> [Member] {
-        xml.components(separatedBy: "<d:response>").dropFirst().map { part in
-            func value(_ tag: String) -> String? {
-                guard let start = part.range(of: "<\(tag)>"),
-                    let end = part.range(of: "</\(tag)>", range: start.upperBound..<part.endIndex)
-                else { return nil }
-                return String(part[start.upperBound..<end.lowerBound])
-            }
-            let bare = part.components(separatedBy: "<d:propstat>").first ?? part
-            let status = bare.contains("<d:status>") ? value("d:status") : nil
-            return Member(href: value("d:href") ?? "", status: status, etag: value("d:getetag"))
-        }
-    }
-
-    private func token(in xml: String) -> String {
-        guard let start = xml.range(of: "<d:sync-token>"), let end = xml.range(of: "</d:sync-token>") else { return "" }
-        return String(xml[start.upperBound..<end.lowerBound])
     }
 
     /// The id of the item named `name` in the list the API answers at `path`.
@@ -84,7 +43,7 @@ final class CardDAVTests: XCTestCase {
             }
             let options = try await app.send(.OPTIONS, "/dav/addressbooks/contacts/", headers: [:], body: nil)
             XCTAssertEqual(options.status, .ok)
-            XCTAssertEqual(options.headers.first(name: "DAV"), "1, 3, addressbook")
+            XCTAssertEqual(options.headers.first(name: "DAV"), "1, 3, addressbook, calendar-access")
 
             // Without credentials, or with wrong ones, the challenge that makes a client ask for them.
             let anonymous = try await app.send(.PROPFIND, "/dav/", headers: ["Depth": "0"], body: nil)
@@ -138,6 +97,7 @@ final class CardDAVTests: XCTestCase {
             _ = try await browser.register()
             let settings = try await browser.get("/settings")
             XCTAssertTrue(settings.text.contains("Your contacts in your phone's Contacts app"), settings.text)
+            XCTAssertTrue(settings.text.contains("Add a CalDAV account the same way"), settings.text)
             XCTAssertTrue(settings.text.contains(#"value="http://locify.example.org/""#), settings.text)
             XCTAssertTrue(settings.text.contains(#"id="contacts-app-user""#), settings.text)
             XCTAssertTrue(settings.text.contains(#"value="grace@example.com""#), settings.text)
@@ -270,7 +230,7 @@ final class CardDAVTests: XCTestCase {
             XCTAssertEqual(deleted.status, .ok, deleted.text)
             let gone = try await dav(app, .REPORT, Self.book, account, body: Self.sync(seen))
             XCTAssertEqual(
-                members(gone.text), [Member(href: adaCard, status: "HTTP/1.1 404 Not Found", etag: nil)],
+                members(gone.text), [DAVMember(href: adaCard, status: "HTTP/1.1 404 Not Found", etag: nil)],
                 "\(database): \(gone.text)")
             let missing = try await app.send(.GET, adaCard, headers: basic(account), body: nil)
             XCTAssertEqual(missing.status, .notFound)
@@ -415,7 +375,7 @@ final class CardDAVTests: XCTestCase {
             let gone = try await app.send(.GET, "/api/contacts/\(id)", headers: account.bearer)
             XCTAssertEqual(gone.status, .notFound)
             let told = try await dav(app, .REPORT, Self.book, account, body: Self.sync(start))
-            XCTAssertEqual(members(told.text), [Member(href: path, status: "HTTP/1.1 404 Not Found", etag: nil)])
+            XCTAssertEqual(members(told.text), [DAVMember(href: path, status: "HTTP/1.1 404 Not Found", etag: nil)])
         }
     }
 
@@ -505,7 +465,7 @@ final class CardDAVTests: XCTestCase {
             let next = try await dav(app, .REPORT, Self.book, account, body: body(token(in: initial.text)))
             XCTAssertEqual(
                 members(next.text),
-                [Member(href: Self.book + "vcf103.vcf", status: "HTTP/1.1 404 Not Found", etag: nil)],
+                [DAVMember(href: Self.book + "vcf103.vcf", status: "HTTP/1.1 404 Not Found", etag: nil)],
                 next.text)
             XCTAssertNotEqual(token(in: next.text), token(in: initial.text))
         }
@@ -542,7 +502,7 @@ final class CardDAVTests: XCTestCase {
             let mary = try await uuid(of: mine, app, account)
             XCTAssertEqual(members(query.text).first?.href, Self.book + mary + ".vcf")
             // allof: every filter must match; a limit cuts the answer and says so with a 507 for the book.
-            func queried(_ filters: String, test: String, limit: String = "") async throws -> [Member] {
+            func queried(_ filters: String, test: String, limit: String = "") async throws -> [DAVMember] {
                 let answer = try await dav(
                     app, .REPORT, Self.book, account,
                     body:
@@ -563,7 +523,7 @@ final class CardDAVTests: XCTestCase {
             XCTAssertEqual(anyOf.count, 1)
             let cut = try await queried("", test: "anyof", limit: "<d:limit><d:nresults>1</d:nresults></d:limit>")
             XCTAssertEqual(cut.count, 2, "\(database): one card, then the book's 507")
-            XCTAssertEqual(cut.last, Member(href: Self.book, status: "HTTP/1.1 507 Insufficient Storage", etag: nil))
+            XCTAssertEqual(cut.last, DAVMember(href: Self.book, status: "HTTP/1.1 507 Insufficient Storage", etag: nil))
 
             let malformed = try await dav(
                 app, .PROPFIND, Self.book, account, depth: "0", body: #"<d:propfind xmlns:d="DAV:"><d:prop>"#)
@@ -614,13 +574,5 @@ final class CardDAVTests: XCTestCase {
                 (try after.json()["data"] as? [Any])?.count, (try before.json()["data"] as? [Any])?.count,
                 "\(database)")
         }
-    }
-}
-
-extension HTTPHeaders {
-    fileprivate func adding(_ name: String, _ value: String) -> HTTPHeaders {
-        var copy = self
-        copy.add(name: name, value: value)
-        return copy
     }
 }
