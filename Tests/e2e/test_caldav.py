@@ -3,11 +3,9 @@ only the server's address, an e-mail and an app password, it discovers the Remin
 calendars and downloads them; a task ticked done on the device is done in Locify, a to-do made there becomes a
 task, a deletion in Locify leaves the device, and a time window brings only the events inside it."""
 import shutil
-import urllib.error
-import urllib.request
 
 from conftest import api
-from test_carddav import VDIRSYNCER, basic, dav_get, vdirsyncer
+from test_carddav import VDIRSYNCER, assert_refused_as_too_large, dav_get, vdirsyncer
 
 
 def objects(folder):
@@ -124,13 +122,6 @@ def test_a_calendar_app_given_the_servers_address_reads_the_calendars_and_ticks_
     # A to-do over the 1 MB a request may carry is refused before it is read, and nothing is made.
     huge = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:big\r\nSUMMARY:Big\r\nDESCRIPTION:" + "x" * 1_200_000
             + "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
-    request = urllib.request.Request(
-        server.url + "/dav/calendars/tasks/big.ics", data=huge.encode(), method="PUT",
-        headers={"Authorization": basic(account.email, token), "Content-Type": "text/calendar"})
-    try:
-        urllib.request.urlopen(request)
-        raise AssertionError("a 1.2 MB to-do was accepted")
-    except urllib.error.HTTPError as refused:
-        assert refused.code == 413, refused.code
+    assert_refused_as_too_large(server, account.email, token, "/dav/calendars/tasks/big.ics", huge, "text/calendar")
     assert "Big" not in {t["title"] for t in api(server, token, "GET", "/api/tasks?limit=100")["data"]}
 

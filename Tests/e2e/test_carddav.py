@@ -123,15 +123,20 @@ password = "{token}"
 
     # A card over the 1 MB a request may carry is refused before it is read, and nothing is made.
     huge = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Big\r\nNOTE:" + "x" * 1_200_000 + "\r\nEND:VCARD\r\n"
+    assert_refused_as_too_large(server, account.email, token, "/dav/addressbooks/contacts/big.vcf", huge, "text/vcard")
+    assert "Big" not in {c["complete_name"] for c in api(server, token, "GET", "/api/contacts?limit=100")["data"]}
+
+
+def assert_refused_as_too_large(server, email, token, path, body, content_type):
+    """A PUT of `body` answers 413, before the body is read."""
     request = urllib.request.Request(
-        server.url + "/dav/addressbooks/contacts/big.vcf", data=huge.encode(), method="PUT",
-        headers={"Authorization": basic(account.email, token), "Content-Type": "text/vcard"})
+        server.url + path, data=body.encode(), method="PUT",
+        headers={"Authorization": basic(email, token), "Content-Type": content_type})
     try:
         urllib.request.urlopen(request)
-        raise AssertionError("a 1.2 MB card was accepted")
+        raise AssertionError(f"{len(body)} bytes were accepted at {path}")
     except urllib.error.HTTPError as refused:
         assert refused.code == 413, refused.code
-    assert "Big" not in {c["complete_name"] for c in api(server, token, "GET", "/api/contacts?limit=100")["data"]}
 
 
 def basic(email, token):

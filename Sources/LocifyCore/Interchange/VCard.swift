@@ -148,10 +148,36 @@ public enum VCardFormat {
         if version == .four, let sex = card.genderSex {
             lines.append("GENDER:" + sex + (card.genderName.map { ";" + e($0) } ?? ""))
         }
-        if let photo = card.photoURI { lines.append("PHOTO:" + photo) }
+        if let photo = card.photoURI { lines.append(photoLine(photo, version: version)) }
         if let note = card.note { lines.append("NOTE:" + e(note)) }
         lines.append("END:VCARD")
         return lines.map(ContentLines.fold).joined()
+    }
+
+    /// `text` without the lines of `property` (unfolded; the others as written).
+    public static func removing(_ property: String, from text: String) -> String {
+        ContentLines.unfold(text).filter { ContentLines.parseLine($0)?.name != property }.map(ContentLines.fold)
+            .joined()
+    }
+
+    /// A photo as `version` writes it: 4.0 takes the data URL as it is; 3.0 writes its bytes as
+    /// `ENCODING=b` with the image's TYPE, and any other URI as `VALUE=uri`.
+    static func photoLine(_ uri: String, version: Version) -> String {
+        guard version == .three else { return "PHOTO:" + uri }
+        guard uri.hasPrefix("data:"), let marker = uri.range(of: ";base64,") else { return "PHOTO;VALUE=uri:" + uri }
+        let mediaType = uri[uri.index(uri.startIndex, offsetBy: 5)..<marker.lowerBound]
+        let subtype = mediaType.split(separator: "/").last.map { $0.uppercased() } ?? "JPEG"
+        return "PHOTO;ENCODING=b;TYPE=\(subtype):" + uri[marker.upperBound...]
+    }
+
+    /// A PHOTO line as a URI: 3.0's inline bytes (`ENCODING=b`) become a data URL.
+    static func photoURI(of line: ContentLine) -> String {
+        guard let encoding = line.parameter("ENCODING")?.lowercased(), ["b", "base64"].contains(encoding) else {
+            return line.value
+        }
+        let type = (line.parameter("TYPE") ?? line.types.first ?? "jpeg").lowercased()
+        let bytes = line.value.filter { !$0.isWhitespace }
+        return "data:image/\(type.hasPrefix("image/") ? String(type.dropFirst(6)) : type);base64,\(bytes)"
     }
 
     /// Reads vCards 3.0 and 4.0. Cards without a name are reported, not dropped silently.
@@ -215,7 +241,7 @@ public enum VCardFormat {
             emails: typedValues("EMAIL", in: lines), telephones: typedValues("TEL", in: lines),
             messaging: typedValues("IMPP", in: lines), urls: typedValues("URL", in: lines),
             birthday: text("BDAY").flatMap(parseBirthday),
-            addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }?.value, note: text("NOTE"))
+            addresses: addresses, photoURI: lines.first { $0.name == "PHOTO" }.map(photoURI(of:)), note: text("NOTE"))
         card.organization = lines.first { $0.name == "ORG" }
             .flatMap { ContentLines.split($0.value, on: ";").first.map(ContentLines.unescape)?.nilIfEmpty }
         card.title = text("TITLE")
@@ -298,7 +324,8 @@ extension VCardFormat {
     ]
 
     /// `card` written in `version`, carrying over every property of `original` (the card a client last
-    /// wrote) that Locify does not model: `X-` properties, the photo, related people, anniversaries, and
+    /// wrote) that Locify does not model: `X-` properties, the photo (unless `card` has its own), related
+    /// people, anniversaries, and
     /// the labels of an item group whose property is carried over. A modeled property's values are
     /// Locify's, except URL and IMPP values in `leftOut` (accounts no kind of field recognises), which
     /// stay as the client wrote them. So a card goes through Locify and back with nothing lost.
@@ -313,7 +340,8 @@ extension VCardFormat {
             let unrecognised =
                 ["URL", "IMPP"].contains(line.name)
                 && leftOut.contains(ContentLines.unescape(line.value).trimmingCharacters(in: .whitespaces))
-            if modeledProperties.contains(line.name), !unrecognised {
+            let modeled = modeledProperties.contains(line.name) || (line.name == "PHOTO" && card.photoURI != nil)
+            if modeled, !unrecognised {
                 if let group { replacedGroups.insert(group) }
                 continue
             }

@@ -12,13 +12,16 @@ import Vapor
 struct AddressBook {
     struct Card: Sendable {
         let contact: Contact
+        /// The card without its photo, whose bytes are read only when a card's text is sent.
         let card: VCard
         /// The card's file name: the one its client chose when it made it, else `<uuid>.vcf`.
         let fileName: String
         /// The card a client last wrote, whose properties Locify does not model are served back with it.
         let kept: DAVCardsTable.Kept?
-        /// The vCard 4.0 text, which the ETag digests: a card in 3.0 is the same card, another way written.
-        let text: String
+        /// The digest of the picture the contact shows (its photo or Gravatar), served as PHOTO.
+        let photoDigest: String?
+        /// A digest of the vCard 4.0 text with the picture's digest in the photo's place: a card in 3.0 is
+        /// the same card, another way written, and a new picture is a new card.
         let etag: String
 
         var href: String { DAVPaths.card(fileName).path }
@@ -27,24 +30,33 @@ struct AddressBook {
             self.contact = contact
             var card = card
             if let uid = kept?.uid { card.uid = uid }
+            card.photoURI = nil
             self.card = card
             self.kept = kept
             fileName = kept?.fileName ?? contact.uuid.lowercasedText + DAVPaths.cardSuffix
-            text = Self.write(card, in: .four, keeping: kept)
-            etag = ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: text))
+            photoDigest = contact.avatar.source == .initials ? nil : contact.avatar.imageDigest
+            let stand = Self.write(card, photo: photoDigest.map { "locify:picture:" + $0 }, in: .four, keeping: kept)
+            etag = ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: stand))
         }
 
-        func text(in version: VCardFormat.Version) -> String {
-            version == .four ? text : Self.write(card, in: version, keeping: kept)
+        /// The card's text, with `photos` (data URLs by digest, `AddressBook.photos(of:)`) for its picture.
+        func text(in version: VCardFormat.Version, photos: [String: String]) -> String {
+            Self.write(card, photo: photoDigest.flatMap { photos[$0] }, in: version, keeping: kept)
         }
 
-        private static func write(_ card: VCard, in version: VCardFormat.Version, keeping kept: DAVCardsTable.Kept?)
-            -> String
-        {
+        private static func write(
+            _ card: VCard, photo: String?, in version: VCardFormat.Version, keeping kept: DAVCardsTable.Kept?
+        ) -> String {
+            var card = card
+            card.photoURI = photo
             guard let kept else { return VCardFormat.write(card, version: version) }
             return VCardFormat.write(card, version: version, keepingFrom: kept.card, leftOut: kept.leftOut)
         }
     }
+
+    /// The largest picture a card carries: the card must still fit in what a client may write back
+    /// (`max-resource-size`), base64 making it a third larger.
+    static let largestPhoto = 512 * 1024
 
     /// Sync tokens are URIs (RFC 6578, 3.2); the revision is all they carry.
     static let tokenPrefix = "urn:locify:sync:"
@@ -55,6 +67,18 @@ struct AddressBook {
     init(_ request: Request) throws {
         self.request = request
         ownerID = try request.requireUser().id
+    }
+
+    /// The pictures of `cards` as data URLs, by digest; one query. One larger than `largestPhoto` is left
+    /// out (the card goes without it).
+    func photos(of cards: [Card]) async throws -> [String: String] {
+        let digests = Set(cards.compactMap(\.photoDigest))
+        guard !digests.isEmpty else { return [:] }
+        let blobs = try await PhotoBlobs(database: request.database, ownerID: ownerID).bytes(digests: Array(digests))
+        return blobs.compactMapValues { bytes in
+            guard bytes.count <= Self.largestPhoto, let info = ImageInfo(bytes) else { return nil }
+            return "data:\(info.format.mimeType);base64,\(Data(bytes).base64EncodedString())"
+        }
     }
 
     func logState() async throws -> RevisionLogState {

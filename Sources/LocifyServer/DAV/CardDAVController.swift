@@ -103,9 +103,10 @@ struct CardDAVController: RouteCollection {
             let version = try Self.version(addressData.version)
             let names = hrefs.map(DAVPaths.fileName(inHref:))
             let cards = try await book.cards(named: names.compactMap { $0 })
+            let photos = try await book.photos(of: Self.asksForData(asked) ? Array(cards.values) : [])
             let responses = zip(hrefs, names).map { href, name -> DAVMultistatus.Response in
                 guard let card = name.flatMap({ cards[$0] }) else { return .init(href: href, status: 404) }
-                return Self.member(card, asked: asked, in: version, only: addressData)
+                return Self.member(card, asked: asked, in: version, only: addressData, photos: photos)
             }
             return Self.multistatus(DAVMultistatus(responses: responses))
         case .addressBookQuery(let asked, let matches, let allOf, let limit, let addressData):
@@ -123,9 +124,10 @@ struct CardDAVController: RouteCollection {
                 // RFC 6352 8.6.1: the results were cut at the client's limit.
                 responses.append(.init(href: DAVPaths.collection(DAVPaths.addressBook), status: 507))
             }
+            let photos = try await book.photos(of: Self.asksForData(asked) ? found : [])
             responses.insert(
                 contentsOf: found.map {
-                    Self.member($0, asked: asked, in: version, only: addressData)
+                    Self.member($0, asked: asked, in: version, only: addressData, photos: photos)
                 },
                 at: 0)
             return Self.multistatus(DAVMultistatus(responses: responses))
@@ -145,9 +147,10 @@ struct CardDAVController: RouteCollection {
             if let limit, changed.count + deleted.count > limit {
                 throw DAVFailure(status: .insufficientStorage, condition: .dav("number-of-matches-within-limits"))
             }
+            let photos = try await book.photos(of: Self.asksForData(asked) ? changed : [])
             let responses =
                 changed.map {
-                    Self.member($0, asked: asked, in: version, only: addressData)
+                    Self.member($0, asked: asked, in: version, only: addressData, photos: photos)
                 }
                 + deleted.map { DAVMultistatus.Response(href: $0, status: 404) }
             return Self.multistatus(DAVMultistatus(responses: responses, syncToken: state.token))
@@ -158,7 +161,8 @@ struct CardDAVController: RouteCollection {
 
     func card(request: Request) async throws -> Response {
         let name = try Self.fileName(of: request)
-        guard let card = try await AddressBook(request).cards(named: [name])[name] else { throw DAVFailure.notFound }
+        let book = try AddressBook(request)
+        guard let card = try await book.cards(named: [name])[name] else { throw DAVFailure.notFound }
         if let known = request.headers.first(name: .ifNoneMatch), EntityTags(known).matches(card.etag, weakly: true) {
             return Response(status: .notModified, headers: ["ETag": card.etag])
         }
@@ -169,7 +173,9 @@ struct CardDAVController: RouteCollection {
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: "text/vcard; charset=utf-8")
         headers.replaceOrAdd(name: .eTag, value: card.etag)
-        return Response(status: .ok, headers: headers, body: .init(string: card.text(in: version)))
+        return Response(
+            status: .ok, headers: headers,
+            body: .init(string: card.text(in: version, photos: try await book.photos(of: [card]))))
     }
 
     /// A card written by its client: a new contact at a new file name, else the contact there changed to
@@ -295,24 +301,36 @@ struct CardDAVController: RouteCollection {
     /// A card as a report lists it: its address and the properties asked for.
     static func member(
         _ card: AddressBook.Card, asked: DAVPropertyRequest, in version: VCardFormat.Version,
-        only addressData: DAVAddressDataRequest
+        only addressData: DAVAddressDataRequest, photos: [String: String]
     ) -> DAVMultistatus.Response {
-        .init(href: card.href, known: cardProperties(card, with: asked, in: version, only: addressData), request: asked)
+        .init(
+            href: card.href,
+            known: cardProperties(card, with: asked, in: version, only: addressData, photos: photos), request: asked)
+    }
+
+    /// Whether a report asks for the cards' text (so their pictures are read).
+    static func asksForData(_ asked: DAVPropertyRequest) -> Bool {
+        if case .some(let names) = asked { return names.contains(.cardDAV("address-data")) }
+        return false
     }
 
     /// A card's properties; its text only when asked for by name (RFC 6352: not in `allprop`).
     static func cardProperties(
         _ card: AddressBook.Card, with asked: DAVPropertyRequest, in version: VCardFormat.Version = .four,
-        only addressData: DAVAddressDataRequest = DAVAddressDataRequest()
+        only addressData: DAVAddressDataRequest = DAVAddressDataRequest(), photos: [String: String] = [:]
     ) -> [(DAVName, DAVMultistatus.Value)] {
         var known: [(DAVName, DAVMultistatus.Value)] = [
             (.dav("getetag"), .text(card.etag)),
             (.dav("getcontenttype"), .text("text/vcard; charset=utf-8")),
-            (.dav("getcontentlength"), .text(String(card.text.utf8.count))),
-            (.dav("resourcetype"), .elements([])),
         ]
-        if case .some(let names) = asked, names.contains(.cardDAV("address-data")) {
-            known.append((.cardDAV("address-data"), .text(addressData.selected(from: card.text(in: version)))))
+        // The length is the text's: known without reading the picture only for a card that has none.
+        if card.photoDigest.map({ photos[$0] != nil }) ?? true {
+            known.append((.dav("getcontentlength"), .text(String(card.text(in: .four, photos: photos).utf8.count))))
+        }
+        known.append((.dav("resourcetype"), .elements([])))
+        if asksForData(asked) {
+            known.append(
+                (.cardDAV("address-data"), .text(addressData.selected(from: card.text(in: version, photos: photos)))))
         }
         return known
     }

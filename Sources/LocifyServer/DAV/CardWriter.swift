@@ -52,8 +52,31 @@ struct CardWriter {
         let leftOut = try await replaceFields(of: contact.id, with: card, kinds: kinds)
         try await replaceAddresses(of: contact.id, with: card)
         try await replaceTags(of: contact.id, with: card.categories)
-        try await keep(text, uid: card.uid, leftOut: leftOut, fileName: fileName, for: contact)
+        // A picture Locify took as the contact's is not kept in the card too: a picture chosen later in
+        // Locify, or none, must not bring the device's old one back.
+        let keptText =
+            try await takePhoto(card.photoURI, for: contact) ? VCardFormat.removing("PHOTO", from: text) : text
+        try await keep(keptText, uid: card.uid, leftOut: leftOut, fileName: fileName, for: contact)
         return contact
+    }
+
+    /// Makes the card's picture (a data URL, in an image format Locify keeps) the contact's: a photo of
+    /// it, shown as its avatar, unless the contact shows that picture already. Returns whether the
+    /// picture is Locify's now; a link, or an image Locify does not keep, stays in the card as written.
+    private func takePhoto(_ uri: String?, for contact: Contact) async throws -> Bool {
+        guard let uri, uri.hasPrefix("data:"),
+            let upload = try? PhotoUpload(
+                base64: uri, maximumBytes: request.application.locifyConfig.maximumPhotoBytes)
+        else { return false }
+        if contact.avatar.imageDigest == Photo.digest(of: upload.bytes), contact.avatar.source != .initials {
+            return true
+        }
+        let dependencies = request.dependencies
+        let photo = try await PhotoService(database: request.database, ownerID: ownerID, dependencies: dependencies)
+            .create(contactID: contact.id, upload: upload, originalFilename: "contact-photo")
+        _ = try await AvatarService(database: request.database, ownerID: ownerID, dependencies: dependencies)
+            .choose(contactID: contact.id, choice: .photo, photoID: photo.id)
+        return true
     }
 
     /// Returns the card's URL and IMPP values no kind of field recognises, which no field holds.

@@ -1,4 +1,5 @@
 import Foundation
+import LocifyAPI
 import LocifyCore
 import XCTVapor
 
@@ -101,6 +102,85 @@ final class CardDAVTests: XCTestCase {
             XCTAssertTrue(settings.text.contains(#"value="http://locify.example.org/""#), settings.text)
             XCTAssertTrue(settings.text.contains(#"id="contacts-app-user""#), settings.text)
             XCTAssertTrue(settings.text.contains(#"value="grace@example.com""#), settings.text)
+        }
+    }
+
+    func testTheContactsPictureTravelsInTheCardBothWays() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", lastName: "Lovelace"))
+            let card = Self.book + ada.uuid.lowercasedText + ".vcf"
+            let plain = try await app.send(.GET, card, headers: basic(account), body: nil)
+            XCTAssertFalse(plain.text.contains("PHOTO"), "initials are no picture: \(plain.text)")
+            let picture = TestImages.png(width: 64, height: 64, seed: 1)
+            let photo = try await app.uploadPhoto(picture, contactID: ada.id, account: account)
+                .decoded(DataEnvelope<PhotoResource>.self).data
+            let chosen = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/avatar", headers: account.bearer,
+                json: #"{"source": "photo", "photo_id": \#(photo.id)}"#)
+            XCTAssertEqual(chosen.status, .ok, chosen.text)
+
+            // The avatar's picture is in the card, in 4.0 as a data URL and in 3.0 as inline bytes.
+            let shown = try await app.send(.GET, card, headers: basic(account), body: nil)
+            let base64 = Data(picture).base64EncodedString()
+            XCTAssertTrue(
+                ContentLines.unfold(shown.text).contains("PHOTO:data:image/png;base64," + base64),
+                "\(database): \(shown.text)")
+            XCTAssertNotEqual(
+                shown.headers.first(name: .eTag), plain.headers.first(name: .eTag), "a new picture, a new card")
+            let three = try await app.send(
+                .GET, card, headers: basic(account).adding("Accept", "text/vcard; version=3.0"), body: nil)
+            XCTAssertTrue(ContentLines.unfold(three.text).contains("PHOTO;ENCODING=b;TYPE=PNG:" + base64), three.text)
+            XCTAssertEqual(three.headers.first(name: .eTag), shown.headers.first(name: .eTag))
+            // A listing tells the ETag without reading the picture, and the same one.
+            let listed = try await dav(
+                app, .PROPFIND, card, account, depth: "0",
+                body: #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#)
+            XCTAssertEqual(members(listed.text).first?.etag, shown.headers.first(name: .eTag), listed.text)
+
+            // A new picture from the phone (3.0, inline) becomes the contact's avatar, once.
+            let phonePicture = TestImages.png(width: 32, height: 32, seed: 7)
+            let fromPhone = three.text.replacingOccurrences(
+                of: base64, with: Data(phonePicture).base64EncodedString())
+            var headers = basic(account)
+            headers.add(name: .ifMatch, value: try XCTUnwrap(shown.headers.first(name: .eTag)))
+            let put = try await app.send(.PUT, card, headers: headers, body: ByteBuffer(string: fromPhone))
+            XCTAssertEqual(put.status, .noContent, put.text)
+            let contact = try await app.send(.GET, "/api/contacts/\(ada.id)", headers: account.bearer)
+                .decoded(DataEnvelope<ContactResource>.self).data
+            XCTAssertEqual(contact.information.avatar.source, "photo")
+            let after = try await app.send(.GET, card, headers: basic(account), body: nil)
+            let lines = ContentLines.unfold(after.text)
+            XCTAssertEqual(
+                lines.filter { $0.hasPrefix("PHOTO") },
+                ["PHOTO:data:image/png;base64," + Data(phonePicture).base64EncodedString()], after.text)
+            var again = basic(account)
+            again.add(name: .ifMatch, value: try XCTUnwrap(after.headers.first(name: .eTag)))
+            let same = try await app.send(.PUT, card, headers: again, body: ByteBuffer(string: after.text))
+            XCTAssertEqual(same.status, .noContent, same.text)
+            let photos = try await app.send(.GET, "/api/photos?contact_id=\(ada.id)", headers: account.bearer)
+            XCTAssertEqual(
+                try photos.decoded(PageResource<PhotoResource>.self).data.count, 2,
+                "the same picture is not stored twice")
+            let unchanged = try await app.send(.GET, card, headers: basic(account), body: nil)
+            XCTAssertEqual(unchanged.headers.first(name: .eTag), after.headers.first(name: .eTag))
+            // The phone's picture deleted in Locify leaves the card: the card kept is not the picture's keeper.
+            let phonePhoto = try XCTUnwrap(
+                try photos.decoded(PageResource<PhotoResource>.self).data.first { $0.id != photo.id })
+            let removed = try await app.send(.DELETE, "/api/photos/\(phonePhoto.id)", headers: account.bearer)
+            XCTAssertEqual(removed.status, .ok, removed.text)
+            let bare = try await app.send(.GET, card, headers: basic(account), body: nil)
+            XCTAssertFalse(bare.text.contains("PHOTO"), bare.text)
+
+            // A picture Locify cannot keep (a link) stays in the card as the phone wrote it.
+            let grace = try await app.makeContact(for: account, ContactDraft(firstName: "Grace"))
+            let graceCard = Self.book + grace.uuid.lowercasedText + ".vcf"
+            let linked =
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Grace\r\nN:;Grace;;;\r\nPHOTO;VALUE=uri:https://example.org/grace.jpg\r\nEND:VCARD\r\n"
+            let linkPut = try await app.send(.PUT, graceCard, headers: basic(account), body: ByteBuffer(string: linked))
+            XCTAssertEqual(linkPut.status, .noContent, linkPut.text)
+            let graceShown = try await app.send(.GET, graceCard, headers: basic(account), body: nil)
+            XCTAssertTrue(graceShown.text.contains("PHOTO;VALUE=uri:https://example.org/grace.jpg"), graceShown.text)
         }
     }
 
