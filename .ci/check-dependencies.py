@@ -61,8 +61,9 @@ known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
     "Contacts": {"Addresses", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
-    # reminders (with the notification time as their alert) and tasks as calendars, tasks written back.
-    "DAV": {"Addresses", "ContactFields", "Tags", "Reminders", "NotesAndTasks", "Notifications"},
+    # reminders (with the notification time as their alert) and tasks as calendars, tasks written back; a
+    # card's picture is the contact's avatar, and a device's picture becomes one of its photos.
+    "DAV": {"Addresses", "ContactFields", "Tags", "Reminders", "NotesAndTasks", "Notifications", "Photos"},
     # A changed first e-mail changes the Gravatar.
     "ContactFields": {"Photos"},
     # Planning reads reminders; the reminders feed's secret and the week's start are notification settings.
