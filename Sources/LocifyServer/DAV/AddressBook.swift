@@ -23,6 +23,8 @@ struct AddressBook {
         /// A digest of the vCard 4.0 text with the picture's digest in the photo's place: a card in 3.0 is
         /// the same card, another way written, and a new picture is a new card.
         let etag: String
+        /// The 4.0 text of a card without a picture, written once for its ETag and served as it is.
+        private let pictureless: String?
 
         var href: String { DAVPaths.card(fileName).path }
 
@@ -37,11 +39,13 @@ struct AddressBook {
             photoDigest = contact.avatar.source == .initials ? nil : contact.avatar.imageDigest
             let stand = Self.write(card, photo: photoDigest.map { "locify:picture:" + $0 }, in: .four, keeping: kept)
             etag = ConditionalRequestsMiddleware.entityTag(of: ByteBuffer(string: stand))
+            pictureless = photoDigest == nil ? stand : nil
         }
 
         /// The card's text, with `photos` (data URLs by digest, `AddressBook.photos(of:)`) for its picture.
         func text(in version: VCardFormat.Version, photos: [String: String]) -> String {
-            Self.write(card, photo: photoDigest.flatMap { photos[$0] }, in: version, keeping: kept)
+            if version == .four, let pictureless { return pictureless }
+            return Self.write(card, photo: photoDigest.flatMap { photos[$0] }, in: version, keeping: kept)
         }
 
         private static func write(
