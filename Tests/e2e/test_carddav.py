@@ -7,6 +7,7 @@ import base64
 import shutil
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -76,6 +77,14 @@ password = "{token}"
     api(server, token, "POST", f"/api/contacts/{edited['id']}/addresses", {
         "name": "Home", "street": "12 St James's Square", "city": "London", "postal_code": "SW1Y 4JH", "country": "GB"})
     api(server, token, "DELETE", f"/api/contacts/{removed['id']}")
+    # The new address is placed on the map by a job after it is saved, which changes the card once more (its
+    # GEO): a device that read the card before and wrote it after would rightly be refused (412). Sync once
+    # it is placed, as a phone's next sync would see it.
+    deadline = time.monotonic() + 20
+    while not any(address["latitude"] is not None
+                  for address in api(server, token, "GET", f"/api/contacts/{edited['id']}/addresses")["data"]):
+        assert time.monotonic() < deadline, "the new address was not placed on the map"
+        time.sleep(0.2)
     synced = vdirsyncer(config, "sync")
     after = cards(phone)
     assert f"urn:uuid:{removed['uuid']}" not in after
