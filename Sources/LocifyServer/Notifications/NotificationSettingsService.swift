@@ -83,6 +83,18 @@ struct NotificationSettingsService {
             ], where: ownRow)
     }
 
+    /// A reminder was made or changed: one due today whose moment has passed already must still be told
+    /// today, at once. Moving the planner's mark back to the start of the user's day has it look at today
+    /// again; the notices already sent are known by their keys, so none goes out twice.
+    func lookAtTodayAgain(now: Date) async throws {
+        let rows = try await database.plainRows(
+            #"SELECT "timezone" FROM "users" WHERE "id" = \#(literal: ownerID)"#, columns: ["timezone"])
+        let timeZone = try rows.first?.text(0).flatMap(TimeZone.init(identifier:)) ?? .gmt
+        let startOfToday = Self.startOfToday(now: now, in: timeZone)
+        try await settings.update(
+            [.plannedThrough: startOfToday], where: ownRow + #" AND "planned_through" > \#(bind: startOfToday)"#)
+    }
+
     /// The user changed timezone: today's notices follow the new local time.
     func timeZoneChanged(to timeZone: TimeZone) async throws {
         guard let before = try await stored() else { return }

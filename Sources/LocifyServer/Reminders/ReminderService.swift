@@ -164,7 +164,13 @@ struct ReminderService {
         let uuid = uuid ?? dependencies.newUUID()
         var values = RemindersTable.values(of: fields, now: now)
         values.merge([.uuid: uuid, .owner: ownerID, .contact: contactID, .isDelible: true, .createdAt: now]) { $1 }
-        let id = try await writingReminders { [values] in try await $0.insert(values) }
+        let id = try await writingReminders { [values, ownerID, dependencies] reminders in
+            let id = try await reminders.insert(values)
+            try await NotificationSettingsService(
+                database: reminders.database, ownerID: ownerID, dependencies: dependencies
+            ).lookAtTodayAgain(now: now)
+            return id
+        }
         return Reminder(
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields, isDelible: true, doneAt: nil,
             createdAt: now, updatedAt: now)
@@ -184,7 +190,12 @@ struct ReminderService {
         var values = RemindersTable.values(of: fields, now: now)
         updated.contactID = try await database.contact(movingTo: contactID, from: updated.contactID, ownedBy: ownerID)
         values[.contact] = updated.contactID
-        try await writingReminders { [ownerID, values] in try await $0.update(id, ownedBy: ownerID, set: values) }
+        try await writingReminders { [ownerID, values, dependencies] reminders in
+            try await reminders.update(id, ownedBy: ownerID, set: values)
+            try await NotificationSettingsService(
+                database: reminders.database, ownerID: ownerID, dependencies: dependencies
+            ).lookAtTodayAgain(now: now)
+        }
         updated.fields = fields
         updated.updatedAt = now
         return updated

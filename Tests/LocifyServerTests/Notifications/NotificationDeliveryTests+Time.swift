@@ -46,6 +46,50 @@ extension NotificationDeliveryTests {
         }
     }
 
+    /// A reminder made for today after the day's notification time is told at once, and once: so are an edit
+    /// of it that keeps today and a second one made after it, with nothing told twice.
+    func testAReminderMadeTodayAfterTheNotificationTimeIsToldAtOnceAndOnce() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            try await self.setTimeZone(app, account, "Europe/Berlin")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-06T05:00:00Z")
+            func make(_ title: String) async throws -> Int {
+                let made = try await app.send(
+                    .POST, "/api/reminders", headers: account.bearer,
+                    json:
+                        #"{"contact_id":\#(ada.id),"title":"\#(title)","initial_date":"2024-05-06","frequency_type":"one_time"}"#
+                )
+                XCTAssertEqual(made.status, .created, made.text)
+                return try XCTUnwrap(try made.json()["data"] as? [String: Any])["id"] as? Int ?? 0
+            }
+            _ = try await make("Early")
+            // 09:00 in Berlin is 07:00 UTC.
+            try await self.step(app, clock, to: "2024-05-06T08:00:00Z")
+            var told = try await self.inApp(app, account).map { $0.title + " " + $0.body }
+            XCTAssertEqual(told.count, 1, "\(database): \(told)")
+
+            // Made at 10:00 for today: told at the planner's next look, a minute later.
+            let late = try await make("Late")
+            try await self.step(app, clock, to: "2024-05-06T08:01:00Z")
+            told = try await self.inApp(app, account).map { $0.title + " " + $0.body }
+            XCTAssertEqual(told.count, 2, "\(database): \(told)")
+            XCTAssertTrue(told.contains { $0.contains("Late") }, "\(told)")
+
+            // An edit that keeps today tells nothing again, and neither does another look.
+            let edited = try await app.send(
+                .PUT, "/api/reminders/\(late)", headers: account.bearer,
+                json:
+                    #"{"contact_id":\#(ada.id),"title":"Later","initial_date":"2024-05-06","frequency_type":"one_time"}"#
+            )
+            XCTAssertEqual(edited.status, .ok, edited.text)
+            try await self.step(app, clock, to: "2024-05-06T08:30:00Z")
+            try await self.step(app, clock, to: "2024-05-06T12:00:00Z")
+            let last = try await self.inApp(app, account)
+            XCTAssertEqual(last.count, 2, "nothing is told twice")
+        }
+    }
+
     func testATimezoneChangeMovesNotificationsToTheNewLocalTime() async throws {
         try await forEachDatabase { app, clock, _ in
             let browser = WebClient(app: app)
