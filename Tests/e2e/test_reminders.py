@@ -34,6 +34,26 @@ def set_value(driver, field_id, value):
 
 
 def test_a_monthly_reminder_reaches_the_timeline_and_the_notifications(server, browser, signed_in, screens):
+    # Browser notifications are offered, and asked for only on "Enable". The browser's Notification is
+    # replaced by a recorder (headless Chromium shows none), kept in sessionStorage across pages.
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NOTIFICATION_RECORDER})
+    browser.get(server.url + "/notifications")
+    assert "No notifications yet." in browser.page_source
+    offer = browser.find_element(By.CSS_SELECTOR, "[data-browser-notifications]")
+    assert offer.is_displayed()
+    assert browser.execute_script("return sessionStorage.getItem('asked')") is None, "not asked before Enable"
+    browser.find_element(By.CSS_SELECTOR, "[data-enable-notifications]").click()
+    status = browser.find_element(By.CSS_SELECTOR, "[data-notification-status]")
+    assert "Browser notifications are on" in status.text, status.text
+    assert browser.execute_script("return sessionStorage.getItem('asked')") == "yes"
+
+    # Notifications go out at the time of day: midnight, so whatever is due today is past its moment.
+    browser.get(server.url + "/settings/notifications")
+    set_value(browser, "time_of_day", "00:00")
+    submit(browser, "main form button.primary")
+    assert "Your notification settings were saved." in browser.page_source
+    shot(browser, screens, "32-notification-settings")
+
     browser.get(server.url + "/contacts")
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, ".contact-row"))
     name = browser.find_element(By.TAG_NAME, "h1").text.split("\n")[0].removesuffix(" ★")
@@ -60,26 +80,8 @@ def test_a_monthly_reminder_reaches_the_timeline_and_the_notifications(server, b
     assert int(badge.text) >= 1
     shot(browser, screens, "31-reminders-timeline")
 
-    # Browser notifications are offered, and asked for only on "Enable". The browser's Notification is
-    # replaced by a recorder (headless Chromium shows none), kept in sessionStorage across pages.
-    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NOTIFICATION_RECORDER})
-    browser.get(server.url + "/notifications")
-    assert "No notifications yet." in browser.page_source
-    offer = browser.find_element(By.CSS_SELECTOR, "[data-browser-notifications]")
-    assert offer.is_displayed()
-    assert browser.execute_script("return sessionStorage.getItem('asked')") is None, "not asked before Enable"
-    browser.find_element(By.CSS_SELECTOR, "[data-enable-notifications]").click()
-    status = browser.find_element(By.CSS_SELECTOR, "[data-notification-status]")
-    assert "Browser notifications are on" in status.text, status.text
-    assert browser.execute_script("return sessionStorage.getItem('asked')") == "yes"
-
-    # Notifications go out at the time of day; moved to midnight, today's is due at once, and an open
-    # Locify page shows it as a browser notification.
-    browser.get(server.url + "/settings/notifications")
-    set_value(browser, "time_of_day", "00:00")
-    submit(browser, "main form button.primary")
-    assert "Your notification settings were saved." in browser.page_source
-    shot(browser, screens, "32-notification-settings")
+    # Made for today after today's moment, it is told at once (not tomorrow, not never), and an open Locify
+    # page shows it as a browser notification.
     expected = f"{name}: Call about the garden"
     deadline = time.time() + 20
     shown = []
