@@ -5,17 +5,12 @@ task, a deletion in Locify leaves the device, and a time window brings only the 
 import shutil
 
 from conftest import api
-from test_carddav import VDIRSYNCER, assert_refused_as_too_large, dav_get, vdirsyncer
+from test_carddav import VDIRSYNCER, assert_refused_as_too_large, dav_get, items, vdirsyncer
 
 
 def objects(folder):
     """The device's copy of one calendar: each object's UID and its text."""
-    found = {}
-    for path in sorted(folder.glob("*.ics")):
-        text = path.read_text()
-        uid = next(line[4:] for line in text.splitlines() if line.startswith("UID:"))
-        found[uid] = text
-    return found
+    return items(folder, "*.ics")
 
 
 def config_text(tmp_path, server, account, token, phone, extra=""):

@@ -24,14 +24,19 @@ def vdirsyncer(config, *arguments, answer=""):
     return result.stdout + result.stderr
 
 
-def cards(folder):
-    """The phone's copy: each card's UID and its text."""
+def items(folder, pattern):
+    """The device's copy: each item's UID and its text, for the files `pattern` names in `folder`."""
     found = {}
-    for path in sorted(folder.glob("*/*.vcf")):
+    for path in sorted(folder.glob(pattern)):
         text = path.read_text()
         uid = next(line[4:] for line in text.splitlines() if line.startswith("UID:"))
         found[uid] = text
     return found
+
+
+def cards(folder):
+    """The phone's copy of the address book: each card's UID and its text."""
+    return items(folder, "*/*.vcf")
 
 
 def test_a_dav_client_given_the_servers_address_keeps_the_address_book(server, account, tmp_path):

@@ -229,10 +229,7 @@ struct CalendarCollection {
         return reminders.map { reminder in
             let contact = contacts[reminder.contactID]
             let event = CalendarEvent(
-                uid: "\(reminder.uuid.lowercasedText)@locify",
-                title: contact.map { "\($0.completeName): \(reminder.fields.title)" } ?? reminder.fields.title,
-                description: reminder.fields.description, schedule: reminder.fields.schedule,
-                alarmMinutesAfterMidnight: alarm,
+                reminder, of: contact, alarmMinutesAfterMidnight: alarm,
                 url: request.absoluteURL(ContactPaths.contact(reminder.contactID)))
             return CalendarObject(
                 calendar: .reminders, fileName: reminder.uuid.lowercasedText + DAVPaths.objectSuffix,

@@ -29,17 +29,19 @@ enum DAVPaths {
     /// The file name a card's address ends in (`…/contacts/ada.vcf`), percent-decoded; nil for another
     /// collection's address.
     static func fileName(inHref href: String) -> String? {
-        let path = URLComponents(string: href)?.path ?? href
-        let parts = path.split(separator: "/").map(String.init)
-        guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == addressBook.path else { return nil }
-        return parts.last
+        fileName(inHref: href, of: addressBook)
     }
 
     /// The file name a calendar object's address ends in (`…/calendars/tasks/x.ics`), else nil.
     static func objectName(inHref href: String, of calendar: DAVCalendar) -> String? {
+        fileName(inHref: href, of: calendar.path)
+    }
+
+    /// The last part of `href` when the rest is `collection`'s path.
+    private static func fileName(inHref href: String, of collection: SitePath) -> String? {
         let path = URLComponents(string: href)?.path ?? href
         let parts = path.split(separator: "/").map(String.init)
-        guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == calendar.path.path else { return nil }
+        guard parts.count >= 2, "/" + parts.dropLast().joined(separator: "/") == collection.path else { return nil }
         return parts.last
     }
 

@@ -23,12 +23,8 @@ struct ReminderFeedController: RouteCollection {
             database: request.db, ownerID: ownerID, dependencies: dependencies
         ).preferences()
         let events = reminders.map { reminder in
-            let contact = contacts[reminder.contactID]
-            return CalendarEvent(
-                uid: "\(reminder.uuid.lowercasedText)@locify",
-                title: contact.map { "\($0.completeName): \(reminder.fields.title)" } ?? reminder.fields.title,
-                description: reminder.fields.description, schedule: reminder.fields.schedule,
-                alarmMinutesAfterMidnight: preferences.minutesAfterMidnight,
+            CalendarEvent(
+                reminder, of: contacts[reminder.contactID], alarmMinutesAfterMidnight: preferences.minutesAfterMidnight,
                 url: request.absoluteURL(ContactPaths.contact(reminder.contactID)))
         }
         // The stamp is the newest change, not the time of the request, so an unchanged feed keeps its ETag.
@@ -47,5 +43,17 @@ struct ReminderFeedController: RouteCollection {
         headers.replaceOrAdd(name: .contentType, value: "text/calendar; charset=utf-8")
         headers.replaceOrAdd(name: .contentDisposition, value: #"inline; filename="locify-reminders.ics""#)
         return Response(status: .ok, headers: headers, body: .init(string: body))
+    }
+}
+
+extension CalendarEvent {
+    /// A reminder as the calendar feed and CalDAV's Reminders calendar show it: "<contact>: <title>", its
+    /// schedule, an alert at the notification time and the contact's page.
+    init(_ reminder: Reminder, of contact: Contact?, alarmMinutesAfterMidnight: Int, url: String) {
+        self.init(
+            uid: "\(reminder.uuid.lowercasedText)@locify",
+            title: contact.map { "\($0.completeName): \(reminder.fields.title)" } ?? reminder.fields.title,
+            description: reminder.fields.description, schedule: reminder.fields.schedule,
+            alarmMinutesAfterMidnight: alarmMinutesAfterMidnight, url: url)
     }
 }
