@@ -82,9 +82,22 @@ def wait_for_worker(driver):
 
 
 def saved_on_device(driver, url):
-    return driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.open('locify-pages').then(c => c.match(arguments[0])).then(r => done(!!r), () => done(false));", url)
+    """Whether the worker keeps `url`. Right after a log-out the browser may still be clearing the site's
+    storage (the server's Clear-Site-Data), and the cache storage answers only when that is done: the
+    question is asked again until it has an answer."""
+    answer = None
+
+    def answered(d):
+        nonlocal answer
+        answer = d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "const looked = caches.open('locify-pages').then(c => c.match(arguments[0]))"
+            "  .then(r => !!r, () => false);"
+            "Promise.race([looked, new Promise(r => setTimeout(() => r('busy'), 5000))]).then(done);", url)
+        return answer != "busy"
+
+    WebDriverWait(driver, 90).until(answered)
+    return answer
 
 
 def kept_page_text(driver, url):

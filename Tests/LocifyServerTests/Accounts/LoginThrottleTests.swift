@@ -41,7 +41,7 @@ final class LoginThrottleTests: XCTestCase {
     }
 
     func testFailuresOnTwoInstancesLockTheSixthOnBothAndSurviveARestart() async throws {
-        for database in TestDatabase.allCases {
+        for database in PostgresCluster.testedDatabases {
             try await withInstancesSharingOneDatabase(database) { first, second, _ in
                 _ = try await first.makeAccount()
                 let browser = WebClient(app: first)

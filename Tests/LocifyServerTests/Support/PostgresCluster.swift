@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 #if canImport(Glibc)
     import Glibc
@@ -13,11 +14,63 @@ actor PostgresCluster {
 
     private var url: String?
 
+    /// Whether the tests can have a PostgreSQL, and what to tell the person when they cannot.
+    enum Availability: Equatable {
+        /// `LOCIFY_TEST_DATABASE_URL` names one.
+        case configured
+        /// `initdb` and `pg_ctl` are on PATH: the run starts its own cluster.
+        case installed
+        /// Neither: the PostgreSQL half is left out, unless `LOCIFY_TEST_POSTGRES=required` (CI) says it may not be.
+        case missing(required: Bool)
+
+        init(environment: [String: String], isExecutable: (String) -> Bool) {
+            if let configured = environment["LOCIFY_TEST_DATABASE_URL"], !configured.isEmpty {
+                self = .configured
+                return
+            }
+            let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+            let found = ["initdb", "pg_ctl"].allSatisfy { tool in
+                directories.contains { isExecutable($0 + "/" + tool) }
+            }
+            self = found ? .installed : .missing(required: environment["LOCIFY_TEST_POSTGRES"] == "required")
+        }
+
+        static let here = Availability(environment: ProcessInfo.processInfo.environment) {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+
+        static let notFound = "PostgreSQL was not found (no initdb and pg_ctl on PATH, no LOCIFY_TEST_DATABASE_URL)"
+        static let howToInstall = """
+            install PostgreSQL (Debian and Ubuntu: `apt-get install postgresql`, then put \
+            /usr/lib/postgresql/<version>/bin on PATH; macOS: `brew install postgresql`) or point \
+            LOCIFY_TEST_DATABASE_URL at a server whose database may be emptied.
+            """
+        /// Said once per run, on the first test that would have used PostgreSQL.
+        static let notice =
+            notFound + ": running the SQLite half of the server tests only. To run the PostgreSQL half too, "
+            + howToInstall
+    }
+
+    /// The databases this run tests: SQLite always, PostgreSQL when there is one. Without one, the notice is
+    /// printed once; when `LOCIFY_TEST_POSTGRES=required`, the PostgreSQL half still runs (and fails, saying why).
+    static let testedDatabases: [TestDatabase] = {
+        guard case .missing(let required) = Availability.here, !required else { return TestDatabase.allCases }
+        FileHandle.standardError.write(Data(("\n" + Availability.notice + "\n\n").utf8))
+        return [.sqlite]
+    }()
+
     func databaseURL() throws -> String {
         if let url { return url }
         if let configured = ProcessInfo.processInfo.environment["LOCIFY_TEST_DATABASE_URL"], !configured.isEmpty {
             url = configured
             return configured
+        }
+        if case .missing(let required) = Availability.here {
+            _ = Self.testedDatabases  // the notice, once
+            guard required else { throw XCTSkip("PostgreSQL is not installed here (see the notice above).") }
+            throw Failure(
+                description: "LOCIFY_TEST_POSTGRES=required, but \(Availability.notFound): "
+                    + Availability.howToInstall)
         }
         let started = try Self.start()
         url = started

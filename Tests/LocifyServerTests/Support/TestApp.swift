@@ -46,13 +46,14 @@ enum TestDatabase: String, CaseIterable {
     case postgres
 }
 
-/// Runs `body` once per database against a fresh, migrated application on a fixed clock. A failure on
-/// one database is reported under its name and does not stop the run on the other.
+/// Runs `body` once per database against a fresh, migrated application on a fixed clock (PostgreSQL only where
+/// there is one: `PostgresCluster.testedDatabases`). A failure on one database is reported under its name and
+/// does not stop the run on the other.
 func forEachDatabase(
     registration: RegistrationPolicy = .open, file: StaticString = #filePath, line: UInt = #line,
     _ body: (Application, TestClock, TestDatabase) async throws -> Void
 ) async throws {
-    for database in TestDatabase.allCases {
+    for database in PostgresCluster.testedDatabases {
         do {
             try await withApp(database, registration: registration) { app, clock in
                 try await body(app, clock, database)
