@@ -154,6 +154,8 @@ extension PlaceResource: DirectJSONWritable {
         writer.writeOptional(source)
         writer.append(#","external_id":"#)
         writer.writeOptional(externalID)
+        writer.append(#","precision":"#)
+        writer.writeString(precision)
         writer.append(#","map_links":"#)
         mapLinks.writeJSON(to: writer)
         writer.append(#","share_text":"#)

@@ -71,10 +71,17 @@ public struct GeocodeResource: Codable, Sendable, Equatable {
     @Nullable public var precision: String?
     @Nullable public var source: String?
 
-    public init(_ state: GeocodeState) {
-        status = state.status.rawValue
-        precision = state.precision?.rawValue
-        source = state.source
+    public init(status: String, precision: String? = nil, source: String? = nil) {
+        self.status = status
+        self.precision = precision
+        self.source = source
+    }
+
+    /// `precision` is the position's (`CoordinatePrecision`): `manual` for one a person gave, null without one.
+    public init(_ stored: ContactAddress) {
+        status = stored.geocode.status.rawValue
+        precision = stored.coordinatePrecision?.rawValue
+        source = stored.geocode.source
     }
 }
 
@@ -118,8 +125,8 @@ struct AddressSummary {
         contactID = stored.contactID
         let lines = address.lines(countries: countries)
         formatted = lines
-        mapLinks = MapLinksResource(destination: address.mapDestination(lines: lines))
-        geocode = GeocodeResource(stored.geocode)
+        mapLinks = MapLinksResource(destination: stored.mapDestination(lines: lines))
+        geocode = GeocodeResource(stored)
     }
 }
 

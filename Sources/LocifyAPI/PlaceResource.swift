@@ -68,6 +68,8 @@ public struct PlaceResource: Codable, Sendable, Equatable {
     public var isFavorite: Bool
     @Nullable public var source: String?
     @Nullable public var externalID: String?
+    /// `CoordinatePrecision`: `manual` unless the geocoder placed it by its address.
+    public var precision: String
     public var mapLinks: MapLinksResource
     public var shareText: String
     @Nullable public var distanceKm: Double?
@@ -83,6 +85,7 @@ public struct PlaceResource: Codable, Sendable, Equatable {
         case isFavorite = "is_favorite"
         case source
         case externalID = "external_id"
+        case precision
         case mapLinks = "map_links"
         case shareText = "share_text"
         case distanceKm = "distance_km"
@@ -106,9 +109,11 @@ public struct PlaceResource: Codable, Sendable, Equatable {
         isFavorite = fields.isFavorite
         source = fields.source
         externalID = fields.externalID
-        mapLinks = MapLinksResource(destination: .coordinate(fields.coordinate, label: fields.name))
+        precision = fields.coordinatePrecision.rawValue
+        mapLinks = MapLinksResource(destination: fields.mapDestination)
         shareText = ShareText.place(
-            name: fields.name, address: fields.address, coordinate: fields.coordinate, notes: fields.notes)
+            name: fields.name, address: fields.address, coordinate: fields.coordinate, notes: fields.notes,
+            isPrecise: fields.coordinatePrecision.isStreetLevel)
         self.distanceKm = distanceKm.map { ($0 * 1000).rounded() / 1000 }
         self.url = url
         account = AccountReference(id: place.ownerID)

@@ -173,6 +173,7 @@ let locifyMigrations: [any Migration] = [
     AddTombstoneParents(),
     CreateDAVCards(),
     CreateDAVTasks(),
+    AddPlacePrecision(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the

@@ -57,6 +57,23 @@ public struct ContactAddress: Equatable, Sendable {
         self.updatedAt = updatedAt
     }
 
+    /// How exact the position is; nil without one. A position no geocoder found (typed, picked, from a card
+    /// or a file) is a person's: `manual`.
+    public var coordinatePrecision: CoordinatePrecision? {
+        guard address.coordinate != nil else { return nil }
+        return geocode.precision.map(CoordinatePrecision.init) ?? .manual
+    }
+
+    /// Where map links point: the coordinates when they mark the street or better, else the address text.
+    public func mapDestination(lines: [String]) -> MapDestination {
+        address.mapDestination(lines: lines, precision: coordinatePrecision)
+    }
+
+    /// "around Berlin" for a pin the geocoder could only put in the city (or region, or country); nil otherwise.
+    public func approximateArea(countries: CountryCatalog = .bundled) -> String? {
+        address.approximateArea(precision: coordinatePrecision, countries: countries)
+    }
+
     /// No position, and the geocoder has given up on it: only a person can place its pin now.
     public var needsPinByHand: Bool { address.coordinate == nil && geocode.status == .notFound }
 }

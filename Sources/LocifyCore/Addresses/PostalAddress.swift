@@ -39,10 +39,25 @@ public struct PostalAddress: Equatable, Sendable {
         return lines.filter { !$0.isEmpty }
     }
 
-    /// Where map links point: the coordinates (pinned with the label, else the first line) when known,
-    /// else the address text.
-    public func mapDestination(lines: [String]) -> MapDestination {
-        coordinate.map { .coordinate($0, label: label ?? lines.first) } ?? .address(lines.joined(separator: ", "))
+    /// Where map links point: the coordinates (pinned with the label, else the first line) when known at the
+    /// street or better, else the address text (which each maps app finds at street level itself).
+    public func mapDestination(lines: [String], precision: CoordinatePrecision? = .manual) -> MapDestination {
+        guard let coordinate, precision?.isStreetLevel ?? true else { return .address(lines.joined(separator: ", ")) }
+        return .coordinate(coordinate, label: label ?? lines.first)
+    }
+
+    /// What an approximate pin stands for, as people say it: "around Berlin", "around Bavaria", "around
+    /// Germany"; nil for a pin at the street or better.
+    public func approximateArea(precision: CoordinatePrecision?, countries: CountryCatalog = .bundled) -> String? {
+        guard let precision, !precision.isStreetLevel else { return nil }
+        let country = countryCode.flatMap { countries.country(matching: $0)?.name }
+        let named: String?
+        switch precision {
+        case .city: named = city ?? province ?? country
+        case .region: named = province ?? country
+        default: named = country
+        }
+        return named.map { "around \($0)" }
     }
 
     /// One line, for geocoding and sharing.

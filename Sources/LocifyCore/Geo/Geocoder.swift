@@ -1,6 +1,6 @@
 /// How exact a geocoding result is.
 public enum GeocodingPrecision: String, Sendable, Comparable, CaseIterable {
-    case country, city, street, building
+    case country, region, city, street, building
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
@@ -52,4 +52,40 @@ public struct GeocodingResult: Sendable, Equatable {
 public protocol Geocoder: Sendable {
     func search(_ query: GeocodingQuery) async throws -> [GeocodingResult]
     func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult?
+}
+
+/// How exactly a stored coordinate marks its address or place: `manual` when a person gave it (typed, picked
+/// on the map, or brought in a file), else as exact as the geocoder that found it.
+public enum CoordinatePrecision: String, Sendable, CaseIterable, Codable {
+    case manual, building, street, city, region, country
+
+    public init(_ geocoded: GeocodingPrecision) {
+        switch geocoded {
+        case .building: self = .building
+        case .street: self = .street
+        case .city: self = .city
+        case .region: self = .region
+        case .country: self = .country
+        }
+    }
+
+    /// The street or better: a maps app is sent to the coordinates. Anything coarser sends the address text,
+    /// which every maps app finds at street level itself (a city's centre is not the person's door).
+    public var isStreetLevel: Bool {
+        switch self {
+        case .manual, .building, .street: true
+        case .city, .region, .country: false
+        }
+    }
+
+    /// About how far the true spot may lie from the pin, in metres, for the circle an approximate pin is drawn
+    /// as; nil for street-level pins.
+    public var radiusInMetres: Double? {
+        switch self {
+        case .manual, .building, .street: nil
+        case .city: 5_000
+        case .region: 60_000
+        case .country: 300_000
+        }
+    }
 }

@@ -161,12 +161,18 @@ public enum ShareText {
         return parts.joined(separator: "\n")
     }
 
-    public static func place(name: String, address: String?, coordinate: Coordinate, notes: String? = nil) -> String {
+    /// A place whose position is not `isPrecise` (the geocoder found only its area) is shared by its address.
+    public static func place(
+        name: String, address: String?, coordinate: Coordinate, notes: String? = nil, isPrecise: Bool = true
+    ) -> String {
         var parts = [name]
-        if let address, !address.isEmpty { parts.append(address) }
-        parts.append(MapLinks.text(coordinate))
+        let address = address.flatMap { $0.isEmpty ? nil : $0 }
+        if let address { parts.append(address) }
+        let byText = !isPrecise && address != nil
+        if !byText { parts.append(MapLinks.text(coordinate)) }
         if let notes, !notes.isEmpty { parts.append(notes) }
-        parts.append(MapLinks.show(.coordinate(coordinate, label: name), in: .openStreetMap) ?? "")
+        let destination: MapDestination = byText ? .address(address ?? name) : .coordinate(coordinate, label: name)
+        parts.append(MapLinks.show(destination, in: .openStreetMap) ?? "")
         return parts.joined(separator: "\n")
     }
 }

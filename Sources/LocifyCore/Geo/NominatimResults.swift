@@ -38,6 +38,7 @@ public enum NominatimResults {
         switch kind {
         case "house", "building", "house_number", "amenity", "shop", "office", "place": .building
         case "road", "street", "residential", "pedestrian", "postcode", "neighbourhood", "quarter", "suburb": .street
+        case "state", "region", "province", "state_district", "county": .region
         case "country": .country
         default: .city
         }

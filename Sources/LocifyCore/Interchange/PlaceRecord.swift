@@ -14,6 +14,8 @@ public struct PlaceRecord: Equatable, Sendable {
     public var color: String?
     /// An identifier from the source (a Google Maps URL), for merging repeated imports.
     public var externalID: String?
+    /// Set when the importer had the geocoder place the record by its address: how exactly it could.
+    public var coordinatePrecision: CoordinatePrecision?
 
     public init(
         name: String, coordinate: Coordinate?, address: String? = nil, notes: String? = nil, category: String? = nil,

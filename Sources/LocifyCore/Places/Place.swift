@@ -33,10 +33,12 @@ public struct PlaceFields: Hashable, Sendable {
     /// Where an imported place came from ("gpx", "takeout"…), and its id there, for merging repeats.
     public var source: String?
     public var externalID: String?
+    /// `manual` unless the geocoder placed it by its address (an imported record without a position).
+    public var coordinatePrecision: CoordinatePrecision
 
     public init(
         name: String, address: String? = nil, coordinate: Coordinate, notes: String? = nil, isFavorite: Bool = false,
-        source: String? = nil, externalID: String? = nil
+        source: String? = nil, externalID: String? = nil, coordinatePrecision: CoordinatePrecision = .manual
     ) {
         self.name = name
         self.address = address
@@ -45,6 +47,27 @@ public struct PlaceFields: Hashable, Sendable {
         self.isFavorite = isFavorite
         self.source = source
         self.externalID = externalID
+        self.coordinatePrecision = coordinatePrecision
+    }
+
+    /// Where maps apps are sent: the position, unless the geocoder found only the area of the address, which
+    /// then goes as text (each app finds the street itself).
+    public var mapDestination: MapDestination {
+        if !coordinatePrecision.isStreetLevel, let address, !address.isEmpty { return .address(address) }
+        return .coordinate(coordinate, label: name)
+    }
+
+    /// "around Lyon" for a place the geocoder could put only in its area, taken from its address's first part
+    /// the geocoder's precision names; nil for a position at the street or better.
+    public var approximateArea: String? {
+        guard !coordinatePrecision.isStreetLevel else { return nil }
+        let parts = (address ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // An address written "street, city, country": the city is the second part from the end when the
+        // country closes it, else the last.
+        let part = coordinatePrecision == .country ? parts.last : parts.dropLast().last ?? parts.last
+        // "69001 Lyon" is said "Lyon": postal codes and house numbers are for envelopes.
+        let words = (part ?? "").split(separator: " ").filter { !$0.contains(where: \.isNumber) }
+        return "around \(words.isEmpty ? name : words.joined(separator: " "))"
     }
 
     /// What `q` searches: name, notes and address, folded (see `TextFolding.searchKey`).
@@ -62,6 +85,8 @@ public struct PlaceDraft: Sendable, Equatable {
     public var isFavorite: Bool?
     public var source: String?
     public var externalID: String?
+    /// How exact the latitude and longitude are; nil for a person's (`manual`).
+    public var coordinatePrecision: CoordinatePrecision?
 
     public static let maximumNameLength = 200
     public static let maximumNotesLength = 10_000
@@ -94,6 +119,7 @@ public struct PlaceDraft: Sendable, Equatable {
             name: fields.name, address: fields.address, latitude: fields.coordinate.latitude,
             longitude: fields.coordinate.longitude, notes: fields.notes, categoryID: place.categoryID,
             isFavorite: fields.isFavorite, source: fields.source, externalID: fields.externalID)
+        coordinatePrecision = fields.coordinatePrecision == .manual ? nil : fields.coordinatePrecision
     }
 
     /// The fields and the category, or every problem at once (with `typeErrors`, values that could not
@@ -126,7 +152,8 @@ public struct PlaceDraft: Sendable, Equatable {
         }
         let fields = PlaceFields(
             name: name, address: address, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-            notes: notes, isFavorite: isFavorite ?? false, source: source, externalID: externalID)
+            notes: notes, isFavorite: isFavorite ?? false, source: source, externalID: externalID,
+            coordinatePrecision: coordinatePrecision ?? .manual)
         return (fields, categoryID)
     }
 }

@@ -32,6 +32,16 @@ public struct PlaceSearchHit: Equatable, Sendable {
         self.precision = precision
         self.source = source
     }
+
+    /// Where maps apps are sent: a contact's address the geocoder placed only roughly goes as its text (each
+    /// app finds the street itself); everything else as its coordinates (a geocoder's answer is what was
+    /// asked for, even a city).
+    public var mapDestination: MapDestination {
+        if kind == .address, let precision, precision < .street, let detail {
+            return .address(detail)
+        }
+        return .coordinate(coordinate, label: name)
+    }
 }
 
 /// The combined search's rules, apart from where the hits come from.

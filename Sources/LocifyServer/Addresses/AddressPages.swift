@@ -156,11 +156,15 @@ enum AddressFormPage {
                     size: 12),
             ]
             let notFound = stored?.needsPinByHand ?? false
+            let around = stored?.approximateArea()
             coordinatesOpen =
-                notFound || !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty
+                notFound || around != nil || !(form.latitude ?? "").isEmpty || !(form.longitude ?? "").isEmpty
                 || errors["latitude"] != nil
                 || errors["longitude"] != nil
-            if let stored, !stored.geocode.isTypedByUser, let coordinate = stored.address.coordinate {
+            if let around {
+                geocodeNote =
+                    "The geocoder found this address only \(around): tap the map to place the pin at the door, or type its coordinates."
+            } else if let stored, !stored.geocode.isTypedByUser, let coordinate = stored.address.coordinate {
                 geocodeNote =
                     "Placed on the map by the geocoder at \(MapLinks.text(coordinate)). Type coordinates to place it yourself."
             } else if notFound {
@@ -182,9 +186,9 @@ struct AddressCard: Encodable {
     let id: Int
     let label: String
     let lines: [String]
-    /// Why there is no map: still being looked up, or not found.
+    /// Why there is no map (still being looked up, or not found), or why it is only approximate.
     let positionNote: String?
-    /// Where the pin is placed by hand, when the geocoder could not find the address.
+    /// Where the pin is placed by hand, when the geocoder could not find the address or only its area.
     let placeByHandURL: String?
     let actions: MapActions
     /// The address as text, to select and copy where no script does it.
@@ -206,17 +210,21 @@ struct AddressCard: Encodable {
         label = address.label ?? "Address"
         let written = address.lines(countries: countries)
         lines = written
+        let around = stored.approximateArea(countries: countries)
         switch (address.coordinate, stored.geocode.status) {
         case (nil, .pending): positionNote = "Finding this address on the map…"
         case (nil, .notFound): positionNote = "This address could not be found on the map."
+        case (.some, _) where around != nil:
+            positionNote = "The map knows this address only \(around ?? ""): directions look up the address itself."
         default: positionNote = nil
         }
         placeByHandURL =
-            stored.needsPinByHand
+            stored.needsPinByHand || around != nil
             ? AddressPaths.edit(stored.contactID, stored.id).path + "#position" : nil
+        let precise = around == nil ? address.coordinate : nil
         actions = MapActions(
-            address.mapDestination(lines: written), preferredApp: preferredApp,
-            shareText: ShareText.address(name: address.label, lines: written, coordinate: address.coordinate))
+            stored.mapDestination(lines: written), preferredApp: preferredApp,
+            shareText: ShareText.address(name: address.label, lines: written, coordinate: precise))
         shareField = FormField(
             "", label: "Address text", control: .textarea, value: actions.shareText, rows: 5, isReadOnly: true,
             styleClass: "share-text"
@@ -234,8 +242,9 @@ struct AddressCard: Encodable {
                 markers: [
                     .init(
                         lat: $0.latitude, lon: $0.longitude, label: label, detail: written.first, url: nil,
-                        linkText: nil)
+                        linkText: nil, approximately: stored.coordinatePrecision, around: around)
                 ],
+                zoom: Self.zoomShowing(stored.coordinatePrecision),
                 tilesEnabled: tilesEnabled)
         }
     }
@@ -254,6 +263,18 @@ enum DeleteAddressPage {
             card = AddressCard(address, preferredApp: preferredApp)
             contactName = contact.completeName
             cancelURL = ContactPaths.contact(contact.id).path
+        }
+    }
+}
+
+extension AddressCard {
+    /// Close enough for the street, or far enough out to show all the area an approximate pin stands for.
+    static func zoomShowing(_ precision: CoordinatePrecision?) -> Int {
+        switch precision {
+        case .city: 11
+        case .region: 8
+        case .country: 5
+        case .manual, .building, .street, nil: 14
         }
     }
 }

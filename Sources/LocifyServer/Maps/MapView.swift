@@ -16,6 +16,27 @@ struct MapView: Encodable {
         var avatar: AvatarView?
         /// The layer a switch beside the map can hide (`places`, `contacts`), also the marker's colour.
         var layer: String?
+        /// For a pin coarser than the street: how far the true spot may lie, drawn as a circle, and what it
+        /// stands for ("around Berlin"), said beside the label.
+        var radius: Double?
+        var around: String?
+
+        init(
+            lat: Double, lon: Double, label: String, detail: String?, url: String?, linkText: String?,
+            avatar: AvatarView? = nil, layer: String? = nil, approximately precision: CoordinatePrecision? = nil,
+            around: String? = nil
+        ) {
+            self.lat = lat
+            self.lon = lon
+            self.label = label
+            self.detail = detail
+            self.url = url
+            self.linkText = linkText
+            self.avatar = avatar
+            self.layer = layer
+            radius = precision?.radiusInMetres
+            self.around = radius == nil ? nil : around
+        }
     }
 
     /// What the map does beyond showing markers (see the widget in `js/map.js`).

@@ -74,7 +74,7 @@ enum MapPage {
                 detail: stored.address.lines().first, url: ContactPaths.contact(stored.contactID).path,
                 linkText: "Open \(name)",
                 avatar: contact.map { AvatarView($0, imageURL: request.pictureURL($0), size: .line) },
-                layer: "contacts")
+                layer: "contacts", approximately: stored.coordinatePrecision, around: stored.approximateArea())
         }
         if !showsContacts { markers.removeAll { $0.layer == "contacts" } }
 
@@ -131,8 +131,10 @@ enum MapPage {
             distance: meters.map { DistanceText.kilometres($0 / 1000) }, openURL: openURL, openLabel: openLabel,
             saveURL: hit.kind == .place ? nil : NewPlaceLink.path(for: hit),
             actions: MapActions(
-                .coordinate(coordinate, label: hit.name), preferredApp: preferredApp,
-                shareText: ShareText.place(name: hit.name, address: hit.detail, coordinate: coordinate),
+                hit.mapDestination, preferredApp: preferredApp,
+                shareText: hit.mapDestination == .coordinate(coordinate, label: hit.name)
+                    ? ShareText.place(name: hit.name, address: hit.detail, coordinate: coordinate)
+                    : ShareText.address(name: hit.name, lines: [hit.detail ?? ""], coordinate: nil),
                 id: "result-\(index + 1)", title: hit.name))
     }
 }

@@ -96,9 +96,11 @@ struct PlaceImporter {
             if geocoderEnabled {
                 for index in part.indices where part[index].coordinate == nil {
                     guard let address = part[index].address else { continue }
-                    part[index].coordinate = try? await places.dependencies.geocoder.search(
+                    let found = try? await places.dependencies.geocoder.search(
                         GeocodingQuery(text: address, limit: 1)
-                    ).first?.coordinate
+                    ).first
+                    part[index].coordinate = found?.coordinate
+                    part[index].coordinatePrecision = found.map { CoordinatePrecision($0.precision) }
                 }
             }
             try await cpuWork.offloaded { [part] in planner.plan(part) }
@@ -180,10 +182,11 @@ struct PlaceImporter {
                     plans.append((record.name, .skip("It has no position, and its address could not be placed.")))
                     continue
                 }
-                let draft = PlaceDraft(
+                var draft = PlaceDraft(
                     name: record.name, address: record.address, latitude: coordinate.latitude,
                     longitude: coordinate.longitude, notes: record.notes, categoryID: fallbackCategory,
                     isFavorite: record.isFavorite, source: source, externalID: record.externalID)
+                draft.coordinatePrecision = record.coordinatePrecision
                 let fields: PlaceFields
                 do {
                     fields = try draft.validated().0

@@ -36,7 +36,8 @@ extension MapView.Marker {
         self.init(
             lat: place.fields.coordinate.latitude, lon: place.fields.coordinate.longitude, label: place.fields.name,
             detail: [categoryName, place.fields.address].compactMap { $0 }.joined(separator: " · "),
-            url: PlacePaths.place(place.id).path, linkText: "Open \(place.fields.name)", layer: "places")
+            url: PlacePaths.place(place.id).path, linkText: "Open \(place.fields.name)", layer: "places",
+            approximately: place.fields.coordinatePrecision, around: place.fields.approximateArea)
     }
 }
 
@@ -161,6 +162,8 @@ enum PlacePage {
         let actions: MapActions
         let map: MapView
         let addedOn: String
+        /// "around Lyon" when the geocoder placed the place only in its area.
+        let around: String?
 
         init(
             place: Place, categoryName: String, neighbours: [Place], preferredApp: MapsApp, tilesEnabled: Bool,
@@ -186,10 +189,12 @@ enum PlacePage {
             deleteOffline = OfflineForm(
                 .delete, of: .place, id: place.id, summary: "Deleting “\(fields.name)”",
                 then: PlacePaths.category(place.categoryID).path)
+            around = fields.approximateArea
             actions = MapActions(
-                .coordinate(fields.coordinate, label: fields.name), preferredApp: preferredApp,
+                fields.mapDestination, preferredApp: preferredApp,
                 shareText: ShareText.place(
-                    name: fields.name, address: fields.address, coordinate: fields.coordinate, notes: fields.notes),
+                    name: fields.name, address: fields.address, coordinate: fields.coordinate, notes: fields.notes,
+                    isPrecise: fields.coordinatePrecision.isStreetLevel),
                 id: "place", title: fields.name)
             // The place itself first: the map opens centred on it.
             var markers = [MapView.Marker(place: place, categoryName: categoryName)]
@@ -199,7 +204,8 @@ enum PlacePage {
             }
             map = MapView(
                 id: "place-map", label: "Map of \(fields.name) and the other places in \(categoryName)",
-                markers: markers, zoom: 15, tilesEnabled: tilesEnabled, behaviour: .init(centresOnFirst: true))
+                markers: markers, zoom: around == nil ? 15 : AddressCard.zoomShowing(fields.coordinatePrecision),
+                tilesEnabled: tilesEnabled, behaviour: .init(centresOnFirst: true))
             addedOn = CalendarDate(place.createdAt, in: .gmt).description
         }
     }

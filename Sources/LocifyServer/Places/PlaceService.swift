@@ -147,7 +147,12 @@ struct PlaceService {
     /// Changes a stored place: `change` gets it as a draft and returns the new one.
     func update(_ id: Int, typeErrors: [FieldError] = [], _ change: (PlaceDraft) -> PlaceDraft) async throws -> Place {
         let stored = try await place(id)
-        let (fields, categoryID) = try change(PlaceDraft(stored)).validated(typeErrors: typeErrors)
+        var draft = change(PlaceDraft(stored))
+        let coordinate = stored.fields.coordinate
+        if draft.latitude != coordinate.latitude || draft.longitude != coordinate.longitude {
+            draft.coordinatePrecision = nil  // a position a person gave
+        }
+        let (fields, categoryID) = try draft.validated(typeErrors: typeErrors)
         if categoryID != stored.categoryID { try await requireCategory(categoryID) }
         var changed = stored
         changed.categoryID = categoryID

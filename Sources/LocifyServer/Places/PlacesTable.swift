@@ -29,6 +29,8 @@ enum PlacesTable: StoredTable {
         case updatedAt = "updated_at"
         /// The revision of the row's last change (`WriteRevision`).
         case revision
+        /// `CoordinatePrecision` of a position the geocoder found; null for one a person gave (`manual`).
+        case coordinatePrecision = "coordinate_precision"
     }
 
     static let sync: SyncedColumns<Column>? = SyncedColumns(type: "place", revision: .revision, uuid: .uuid)
@@ -36,7 +38,7 @@ enum PlacesTable: StoredTable {
     /// The columns `place(from:)` reads.
     static let placeColumns = selection([
         .id, .uuid, .owner, .category, .name, .address, .latitude, .longitude, .notes, .isFavorite, .source,
-        .externalID, .createdAt, .updatedAt,
+        .externalID, .createdAt, .updatedAt, .coordinatePrecision,
     ])
 
     /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
@@ -47,7 +49,8 @@ enum PlacesTable: StoredTable {
             name: try row.requiredText(4), address: try row.text(5),
             coordinate: Coordinate(latitude: try row.requiredDouble(6), longitude: try row.requiredDouble(7)),
             notes: try row.text(8), isFavorite: try row.requiredBool(9), source: try row.text(10),
-            externalID: try row.text(11))
+            externalID: try row.text(11),
+            coordinatePrecision: try row.text(14).flatMap(CoordinatePrecision.init(rawValue:)) ?? .manual)
         return Place(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             categoryID: try row.requiredInteger(3), fields: fields, createdAt: try row.requiredDate(12),
@@ -61,6 +64,7 @@ enum PlacesTable: StoredTable {
             .latitude: fields.coordinate.latitude, .longitude: fields.coordinate.longitude, .notes: fields.notes,
             .isFavorite: fields.isFavorite, .source: fields.source, .externalID: fields.externalID,
             .searchKey: fields.searchKey, .updatedAt: now,
+            .coordinatePrecision: fields.coordinatePrecision == .manual ? nil : fields.coordinatePrecision.rawValue,
         ]
     }
 }

@@ -77,7 +77,7 @@ extension Request {
             return PlaceSearchHit(
                 kind: .address, name: [contact.completeName, address.label].compactMap { $0 }.joined(separator: " · "),
                 detail: lines.joined(separator: ", "), coordinate: coordinate, contactID: contact.id,
-                addressID: stored.id)
+                addressID: stored.id, precision: stored.geocode.precision, source: stored.geocode.source)
         }
     }
 

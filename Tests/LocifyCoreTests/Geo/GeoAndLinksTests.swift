@@ -128,6 +128,54 @@ final class GeoAndLinksTests: XCTestCase {
         }
     }
 
+    func testMapsAppsGetCoordinatesOnlyAtTheStreetOrBetterAndTheAddressTextOtherwise() {
+        let berlin = Coordinate(latitude: 52.52437, longitude: 13.41053)
+        let address = PostalAddress(
+            label: "Home", street: "Unter den Linden 1", city: "Berlin", province: "BE", countryCode: "DE",
+            coordinate: berlin)
+        let lines = ["Unter den Linden 1", "10117 BERLIN", "Germany"]
+        for precision in [CoordinatePrecision.manual, .building, .street] {
+            XCTAssertEqual(
+                address.mapDestination(lines: lines, precision: precision), .coordinate(berlin, label: "Home"))
+            XCTAssertNil(address.approximateArea(precision: precision))
+            XCTAssertNil(precision.radiusInMetres)
+        }
+        for precision in [CoordinatePrecision.city, .region, .country] {
+            XCTAssertEqual(
+                address.mapDestination(lines: lines, precision: precision),
+                .address("Unter den Linden 1, 10117 BERLIN, Germany"), "\(precision)")
+            XCTAssertNotNil(precision.radiusInMetres)
+        }
+        XCTAssertEqual(address.approximateArea(precision: .city), "around Berlin")
+        XCTAssertEqual(address.approximateArea(precision: .region), "around BE")
+        XCTAssertEqual(address.approximateArea(precision: .country), "around Germany")
+        var noCity = address
+        noCity.city = nil
+        XCTAssertEqual(noCity.approximateArea(precision: .city), "around BE", "the next wider area says it")
+        XCTAssertEqual(
+            PostalAddress(city: "Oslo").mapDestination(lines: ["Oslo"], precision: nil), .address("Oslo"),
+            "no position: the text")
+
+        // A stored address: typed or picked positions are a person's (manual), geocoded ones the geocoder's.
+        func stored(_ geocode: GeocodeState, coordinate: Coordinate? = berlin) -> ContactAddress {
+            var placed = address
+            placed.coordinate = coordinate
+            return ContactAddress(
+                id: 1, uuid: UUID(), ownerID: 1, contactID: 1, address: placed, geocode: geocode,
+                createdAt: Date(), updatedAt: Date())
+        }
+        XCTAssertEqual(stored(.typedByUser).coordinatePrecision, .manual)
+        XCTAssertEqual(stored(.notGeocoded).coordinatePrecision, .manual, "a card's or a file's position")
+        XCTAssertEqual(
+            stored(GeocodeState(status: .done, precision: .city, source: "gazetteer")).coordinatePrecision, .city)
+        XCTAssertEqual(stored(GeocodeState(status: .done, precision: .region)).coordinatePrecision, .region)
+        XCTAssertNil(stored(.pending, coordinate: nil).coordinatePrecision)
+        XCTAssertEqual(
+            stored(GeocodeState(status: .done, precision: .city)).approximateArea(), "around Berlin")
+        XCTAssertEqual(NominatimResults.precision(of: "state"), .region)
+        XCTAssertEqual(NominatimResults.precision(of: "road"), .street)
+    }
+
     func testURIComponentsEncodeAsFoundationDoes() {
         var unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         unreserved.insert(charactersIn: "-._~")

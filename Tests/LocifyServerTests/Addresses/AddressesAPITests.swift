@@ -56,7 +56,7 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(created.contactID, ada.id)
             XCTAssertEqual(created.contact.id, ada.id)
             XCTAssertEqual(created.url, "http://127.0.0.1:8080/api/addresses/\(created.id)")
-            XCTAssertEqual(created.geocode, GeocodeResource(.pending))
+            XCTAssertEqual(created.geocode, GeocodeResource(status: "pending"))
             XCTAssertNil(created.latitude)
             XCTAssertNil(created.mapLinks.osmand, "OsmAnd takes coordinates only")
             XCTAssertTrue(created.mapLinks.google.contains("Unter%20den%20Linden"), created.mapLinks.google)
@@ -70,9 +70,20 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(geocoded.latitude, 52.52437)
             XCTAssertEqual(geocoded.longitude, 13.41053)
             XCTAssertEqual(
-                geocoded.geocode, GeocodeResource(GeocodeState(status: .done, precision: .city, source: "gazetteer")))
+                geocoded.geocode, GeocodeResource(status: "done", precision: "city", source: "gazetteer"))
             XCTAssertEqual(geocoded.updatedAt, created.updatedAt, "geocoding does not count as an edit")
-            XCTAssertNotNil(geocoded.mapLinks.osmand)
+            // The gazetteer knows Berlin, not the street: every maps app is sent the address text to find at
+            // street level, not Berlin's centre (OsmAnd takes coordinates only, so it gets no link).
+            let text = "Unter%20den%20Linden%201%2C%2010117%20BERLIN%2C%20Germany"
+            XCTAssertEqual(
+                geocoded.mapLinks,
+                MapLinksResource(destination: .address("Unter den Linden 1, 10117 BERLIN, Germany")))
+            XCTAssertEqual(geocoded.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=" + text)
+            XCTAssertEqual(geocoded.mapLinks.apple, "https://maps.apple.com/?q=" + text)
+            XCTAssertEqual(geocoded.mapLinks.geo, "geo:0,0?q=" + text)
+            XCTAssertEqual(geocoded.mapLinks.organicMaps, "om://search?query=" + text)
+            XCTAssertEqual(geocoded.mapLinks.osm, "https://www.openstreetmap.org/search?query=" + text)
+            XCTAssertNil(geocoded.mapLinks.osmand)
             let ranAgain = try await app.jobRunner.runDue(now: clock.now)
             XCTAssertEqual(ranAgain, 0, "the job ran once")
 
@@ -83,6 +94,44 @@ final class AddressesAPITests: XCTestCase {
             XCTAssertEqual(full.addresses.first?.formatted, created.formatted)
             let list = try await app.send(.GET, "/api/contacts", headers: account.bearer)
             XCTAssertEqual(try list.decoded(PageResource<ContactResource>.self).data.first?.addresses.count, 1)
+        }
+    }
+
+    func testPositionsAtTheStreetOrTypedInSendMapsAppsToTheCoordinates() async throws {
+        try await forEachDatabase { app, clock, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            app.dependencies.geocoder = StubGeocoder { query in
+                [
+                    GeocodingResult(
+                        coordinate: Coordinate(latitude: 52.51746, longitude: 13.39697),
+                        displayName: "Unter den Linden 1, Berlin", countryCode: "DE",
+                        precision: query.text.contains("Linden") ? .street : .region, source: "nominatim")
+                ]
+            }
+            let street = try await address(
+                app, account,
+                #"{"contact_id": \#(ada.id), "street": "Unter den Linden 1", "city": "Berlin", "country": "DE"}"#)
+            let region = try await address(
+                app, account, #"{"contact_id": \#(ada.id), "province": "BE", "country": "DE"}"#)
+            try await app.jobRunner.runDue(now: clock.now)
+            let placed = try await app.send(.GET, "/api/addresses/\(street.id)", headers: account.bearer)
+                .decoded(DataEnvelope<AddressResource>.self).data
+            XCTAssertEqual(placed.geocode.precision, "street", "\(database)")
+            XCTAssertEqual(
+                placed.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=52.51746%2C13.39697")
+            XCTAssertEqual(placed.mapLinks.osmand, "https://osmand.net/map?pin=52.51746,13.39697#16/52.51746/13.39697")
+            let roughly = try await app.send(.GET, "/api/addresses/\(region.id)", headers: account.bearer)
+                .decoded(DataEnvelope<AddressResource>.self).data
+            XCTAssertEqual(roughly.geocode.precision, "region")
+            XCTAssertNotNil(roughly.latitude, "the approximate position is kept, for the map's circle")
+            XCTAssertEqual(
+                roughly.mapLinks, MapLinksResource(destination: .address(roughly.formatted.joined(separator: ", "))))
+
+            let typed = try await address(
+                app, account, #"{"contact_id": \#(ada.id), "city": "Oslo", "latitude": 59.91, "longitude": 10.75}"#)
+            XCTAssertEqual(typed.geocode, GeocodeResource(status: "none", precision: "manual", source: "user"))
+            XCTAssertEqual(typed.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=59.91%2C10.75")
         }
     }
 
@@ -165,7 +214,7 @@ final class AddressesAPITests: XCTestCase {
                 .PUT, "/api/addresses/\(created.id)", headers: account.bearer,
                 json: #"{"latitude": "52.39886", "longitude": 13.06566}"#)
             let afterTyping = try typed.decoded(DataEnvelope<AddressResource>.self).data
-            XCTAssertEqual(afterTyping.geocode, GeocodeResource(.typedByUser))
+            XCTAssertEqual(afterTyping.geocode, GeocodeResource(status: "none", precision: "manual", source: "user"))
             XCTAssertEqual(afterTyping.latitude, 52.39886)
             // The job queued for "Potsdam" finds the address no longer waiting and leaves it alone.
             try await app.jobRunner.runDue(now: clock.now)
@@ -295,7 +344,7 @@ final class AddressesAPITests: XCTestCase {
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
             let created = try await address(
                 app, account, #"{"contact_id": \#(ada.id), "city": "Oslo", "latitude": 59.91, "longitude": 10.75}"#)
-            XCTAssertEqual(created.geocode, GeocodeResource(.typedByUser))
+            XCTAssertEqual(created.geocode, GeocodeResource(status: "none", precision: "manual", source: "user"))
             // Straight through SQL, so it is the database's foreign key that cascades, not the service.
             try await app.db.sqlDatabase().raw("DELETE FROM contacts WHERE id = \(literal: ada.id)").run()
             let remaining = try await app.count(AddressesTable.self)

@@ -153,6 +153,58 @@ final class AddressesWebTests: XCTestCase {
         }
     }
 
+    func testAPinTheGeocoderPutOnlyInTheCityLooksApproximateAndDirectionsLookUpTheAddress() async throws {
+        try await forEachDatabase { app, clock, database in
+            app.dependencies.geocoder = StubGeocoder { _ in [AddressesAPITests.berlin] }
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let created = try await browser.post(
+                "/contacts/\(ada.id)/addresses",
+                form: ["name": "Home", "country": "DE", "street": "Unter den Linden 1", "city": "Berlin"])
+            XCTAssertEqual(created.status, .seeOther, created.text)
+            try await app.jobRunner.runDue(now: clock.now)
+            let stored = try await app.storedAddresses()
+            let address = try XCTUnwrap(stored.first)
+            let page = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertTrue(
+                page.text.contains(
+                    "The map knows this address only around Berlin: directions look up the address itself."),
+                "\(database): \(page.text)")
+            let placeURL = "/contacts/\(ada.id)/addresses/\(address.id)/edit"
+            XCTAssertTrue(page.text.contains(#"<a href="\#(placeURL)#position">Place the pin yourself</a>"#))
+            // Directions and the shared link carry the address text, never Berlin's centre.
+            XCTAssertTrue(
+                page.text.contains("https://www.google.com/maps/dir/?api=1&amp;destination=Unter%20den%20Linden%201"),
+                page.text)
+            XCTAssertFalse(
+                page.text.contains("=52.52437,") || page.text.contains("52.52437%2C")
+                    || page.text.contains("\n52.52437"),
+                "no link or shared text points at the city's centre")
+            // The map draws the pin as the area it stands for (the markers travel as JSON in an attribute).
+            XCTAssertTrue(page.text.contains("&quot;radius&quot;:5000"), page.text)
+            XCTAssertTrue(page.text.contains("&quot;around&quot;:&quot;around Berlin&quot;"), page.text)
+            XCTAssertTrue(page.text.contains(#"data-zoom="11""#), page.text)
+            let form = try await browser.get(placeURL)
+            XCTAssertTrue(form.text.contains(#"<details class="field" id="position" open>"#), form.text)
+            XCTAssertTrue(form.text.contains("The geocoder found this address only around Berlin"), form.text)
+            let home = try await browser.get("/map")
+            XCTAssertTrue(home.text.contains("&quot;around&quot;:&quot;around Berlin&quot;"), "\(database)")
+
+            let placed = try await browser.post(
+                placeURL,
+                form: [
+                    "name": "Home", "country": "DE", "street": "Unter den Linden 1", "city": "Berlin",
+                    "latitude": "52.51746", "longitude": "13.39697",
+                ])
+            XCTAssertEqual(placed.status, .seeOther, placed.text)
+            let after = try await browser.get("/contacts/\(ada.id)")
+            XCTAssertFalse(after.text.contains("around Berlin"), "\(database): a pin placed by hand is exact")
+            XCTAssertTrue(after.text.contains("destination=52.51746%2C13.39697"), after.text)
+        }
+    }
+
     func testAnotherAccountsContactsAndAddressesAreNotFoundOnTheWeb() async throws {
         try await forEachDatabase { app, _, database in
             app.dependencies.geocoder = StubGeocoder { _ in [] }

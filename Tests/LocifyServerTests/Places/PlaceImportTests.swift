@@ -75,6 +75,57 @@ final class PlaceImportTests: XCTestCase {
         }
     }
 
+    func testAnImportedPlaceTheGeocoderFoundOnlyInItsCityIsApproximateUntilMoved() async throws {
+        try await forEachDatabase { app, _, database in
+            app.dependencies.geocoder = StubGeocoder { _ in
+                [
+                    GeocodingResult(
+                        coordinate: Coordinate(latitude: 45.75797, longitude: 4.83201), displayName: "Lyon, France",
+                        countryCode: "FR", precision: .city, source: "gazetteer")
+                ]
+            }
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            let file = """
+                {"type": "FeatureCollection", "features": [
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [0, 0]},
+                   "properties": {"google_maps_url": "http://maps.google.com/?cid=7",
+                     "location": {"name": "Les Halles", "address": "102 Cours Lafayette, 69003 Lyon, France"}}},
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [4.8357, 45.764]},
+                   "properties": {"google_maps_url": "http://maps.google.com/?cid=8",
+                     "location": {"name": "Bellecour", "address": "Place Bellecour, Lyon"}}}
+                ]}
+                """
+            let imported = try await importFile(app, account, Array(file.utf8), filename: "Saved Places.json")
+            XCTAssertEqual(imported.status, .ok, "\(database): \(imported.text)")
+            let places = try await app.send(.GET, "/api/places?sort=name", headers: account.bearer)
+                .decoded(PageResource<PlaceResource>.self).data
+            let bellecour = try XCTUnwrap(places.first { $0.name == "Bellecour" })
+            let halles = try XCTUnwrap(places.first { $0.name == "Les Halles" })
+            XCTAssertEqual(bellecour.precision, "manual", "a position from the file is exact")
+            XCTAssertEqual(bellecour.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=45.764%2C4.8357")
+            XCTAssertEqual(halles.precision, "city")
+            let text = "102%20Cours%20Lafayette%2C%2069003%20Lyon%2C%20France"
+            XCTAssertEqual(halles.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=" + text)
+            XCTAssertFalse(halles.shareText.contains("45.75797"), halles.shareText)
+            let page = try await browser.get("/places/\(halles.id)")
+            XCTAssertTrue(page.text.contains("approximate: around Lyon"), "\(database): \(page.text)")
+            XCTAssertTrue(page.text.contains("&quot;around&quot;:&quot;around Lyon&quot;"))
+
+            // Renamed, the geocoder's precision stays; moved by hand, the pin is the person's: exact.
+            let renamed = try await app.send(
+                .PUT, "/api/places/\(halles.id)", headers: account.bearer, json: #"{"name": "Halles Paul Bocuse"}"#)
+            XCTAssertEqual(try renamed.decoded(DataEnvelope<PlaceResource>.self).data.precision, "city")
+            let moved = try await app.send(
+                .PUT, "/api/places/\(halles.id)", headers: account.bearer,
+                json: #"{"latitude": 45.76318, "longitude": 4.85065}"#)
+            let after = try moved.decoded(DataEnvelope<PlaceResource>.self).data
+            XCTAssertEqual(after.precision, "manual")
+            XCTAssertEqual(after.mapLinks.google, "https://www.google.com/maps/search/?api=1&query=45.76318%2C4.85065")
+        }
+    }
+
     func testTakeoutFilesAListAndBadRowsAreReported() async throws {
         try await forEachDatabase { app, _, database in
             app.dependencies.geocoder = StubGeocoder { query in

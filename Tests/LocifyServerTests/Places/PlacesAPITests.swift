@@ -120,7 +120,8 @@ final class PlacesAPITests: XCTestCase {
                 [
                     "id", "uuid", "object", "name", "address", "latitude", "longitude", "notes", "category_id",
                     "category",
-                    "is_favorite", "source", "external_id", "map_links", "share_text", "distance_km", "url", "account",
+                    "is_favorite", "source", "external_id", "precision", "map_links", "share_text", "distance_km",
+                    "url", "account",
                     "created_at", "updated_at",
                 ])
             let refusals = [

@@ -64,7 +64,10 @@ const LocifyMap = (() => {
     controls.append(zoomIn, zoomOut);
     const attribution = element("p", "map-attribution",
       tiles ? "© OpenStreetMap contributors · Natural Earth · GeoNames" : "Natural Earth · GeoNames");
-    container.append(layer, outlines, pins, popup, controls, attribution);
+    // Approximate pins (a geocoder that knew only the city) are drawn over the area they may be in.
+    const circles = element("div", "map-areas map-circles");
+    circles.setAttribute("aria-hidden", "true");
+    container.append(layer, circles, outlines, pins, popup, controls, attribution);
     let areas = [];
     // The box being chosen (drawn or typed), outlined apart from the saved ones.
     const draftBox = element("div", "map-area-draft");
@@ -196,6 +199,16 @@ const LocifyMap = (() => {
       draftBox.hidden = !draft;
       if (draft) frame(draftBox, draft);
       for (const { marker, pin } of placed) if (!pin.hidden) place(pin, marker.lat, marker.lon);
+      for (const { marker, circle } of placed) {
+        if (!circle) continue;
+        circle.hidden = hiddenLayers.has(marker.layer || "");
+        // Metres per pixel at this latitude and zoom (the Web Mercator tile pyramid).
+        const metresPerPixel = 40075016.686 * Math.cos(marker.lat * Math.PI / 180) / (TILE * 2 ** zoom);
+        const radius = Math.max(12, Math.min(4000, marker.radius / metresPerPixel));
+        circle.style.width = circle.style.height = `${Math.round(radius * 2)}px`;
+        circle.style.marginLeft = circle.style.marginTop = `${-Math.round(radius)}px`;
+        place(circle, marker.lat, marker.lon);
+      }
       for (const cluster of clusters) place(cluster.button, cluster.lat, cluster.lon);
       if (pick && pick.point) place(pick.pin, pick.point.lat, pick.point.lon);
       if (here) place(here.dot, here.lat, here.lon);
@@ -219,11 +232,18 @@ const LocifyMap = (() => {
     const placed = markers.map((marker) => {
       const pin = element("button", "map-marker" + (marker.layer ? ` map-marker-${marker.layer}` : ""));
       pin.type = "button";
-      pin.setAttribute("aria-label", marker.label);
-      pin.title = marker.label;
+      const label = marker.around ? `${marker.label}, ${marker.around}` : marker.label;
+      pin.setAttribute("aria-label", label);
+      pin.title = label;
       pin.addEventListener("click", (event) => { event.stopPropagation(); open(marker, pin); });
       pins.append(pin);
-      return { marker, pin };
+      let circle = null;
+      if (marker.radius) {
+        pin.classList.add("map-marker-approximate");
+        circle = element("div", "map-circle" + (marker.layer ? ` map-circle-${marker.layer}` : ""));
+        circles.append(circle);
+      }
+      return { marker, pin, circle };
     });
 
     function show(content, anchor, returnFocus) {
@@ -244,6 +264,7 @@ const LocifyMap = (() => {
       if (marker.avatar) content.push(LocifyAvatars.make(marker.avatar));
       content.push(element("strong", "", marker.label));
       if (marker.detail) content.push(element("span", "", marker.detail));
+      if (marker.around) content.push(element("span", "map-around", `Approximate: ${marker.around}`));
       if (marker.url) {
         const link = element("a", "", marker.linkText || "Open");
         link.href = marker.url;
