@@ -287,6 +287,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
+    try signedIn.register(collection: StartPageController())
     try signedIn.register(collection: ContactsWebController())
     try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())

@@ -14,8 +14,10 @@ PASSWORD = "compilers are fun"
 
 
 def test_a_new_user_manages_contacts(server, browser, screens):
-    # Register
+    # Register, in a browser set to Paris time: the account starts in the browser's timezone.
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Paris"})
     browser.get(server.url + "/register")
+    assert browser.find_element(By.ID, "timezone").get_attribute("value") == "Europe/Paris"
     shot(browser, screens, "01-register")
     fill(browser, "name", "Grace Hopper")
     fill(browser, "email", EMAIL)
@@ -27,9 +29,28 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     shot(browser, screens, "02-register-error")
     fill(browser, "password", PASSWORD)
     submit(browser)
-    # Signed in, the map is the home page.
-    wait(browser).until(EC.url_contains("/map"))
+    # Signed in, a new account starts on the ways to begin.
+    wait(browser).until(EC.url_contains("/start"))
     assert "Welcome to Locify!" in browser.page_source
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Welcome, Grace"
+    assert "Your timezone is Europe/Paris" in browser.page_source
+    assert [link.text for link in browser.find_elements(By.CSS_SELECTOR, ".start-steps .button")] == [
+        "Import contacts", "Import places", "Add a contact", "See how"]
+    shot(browser, screens, "02-start")
+    browser.get(server.url + "/contacts")
+    empty = browser.find_element(By.CSS_SELECTOR, "p.empty")
+    assert empty.text == "No contacts yet. Add the first one, or import them from your phone or another app.", empty.text
+
+    # Settings offer the device's timezone where it differs from the account's.
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    browser.get(server.url + "/settings")
+    use = browser.find_element(By.CSS_SELECTOR, ".timezone-offer button")
+    assert use.text == "Use Asia/Tokyo"
+    assert browser.find_element(By.ID, "timezone").get_attribute("value") == "Europe/Paris"
+    use.click()
+    assert browser.find_element(By.ID, "timezone").get_attribute("value") == "Asia/Tokyo"
+    assert browser.switch_to.active_element.get_attribute("id") == "timezone"
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Paris"})
 
     # A lived-in account: the demo seed adds a dozen people.
     assert "Added 12 sample contacts" in server.cli("seed", "--demo", "--email", EMAIL)

@@ -15,6 +15,7 @@ struct AuthWebController: RouteCollection {
         var name: String?
         var email: String?
         var password: String?
+        var timezone: String?
     }
 
     struct LogInForm: Content {
@@ -58,11 +59,12 @@ struct AuthWebController: RouteCollection {
         let form = try request.content.decode(RegisterForm.self)
         return try await request.handleForm {
             let user = try await request.accounts.register(
-                AccountDraft(name: form.name, email: form.email), password: form.password ?? "",
+                AccountDraft(name: form.name, email: form.email, timezone: form.timezone),
+                password: form.password ?? "",
                 policy: request.application.locifyConfig.registration)
             return .page(
                 try await signIn(
-                    user, request: request, destination: SitePaths.map.path, flash: "Welcome to Locify!"))
+                    user, request: request, destination: SitePaths.start.path, flash: "Welcome to Locify!"))
         } redraw: { errors in
             try await registerPage(request, form: form, errors: errors)
         }
@@ -148,6 +150,8 @@ enum AuthPage {
                 FormField(
                     "password", label: "Password", control: .password, errors: errors, hint: "At least 8 characters.",
                     isRequired: true, autocomplete: "new-password", minLength: 8),
+                // Once sent, the list holds the person's own choice: the browser's is only offered then.
+                .timezone(selected: form?.timezone ?? "UTC", errors: errors, browser: form == nil ? .choose : .offer),
             ]
             loginFields = [
                 FormField(

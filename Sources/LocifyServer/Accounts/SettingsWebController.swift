@@ -200,12 +200,7 @@ enum SettingsPage {
                 FormField(
                     "email", label: "Email", control: .email, value: form?.email ?? stored.email,
                     errors: state.profileErrors, isRequired: true, autocomplete: "email"),
-                FormField(
-                    "timezone", label: "Timezone", control: .select, errors: state.profileErrors,
-                    options: TimeZones.identifiers.map {
-                        SelectOption(
-                            value: $0, label: $0.replacingOccurrences(of: "_", with: " "), isSelected: $0 == timezone)
-                    }),
+                .timezone(selected: timezone, errors: state.profileErrors, browser: .offer),
                 FormField(
                     "maps_app", label: "Open directions in", control: .select, errors: state.profileErrors,
                     options: MapsApp.allCases.map {

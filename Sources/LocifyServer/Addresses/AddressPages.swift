@@ -244,7 +244,7 @@ struct AddressCard: Encodable {
                         lat: $0.latitude, lon: $0.longitude, label: label, detail: written.first, url: nil,
                         linkText: nil, approximately: stored.coordinatePrecision, around: around)
                 ],
-                zoom: Self.zoomShowing(stored.coordinatePrecision),
+                zoom: MapView.zoom(showing: stored.coordinatePrecision),
                 tilesEnabled: tilesEnabled)
         }
     }
@@ -263,18 +263,6 @@ enum DeleteAddressPage {
             card = AddressCard(address, preferredApp: preferredApp)
             contactName = contact.completeName
             cancelURL = ContactPaths.contact(contact.id).path
-        }
-    }
-}
-
-extension AddressCard {
-    /// Close enough for the street, or far enough out to show all the area an approximate pin stands for.
-    static func zoomShowing(_ precision: CoordinatePrecision?) -> Int {
-        switch precision {
-        case .city: 11
-        case .region: 8
-        case .country: 5
-        case .manual, .building, .street, nil: 14
         }
     }
 }

@@ -45,6 +45,11 @@ enum ContactListPage {
         let nextURL: String?
         let pageLabel: String
         let newContactURL: String
+        /// Where an account without contacts is shown the ways to bring them in (the first-run page).
+        let startURL: String
+        /// Why the list is empty: a search or a tag found nothing, or nothing is archived; else there are
+        /// no contacts yet.
+        let emptyReason: String?
         let listURL: String
         let toggleArchivedURL: String
         let toggleArchivedLabel: String
@@ -83,6 +88,10 @@ enum ContactListPage {
             nextURL = pageURL(window.nextPage)
             pageLabel = "Page \(min(window.page, window.lastPage)) of \(window.lastPage)"
             newContactURL = ContactPaths.new.path
+            startURL = SitePaths.start.path
+            emptyReason =
+                !search.isEmpty || tag != nil
+                ? "No contact matches your search." : archived ? "No archived contacts." : nil
             listURL = SitePaths.contacts.path
             toggleArchivedURL = SitePaths.contacts.path(query: [("archived", archived ? nil : "1")])
             toggleArchivedLabel = archived ? "Show current contacts" : "Show archived contacts"

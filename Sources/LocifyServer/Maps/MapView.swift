@@ -121,3 +121,15 @@ extension MapView {
             tilesEnabled: tilesEnabled, behaviour: .init(pick: "latitude,longitude", locates: point == nil))
     }
 }
+
+extension MapView {
+    /// Close enough for the street, or far enough out to show all the area an approximate pin stands for.
+    static func zoom(showing precision: CoordinatePrecision?) -> Int {
+        switch precision {
+        case .city: 11
+        case .region: 8
+        case .country: 5
+        case .manual, .building, .street, nil: 14
+        }
+    }
+}

@@ -204,7 +204,7 @@ enum PlacePage {
             }
             map = MapView(
                 id: "place-map", label: "Map of \(fields.name) and the other places in \(categoryName)",
-                markers: markers, zoom: around == nil ? 15 : AddressCard.zoomShowing(fields.coordinatePrecision),
+                markers: markers, zoom: around == nil ? 15 : MapView.zoom(showing: fields.coordinatePrecision),
                 tilesEnabled: tilesEnabled, behaviour: .init(centresOnFirst: true))
             addedOn = CalendarDate(place.createdAt, in: .gmt).description
         }

@@ -14,6 +14,8 @@ enum SitePaths {
     static let latestNotifications = notifications.appending("latest.json")
     static let settings = SitePath("settings")
     static let about = SitePath("about")
+    /// The first-run page a new account lands on: ways to bring in or start the account's data.
+    static let start = SitePath("start")
 
     static let settingsProfile = settings.appending("profile")
     static let settingsPassword = settings.appending("password")

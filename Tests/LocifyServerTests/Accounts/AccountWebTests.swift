@@ -10,7 +10,7 @@ final class AccountWebTests: XCTestCase {
             let browser = WebClient(app: app)
             let response = try await browser.register()
             XCTAssertEqual(response.status, .seeOther)
-            XCTAssertEqual(response.headers.first(name: .location), "/map")
+            XCTAssertEqual(response.headers.first(name: .location), "/start", "a new account lands on the start page")
             let cookie = try XCTUnwrap(response.headers[.setCookie].first { $0.hasPrefix("locify_session=") })
             XCTAssertTrue(cookie.contains("HttpOnly"))
             XCTAssertTrue(cookie.contains("SameSite=Lax"))
@@ -21,6 +21,65 @@ final class AccountWebTests: XCTestCase {
             XCTAssertTrue(page.text.contains("Grace Hopper"))
             let user = try await unwrapAsync(try await app.firstUser())
             XCTAssertTrue(user.passwordHash.hasPrefix("$2"), "bcrypt digest")
+        }
+    }
+
+    func testANewAccountStartsInTheBrowsersTimezoneOnAPageOfWaysToBegin() async throws {
+        try await forEachDatabase { app, _, database in
+            let browser = WebClient(app: app)
+            let form = try await browser.get("/register")
+            // The list the browser's timezone is chosen from (by the page's script; UTC without one).
+            XCTAssertTrue(
+                form.text.contains(#"<select id="timezone" name="timezone" data-browser-timezone="choose""#),
+                form.text)
+            XCTAssertTrue(form.text.contains(#"<option value="UTC" selected>UTC</option>"#))
+            XCTAssertTrue(form.text.contains("Reminders are told at your time of day in this timezone."))
+            let bad = try await browser.post(
+                "/register",
+                form: [
+                    "name": "Grace Hopper", "email": "grace@example.com", "password": "compilers!",
+                    "timezone": "Mars/Olympus_Mons",
+                ])
+            XCTAssertEqual(bad.status, .unprocessableEntity, "\(database)")
+            XCTAssertTrue(bad.text.contains("Choose a timezone from the list."), bad.text)
+            XCTAssertTrue(
+                bad.text.contains(#"data-browser-timezone="offer""#), "once sent, the person's choice is kept")
+            let registered = try await browser.post(
+                "/register",
+                form: [
+                    "name": "Grace Hopper", "email": "grace@example.com", "password": "compilers!",
+                    "timezone": "America/New_York",
+                ])
+            XCTAssertEqual(registered.status, .seeOther, registered.text)
+            let user = try await app.account(email: "grace@example.com")
+            let stored = try await app.accounts.user(withEmail: "grace@example.com")
+            XCTAssertEqual(stored?.profile.timezone, "America/New_York", "\(database): account \(user.id)")
+
+            let start = try await browser.get("/start")
+            XCTAssertEqual(start.status, .ok)
+            XCTAssertTrue(start.text.contains("Welcome, Grace"), start.text)
+            for link in [
+                #"href="/settings#interchange-heading">Import contacts"#, #"href="/settings/places">Import places"#,
+                #"href="/contacts/new">Add a contact"#, #"href="/settings#contacts-app-heading">See how"#,
+            ] {
+                XCTAssertTrue(start.text.contains(link), link)
+            }
+            XCTAssertTrue(start.text.contains("Your timezone is America/New York"))
+            let settings = try await browser.get("/settings")
+            XCTAssertTrue(
+                settings.text.contains(#"<select id="timezone" name="timezone" data-browser-timezone="offer""#))
+            XCTAssertTrue(settings.text.contains(#"<option value="America/New_York" selected>"#))
+
+            // The empty list says why it is empty, and where to begin when there is nothing yet.
+            let empty = try await browser.get("/contacts")
+            XCTAssertTrue(empty.text.contains("No contacts yet."), empty.text)
+            XCTAssertTrue(empty.text.contains(#"<a href="/start">import them from your phone or another app</a>"#))
+            let searched = try await browser.get("/contacts?q=ada")
+            XCTAssertTrue(searched.text.contains("No contact matches your search."))
+            let archived = try await browser.get("/contacts?archived=1")
+            XCTAssertTrue(archived.text.contains("No archived contacts."))
+            let anonymous = try await WebClient(app: app).get("/start")
+            XCTAssertEqual(anonymous.status, .seeOther, "the start page is the account's")
         }
     }
 

@@ -175,6 +175,35 @@ const LocifyAvatars = (() => {
   return { make };
 })();
 
+// The account's timezone from the browser's own: chosen at sign-up (a person who changes it keeps
+// theirs), offered in Settings where it differs from the saved one. Only a zone of the list is used.
+document.addEventListener("DOMContentLoaded", () => {
+  let browserZone = "";
+  try { browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (_) { return; }
+  for (const select of document.querySelectorAll("select[data-browser-timezone]")) {
+    const known = [...select.options].some((option) => option.value === browserZone);
+    if (!known || select.value === browserZone) continue;
+    if (select.dataset.browserTimezone === "choose") {
+      select.value = browserZone;
+      continue;
+    }
+    const note = document.createElement("p");
+    note.className = "hint timezone-offer";
+    note.id = select.id + "-browser";
+    note.append(`This device is set to ${browserZone.replaceAll("_", " ")}. `);
+    const use = document.createElement("button");
+    use.type = "button";
+    use.textContent = `Use ${browserZone.replaceAll("_", " ")}`;
+    use.addEventListener("click", () => {
+      select.value = browserZone;
+      note.remove();
+      select.focus();
+    });
+    note.append(use);
+    select.insertAdjacentElement("afterend", note);
+  }
+});
+
 // A photo chosen for upload is shown before it is sent. Read as a data URL: the page's
 // Content-Security-Policy allows data: images and no blob: ones.
 document.addEventListener("DOMContentLoaded", () => {
