@@ -234,7 +234,9 @@ final class PlacesWebTests: XCTestCase {
             app.dependencies.geocoder = StubGeocoder { $0.text.lowercased().contains("lyon") ? [Self.lyon] : [] }
             let browser = WebClient(app: app)
             let registered = try await browser.register()
-            XCTAssertEqual(registered.headers.first(name: .location), "/map", "the map is the home page")
+            XCTAssertEqual(registered.headers.first(name: .location), "/start", "a new account starts there")
+            let home = try await browser.get("/")
+            XCTAssertEqual(home.headers.first(name: .location), "/map", "the map is the home page")
             let account = try await app.apiAccount(email: "grace@example.com")
             let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada", lastName: "Lyon"))
             _ = try await app.send(
