@@ -214,8 +214,16 @@ def test_the_map_home_shows_places_and_contacts_in_layers(server, browser, signe
     names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".result-list > li strong")]
     # Ranked nearest first from where the browser is: the stalls stand in a line going north, towards it.
     assert names[:3] == ["Stall 11", "Stall 10", "Stall 1"], names
-    # Tapping the map opens that point, to save it.
+    # Map first: the results are highlighted on it, numbered as the sheet under it numbers them, all in view.
     home = browser.find_element(By.ID, "home-map")
+    assert browser.execute_script(
+        "return !!(arguments[0].compareDocumentPosition(document.querySelector('.search-results'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)", home), "the results are a sheet under the map"
+    wait(browser).until(lambda _: len(shown(".map-marker-results")) == len(names))
+    labels = [marker.get_attribute("aria-label") for marker in home.find_elements(By.CSS_SELECTOR, ".map-marker-results")]
+    assert labels[0] == "1. Stall 11", labels
+    shot(browser, screens, "45-map-search-results")
+    # Tapping the map opens that point, to save it.
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", home)
     browser.execute_script(
         "const m = arguments[0]; const r = m.getBoundingClientRect();"

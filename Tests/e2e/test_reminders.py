@@ -63,7 +63,10 @@ def test_a_monthly_reminder_reaches_the_timeline_and_the_notifications(server, b
     today = datetime.now(timezone.utc).date()
     fill(browser, "title", "Call about the garden")
     set_value(browser, "initial_date", today.isoformat())
+    # A one-time reminder has no "Every": the field shows only once the reminder repeats.
+    assert not browser.find_element(By.ID, "frequency_number").is_displayed()
     Select(browser.find_element(By.ID, "frequency_type")).select_by_visible_text("Months")
+    assert browser.find_element(By.ID, "frequency_number").is_displayed()
     fill(browser, "frequency_number", "1")
     shot(browser, screens, "30-reminder-form")
     submit(browser, "form.reminder-form button.primary")

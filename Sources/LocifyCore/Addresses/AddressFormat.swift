@@ -137,14 +137,18 @@ public struct AddressFormat: Sendable {
     // MARK: Formatting
 
     /// The address as lines, following the country's pattern: fields in capitals where the country
-    /// writes them so, lines that end up empty dropped, the country's name last.
-    public func lines(for address: AddressValues, countryName: String, latin: Bool = false) -> [String] {
+    /// writes them so (unless `asWritten`: on a screen "10117 Berlin" reads better than the envelope's
+    /// "10117 BERLIN"), lines that end up empty dropped, the country's name last.
+    public func lines(
+        for address: AddressValues, countryName: String, latin: Bool = false, asWritten: Bool = false
+    ) -> [String] {
+        let apply = { (field: AddressField, value: String) in asWritten ? value : self.apply(field, to: value) }
         var output: [String] = []
         for line in latin ? (latinPatternLines ?? patternLines) : patternLines {
             // A street of several lines expands into several address lines.
             if line.count == 1, line.first?.field == .street {
                 output += (address.value(for: .street) ?? "").split(whereSeparator: \.isNewline).map {
-                    apply(.street, to: String($0))
+                    apply(.street, String($0))
                 }
                 continue
             }
@@ -153,7 +157,7 @@ public struct AddressFormat: Sendable {
                 switch token {
                 case .literal(let literal): text += literal
                 case .field(let field):
-                    text += apply(field, to: Self.joiningLines(address.value(for: field) ?? ""))
+                    text += apply(field, Self.joiningLines(address.value(for: field) ?? ""))
                 }
             }
             let cleaned = Self.tidy(text)

@@ -27,15 +27,19 @@ public struct PostalAddress: Equatable, Sendable {
         AddressValues(street: street, city: city, province: province, postalCode: postalCode)
     }
 
-    /// The address as its country writes it, the country's name last.
+    /// The address as its country writes it, the country's name last; `asWritten` keeps the case the
+    /// person typed where the postal form puts fields in capitals (for the screen; copies and labels keep the
+    /// postal form).
     public func lines(
-        recipient: String? = nil, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled
+        recipient: String? = nil, countries: CountryCatalog = .bundled, formats: AddressFormats = .bundled,
+        asWritten: Bool = false
     ) -> [String] {
         var values = self.values
         values.recipient = recipient
         let format = countryCode.flatMap(formats.format(for:)) ?? formats.fallback
         let lines = format.lines(
-            for: values, countryName: countryCode.map { formats.countryName(for: $0, countries: countries) } ?? "")
+            for: values, countryName: countryCode.map { formats.countryName(for: $0, countries: countries) } ?? "",
+            asWritten: asWritten)
         return lines.filter { !$0.isEmpty }
     }
 

@@ -208,8 +208,10 @@ struct AddressCard: Encodable {
         let address = stored.address
         id = stored.id
         label = address.label ?? "Address"
+        // The postal form (some fields in capitals) is what is copied, shared and sent to maps apps; the
+        // screen shows the address as it was typed.
         let written = address.lines(countries: countries)
-        lines = written
+        lines = address.lines(countries: countries, asWritten: true)
         let around = stored.approximateArea(countries: countries)
         switch (address.coordinate, stored.geocode.status) {
         case (nil, .pending): positionNote = "Finding this address on the map…"

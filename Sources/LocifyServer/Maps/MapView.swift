@@ -51,6 +51,9 @@ struct MapView: Encodable {
         var locates = false
         /// Open centred on the first marker (the page's subject) rather than showing every marker.
         var centresOnFirst = false
+        /// Open showing this layer's markers (a search's results) rather than every marker or the person's
+        /// position.
+        var focusLayer: String?
 
         static let none = Behaviour()
     }

@@ -85,13 +85,23 @@ enum MapPage {
         let results = found.enumerated().map { index, entry in
             result(entry.hit, meters: entry.meters, index: index, preferredApp: preferredApp)
         }
+        // The results first and highlighted, numbered as the list under the map numbers them.
+        markers =
+            found.enumerated().map { index, entry in
+                MapView.Marker(
+                    lat: entry.hit.coordinate.latitude, lon: entry.hit.coordinate.longitude,
+                    label: "\(index + 1). \(entry.hit.name)", detail: entry.hit.detail, url: "#result-\(index + 1)",
+                    linkText: "See it in the results", layer: "results")
+            } + markers
         let areas = try await request.mapAreas().all()
         return Context(
             layout: LayoutContext(title: "Map", section: .map, session: request.pageSession),
             map: MapView(
                 id: "home-map", label: "Map of your places and your contacts' addresses", markers: markers,
                 isTall: true, tilesEnabled: request.mapTilesEnabled,
-                behaviour: .init(explore: PlacePaths.mapPoint.path, saveURL: PlacePaths.new.path, locates: true)
+                behaviour: .init(
+                    explore: PlacePaths.mapPoint.path, saveURL: PlacePaths.new.path, locates: true,
+                    focusLayer: found.isEmpty ? nil : "results")
             ).outlining(areas),
             placesCount: window.total, shownPlaces: newest.count, addressesCount: placed.count,
             unplacedCount: addresses.count - placed.count, showsContacts: showsContacts,

@@ -124,7 +124,9 @@ enum ReminderFormPage {
                 FormField(
                     "frequency_number", label: "Every", control: .number, value: form.frequencyNumber, errors: errors,
                     hint: "Every 1, 2, 3… weeks, months or years; ignored for one time.", inputMode: "numeric",
-                    size: 4),
+                    size: 4,
+                    // A one-time reminder has no "every": the page's script hides the field for it.
+                    dataAttributes: [.init(name: "shown-unless", value: "frequency_type=one_time")]),
             ]
             descriptionField = FormField(
                 "description", label: "Notes (optional)", control: .textarea, value: form.description,

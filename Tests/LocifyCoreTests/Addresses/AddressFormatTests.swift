@@ -61,6 +61,9 @@ final class AddressFormatTests: XCTestCase {
             us.lines(recipient: "Ada"),
             ["Ada", "1600 Amphitheatre Parkway", "MOUNTAIN VIEW, CA 94043", "United States"])
         XCTAssertEqual(us.singleLine(), "1600 Amphitheatre Parkway, MOUNTAIN VIEW, CA 94043, United States")
+        XCTAssertEqual(
+            us.lines(asWritten: true), ["1600 Amphitheatre Parkway", "Mountain View, CA 94043", "United States"],
+            "on screen, the case as typed")
         let partial = PostalAddress(city: "Springfield", postalCode: "62704", countryCode: "US")
         XCTAssertEqual(
             partial.lines(), ["SPRINGFIELD, 62704", "United States"], "an empty state leaves no stray comma")
@@ -74,6 +77,8 @@ final class AddressFormatTests: XCTestCase {
         XCTAssertEqual(
             japan.lines(for: tokyo, countryName: "Japan", latin: true), ["1-1 Chiyoda, TOKYO", "100-0001", "Japan"],
             "Japan writes the prefecture in capitals")
+        XCTAssertEqual(
+            japan.lines(for: tokyo, countryName: "Japan", latin: true, asWritten: true).first, "1-1 Chiyoda, Tokyo")
         XCTAssertEqual(PostalAddress(city: "Paris").lines(), ["PARIS"], "no country: the defaults, no country line")
         XCTAssertEqual(formats.countryName(for: "TA"), "Tristan da Cunha")
     }

@@ -268,6 +268,14 @@ final class PlacesWebTests: XCTestCase {
             }
             XCTAssertEqual(kinds.compactMap { $0 }.count, 3, map.text)
             XCTAssertEqual(kinds.compactMap { $0 }, kinds.compactMap { $0 }.sorted(), "nearest first")
+            // Map first: the results highlighted on it (numbered as listed), the map opening on them, and the
+            // list a sheet under the map.
+            XCTAssertTrue(map.text.contains(#"data-focus="results""#), map.text)
+            XCTAssertTrue(map.text.contains("&quot;label&quot;:&quot;1. "), map.text)
+            XCTAssertTrue(map.text.contains("&quot;layer&quot;:&quot;results&quot;"))
+            let mapAt = try XCTUnwrap(map.text.range(of: #"id="home-map""#)?.lowerBound)
+            let sheetAt = try XCTUnwrap(map.text.range(of: #"class="search-results sheet""#)?.lowerBound)
+            XCTAssertLessThan(mapAt, sheetAt)
             XCTAssertTrue(
                 map.text.contains("/places/new?name=Lyon&amp;address=Lyon,%20France&amp;lat=45.7578&amp;lon=4.832"))
 

@@ -35,35 +35,135 @@ document.addEventListener("DOMContentLoaded", () => {
       navigator.share({ title: button.dataset.shareTitle, text }).catch(() => {});
     });
   }
-  // A long list (countries, contacts) gets a filter above it that narrows the choices as one types and
-  // picks the first that fits; the list itself stays keyboard-operable, and without JavaScript it is a
-  // plain list where typing a name jumps to it. `chosen` runs once typing picks another entry.
+  // A long list (countries, contacts) becomes one combobox: a text field that narrows the choices as one
+  // types, shown as a list under it (arrows move, Enter or a tap chooses, Escape closes), and picks the
+  // first that fits. The select stays in the form, hidden, and carries the value; without JavaScript it is
+  // a plain list where typing a name jumps to it. `chosen` runs once typing or a choice picks another entry.
   const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   function addFilter(select, placeholder, chosen) {
-    const filter = document.createElement("input");
-    filter.type = "search";
-    filter.id = select.id + "-filter";
-    filter.className = "select-filter";
-    filter.placeholder = placeholder;
-    filter.setAttribute("aria-label", placeholder);
-    filter.setAttribute("aria-controls", select.id);
-    filter.autocomplete = "off";
-    select.before(filter);
-    const options = [...select.options];
-    filter.addEventListener("input", () => {
-      const wanted = fold(filter.value.trim());
-      let first = null;
-      for (const option of options) {
-        const matches = !wanted || option.value === "" || fold(option.text).includes(wanted) || fold(option.value) === wanted;
-        option.hidden = !matches;
-        if (matches && option.value !== "" && !first) first = option;
+    const box = document.createElement("div");
+    box.className = "combobox";
+    const input = document.createElement("input");
+    input.type = "text";
+    input.id = select.id + "-filter";
+    input.className = "select-filter";
+    input.placeholder = placeholder;
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+    const list = document.createElement("ul");
+    list.id = select.id + "-choices";
+    list.className = "combobox-list";
+    list.setAttribute("role", "listbox");
+    list.hidden = true;
+    input.setAttribute("aria-controls", list.id);
+    const label = document.querySelector(`label[for="${select.id}"]`);
+    if (label) {
+      label.htmlFor = input.id;
+      if (!label.id) label.id = select.id + "-label";
+      list.setAttribute("aria-labelledby", label.id);
+    } else {
+      input.setAttribute("aria-label", placeholder);
+    }
+    for (const name of ["aria-describedby", "aria-invalid"]) {
+      if (select.hasAttribute(name)) input.setAttribute(name, select.getAttribute(name));
+    }
+    const options = [...select.options].filter((option) => option.value !== "");
+    const selectedText = () => (select.value === "" ? "" : select.selectedOptions[0].text);
+    input.value = selectedText();
+    select.hidden = true;
+    select.tabIndex = -1;
+    box.append(input, list);
+    select.before(box);
+
+    let shown = [];
+    let active = -1;
+    const pick = (option) => {
+      if (select.value === option.value) return;
+      select.value = option.value;
+      if (chosen) chosen();
+    };
+    const mark = (index) => {
+      active = index;
+      [...list.children].forEach((item, at) => item.classList.toggle("active", at === index));
+      if (index < 0) { input.removeAttribute("aria-activedescendant"); return; }
+      input.setAttribute("aria-activedescendant", list.children[index].id);
+      list.children[index].scrollIntoView({ block: "nearest" });
+    };
+    const close = () => {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      mark(-1);
+    };
+    const choose = (option) => {
+      pick(option);
+      input.value = option.text;
+      close();
+    };
+    const open = () => {
+      const wanted = fold(input.value.trim());
+      shown = options.filter((option) => !wanted || fold(option.text).includes(wanted) || fold(option.value) === wanted);
+      list.replaceChildren(...shown.slice(0, 100).map((option, index) => {
+        const item = document.createElement("li");
+        item.id = `${list.id}-${index}`;
+        item.setAttribute("role", "option");
+        item.setAttribute("aria-selected", String(option.value === select.value));
+        item.textContent = option.text;
+        // Keep the focus in the field while the pointer chooses.
+        item.addEventListener("mousedown", (event) => event.preventDefault());
+        item.addEventListener("click", () => choose(option));
+        return item;
+      }));
+      if (shown.length === 0) {
+        const none = document.createElement("li");
+        none.className = "combobox-none";
+        none.textContent = "Nothing matches";
+        list.append(none);
       }
-      if (wanted && first && select.value !== first.value) {
-        select.value = first.value;
-        if (chosen) chosen();
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+      mark(-1);
+    };
+    input.addEventListener("input", () => {
+      open();
+      if (input.value.trim() && shown.length > 0) pick(shown[0]);
+    });
+    input.addEventListener("focus", () => input.select());
+    input.addEventListener("keydown", (event) => {
+      const count = Math.min(shown.length, 100);
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (list.hidden) open();
+        if (count === 0) return;
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        mark(active < 0 ? (step > 0 ? 0 : count - 1) : (active + step + count) % count);
+      } else if (event.key === "Enter" && !list.hidden) {
+        // Enter chooses; it sends the form only once the list is closed.
+        event.preventDefault();
+        if (active >= 0) choose(shown[active]);
+        else if (shown.length > 0) choose(shown[0]);
+        else close();
+      } else if (event.key === "Escape" && !list.hidden) {
+        event.preventDefault();
+        input.value = selectedText();
+        close();
       }
     });
-    return filter;
+    input.addEventListener("blur", () => {
+      close();
+      if (input.value.trim() === "") {
+        // An emptied field chooses nothing where the list allows it; else it keeps the last choice.
+        if (select.querySelector('option[value=""]') && select.value !== "") {
+          select.value = "";
+          if (chosen) chosen();
+        }
+        return;
+      }
+      input.value = selectedText();
+    });
+    return input;
   }
   const countrySelect = document.querySelector("[data-country-picker] select");
   if (countrySelect) {
@@ -174,6 +274,20 @@ const LocifyAvatars = (() => {
   }
   return { make };
 })();
+
+// A field that means nothing for one choice of another (how often a one-time reminder repeats) is hidden
+// while that choice is made; without a script it shows, with a hint saying when it is ignored.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const control of document.querySelectorAll("[data-shown-unless]")) {
+    const [name, value] = control.dataset.shownUnless.split("=");
+    const other = control.form && control.form.elements[name];
+    const field = control.closest(".field");
+    if (!other || !field) continue;
+    const update = () => { field.hidden = other.value === value; };
+    other.addEventListener("change", update);
+    update();
+  }
+});
 
 // The account's timezone from the browser's own: chosen at sign-up (a person who changes it keeps
 // theirs), offered in Settings where it differs from the saved one. Only a zone of the list is used.

@@ -67,7 +67,12 @@ const LocifyMap = (() => {
     // Approximate pins (a geocoder that knew only the city) are drawn over the area they may be in.
     const circles = element("div", "map-areas map-circles");
     circles.setAttribute("aria-hidden", "true");
-    container.append(layer, circles, outlines, pins, popup, controls, attribution);
+    // Where the street map cannot be had (no tile server, or none reachable: offline), the bundled basemap
+    // draws coasts, borders and cities; at street zooms that is little, and the map says why.
+    const notice = element("p", "map-notice");
+    notice.setAttribute("role", "status");
+    notice.hidden = true;
+    container.append(layer, circles, outlines, pins, popup, controls, notice, attribution);
     let areas = [];
     // The box being chosen (drawn or typed), outlined apart from the saved ones.
     const draftBox = element("div", "map-area-draft");
@@ -103,7 +108,16 @@ const LocifyMap = (() => {
       }
       center = project(20, 0, zoom);
     }
+    const focus = container.dataset.focus;
     const fit = () => {
+      const focused = focus ? markers.filter((marker) => marker.layer === focus) : [];
+      if (focused.length > 0) {
+        fitPoints(focused);
+        // One result alone opens at a street's zoom, not the widest that fits it.
+        if (focused.length === 1) zoom = Math.min(zoom, 15);
+        if (focused.length === 1) center = project(focused[0].lat, focused[0].lon, zoom);
+        return;
+      }
       if (container.hasAttribute("data-centre-first") && markers.length > 0) {
         zoom = Number(container.dataset.zoom || 15);
         center = project(markers[0].lat, markers[0].lon, zoom);
@@ -122,6 +136,8 @@ const LocifyMap = (() => {
       for (const entry of placed) {
         entry.pin.hidden = true;
         if (hiddenLayers.has(entry.marker.layer || "")) continue;
+        // The results the page is about each stay a pin of their own.
+        if (focus && entry.marker.layer === focus) { entry.pin.hidden = false; continue; }
         const point = project(entry.marker.lat, entry.marker.lon, zoom);
         const key = `${Math.floor(point.x / CLUSTER_PX)}:${Math.floor(point.y / CLUSTER_PX)}`;
         if (!cells.has(key)) cells.set(key, []);
@@ -169,7 +185,11 @@ const LocifyMap = (() => {
             tile.alt = "";
             tile.decoding = "async";
             tile.addEventListener("error", () => {
-              if (!tile.dataset.fallback) { tile.dataset.fallback = "1"; tile.src = fallbackURL(z, x, ty); }
+              if (!tile.dataset.fallback) {
+                tile.dataset.fallback = "1";
+                tile.src = fallbackURL(z, x, ty);
+                explain();
+              }
             });
             img.src = tiles ? tileURL(tiles, z, x, ty) : fallbackURL(z, x, ty);
             if (!tiles) img.dataset.fallback = "1";
@@ -181,6 +201,7 @@ const LocifyMap = (() => {
         }
       }
       for (const [key, img] of shown) if (!wanted.has(key)) { img.remove(); shown.delete(key); }
+      explain();
       if (clusteredAt !== zoom) regroup();
       const place = (node, lat, lon) => {
         const point = project(lat, lon, zoom);
@@ -213,6 +234,17 @@ const LocifyMap = (() => {
       if (pick && pick.point) place(pick.pin, pick.point.lat, pick.point.lon);
       if (here) place(here.dot, here.lat, here.lon);
       container.dispatchEvent(new CustomEvent("locify:moved", { bubbles: true }));
+    }
+
+    /// Says so when the tiles in view are the basemap's at a zoom where it shows little.
+    function explain() {
+      const fallbacks = [...shown.values()].some((img) => img.dataset.fallback);
+      const text = !fallbacks || zoom < 9 ? ""
+        : !tiles ? "No street map on this server — showing cities"
+        : navigator.onLine === false ? "Street map unavailable offline — showing cities"
+        : "Street map unavailable — showing cities";
+      if (notice.textContent !== text) notice.textContent = text;
+      notice.hidden = text === "";
     }
 
     /// What is in view: its edges and zoom.
@@ -487,12 +519,14 @@ const LocifyMap = (() => {
       button.addEventListener("click", () => ask(true));
       // Asked only when already allowed: a page never opens with a permission prompt.
       if (navigator.permissions) {
+        // A search's results keep the view: the position is shown, not gone to.
+        const recentre = !focus;
         navigator.permissions.query({ name: "geolocation" }).then((state) => {
-          if (state.state === "granted") ask(true);
-          else lastKnown(true);
-        }).catch(() => lastKnown(true));
+          if (state.state === "granted") ask(recentre);
+          else lastKnown(recentre);
+        }).catch(() => lastKnown(recentre));
       } else {
-        lastKnown(true);
+        lastKnown(!focus);
       }
     }
 

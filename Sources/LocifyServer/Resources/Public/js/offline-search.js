@@ -176,7 +176,7 @@ const LocifyOfflineSearch = (() => {
       if (text) node.textContent = text;
       return node;
     };
-    const section = make("section", "search-results");
+    const section = make("section", "search-results sheet");
     section.setAttribute("aria-labelledby", "results-heading");
     const heading = make("h2", "", hits.length === 0 ? `Nothing found for “${query}”` : `Found for “${query}”`);
     heading.id = "results-heading";
@@ -207,7 +207,9 @@ const LocifyOfflineSearch = (() => {
     section.append(heading, summary, list, clear);
     // A search kept from when it was made online is searched again in the device's current copy.
     for (const kept of document.querySelectorAll("main .search-results")) kept.remove();
-    form.after(section);
+    // As online: the map first, the results a sheet under it (under the layer switch where there is one).
+    const mapHome = form.closest(".map-home");
+    (mapHome && mapHome.querySelector(".map-layers") || form).after(section);
     form.querySelector("input[name=q]").value = query;
     const map = document.getElementById(form.dataset.offlineMapSearch);
     if (map && map.locifyMap && hits.length > 0) map.locifyMap.fitTo(hits);
