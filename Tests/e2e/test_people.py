@@ -113,7 +113,7 @@ def test_a_long_contact_list_is_filtered_as_one_types(server, browser, signed_in
     assert browser.find_element(By.CSS_SELECTOR, "label[for=task-contact-filter]").text
     assert not browser.find_element(By.ID, "task-contact").is_displayed()
     fill(browser, "task-contact-filter", "PRÍYA")
-    assert picker.first_selected_option.text == "Priya Raman"
+    assert picker.first_selected_option.get_attribute("textContent") == "Priya Raman"
     assert combo.get_attribute("aria-expanded") == "true"
     offered = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#task-contact-choices [role=option]")]
     assert offered == ["Priya Raman"], "only Priya is offered"
@@ -126,7 +126,7 @@ def test_a_long_contact_list_is_filtered_as_one_types(server, browser, signed_in
     assert active.text == first_two[1]
     combo.send_keys(Keys.ENTER)
     assert combo.get_attribute("aria-expanded") == "false"
-    assert picker.first_selected_option.text == first_two[1] == combo.get_attribute("value")
+    assert picker.first_selected_option.get_attribute("textContent") == first_two[1] == combo.get_attribute("value")
     fill(browser, "task-contact-filter", "PRÍYA")
     combo.send_keys(Keys.ENTER)
     assert combo.get_attribute("value") == "Priya Raman"
