@@ -242,6 +242,17 @@ def wait(driver):
     return WebDriverWait(driver, 10)
 
 
+def open_add_form(driver, field_id):
+    """A contact page's add forms are folded until wanted: the one holding `field_id` is opened by its
+    summary, as a person taps "Add a task"."""
+    element = driver.find_element(By.ID, field_id)
+    if not element.is_displayed():
+        summary = element.find_element(By.XPATH, "ancestor::details[1]/summary")
+        summary.click()
+        WebDriverWait(driver, 10).until(lambda _: element.is_displayed())
+    return element
+
+
 def fill(driver, field_id, value):
     element = driver.find_element(By.ID, field_id)
     element.clear()

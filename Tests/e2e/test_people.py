@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit
+from conftest import assert_no_console_errors, click_and_wait_for_page, fill, open_add_form, shot, submit
 
 
 def plain_name(text):
@@ -24,7 +24,18 @@ def open_first_contact(driver, server):
 def tag_task_and_note(driver, server, screens, label):
     name, contact_url = open_first_contact(driver, server)
 
+    # The person first: how to reach them, addresses and reminders before tasks, notes and tags, each a
+    # tap away from the links under the name; the add forms stay folded until wanted.
+    sections = [e.get_attribute("id") or e.find_element(By.TAG_NAME, "h2").get_attribute("id")
+                for e in driver.find_elements(By.CSS_SELECTOR, ".contact-detail > section")]
+    order = [s for s in sections if s in ("fields", "addresses-heading", "tasks", "notes", "tags")]
+    assert order[:2] == ["fields", "addresses-heading"] and order.index("tags") > order.index("notes"), sections
+    links = [a.get_attribute("href").split("#")[1] for a in driver.find_elements(By.CSS_SELECTOR, ".section-links a")]
+    assert links[:3] == ["fields", "addresses-heading", "reminders-heading"], links
+    assert not driver.find_element(By.ID, "new-note").is_displayed(), "the note form is folded"
+    shot(driver, screens, f"58-{label}-contact-page")
     # A phone number: Phone is the kind chosen first; the number becomes a link that calls it.
+    open_add_form(driver, "new-field-data")
     assert Select(driver.find_element(By.ID, "new-field-kind")).first_selected_option.text == "Phone"
     fill(driver, "new-field-data", "+44 20 7946 0958")
     fill(driver, "new-field-labels", "Mobile")
@@ -46,6 +57,7 @@ def tag_task_and_note(driver, server, screens, label):
     driver.get(contact_url)
 
     # A tag: typed into the field the suggestions list serves, then shown as a link on the page.
+    open_add_form(driver, "new-tags")
     fill(driver, "new-tags", "Book club")
     submit(driver, "#tags form.inline-form button[type=submit]")
     assert driver.current_url.startswith(contact_url)
@@ -66,6 +78,7 @@ def tag_task_and_note(driver, server, screens, label):
 
     # A task: added on the contact's page, listed on the Tasks page, ticked off, and gone from it.
     driver.get(contact_url)
+    open_add_form(driver, "new-task")
     fill(driver, "new-task", "Lend the Lovelace biography")
     submit(driver, "#tasks form.inline-form button[type=submit]")
     task = driver.find_element(By.CSS_SELECTOR, "#tasks .task-list li")
@@ -83,6 +96,7 @@ def tag_task_and_note(driver, server, screens, label):
     assert ticked.find_element(By.CSS_SELECTOR, "form.inline button").get_attribute("aria-pressed") == "true"
 
     # A note: its line breaks kept, shown newest first.
+    open_add_form(driver, "new-note")
     fill(driver, "new-note", "Met at the book club.\nReads in Italian.")
     submit(driver, "#notes form button[type=submit]")
     body = driver.find_element(By.CSS_SELECTOR, "#notes .note-list .note-body")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from conftest import TILE_PNG, click_and_wait_for_page, shot, submit, wait
+from conftest import TILE_PNG, click_and_wait_for_page, open_add_form, shot, submit, wait
 
 # Every picture the page has, after scrolling so lazy ones load: which are broken (loaded, no pixels).
 BROKEN_IMAGES = """
@@ -67,7 +67,7 @@ def test_a_photo_becomes_the_picture_and_no_page_shows_a_broken_image(server, br
     contact_url = browser.current_url
     photo = Path(tempfile.mkdtemp()) / "jonas.png"
     photo.write_bytes(TILE_PNG)
-    browser.find_element(By.ID, "photo-file").send_keys(str(photo))
+    open_add_form(browser, "photo-file").send_keys(str(photo))
     preview = browser.find_element(By.ID, "photo-preview")
     wait(browser).until(lambda d: preview.is_displayed())
     assert preview.get_attribute("src").startswith("data:image/png;base64,")

@@ -8,9 +8,16 @@ public enum LooseValue {
     /// and the API's description can state the bound.
     public static let maximumMagnitude = 999_999_999_999_999
 
-    /// A whole number within `maximumMagnitude`; surrounding spaces are ignored. Nil when the text is not one.
+    /// A whole number within `maximumMagnitude`; surrounding spaces are ignored, and so is a fraction of
+    /// zeros (`"1.0"` is the number JSON and the API's description call an integer). Nil when the text is not one.
     public static func integer(_ text: String) -> Int? {
-        Int(text.trimmingCharacters(in: .whitespaces)).flatMap(bounded)
+        var trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
+        if let point = trimmed.firstIndex(of: "."), trimmed[trimmed.index(after: point)...].allSatisfy({ $0 == "0" }),
+            point != trimmed.startIndex, trimmed[trimmed.index(before: point)].isNumber
+        {
+            trimmed = trimmed[..<point]
+        }
+        return Int(trimmed).flatMap(bounded)
     }
 
     /// `value` when it is within `maximumMagnitude`.

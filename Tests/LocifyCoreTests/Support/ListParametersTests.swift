@@ -42,6 +42,12 @@ final class ListParametersTests: XCTestCase {
         XCTAssertEqual(LooseValue.integer(" 12 "), 12)
         XCTAssertEqual(LooseValue.integer("+7"), 7)
         XCTAssertNil(LooseValue.integer("1.5"))
+        // JSON (and so the API's description) calls 1.0 an integer: the API fuzzing sends it for ids.
+        XCTAssertEqual(LooseValue.integer("1.0"), 1)
+        XCTAssertEqual(LooseValue.integer("-3.00"), -3)
+        XCTAssertEqual(LooseValue.integer("12."), 12)
+        XCTAssertNil(LooseValue.integer(".0"))
+        XCTAssertNil(LooseValue.integer("1.05"))
         XCTAssertNil(LooseValue.integer("1000000000000000"), "16 digits are beyond the bound")
         XCTAssertEqual(LooseValue.integer("999999999999999"), 999_999_999_999_999)
         for yes in ["1", "true", "ON", " yes "] { XCTAssertEqual(LooseValue.boolean(yes), true, yes) }

@@ -82,6 +82,34 @@ final class ContactsWebTests: XCTestCase {
         }
     }
 
+    func testTheContactPageShowsThePersonFirstAndFoldsItsAddForms() async throws {
+        try await forEachDatabase { app, _, database in
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.account(email: "grace@example.com")
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let page = try await browser.get("/contacts/\(ada.id)")
+            let headings = [
+                "fields-heading", "addresses-heading", "reminders-heading", "tasks-heading", "notes-heading",
+                "tags-heading",
+            ].map { page.text.range(of: #"<h2 id="\#($0)""#)?.lowerBound }
+            XCTAssertEqual(headings.compactMap { $0 }.count, 6, "\(database): \(page.text)")
+            XCTAssertEqual(headings.compactMap { $0 }, headings.compactMap { $0 }.sorted(), "how to reach them first")
+            XCTAssertTrue(page.text.contains(#"<nav class="section-links" aria-label="Sections of this page">"#))
+            for summary in [
+                "Add a phone, e-mail or account", "Add tags", "Add a task", "Write a note", "Upload a photo",
+            ] {
+                XCTAssertTrue(
+                    page.text.contains(#"<details class="add-form">"# + "\n    <summary>\(summary)</summary>"), summary)
+            }
+            // A form sent with a problem comes back open, its message beside the field.
+            let empty = try await browser.post("/contacts/\(ada.id)/notes", form: ["body": ""])
+            XCTAssertTrue(
+                empty.text.contains(#"<details class="add-form" open>"# + "\n    <summary>Write a note</summary>"),
+                empty.text)
+        }
+    }
+
     func testContactListPaginatesAndHidesOtherAccounts() async throws {
         try await forEachDatabase { app, _, _ in
             let other = try await app.makeAccount(email: "other@example.com", name: "Other")

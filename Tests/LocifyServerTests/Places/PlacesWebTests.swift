@@ -207,6 +207,11 @@ final class PlacesWebTests: XCTestCase {
                 }
             }
             let base = "/places/categories/\(category.id)"
+            // The list first: the filters folded above it, open when they are in use or say a problem.
+            let plain = try await browser.get(base)
+            XCTAssertTrue(plain.text.contains(#"<details class="filters">"#), plain.text)
+            let filtered = try await browser.get(base + "?q=sud")
+            XCTAssertTrue(filtered.text.contains(#"<details class="filters" open>"#))
             let byName = try await names(base)
             XCTAssertEqual(byName, ["Le Sud", "Paul Bocuse", "Septime"])
             let near = try await names(base + "?near=Lyon&sort=distance")
@@ -224,6 +229,7 @@ final class PlacesWebTests: XCTestCase {
             XCTAssertTrue(nowhere.text.contains("“Atlantis” could not be found on the map"), nowhere.text)
             let pointless = try await browser.get(base + "?sort=distance")
             XCTAssertTrue(pointless.text.contains("Sorting by distance needs a point"))
+            XCTAssertTrue(pointless.text.contains(#"<details class="filters" open>"#), "a problem shows at once")
             let awaited13 = try await browser.get("/places/categories/999999").status
             XCTAssertEqual(awaited13, .notFound)
         }
