@@ -248,6 +248,8 @@ def open_add_form(driver, field_id):
     element = driver.find_element(By.ID, field_id)
     if not element.is_displayed():
         summary = element.find_element(By.XPATH, "ancestor::details[1]/summary")
+        # Clear of a phone's tab bar, as a person scrolls before tapping.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
         summary.click()
         WebDriverWait(driver, 10).until(lambda _: element.is_displayed())
     return element
