@@ -245,7 +245,11 @@ def wait(driver):
 def open_add_form(driver, field_id):
     """A contact page's add forms are folded until wanted: the one holding `field_id` is opened by its
     summary, as a person taps "Add a task"."""
-    element = driver.find_element(By.ID, field_id)
+    return unfold(driver, driver.find_element(By.ID, field_id))
+
+
+def unfold(driver, element):
+    """The folded part of a page (`<details>`: an add form, a list's filters) holding `element`, opened."""
     if not element.is_displayed():
         summary = element.find_element(By.XPATH, "ancestor::details[1]/summary")
         # Clear of a phone's tab bar, as a person scrolls before tapping.

@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (PARIS, ROOT, Account, Server, TileStandIn, api, assert_no_console_errors,
-                      click_and_wait_for_page, fill, free_port, log_in, shot)
+                      click_and_wait_for_page, fill, free_port, log_in, shot, unfold)
 
 
 class RestartableServer:
@@ -471,7 +471,8 @@ def waiting_note(driver):
 def search_results(driver, server, path, query, offline=False):
     """The names a list's search form finds, typed into the form as a person would."""
     driver.get(server.url + path)
-    field = driver.find_element(By.CSS_SELECTOR, "main form[role=search] input[name=q]")
+    # A category's filters are folded above its list.
+    field = unfold(driver, driver.find_element(By.CSS_SELECTOR, "main form[role=search] input[name=q]"))
     field.clear()
     field.send_keys(query)
     click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, "main form[role=search] button[type=submit]"))
