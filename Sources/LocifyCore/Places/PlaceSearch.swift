@@ -37,10 +37,14 @@ public struct PlaceSearchHit: Equatable, Sendable {
     /// app finds the street itself); everything else as its coordinates (a geocoder's answer is what was
     /// asked for, even a city).
     public var mapDestination: MapDestination {
-        if kind == .address, let precision, precision < .street, let detail {
-            return .address(detail)
-        }
+        if !isPrecise, let detail { return .address(detail) }
         return .coordinate(coordinate, label: name)
+    }
+
+    /// False for a contact's address the geocoder placed coarser than its street.
+    public var isPrecise: Bool {
+        guard kind == .address, let precision else { return true }
+        return precision >= .street
     }
 }
 

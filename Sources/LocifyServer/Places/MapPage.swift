@@ -142,9 +142,8 @@ enum MapPage {
             saveURL: hit.kind == .place ? nil : NewPlaceLink.path(for: hit),
             actions: MapActions(
                 hit.mapDestination, preferredApp: preferredApp,
-                shareText: hit.mapDestination == .coordinate(coordinate, label: hit.name)
-                    ? ShareText.place(name: hit.name, address: hit.detail, coordinate: coordinate)
-                    : ShareText.address(name: hit.name, lines: [hit.detail ?? ""], coordinate: nil),
+                shareText: ShareText.place(
+                    name: hit.name, address: hit.detail, coordinate: coordinate, isPrecise: hit.isPrecise),
                 id: "result-\(index + 1)", title: hit.name))
     }
 }

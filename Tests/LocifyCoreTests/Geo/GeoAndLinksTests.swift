@@ -172,6 +172,14 @@ final class GeoAndLinksTests: XCTestCase {
         XCTAssertNil(stored(.pending, coordinate: nil).coordinatePrecision)
         XCTAssertEqual(
             stored(GeocodeState(status: .done, precision: .city)).approximateArea(), "around Berlin")
+        // A search's hit: a contact's address placed only in its city goes to maps apps as its text.
+        let roughHit = PlaceSearchHit(
+            kind: .address, name: "Ada · Home", detail: "Unter den Linden 1, Berlin", coordinate: berlin,
+            precision: .city)
+        XCTAssertFalse(roughHit.isPrecise)
+        XCTAssertEqual(roughHit.mapDestination, .address("Unter den Linden 1, Berlin"))
+        let cityHit = PlaceSearchHit(kind: .geocoder, name: "Berlin", coordinate: berlin, precision: .city)
+        XCTAssertEqual(cityHit.mapDestination, .coordinate(berlin, label: "Berlin"), "a city asked for is the city")
         XCTAssertEqual(NominatimResults.precision(of: "state"), .region)
         XCTAssertEqual(NominatimResults.precision(of: "road"), .street)
     }

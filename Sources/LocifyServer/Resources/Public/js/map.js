@@ -114,8 +114,10 @@ const LocifyMap = (() => {
       if (focused.length > 0) {
         fitPoints(focused);
         // One result alone opens at a street's zoom, not the widest that fits it.
-        if (focused.length === 1) zoom = Math.min(zoom, 15);
-        if (focused.length === 1) center = project(focused[0].lat, focused[0].lon, zoom);
+        if (focused.length === 1) {
+          zoom = Math.min(zoom, 15);
+          center = project(focused[0].lat, focused[0].lon, zoom);
+        }
         return;
       }
       if (container.hasAttribute("data-centre-first") && markers.length > 0) {
