@@ -174,6 +174,7 @@ let locifyMigrations: [any Migration] = [
     CreateDAVCards(),
     CreateDAVTasks(),
     AddPlacePrecision(),
+    CreateSampleRecords(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -213,6 +214,7 @@ let locifyTables: [any StoredTable.Type] = [
     MapAreasTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
+    SampleRecordsTable.self,
 ]
 
 func registerMigrations(_ app: Application) {

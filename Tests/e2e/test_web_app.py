@@ -39,7 +39,8 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     shot(browser, screens, "02-start")
     browser.get(server.url + "/contacts")
     empty = browser.find_element(By.CSS_SELECTOR, "p.empty")
-    assert empty.text == "No contacts yet. Add the first one, or import them from your phone or another app.", empty.text
+    assert empty.text == ("No contacts yet. Add the first one, import them from your phone or another app, or fill the "
+                          "account with sample data to look around."), empty.text
 
     # Settings offer the device's timezone where it differs from the account's.
     browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
@@ -52,8 +53,23 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     assert browser.switch_to.active_element.get_attribute("id") == "timezone"
     browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Paris"})
 
-    # A lived-in account: the demo seed adds a dozen people.
-    assert "Added 12 sample contacts" in server.cli("seed", "--demo", "--email", EMAIL)
+    # A lived-in account in one press: the empty account's start page offers the sample data.
+    browser.get(server.url + "/contacts")
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "fill the account with sample data"))
+    assert browser.current_url.endswith("/start#sample-data")
+    click_and_wait_for_page(browser, browser.find_element(By.XPATH, "//button[text()='Fill with sample data']"))
+    wait(browser).until(EC.url_contains("/map"))
+    flash = browser.find_element(By.CSS_SELECTOR, ".flash").text
+    assert flash.startswith("Added 12 sample contacts with 10 addresses, 9 phone numbers"), flash
+    assert "and 14 saved places" in flash, flash
+    # The map shows them: saved places and the people's addresses, in several countries.
+    summary = browser.find_element(By.CSS_SELECTOR, "main .summary").text
+    assert summary.startswith("14 places and 10 contact addresses."), summary
+    shot(browser, screens, "03-sample-data-map")
+    # Offered once: a filled account is offered its removal instead.
+    browser.get(server.url + "/start")
+    assert browser.find_elements(By.XPATH, "//button[text()='Fill with sample data']") == []
+    assert browser.find_element(By.XPATH, "//button[text()='Remove sample data']").is_displayed()
 
     # Log out, then log in again
     click_and_wait_for_page(browser, browser.find_element(By.CSS_SELECTOR, ".logout button"))
@@ -141,6 +157,23 @@ def test_a_new_user_manages_contacts(server, browser, screens):
     browser.get(server.url + "/about")
     assert "GeoNames" in browser.page_source
     shot(browser, screens, "13-about")
+
+    # The sample data goes in one press, and only it: a contact the person added stays.
+    browser.get(server.url + "/contacts/new")
+    fill(browser, "first_name", "Ada")
+    submit(browser)
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".contact-detail")))
+    browser.get(server.url + "/settings")
+    click_and_wait_for_page(browser, browser.find_element(By.LINK_TEXT, "Start here"))
+    click_and_wait_for_page(browser, browser.find_element(By.XPATH, "//button[text()='Remove sample data']"))
+    assert browser.find_element(By.CSS_SELECTOR, ".flash").text == "Removed 12 sample contacts and 14 sample places."
+    # Not empty (Ada is there), so nothing more is offered.
+    assert browser.find_elements(By.CSS_SELECTOR, "#sample-data") == []
+    browser.get(server.url + "/contacts")
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".contact-name")] == ["Ada"]
+    browser.get(server.url + "/places")
+    assert browser.find_element(By.CSS_SELECTOR, "main .summary").text.startswith("0 places in 4 categories"), \
+        "the categories stay: the person may have renamed or filled them"
     assert_no_console_errors(browser)
 
 

@@ -179,6 +179,7 @@ enum SettingsPage {
         let fieldKindsURL = SitePaths.settingsFieldKinds.path
         let feedbackURL: String
         let aboutURL: String
+        let startURL: String
         let gravatarURL: String
         let looksUpGravatar: Bool
         /// `LOCIFY_GRAVATAR_URL=off`: the administrator turned look-ups off for everyone.
@@ -264,6 +265,7 @@ enum SettingsPage {
             placesURL = SitePaths.settingsPlaces.path
             feedbackURL = SitePaths.settingsFeedback.path
             aboutURL = SitePaths.about.path
+            startURL = SitePaths.start.path
             gravatarURL = SitePaths.settingsGravatar.path
             self.looksUpGravatar = looksUpGravatar
             self.gravatarOffForServer = gravatarOffForServer

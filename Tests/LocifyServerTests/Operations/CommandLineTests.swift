@@ -35,11 +35,10 @@ final class CommandLineTests: XCTestCase {
             }
             let seedToken = try await LocifyApp.createToken(in: app, email: "cli@example.com", label: "seed check")
 
-            let first = try await LocifyApp.seedDemo(in: app, email: "cli@example.com")
-            XCTAssertEqual(first.created, 12)
-            let second = try await LocifyApp.seedDemo(in: app, email: "cli@example.com")
-            XCTAssertEqual(second.created, 0, "seeding twice adds nothing")
-            XCTAssertEqual(second.skipped, 12)
+            let first = try await LocifyApp.fillWithSampleData(in: app, email: "cli@example.com", peopleOnly: true)
+            XCTAssertEqual(first, "Added 12 sample contacts.")
+            let second = try await LocifyApp.fillWithSampleData(in: app, email: "cli@example.com", peopleOnly: true)
+            XCTAssertEqual(second, "Added 0 sample contacts (12 already there).", "seeding twice adds nothing")
             let list = try await app.send(
                 .GET, "/api/contacts?limit=100", headers: ["Authorization": "Bearer \(seedToken)"])
             XCTAssertEqual(try list.decoded(PageResource<ContactResource>.self).meta.total, 12)
