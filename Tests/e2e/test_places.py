@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit, wait
+from conftest import assert_no_console_errors, click_and_wait_for_page, fill, shot, submit, unfold, wait
 
 
 def assert_fits(driver):
@@ -60,8 +60,7 @@ def delete_its_category_moving_it(driver, server, target):
     favorites = driver.find_element(By.CSS_SELECTOR, ".category-favorites")
     assert "Favorites" in favorites.text and favorites.text.endswith("1"), favorites.text
     row = next(r for r in driver.find_elements(By.CSS_SELECTOR, ".category-list > li") if "Weekend trips" in r.text)
-    row.find_element(By.CSS_SELECTOR, "summary").click()
-    click_and_wait_for_page(driver, row.find_element(By.PARTIAL_LINK_TEXT, "Delete"))
+    click_and_wait_for_page(driver, unfold(driver, row.find_element(By.CSS_SELECTOR, "details.category-edit a")))
     assert driver.find_element(By.TAG_NAME, "h1").text == "Delete the category “Weekend trips”?"
     # Refused until the receiving category is chosen.
     submit(driver, "main form button.danger")
@@ -208,6 +207,25 @@ def test_the_map_home_shows_places_and_contacts_in_layers(server, browser, signe
         return max(parts, default=1) < size and sum(parts) + len(shown(".map-marker-places")) >= size
 
     wait(browser).until(came_apart)
+    # What goes out of view is out of reach: no tabbing to a pin one cannot see; nothing in view crowds another.
+    for _ in range(3):
+        home.find_element(By.CSS_SELECTOR, ".map-zoom-in").click()
+    reach = browser.execute_script("""
+        const box = arguments[0].getBoundingClientRect();
+        return [...arguments[0].querySelectorAll('.map-marker:not([hidden]), .map-cluster')].map((e) => {
+          const r = e.getBoundingClientRect();
+          const outside = Math.max(box.left - r.right, r.left - box.right, box.top - r.bottom, r.top - box.bottom);
+          return [outside, getComputedStyle(e).visibility, r.left + r.width / 2, r.bottom];
+        });""", home)
+    far = [visibility for outside, visibility, _, _ in reach if outside > 60]
+    assert far and set(far) == {"hidden"}, reach
+    in_view = shown(".map-marker, .map-cluster")
+    assert all(e.value_of_css_property("visibility") == "visible" for e in in_view)
+    centres = [(x, y) for outside, _, x, y in reach if outside < 0]
+    assert all(abs(a[0] - b[0]) >= 24 or abs(a[1] - b[1]) >= 24 for i, a in enumerate(centres) for b in centres[i + 1:]), \
+        centres
+    for _ in range(3):
+        home.find_element(By.CSS_SELECTOR, ".map-zoom-out").click()
     # A search over the places, the contacts' addresses and the geocoder.
     fill(browser, "map-q", "stall 1")
     submit(browser, "form.map-search button[type=submit]")

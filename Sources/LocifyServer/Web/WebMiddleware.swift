@@ -119,7 +119,12 @@ struct CSRFTokenKey: StorageKey {
 
 /// A one-time message shown on the page after a redirect ("Contact saved.").
 struct FlashMiddleware: AsyncMiddleware {
+    /// Sent by the device's page keeper (sw.js), which fetches pages in the background with the person's
+    /// cookies: its copies must not show a message, nor use one up before the page the person is going to.
+    static let keepingHeader = "X-Locify-Keeping"
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.headers.first(name: Self.keepingHeader) == nil else { return try await next.respond(to: request) }
         let shown = request.cookies[CookieName.flash]?.string
         request.storage[FlashKey.self] = shown.flatMap { $0.removingPercentEncoding }
         let response = try await next.respond(to: request)

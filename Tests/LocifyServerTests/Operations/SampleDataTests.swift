@@ -27,6 +27,11 @@ final class SampleDataTests: XCTestCase {
             let filled = try await browser.post("/start/sample-data", form: [:])
             XCTAssertEqual(filled.status, .seeOther)
             XCTAssertEqual(filled.headers.first(name: .location), "/map")
+            // The device's page keeper, fetching in the background meanwhile, neither shows nor uses up the message.
+            browser.extraHeaders = ["X-Locify-Keeping": "1"]
+            let kept = try await browser.get("/map")
+            XCTAssertFalse(kept.text.contains("Added 12 sample contacts"))
+            browser.extraHeaders = [:]
             let map = try await browser.get("/map")
             XCTAssertTrue(
                 map.text.contains(

@@ -143,7 +143,8 @@ async function keepPages({ refresh = [], ensure = [], drop = [], tiles = [] }) {
     while (queue.length > 0 && !signedOut) {
       const url = queue.shift();
       try {
-        const response = await fetch(url, { credentials: "same-origin" });
+        // Marked as the keeper's: the server leaves a one-time message for the page the person opens next.
+        const response = await fetch(url, { credentials: "same-origin", headers: { "X-Locify-Keeping": "1" } });
         // A page answered with the log-in form means the session ended: keep nothing more.
         if (response.redirected && new URL(response.url).pathname !== new URL(url).pathname) signedOut = true;
         const type = response.headers.get("Content-Type") || "";

@@ -134,21 +134,37 @@ const LocifyMap = (() => {
     function regroup() {
       for (const cluster of clusters) cluster.button.remove();
       clusters = [];
+      // Pins closer than CLUSTER_PX to a group's first pin join it, whichever grid cell they fall in: two pins
+      // either side of a cell's edge would otherwise overlap, too close to tell apart or to tap.
       const cells = new Map();
+      const groups = [];
       for (const entry of placed) {
         entry.pin.hidden = true;
         if (hiddenLayers.has(entry.marker.layer || "")) continue;
         // The results the page is about each stay a pin of their own.
         if (focus && entry.marker.layer === focus) { entry.pin.hidden = false; continue; }
         const point = project(entry.marker.lat, entry.marker.lon, zoom);
-        const key = `${Math.floor(point.x / CLUSTER_PX)}:${Math.floor(point.y / CLUSTER_PX)}`;
-        if (!cells.has(key)) cells.set(key, []);
-        cells.get(key).push(entry);
+        const cellX = Math.floor(point.x / CLUSTER_PX), cellY = Math.floor(point.y / CLUSTER_PX);
+        let group = null;
+        for (let dx = -1; dx <= 1 && !group; dx++) {
+          for (let dy = -1; dy <= 1 && !group; dy++) {
+            group = (cells.get(`${cellX + dx}:${cellY + dy}`) || [])
+              .find(({ seed }) => Math.hypot(seed.x - point.x, seed.y - point.y) < CLUSTER_PX) || null;
+          }
+        }
+        if (!group) {
+          group = { seed: point, members: [] };
+          groups.push(group);
+          const key = `${cellX}:${cellY}`;
+          if (!cells.has(key)) cells.set(key, []);
+          cells.get(key).push(group);
+        }
+        group.members.push(entry);
       }
-      for (const members of cells.values()) {
+      for (const { members } of groups) {
         if (members.length === 1 || zoom >= MAX_ZOOM) { for (const entry of members) entry.pin.hidden = false; continue; }
-        const lat = members.reduce((sum, { marker }) => sum + marker.lat, 0) / members.length;
-        const lon = members.reduce((sum, { marker }) => sum + marker.lon, 0) / members.length;
+        // At its first pin: first pins are at least CLUSTER_PX apart, so no two targets crowd each other.
+        const { lat, lon } = members[0].marker;
         const button = element("button", "map-cluster", String(members.length));
         button.type = "button";
         button.setAttribute("aria-label", `${members.length} places here; zoom in to see them`);
@@ -205,10 +221,13 @@ const LocifyMap = (() => {
       for (const [key, img] of shown) if (!wanted.has(key)) { img.remove(); shown.delete(key); }
       explain();
       if (clusteredAt !== zoom) regroup();
+      // What lies outside the view is kept out of reach too: no tabbing to, or tapping near, a pin one cannot see.
       const place = (node, lat, lon) => {
         const point = project(lat, lon, zoom);
-        node.style.left = `${Math.round(point.x - left)}px`;
-        node.style.top = `${Math.round(point.y - top)}px`;
+        const x = Math.round(point.x - left), y = Math.round(point.y - top);
+        node.style.left = `${x}px`;
+        node.style.top = `${y}px`;
+        node.style.visibility = x < -40 || y < -40 || x > width + 40 || y > height + 40 ? "hidden" : "";
       };
       const frame = (box, area) => {
         const corner = project(area.north, area.west, zoom);
