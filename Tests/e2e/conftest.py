@@ -347,6 +347,16 @@ def account(server):
 
 
 @pytest.fixture
+def lived_in_account(server):
+    """A fresh account with the whole sample data: the people with their addresses, phones, reminders, notes and
+    photos, and the saved places."""
+    made = Account(name="Ada Lovelace", email=f"ada-{uuid.uuid4().hex[:10]}@example.com", password="analytical engine")
+    server.cli("user", "create", "--email", made.email, "--name", made.name, "--password", made.password)
+    assert "and 14 saved places" in server.cli("seed", "--demo", "--email", made.email)
+    return made
+
+
+@pytest.fixture
 def signed_in(server, browser, account):
     """A desktop browser signed in to a fresh account."""
     log_in(browser, server, account)

@@ -119,7 +119,15 @@ public struct Basemap: Sendable {
             svg +=
                 "<path d=\"\(land)\" fill=\"\(palette.land)\" stroke=\"\(palette.border)\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/>"
         }
-        for city in labelledCities(near: tile) {
+        let labelled = labelledCities(near: tile)
+        if labelled.isEmpty, let area = areaLabel(for: tile) {
+            // Muted and centred: the name of where the view is, not a point on it.
+            svg +=
+                "<text x=\"128\" y=\"132\" text-anchor=\"middle\" font-family=\"system-ui, sans-serif\" font-size=\"13\" "
+                + "font-style=\"italic\" fill=\"\(palette.text)\" fill-opacity=\"0.6\" stroke=\"\(palette.halo)\" stroke-width=\"3\" "
+                + "paint-order=\"stroke\">" + XMLText.escape(area.name) + "</text>"
+        }
+        for city in labelled {
             let (x, y) = project(city.coordinate.longitude, city.coordinate.latitude)
             svg += "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"2.5\" fill=\"\(palette.city)\"/>"
             svg +=
@@ -128,6 +136,32 @@ public struct Basemap: Sendable {
                 + XMLText.escape(city.name) + "</text>"
         }
         return svg + "</svg>"
+    }
+
+    /// From this zoom in, a tile no city's label reaches may carry its neighbourhood's name instead.
+    static let areaLabelZoom = 14
+
+    /// Deep in, where the nearest town or district can be farther than the view is wide, every other tile (a
+    /// checkerboard, so names do not crowd) with no label of its own names the place nearest its centre within
+    /// about 10 km: a street-level view over the basemap still says where it is.
+    func areaLabel(for tile: Tile) -> GazetteerPlace? {
+        guard tile.zoom >= Self.areaLabelZoom, (tile.x + tile.y) % 2 == 0 else { return nil }
+        let northWest = tile.northWest
+        let southEast = tile.southEast
+        let centre = Coordinate(
+            latitude: (northWest.latitude + southEast.latitude) / 2,
+            longitude: (northWest.longitude + southEast.longitude) / 2)
+        let reach = 0.1
+        let nearby = gazetteer().places(
+            inLatitude: (centre.latitude - reach)...(centre.latitude + reach),
+            longitude: (centre.longitude - reach)...(centre.longitude + reach), minimumPopulation: 1_000)
+        let scale = cos(centre.latitude * .pi / 180)
+        func distance(_ place: GazetteerPlace) -> Double {
+            hypot(place.coordinate.latitude - centre.latitude, (place.coordinate.longitude - centre.longitude) * scale)
+        }
+        return nearby.filter { distance($0) <= reach }.min {
+            (distance($0), $0.geonameID) < (distance($1), $1.geonameID)
+        }
     }
 
     /// The cities labelled on `tile` and around it. The rule looks only at the cities themselves, never

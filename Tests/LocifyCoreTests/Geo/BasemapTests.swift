@@ -99,4 +99,34 @@ final class BasemapTests: XCTestCase {
             basemap.labelledCities(near: Tile(containing: zurich, zoom: 3)).allSatisfy { $0.population >= 1_500_000 })
         XCTAssertGreaterThan(far, 0)
     }
+
+    /// A view (a phone's 3 × 3 tiles) over a city, a coast and a suburb at every zoom: land drawn, and at least
+    /// one named place (a country's capital far out, a city's districts close in), never an empty beige box.
+    func testEveryZoomShowsLandAndNamedPlacesWherePeopleLive() {
+        let views = [
+            "Berlin Mitte": Coordinate(latitude: 52.5200, longitude: 13.4050),
+            "Lyon, rue Mercière": Coordinate(latitude: 45.7623, longitude: 4.8318),
+            "Marseille's Old Port": Coordinate(latitude: 43.2951, longitude: 5.3740),
+            "Bengaluru, Church Street": Coordinate(latitude: 12.9753, longitude: 77.6046),
+            "Brooklyn, Park Slope": Coordinate(latitude: 40.6710, longitude: -73.9814),
+        ]
+        for (name, point) in views {
+            for zoom in 2...18 {
+                let centre = Tile(containing: point, zoom: zoom)
+                let around = (-1...1).flatMap { dx in
+                    (-1...1).compactMap { dy in Tile(zoom: zoom, x: centre.x + dx, y: centre.y + dy) }
+                }
+                XCTAssertTrue(basemap.tile(centre).contains("<path d=\"M"), "\(name), zoom \(zoom): land")
+                let named = Set(
+                    around.flatMap { basemap.labelledCities(near: $0).map(\.name) }
+                        + around.compactMap { basemap.areaLabel(for: $0)?.name })
+                XCTAssertFalse(named.isEmpty, "\(name), zoom \(zoom): no place named in view")
+                if zoom >= 15, let area = basemap.areaLabel(for: centre) ?? basemap.areaLabel(for: around[1]) {
+                    XCTAssertTrue(
+                        basemap.tile(basemap.areaLabel(for: centre) != nil ? centre : around[1]).contains(
+                            ">\(XMLText.escape(area.name))</text>"), "\(name), zoom \(zoom): drawn")
+                }
+            }
+        }
+    }
 }
