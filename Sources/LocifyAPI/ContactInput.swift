@@ -4,7 +4,7 @@ import LocifyCore
 /// The body of `POST /api/contacts` and `PUT /api/contacts/{id}`.
 ///
 /// Decoding is lenient the way Monica clients need: booleans may come as `true`, `1` or `"1"`, numbers
-/// as strings, and unknown keys are ignored. A value of the wrong type is recorded as a field problem
+/// as strings, and unknown keys are ignored; the names and description must be strings, as Monica's rules say. A value of the wrong type is recorded as a field problem
 /// instead of failing the whole body, so the client hears about every mistake at once.
 public struct ContactInput: Decodable, Sendable {
     public private(set) var draft = ContactDraft()
@@ -27,10 +27,10 @@ public struct ContactInput: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: LenientKey.self)
         var reader = LenientReader(container: container, labels: ContactDraft.fieldLabels)
-        draft.firstName = reader.string("first_name")
-        draft.lastName = reader.string("last_name")
-        draft.nickname = reader.string("nickname")
-        draft.description = reader.string("description")
+        draft.firstName = reader.text("first_name")
+        draft.lastName = reader.text("last_name")
+        draft.nickname = reader.text("nickname")
+        draft.description = reader.text("description")
         draft.email = reader.string("email")
         draft.genderID = reader.integer("gender_id")
         draft.genderName = reader.string("gender")
@@ -133,6 +133,16 @@ struct LenientReader {
 
     private func isAbsentOrNull(_ key: LenientKey) -> Bool {
         !container.contains(key) || ((try? container.decodeNil(forKey: key)) ?? false)
+    }
+
+    /// A value under Monica's `string` rule (a contact's names and description): a JSON string only; a number
+    /// is refused rather than stored as its digits, as Monica refuses it.
+    mutating func text(_ name: String) -> String? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let text = try? container.decode(String.self, forKey: key) { return text }
+        errors.append(LooseValue.notText(field: name, label: label(name)))
+        return nil
     }
 
     mutating func string(_ name: String) -> String? {

@@ -45,8 +45,8 @@ public struct PageResource<Item: Codable & Sendable>: Codable, Sendable {
         data = items
         links = Links(
             first: pageURL(1), last: pageURL(window.lastPage),
-            prev: window.previousPage.map(pageURL), next: window.nextPage.map(pageURL))
-        var pager = [PageLink(url: window.previousPage.map(pageURL), label: "&laquo; Previous", active: false)]
+            prev: window.pageBefore.map(pageURL), next: window.nextPage.map(pageURL))
+        var pager = [PageLink(url: window.pageBefore.map(pageURL), label: "&laquo; Previous", active: false)]
         var previousNumber = 0
         for number in Self.visiblePageNumbers(window) {
             if number > previousNumber + 1 { pager.append(PageLink(url: nil, label: "...", active: false)) }

@@ -80,6 +80,10 @@ final class WireTypesTests: XCTestCase {
             "/p?page=\($0)"
         }
         XCTAssertEqual(beyond.meta.links.map(\.label), ["&laquo; Previous", "1", "Next &raquo;"])
+        // Past the last page, Laravel's paginator points back to the page before the one asked for.
+        XCTAssertEqual(beyond.links.prev, "/p?page=49")
+        XCTAssertEqual(beyond.meta.links.first?.url, "/p?page=49")
+        XCTAssertNil(beyond.links.next)
     }
 }
 

@@ -19,6 +19,10 @@ public struct PageWindow: Equatable, Sendable {
     /// 1-based position of the first item on this page; nil on an empty page.
     public var from: Int? { offset < total ? offset + 1 : nil }
     public var to: Int? { offset < total ? min(offset + limit, total) : nil }
+    /// The page before, for a person's pager: from beyond the end, the last page.
     public var previousPage: Int? { page > 1 ? min(page - 1, lastPage) : nil }
+    /// The page before the one asked for, even beyond the end, as Laravel's paginator (Monica's `links.prev`)
+    /// answers: clients that walk back from where they are expect it.
+    public var pageBefore: Int? { page > 1 ? page - 1 : nil }
     public var nextPage: Int? { page < lastPage ? page + 1 : nil }
 }

@@ -26,6 +26,8 @@ final class SupportTests: XCTestCase {
         let beyond = PageWindow(page: 9, limit: 10, total: 35)
         XCTAssertNil(beyond.from)
         XCTAssertEqual(beyond.previousPage, 4, "previous from beyond the end goes to the last page")
+        XCTAssertEqual(beyond.pageBefore, 8, "Laravel's: the page before the one asked for")
+        XCTAssertNil(PageWindow(page: 1, limit: 10, total: 35).pageBefore)
         XCTAssertEqual(PageWindow(page: -3, limit: 0, total: 5).page, 1)
     }
 

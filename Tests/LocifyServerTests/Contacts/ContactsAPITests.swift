@@ -177,6 +177,9 @@ final class ContactsAPITests: XCTestCase {
             XCTAssertNil(emptyResource.meta.to)
             XCTAssertEqual(emptyResource.links.first, "http://127.0.0.1:8080/api/contacts?page=1")
             XCTAssertEqual(emptyResource.meta.links.map(\.url).last, .some(nil), "no next page past the end")
+            XCTAssertEqual(
+                emptyResource.links.prev, "http://127.0.0.1:8080/api/contacts?page=8",
+                "the page before the one asked for, as Laravel's paginator answers")
 
             // The search is kept in page links, encoded once for all of them.
             let searched = try await app.send(.GET, "/api/contacts?query=a%20b%C3%BC&limit=1", headers: account.bearer)
@@ -233,9 +236,19 @@ final class ContactsAPITests: XCTestCase {
 
             // Whole numbers may come as 12.0; numbers past 15 digits are refused, like any unreadable value.
             let whole = try await app.send(
-                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":12.0,"gender_id":2.0}"#)
+                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":"Ada","gender_id":2.0}"#)
             XCTAssertEqual(whole.status, .created, whole.text)
-            XCTAssertEqual(try whole.decoded(DataEnvelope<ContactResource>.self).data.firstName, "12")
+            XCTAssertEqual(try whole.decoded(DataEnvelope<ContactResource>.self).data.firstName, "Ada")
+            // A name is text, as Monica's `string` rule says: a number is refused, not stored as its digits.
+            let numeric = try await app.send(
+                .POST, "/api/contacts", headers: account.bearer, json: #"{"first_name":12,"nickname":3.5}"#)
+            XCTAssertEqual(
+                numeric.text,
+                #"{"error":{"message":["First name must be text.","Nickname must be text."],"error_code":32}}"#)
+            let renamed = try await app.send(
+                .PUT, "/api/contacts/\(try whole.decoded(DataEnvelope<ContactResource>.self).data.id)",
+                headers: account.bearer, json: #"{"last_name":1815}"#)
+            XCTAssertEqual(renamed.status, .unprocessableEntity, renamed.text)
             let huge = try await app.send(
                 .POST, "/api/contacts", headers: account.bearer,
                 json: #"{"first_name":"Ada","gender_id":1000000000000000}"#)
@@ -253,7 +266,7 @@ final class ContactsAPITests: XCTestCase {
             ) { response async in form = response }
             XCTAssertEqual(form?.status, .badRequest)
             let contacts = try await app.count(ContactsTable.self)
-            XCTAssertEqual(contacts, 1, "only the 12.0 contact was stored")
+            XCTAssertEqual(contacts, 1, "only Ada was stored")
 
             // OAuth forms are read pair by pair: keys the form decoder would take for arrays are ignored.
             var login: XCTHTTPResponse?
