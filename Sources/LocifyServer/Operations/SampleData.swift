@@ -55,25 +55,25 @@ struct SampleData {
     /// e-mails), a known start for tests that count from it.
     func fill(peopleOnly: Bool = false) async throws -> SampleDataReport {
         var report = SampleDataReport()
-        let recorded = try await recordedKeys()
         let knownEmails = try await contactFields.allEmails()
         let kinds = try await contactFields.types()
         let phoneKind = kinds.first { $0.type == ContactFieldType.phoneType }
         let today = owner.today(now: dependencies.now())
         for person in SampleAccount.people(today: today) {
-            guard !recorded.contains(person.key), !knownEmails.contains(person.contact.normalizedEmail ?? "") else {
+            guard !knownEmails.contains(person.contact.normalizedEmail ?? ""), let claim = try await claim(person.key)
+            else {
                 report.contactsThere += 1
                 continue
             }
             let contact = try await contacts.create(person.contact, birthdayReminder: peopleOnly ? nil : true)
-            try await record(person.key, contactID: contact.id)
+            try await link(claim, contactID: contact.id)
             report.contacts += 1
             if peopleOnly { continue }
             if contact.fields.birthdate != nil { report.reminders += 1 }
             try await add(person, to: contact.id, phoneKind: phoneKind, today: today, report: &report)
         }
         if !peopleOnly {
-            report.places = try await addPlaces(skipping: recorded)
+            report.places = try await addPlaces()
         }
         return report
     }
@@ -88,13 +88,16 @@ struct SampleData {
             """, columns: ["contact_id", "place_id"])
         var removed = (contacts: 0, places: 0)
         for row in rows {
-            if let contactID = try row.integer(0) {
-                try await contacts.delete(contactID)
-                removed.contacts += 1
-            } else if let placeID = try row.integer(1) {
-                try await places.delete(placeID)
-                removed.places += 1
-            }
+            // Gone already (a second press, or the person deleted it meanwhile): nothing left to remove.
+            do {
+                if let contactID = try row.integer(0) {
+                    try await contacts.delete(contactID)
+                    removed.contacts += 1
+                } else if let placeID = try row.integer(1) {
+                    try await places.delete(placeID)
+                    removed.places += 1
+                }
+            } catch AppError.notFound {}
         }
         _ = try await TableWriter(SampleRecordsTable.self, on: database).delete(
             where: #""user_id" = \#(literal: owner.id)"#)
@@ -154,10 +157,11 @@ struct SampleData {
     }
 
     /// The sample's places, each in its category by name (made again if the person deleted or renamed it).
-    private func addPlaces(skipping recorded: Set<String>) async throws -> Int {
+    private func addPlaces() async throws -> Int {
         var categoryIDs: [String: Int] = [:]
         var added = 0
-        for place in SampleAccount.places where !recorded.contains(place.key) {
+        for place in SampleAccount.places {
+            guard let claim = try await claim(place.key) else { continue }
             if categoryIDs[place.category] == nil {
                 if let category = try await places.category(named: place.category) {
                     categoryIDs[place.category] = category.id
@@ -169,7 +173,7 @@ struct SampleData {
                 PlaceDraft(
                     name: place.name, address: place.address, latitude: place.latitude, longitude: place.longitude,
                     notes: place.notes, categoryID: categoryIDs[place.category], isFavorite: place.isFavorite))
-            try await record(place.key, placeID: saved.id)
+            try await link(claim, placeID: saved.id)
             added += 1
         }
         return added
@@ -182,10 +186,18 @@ struct SampleData {
         return Set(try rows.compactMap { try $0.text(0) })
     }
 
-    private func record(_ key: String, contactID: Int? = nil, placeID: Int? = nil) async throws {
-        _ = try await TableWriter(SampleRecordsTable.self, on: database).insert([
-            .owner: owner.id, .key: key, .contactID: contactID, .placeID: placeID, .createdAt: dependencies.now(),
-        ])
+    /// Takes `key` for this fill before adding what it names, so two fills at once (a second press) never
+    /// both add it: nil when it is taken already.
+    private func claim(_ key: String) async throws -> Int? {
+        let rows = try await TableWriter(SampleRecordsTable.self, on: database).insert(
+            [.owner: owner.id, .key: key, .createdAt: dependencies.now()], onConflict: [.owner, .key],
+            returning: [.id])
+        return try rows.first?.integer(0)
+    }
+
+    private func link(_ claim: Int, contactID: Int? = nil, placeID: Int? = nil) async throws {
+        try await TableWriter(SampleRecordsTable.self, on: database).update(
+            [.contactID: contactID, .placeID: placeID], where: #""id" = \#(literal: claim)"#)
     }
 
     private var contacts: ContactService {

@@ -167,8 +167,21 @@ final class SampleDataTests: XCTestCase {
             XCTAssertEqual(removed, "Removed 12 sample contacts and 14 sample places.")
             let rows9 = try await app.count(ContactsTable.self)
             XCTAssertEqual(rows9, 0)
-            let full = try await LocifyApp.fillWithSampleData(in: app, email: "cli@example.com")
-            XCTAssertTrue(full.hasPrefix("Added 12 sample contacts with 10 addresses"), full)
+            // Two presses at once add everything once, and two removals at once take it away once.
+            async let first = LocifyApp.fillWithSampleData(in: app, email: "cli@example.com")
+            async let second = LocifyApp.fillWithSampleData(in: app, email: "cli@example.com")
+            let fills = try await [first, second]
+            let added = fills.compactMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+            XCTAssertEqual(added.reduce(0, +), 12, "between them, each person once: \(fills)")
+            let contactsAfterTwoFills = try await app.count(ContactsTable.self)
+            let placesAfterTwoFills = try await app.count(PlacesTable.self)
+            XCTAssertEqual([contactsAfterTwoFills, placesAfterTwoFills], [12, 14])
+            async let removal = LocifyApp.removeSampleData(in: app, email: "cli@example.com")
+            async let secondRemoval = LocifyApp.removeSampleData(in: app, email: "cli@example.com")
+            _ = try await [removal, secondRemoval]
+            let contactsLeft = try await app.count(ContactsTable.self)
+            let recordsLeft = try await app.count(SampleRecordsTable.self)
+            XCTAssertEqual([contactsLeft, recordsLeft], [0, 0])
             await assertThrowsAsync(try await LocifyApp.fillWithSampleData(in: app, email: "nobody@example.com")) {
                 XCTAssertEqual(
                     ($0 as? CommandFailure)?.description,
