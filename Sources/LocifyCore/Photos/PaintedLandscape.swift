@@ -128,8 +128,9 @@ private struct Scene {
     }
 
     private func land(x: Double, y: Double) -> Colour {
-        for ridge in ridges.reversed() where y >= ridge.crest(at: x) {
+        for ridge in ridges.reversed() {
             let depth = y - ridge.crest(at: x)
+            guard depth >= 0 else { continue }
             if let snow = ridge.snowAbove, y < ridge.base - ridge.height * snow {
                 return Colour(0xF4F7FB).mixed(with: ridge.colour, depth * 3)
             }

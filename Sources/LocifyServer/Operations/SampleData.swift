@@ -106,7 +106,10 @@ struct SampleData {
 
     /// Whether the account holds anything the sample data added.
     func isPresent() async throws -> Bool {
-        try await !recordedKeys().isEmpty
+        let rows = try await database.plainRows(
+            #"SELECT 1 AS "found" FROM \#(SampleRecordsTable.quoted) WHERE "user_id" = \#(literal: owner.id) LIMIT 1"#,
+            columns: ["found"])
+        return !rows.isEmpty
     }
 
     /// Whether the account has no contacts and no places: the web adds sample data to such an account only.
@@ -177,13 +180,6 @@ struct SampleData {
             added += 1
         }
         return added
-    }
-
-    private func recordedKeys() async throws -> Set<String> {
-        let rows = try await database.plainRows(
-            #"SELECT "key" FROM \#(SampleRecordsTable.quoted) WHERE "user_id" = \#(literal: owner.id)"#,
-            columns: ["key"])
-        return Set(try rows.compactMap { try $0.text(0) })
     }
 
     /// Takes `key` for this fill before adding what it names, so two fills at once (a second press) never
