@@ -18,6 +18,7 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.tokenCache = TokenCache()
     app.pictureLinks = PictureLinks()
     app.pictureCache = PictureCache()
+    app.revisionAnswers = RevisionAnswers()
     let cpuWork = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
     cpuWork.start()
     app.cpuWork = cpuWork

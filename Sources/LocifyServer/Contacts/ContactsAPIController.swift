@@ -13,15 +13,22 @@ struct ContactsAPIController: RouteCollection {
         routes.put(ContactPaths.apiWork, use: updateWork)
     }
 
-    func index(request: Request) async throws -> PageResource<ContactResource> {
-        let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
-        let (aggregates, window) = try await request.contacts().aggregatePage(
-            matching: query.search, order: .sorted(query.sort), page: query.page)
-        return PageResource(
-            items: try await request.contactResources(aggregates, withExtras: request.asksForContactFields),
-            window: window,
-            path: request.absoluteURL(SitePaths.apiContacts),
-            pageURL: query.pageURLs(of: SitePaths.apiContacts, on: request))
+    /// Kept by the account's revision (`RevisionAnswers`): besides the rows, a page shows the current
+    /// year (ages, birthdays without a year) and signed avatar links that expire by the day.
+    func index(request: Request) async throws -> Response {
+        let withExtras = request.asksForContactFields
+        let links = request.application.pictureLinks.current == nil ? "unsigned" : "\(request.pictureLinkExpiry)"
+        let variant = "\(withExtras) \(request.today.year) \(links)"
+        return try await request.answerKeptByRevision(variant: variant) {
+            let query = try ListQuery(from: request, defaultSort: ContactOrder.defaultSort)
+            let (aggregates, window) = try await request.contacts().aggregatePage(
+                matching: query.search, order: .sorted(query.sort), page: query.page)
+            return PageResource(
+                items: try await request.contactResources(aggregates, withExtras: withExtras),
+                window: window,
+                path: request.absoluteURL(SitePaths.apiContacts),
+                pageURL: query.pageURLs(of: SitePaths.apiContacts, on: request))
+        }
     }
 
     func show(request: Request) async throws -> DataEnvelope<ContactResource> {

@@ -49,7 +49,8 @@ struct ConditionalRequestsMiddleware: Middleware {
         guard response.status == .ok, isJSON(response.headers), let body = response.body.buffer else {
             return response
         }
-        let tag = entityTag(of: body)
+        // A route that kept its answer kept its digest too (`answerKeptByRevision`).
+        let tag = response.headers.first(name: .eTag) ?? entityTag(of: body)
         response.headers.replaceOrAdd(name: .eTag, value: tag)
         guard let known = request.headers.first(name: .ifNoneMatch), EntityTags(known).matches(tag, weakly: true)
         else { return response }
