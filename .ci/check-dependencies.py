@@ -59,7 +59,7 @@ for folder in sorted(shared):
 usable_by_all = {"Contacts", "Accounts", "Maps", "Operations"}
 known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
-    "Contacts": {"Addresses", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
+    "Contacts": {"Addresses", "Calls", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
     # reminders (with the notification time as their alert) and tasks as calendars, tasks written back; a
     # card's picture is the contact's avatar, and a device's picture becomes one of its photos.

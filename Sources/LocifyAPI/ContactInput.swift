@@ -189,6 +189,15 @@ struct LenientReader {
         return nil
     }
 
+    /// A JSON array of whole numbers: ids, as Monica's `array` rule takes them.
+    mutating func integerList(_ name: String) -> [Int]? {
+        let key = LenientKey(stringValue: name)
+        if isAbsentOrNull(key) { return nil }
+        if let numbers = try? container.decode([Int].self, forKey: key) { return numbers }
+        errors.append(FieldError(field: name, message: "\(label(name)) must be a list of ids."))
+        return nil
+    }
+
     mutating func boolean(_ name: String) -> Bool? {
         let key = LenientKey(stringValue: name)
         if isAbsentOrNull(key) { return nil }

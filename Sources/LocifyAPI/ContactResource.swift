@@ -231,6 +231,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
 
     public struct Statistics: Codable, Sendable, Equatable {
         public init(_ counts: ContactCounts = ContactCounts()) {
+            numberOfCalls = counts.calls
             numberOfNotes = counts.notes
             numberOfReminders = counts.reminders
             numberOfTasks = counts.tasks
@@ -358,6 +359,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
         self.addresses = addresses
         self.tags = tags.map(TagResource.init)
         statistics = Statistics(counts)
+        lastCalled = counts.lastCall.map(Timestamp.string)
         contactFields = extras?.contactFields
         notes = extras?.notes
         self.url = summary.url

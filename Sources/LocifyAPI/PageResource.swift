@@ -18,6 +18,8 @@ public struct PageResource<Item: Codable & Sendable>: Codable, Sendable {
         public var perPage: Int
         @Nullable public var to: Int?
         public var total: Int
+        /// Items per year, on the call and activity lists only (left out elsewhere).
+        public var statistics: YearlyCounts?
 
         enum CodingKeys: String, CodingKey {
             case currentPage = "current_page"
@@ -25,7 +27,7 @@ public struct PageResource<Item: Codable & Sendable>: Codable, Sendable {
             case lastPage = "last_page"
             case links, path
             case perPage = "per_page"
-            case to, total
+            case to, total, statistics
         }
     }
 
@@ -108,6 +110,17 @@ extension PageResource: DirectJSONWritable {
         writer.writeOptional(meta.to)
         writer.append(#","total":"#)
         writer.writeInteger(meta.total)
+        if let statistics = meta.statistics {
+            writer.append(#","statistics":"#)
+            if statistics.years.isEmpty { writer.append("[]") }
+            for (index, year) in statistics.years.enumerated() {
+                writer.append(index == 0 ? "{" : ",")
+                writer.writeString(String(year.year))
+                writer.append(":")
+                writer.writeInteger(year.count)
+            }
+            if !statistics.years.isEmpty { writer.append("}") }
+        }
         writer.append("}}")
     }
 }

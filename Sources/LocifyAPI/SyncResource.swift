@@ -17,6 +17,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case contactTag(ContactTagResource)
     case place(PlaceResource)
     case category(PlaceCategoryResource)
+    case call(CallResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -34,13 +35,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .contactTag: "contact_tag"
         case .place: "place"
         case .category: "category"
+        case .call: "call"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place",
+        "reminder", "photo", "contact_tag", "place", "call",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -60,6 +62,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "contact_tag": self = .contactTag(try container.decode(ContactTagResource.self))
         case "place": self = .place(try container.decode(PlaceResource.self))
         case "category": self = .category(try container.decode(PlaceCategoryResource.self))
+        case "call": self = .call(try container.decode(CallResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -88,6 +91,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .contactTag(let resource): try container.encode(resource)
         case .place(let resource): try container.encode(resource)
         case .category(let resource): try container.encode(resource)
+        case .call(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place,
+        .photo, .contactTag, .place, .call,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place,
+        .photo, .contactTag, .place, .call,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -176,6 +176,7 @@ let locifyMigrations: [any Migration] = [
     CreateDAVTasks(),
     AddPlacePrecision(),
     CreateSampleRecords(),
+    CreateCalls(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -213,6 +214,7 @@ let locifyTables: [any StoredTable.Type] = [
     SyncTombstonesTable.self,
     SyncClientsTable.self,
     MapAreasTable.self,
+    CallsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -263,6 +265,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())
     try api.register(collection: NotesAPIController())
+    try api.register(collection: CallsAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
     try api.register(collection: GendersAPIController())
@@ -299,6 +302,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactInterchangeWebController())
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())
+    try signedIn.register(collection: CallsWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: ContactFieldsWebController())

@@ -60,18 +60,6 @@ enum InterchangeNumbers {
 }
 
 enum InterchangeDates {
-    static func parse(_ text: String?) -> Date? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        // Takeout's older "2019-05-04T10:06:05Z" and date-only values.
-        if let day = CalendarDate(iso8601: text) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .gmt
-            return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
-        }
-        return nil
-    }
+    /// Takeout's and GeoJSON's times, including older "2019-05-04T10:06:05Z" and date-only values.
+    static func parse(_ text: String?) -> Date? { MomentText.date(from: text) }
 }

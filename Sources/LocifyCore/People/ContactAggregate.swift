@@ -1,3 +1,5 @@
+import Foundation
+
 /// A contact with the records that hang off it, loaded together: one query for the contacts and one
 /// per child table, however many contacts a page holds.
 public struct ContactAggregate: Equatable, Sendable {
@@ -5,7 +7,7 @@ public struct ContactAggregate: Equatable, Sendable {
     public var addresses: [ContactAddress]
     /// The tags on the contact, in the order they were put on.
     public var tags: [Tag]
-    /// How many reminders, notes and tasks the contact has (Monica's `statistics`).
+    /// How many reminders, notes, tasks and calls the contact has (Monica's `statistics`).
     public var counts: ContactCounts
 
     public init(
@@ -23,10 +25,15 @@ public struct ContactCounts: Equatable, Sendable {
     public var reminders: Int
     public var notes: Int
     public var tasks: Int
+    public var calls: Int
+    /// When the newest call was (Monica's `last_called`).
+    public var lastCall: Date?
 
-    public init(reminders: Int = 0, notes: Int = 0, tasks: Int = 0) {
+    public init(reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, lastCall: Date? = nil) {
         self.reminders = reminders
         self.notes = notes
         self.tasks = tasks
+        self.calls = calls
+        self.lastCall = lastCall
     }
 }

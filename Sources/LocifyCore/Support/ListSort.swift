@@ -65,3 +65,10 @@ public enum TaskSortField: String, ColumnSortField {
 
     public var isNullable: Bool { self == .completedAt }
 }
+
+/// The sort fields of the call lists (always newest call first; `sort` orders calls of the same moment).
+public enum CallSortField: String, ColumnSortField {
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+    case calledAt = "called_at"
+}

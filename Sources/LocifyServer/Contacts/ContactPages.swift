@@ -162,13 +162,15 @@ enum ContactPage {
         let tags: ContactTagsSection
         let notes: ContactNotesSection
         let tasks: ContactTasksSection
+        let calls: ContactCallsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
         /// form, shown beside it.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
-            allTags: [Tag] = [], contactFields: [ContactField] = [], fieldKinds: [ContactFieldType] = [],
+            calls: [Call] = [], allTags: [Tag] = [], contactFields: [ContactField] = [],
+            fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
             problem: FormProblem? = nil
@@ -218,6 +220,7 @@ enum ContactPage {
             self.notes = ContactNotesSection(contactID: contact.id, notes: notes, problem: problem)
             self.tasks = ContactTasksSection(
                 contact: contact, tasks: tasks, problem: problem, csrfToken: session.csrfToken)
+            self.calls = ContactCallsSection(contact: contact, calls: calls, today: today, problem: problem)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }
@@ -255,6 +258,10 @@ enum ContactPage {
         async let reminders = request.reminders().reminders(ofContact: id)
         async let notes = request.notes().newest(ofContact: id, limit: ContactNotesSection.shownOnPage)
         async let tasks = request.tasks().tasks(ofContact: id)
+        async let calls = request.calls().page(
+            contactID: id, sort: CallService.defaultSort,
+            page: PageSelection(page: 1, limit: ContactCallsSection.shownOnPage)
+        ).0
         async let allTags = request.tags().all().map(\.tag)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
@@ -271,7 +278,7 @@ enum ContactPage {
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
-            allTags: try await allTags, contactFields: contactFields, fieldKinds: fieldKinds,
+            calls: try await calls, allTags: try await allTags, contactFields: contactFields, fieldKinds: fieldKinds,
             today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,

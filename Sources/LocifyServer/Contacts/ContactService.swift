@@ -134,17 +134,19 @@ struct ContactService {
 
     /// The child tables counted for `statistics`, each from its `…_by_contact` index, in the contact's own
     /// query.
-    private static let countedTables = ["reminders", "notes", "tasks"]
-    private static let childCountColumns = countedTables.map { "\($0)_count" }
+    private static let countedTables = ["reminders", "notes", "tasks", "calls"]
+    private static let childCountColumns = countedTables.map { "\($0)_count" } + ["last_call"]
     private static let childCounts = SQLQueryString(
         countedTables.map {
             #"(SELECT COUNT(*) FROM "\#($0)" WHERE "\#($0)"."contact_id" = "contacts"."id") AS "\#($0)_count""#
-        }.joined(separator: ", "))
+        }.joined(separator: ", ")
+            + #", (SELECT MAX("called_at") FROM "calls" WHERE "calls"."contact_id" = "contacts"."id") AS "last_call""#)
 
     private static func childCounts(in row: PlainRow, at first: Int) throws -> ContactCounts {
         ContactCounts(
             reminders: try row.requiredInteger(first), notes: try row.requiredInteger(first + 1),
-            tasks: try row.requiredInteger(first + 2))
+            tasks: try row.requiredInteger(first + 2), calls: try row.requiredInteger(first + 3),
+            lastCall: try row.date(first + 4))
     }
 
     /// How many reminders, notes and tasks each of `ids` has.

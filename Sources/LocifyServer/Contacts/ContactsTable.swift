@@ -47,7 +47,7 @@ enum ContactsTable: StoredTable {
             SyncedDependent(AddressesTable.self, by: .contact), SyncedDependent(ContactFieldsTable.self, by: .contact),
             SyncedDependent(ContactTagsTable.self, by: .contact), SyncedDependent(NotesTable.self, by: .contact),
             SyncedDependent(PhotosTable.self, by: .contact), SyncedDependent(RemindersTable.self, by: .contact),
-            SyncedDependent(TasksTable.self, by: .contact),
+            SyncedDependent(TasksTable.self, by: .contact), SyncedDependent(CallsTable.self, by: .contact),
         ])
 
     /// The columns a contact's fields set.

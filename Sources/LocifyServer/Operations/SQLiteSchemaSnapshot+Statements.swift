@@ -49,6 +49,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateDAVTasks"#,
         #"LocifyServer.AddPlacePrecision"#,
         #"LocifyServer.CreateSampleRecords"#,
+        #"LocifyServer.CreateCalls"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -151,5 +152,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE TABLE "dav_cards" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER REFERENCES "contacts" ("id") ON DELETE SET NULL ON UPDATE NO ACTION, "contact_uuid" UUID NOT NULL, "file_name" TEXT NOT NULL, "card" TEXT NOT NULL, "uid" TEXT, "left_out" TEXT NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:dav_cards.contact_id" UNIQUE ("contact_id"), CONSTRAINT "uq:dav_cards.user_id+dav_cards.file_name" UNIQUE ("user_id", "file_name"))"#,
         #"CREATE TABLE "dav_tasks" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "task_id" INTEGER REFERENCES "tasks" ("id") ON DELETE SET NULL ON UPDATE NO ACTION, "task_uuid" UUID NOT NULL, "file_name" TEXT NOT NULL, "object" TEXT NOT NULL, "uid" TEXT NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:dav_tasks.task_id" UNIQUE ("task_id"), CONSTRAINT "uq:dav_tasks.user_id+dav_tasks.file_name" UNIQUE ("user_id", "file_name"))"#,
         #"CREATE TABLE "sample_records" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "key" TEXT NOT NULL, "contact_id" INTEGER REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "place_id" INTEGER REFERENCES "places" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "created_at" REAL NOT NULL, CONSTRAINT "uq:sample_records.user_id+sample_records.key" UNIQUE ("user_id", "key"))"#,
+        #"CREATE TABLE "calls" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "called_at" REAL NOT NULL, "content" TEXT, "contact_called" INTEGER NOT NULL, "emotions" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:calls.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "calls_list_by_called" ON "calls" ("user_id", "called_at", "id")"#,
+        #"CREATE INDEX "calls_by_contact" ON "calls" ("contact_id", "called_at")"#,
+        #"CREATE INDEX "calls_revision" ON "calls" ("user_id", "revision")"#,
     ]
 }

@@ -31,6 +31,23 @@ final class OpenAPIResourcesTests: XCTestCase {
             defaultAvatarColor: Avatar.defaultColors[2], createdAt: TestClock.start, updatedAt: TestClock.start)
     }
 
+    private func callPage(short: ContactShortResource, years: [(year: Int, count: Int)]) -> PageResource<
+        CallResource
+    > {
+        let call = Call(
+            id: 4, uuid: UUID(), ownerID: 1, contactID: 7,
+            fields: CallFields(
+                calledAt: TestClock.start, content: nil, contactCalled: true,
+                emotions: [Emotion.emotion(24), Emotion.emotion(1)].compactMap { $0 }),
+            createdAt: TestClock.start, updatedAt: TestClock.start)
+        let items = years.isEmpty ? [] : [CallResource(call, url: "http://x/api/calls/4", contact: short)]
+        var page = PageResource(
+            items: items, window: PageWindow(page: 1, limit: 15, total: items.count), path: "http://x/api/calls"
+        ) { "http://x/api/calls?page=\($0)" }
+        page.meta.statistics = YearlyCounts(years)
+        return page
+    }
+
     func testEveryResourceFitsItsSchema() async throws {
         try await forEachDatabase { app, _, _ in
             let document = try JSONValue.parse(try await app.send(.GET, "/openapi.json").text)
@@ -176,6 +193,16 @@ final class OpenAPIResourcesTests: XCTestCase {
                                 createdAt: TestClock.start, updatedAt: TestClock.start),
                             url: "http://x/api/notes/2", contact: short)),
                     .object(["$ref": .string("#/components/schemas/Note")])
+                ),
+                (
+                    "a page of calls with the yearly statistics",
+                    try encoded(callPage(short: short, years: [(year: 2024, count: 2), (year: 2023, count: 1)])),
+                    try responseSchema(document, "get", "/api/calls", "200")
+                ),
+                (
+                    "a page of no calls (statistics [])",
+                    try encoded(callPage(short: short, years: [])),
+                    try responseSchema(document, "get", "/api/contacts/{id}/calls", "200")
                 ),
                 (
                     "Tag",

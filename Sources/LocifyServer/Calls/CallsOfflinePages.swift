@@ -1,0 +1,3 @@
+extension OfflinePages {
+    static let call = onContactPage(SyncedType.call.name)
+}
