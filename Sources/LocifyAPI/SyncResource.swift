@@ -18,6 +18,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case place(PlaceResource)
     case category(PlaceCategoryResource)
     case call(CallResource)
+    case journalEntry(JournalEntryResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -36,13 +37,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .place: "place"
         case .category: "category"
         case .call: "call"
+        case .journalEntry: "entry"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call",
+        "reminder", "photo", "contact_tag", "place", "call", "entry",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -63,6 +65,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "place": self = .place(try container.decode(PlaceResource.self))
         case "category": self = .category(try container.decode(PlaceCategoryResource.self))
         case "call": self = .call(try container.decode(CallResource.self))
+        case "entry": self = .journalEntry(try container.decode(JournalEntryResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -92,6 +95,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .place(let resource): try container.encode(resource)
         case .category(let resource): try container.encode(resource)
         case .call(let resource): try container.encode(resource)
+        case .journalEntry(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call,
+        .photo, .contactTag, .place, .call, .journalEntry,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call,
+        .photo, .contactTag, .place, .call, .journalEntry,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -177,6 +177,7 @@ let locifyMigrations: [any Migration] = [
     AddPlacePrecision(),
     CreateSampleRecords(),
     CreateCalls(),
+    CreateJournalEntries(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -215,6 +216,7 @@ let locifyTables: [any StoredTable.Type] = [
     SyncClientsTable.self,
     MapAreasTable.self,
     CallsTable.self,
+    JournalEntriesTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -266,6 +268,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: RemindersAPIController())
     try api.register(collection: NotesAPIController())
     try api.register(collection: CallsAPIController())
+    try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
     try api.register(collection: GendersAPIController())
@@ -303,6 +306,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())
     try signedIn.register(collection: CallsWebController())
+    try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: ContactFieldsWebController())

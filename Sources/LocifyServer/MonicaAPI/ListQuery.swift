@@ -11,7 +11,18 @@ where SortField: RawRepresentable & CaseIterable & Equatable & Sendable, SortFie
     let sortText: String?
     let search: String?
 
+    /// The parameters a list reads: each may come once. The first of several was taken before, so a
+    /// client sending `page=2&page=3` got page 2 while asking, by its own reckoning, for something else.
+    static var readParameters: [String] { ["page", "limit", "sort", "query", "contact_id"] }
+
     init(from request: Request, defaultSort: ListSort<SortField>) throws {
+        if let query = request.url.query, query.contains("&") {
+            let repeated = URLEncodedPairs.repeatedNames(in: query)
+            let problems = Self.readParameters.filter(repeated.contains).map {
+                FieldError(field: $0, message: "\($0) is given more than once; send it once.")
+            }
+            guard problems.isEmpty else { throw ValidationFailure(problems) }
+        }
         page = try request.pageSelection()
         let parameters = request.queryParameters
         sortText = parameters["sort"]

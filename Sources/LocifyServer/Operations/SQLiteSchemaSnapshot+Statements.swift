@@ -50,6 +50,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddPlacePrecision"#,
         #"LocifyServer.CreateSampleRecords"#,
         #"LocifyServer.CreateCalls"#,
+        #"LocifyServer.CreateJournalEntries"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -156,5 +157,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "calls_list_by_called" ON "calls" ("user_id", "called_at", "id")"#,
         #"CREATE INDEX "calls_by_contact" ON "calls" ("contact_id", "called_at")"#,
         #"CREATE INDEX "calls_revision" ON "calls" ("user_id", "revision")"#,
+        #"CREATE TABLE "journal_entries" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "title" TEXT NOT NULL, "post" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:journal_entries.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "journal_entries_list_by_created" ON "journal_entries" ("user_id", "created_at", "id")"#,
+        #"CREATE INDEX "journal_entries_list_by_updated" ON "journal_entries" ("user_id", "updated_at", "id")"#,
+        #"CREATE INDEX "journal_entries_revision" ON "journal_entries" ("user_id", "revision")"#,
     ]
 }

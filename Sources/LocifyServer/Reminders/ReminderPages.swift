@@ -194,6 +194,7 @@ enum RemindersPage {
         let total: Int
         let newURL: String
         let tasksURL = SitePaths.tasks.path
+        let journalURL = SitePaths.journal.path
         let settingsURL: String
         let showAllURL: String?
 

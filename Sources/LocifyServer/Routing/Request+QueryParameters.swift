@@ -20,6 +20,17 @@ enum URLEncodedPairs {
         }
         return values
     }
+
+    /// The names given more than once (`page=2&page=3`).
+    static func repeatedNames(in text: String) -> Set<String> {
+        var seen: Set<Substring> = []
+        var repeated: Set<String> = []
+        for pair in text.split(separator: "&") {
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            if !seen.insert(name).inserted { repeated.insert(String(name).removingPercentEncoding ?? String(name)) }
+        }
+        return repeated
+    }
 }
 
 extension Request {

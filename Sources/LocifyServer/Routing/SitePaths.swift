@@ -9,6 +9,8 @@ enum SitePaths {
     static let reminders = SitePath("reminders")
     /// Linked from the Reminders page, in its section of the navigation.
     static let tasks = SitePath("tasks")
+    /// Linked from the Reminders page too.
+    static let journal = SitePath("journal")
     static let notifications = SitePath("notifications")
     /// What every page's script asks for the newest notifications, to show them from the browser.
     static let latestNotifications = notifications.appending("latest.json")

@@ -48,6 +48,23 @@ extension RoutesBuilder {
     }
 }
 
+extension RoutesBuilder {
+    /// A JSON route whose body may be larger than the standard limit (a journal entry of a million
+    /// characters): read whole, up to `limit`, before `closure` runs.
+    @discardableResult
+    func on<Output: AsyncResponseEncodable>(
+        _ method: HTTPMethod, _ path: some RoutePath, limit: BodyLimit,
+        use closure: @escaping @Sendable (Request) async throws -> Output
+    ) -> Route {
+        let route = on(method, path, body: .stream) { request async throws -> Output in
+            try await request.collectBody()
+            return try await closure(request)
+        }
+        route.userInfo[BodyLimit.userInfoKey] = limit
+        return route
+    }
+}
+
 extension Request {
     /// The matched route's limit, or the standard one for routes that declare none.
     var bodyLimit: BodyLimit {

@@ -205,6 +205,17 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/contacts/{id}/calls", "200")
                 ),
                 (
+                    "Journal entry",
+                    try encoded(
+                        JournalEntryResource(
+                            JournalEntry(
+                                id: 5, uuid: UUID(), ownerID: 1,
+                                fields: JournalEntryFields(title: "Lyon", post: "Climbed."),
+                                createdAt: TestClock.start, updatedAt: TestClock.start),
+                            url: "http://x/api/journal/5")),
+                    .object(["$ref": .string("#/components/schemas/JournalEntry")])
+                ),
+                (
                     "Tag",
                     try encoded(
                         TagResource(
