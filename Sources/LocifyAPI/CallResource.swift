@@ -99,6 +99,12 @@ public struct YearlyCounts: Codable, Sendable, Equatable {
     public struct Year: Sendable, Equatable {
         public var year: Int
         public var count: Int
+
+        /// The year as its key: four digits at least (`0987`), as a date writes it.
+        public var key: String {
+            let digits = String(year)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
     }
 
     public var years: [Year]
@@ -120,7 +126,7 @@ public struct YearlyCounts: Codable, Sendable, Equatable {
             return
         }
         var container = encoder.container(keyedBy: YearKey.self)
-        for year in years { try container.encode(year.count, forKey: YearKey(stringValue: String(year.year))) }
+        for year in years { try container.encode(year.count, forKey: YearKey(stringValue: year.key)) }
     }
 
     public init(from decoder: any Decoder) throws {

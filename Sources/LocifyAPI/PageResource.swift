@@ -115,7 +115,7 @@ extension PageResource: DirectJSONWritable {
             if statistics.years.isEmpty { writer.append("[]") }
             for (index, year) in statistics.years.enumerated() {
                 writer.append(index == 0 ? "{" : ",")
-                writer.writeString(String(year.year))
+                writer.writeString(year.key)
                 writer.append(":")
                 writer.writeInteger(year.count)
             }

@@ -29,7 +29,7 @@ struct CallService {
             #"SELECT "called_at" FROM "calls" WHERE "user_id" = \#(literal: ownerID)"#, columns: ["called_at"])
         var counts: [Int: Int] = [:]
         for row in rows {
-            counts[Int(Timestamp.string(try row.requiredDate(0)).prefix(4)) ?? 0, default: 0] += 1
+            counts[CalendarDate(try row.requiredDate(0), in: .gmt).year, default: 0] += 1
         }
         return counts.sorted { $0.key > $1.key }.map { (year: $0.key, count: $0.value) }
     }

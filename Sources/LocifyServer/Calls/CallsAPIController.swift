@@ -6,12 +6,12 @@ import Vapor
 struct CallsAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(CallPaths.api, use: index)
-        routes.post(CallPaths.api, use: create)
+        routes.on(.POST, CallPaths.api, limit: .longText, use: create)
         routes.get(CallPaths.apiCall, use: show)
-        routes.put(CallPaths.apiCall, use: update)
+        routes.on(.PUT, CallPaths.apiCall, limit: .longText, use: update)
         routes.delete(CallPaths.apiCall, use: delete)
         routes.get(CallPaths.apiContactCalls, use: indexOfContact)
-        routes.post(CallPaths.apiContactCalls, use: createForContact)
+        routes.on(.POST, CallPaths.apiContactCalls, limit: .longText, use: createForContact)
     }
 
     func index(request: Request) async throws -> PageResource<CallResource> {

@@ -6,12 +6,12 @@ import Vapor
 struct NotesAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(NotePaths.api, use: index)
-        routes.post(NotePaths.api, use: create)
+        routes.on(.POST, NotePaths.api, limit: .longText, use: create)
         routes.get(NotePaths.apiNote, use: show)
-        routes.put(NotePaths.apiNote, use: update)
+        routes.on(.PUT, NotePaths.apiNote, limit: .longText, use: update)
         routes.delete(NotePaths.apiNote, use: delete)
         routes.get(NotePaths.apiContactNotes, use: indexOfContact)
-        routes.post(NotePaths.apiContactNotes, use: createForContact)
+        routes.on(.POST, NotePaths.apiContactNotes, limit: .longText, use: createForContact)
     }
 
     func index(request: Request) async throws -> PageResource<NoteResource> {

@@ -19,6 +19,10 @@ struct BodyLimit: Sendable {
         bytes: { $0.routes.defaultMaxBodySize.value },
         tooLarge: { BodyTooLarge(maximumBytes: $0.routes.defaultMaxBodySize.value) })
 
+    /// A JSON body with a text of 100,000 characters (a note, a call's content): written as JSON escapes
+    /// (twelve bytes for a character beyond the BMP) it passes the standard 1 MB.
+    static let longText = megabytes(2)
+
     fileprivate static let userInfoKey = "locify.bodyLimit"
 }
 

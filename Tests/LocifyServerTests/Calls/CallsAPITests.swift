@@ -81,6 +81,27 @@ final class CallsAPITests: XCTestCase {
         }
     }
 
+    func testLongContentAndEarlyYearsFitTheirDescription() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            // The longest content, each character beyond the BMP and sent as escapes: 1.2 MB of JSON.
+            let escaped = String(repeating: #"\ud83d\ude00"#, count: CallDraft.maximumContentLength)
+            let long = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/calls", headers: account.bearer,
+                json: #"{"called_at": "0987-06-01", "content": "\#(escaped)"}"#)
+            XCTAssertEqual(long.status, .created, "\(database): \(long.text.prefix(200))")
+            let notes = try await app.send(
+                .POST, "/api/notes", headers: account.bearer,
+                json: #"{"contact_id": \#(ada.id), "body": "\#(escaped)"}"#)
+            XCTAssertEqual(notes.status, .created, "\(database): \(notes.text.prefix(200))")
+            let list = try await app.send(.GET, "/api/calls", headers: account.bearer)
+            XCTAssertTrue(list.text.hasSuffix(#""statistics":{"0987":1}}}"#), String(list.text.suffix(200)))
+            let decoded = try list.decoded(PageResource<CallResource>.self)
+            XCTAssertEqual(decoded.meta.statistics?.years.map(\.year), [987])
+        }
+    }
+
     func testAnUpdateKeepsWhatItLeavesOutAndADeleteIsGone() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
