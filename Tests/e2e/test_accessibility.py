@@ -35,7 +35,7 @@ def pages(driver, server):
     driver.get(category)
     place = driver.find_element(By.CSS_SELECTOR, ".place-list a").get_attribute("href")
     return ["/start", "/contacts", contact, "/contacts/new", "/map", "/places", category, place, "/places/new",
-            "/reminders", "/reminders/new", "/tasks", "/notifications", "/settings", "/settings/notifications",
+            "/reminders", "/reminders/new", "/tasks", "/journal", "/notifications", "/settings", "/settings/notifications",
             "/settings/places", "/settings/map-areas", "/settings/genders", "/settings/field-kinds",
             "/settings/feedback", "/about"]
 
