@@ -17,7 +17,8 @@ extension MapAreaDeletedResource: Content {}
 
 /// Vapor's JSON encoder, with keys kept in declaration order (see `OrderedJSONEncoder`).
 extension OrderedJSONEncoder: ContentEncoder {
-    private static let jsonContentType = HTTPMediaType.json.serialize()
+    /// `application/json; charset=utf-8`, serialised once.
+    static let jsonContentType = HTTPMediaType.json.serialize()
     public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
         // The header as text: `contentType`'s setter serialises the media type anew for every answer.
         headers.replaceOrAdd(name: .contentType, value: Self.jsonContentType)

@@ -97,11 +97,9 @@ extension Request {
         return (Self.response(body: body, entityTag: nil), body)
     }
 
-    private static let jsonContentType = HTTPMediaType.json.serialize()
-
     private static func response(body: ByteBuffer, entityTag: String?) -> Response {
         var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: jsonContentType)
+        headers.replaceOrAdd(name: .contentType, value: OrderedJSONEncoder.jsonContentType)
         if let entityTag { headers.replaceOrAdd(name: .eTag, value: entityTag) }
         return Response(status: .ok, headers: headers, body: .init(buffer: body))
     }

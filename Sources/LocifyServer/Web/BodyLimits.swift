@@ -43,12 +43,7 @@ extension RoutesBuilder {
     func upload<Output: AsyncResponseEncodable>(
         _ path: some RoutePath, limit: BodyLimit, use closure: @escaping @Sendable (Request) async throws -> Output
     ) -> Route {
-        let route = on(.POST, path, body: .stream) { request async throws -> Output in
-            try await request.collectBody()
-            return try await closure(request)
-        }
-        route.userInfo[BodyLimit.userInfoKey] = limit
-        return route
+        on(.POST, path, limit: limit, use: closure)
     }
 }
 
