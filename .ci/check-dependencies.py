@@ -58,8 +58,12 @@ for folder in sorted(shared):
 # Features on one another.
 usable_by_all = {"Contacts", "Accounts", "Maps", "Operations"}
 known = {
-    # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags.
-    "Contacts": {"Addresses", "Calls", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Tags"},
+    # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags,
+    # relationships (Monica's `information.relationships`).
+    "Contacts": {
+        "Addresses", "Calls", "ContactFields", "Genders", "NotesAndTasks", "Photos", "Reminders", "Relationships",
+        "Tags",
+    },
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
     # reminders (with the notification time as their alert) and tasks as calendars, tasks written back; a
     # card's picture is the contact's avatar, and a device's picture becomes one of its photos.

@@ -175,9 +175,14 @@ struct ContactSummary {
 public struct ContactResource: Codable, Sendable, Equatable {
     public struct RelationshipGroup: Codable, Sendable, Equatable {
         public var total: Int
-        public var contacts: [ContactShortResource]
+        public var contacts: [RelationshipShortResource]
 
         public static let empty = RelationshipGroup(total: 0, contacts: [])
+
+        mutating func add(_ relationship: RelationshipShortResource) {
+            contacts.append(relationship)
+            total = contacts.count
+        }
     }
 
     public struct Relationships: Codable, Sendable, Equatable {
@@ -185,6 +190,21 @@ public struct ContactResource: Codable, Sendable, Equatable {
         public var family = RelationshipGroup.empty
         public var friend = RelationshipGroup.empty
         public var work = RelationshipGroup.empty
+
+        public init() {}
+
+        /// The contact's side of each relationship, with the other contact, sorted into their groups.
+        public init(_ relationships: [(Relationship, ContactShortResource)]) {
+            for (relationship, other) in relationships {
+                let short = RelationshipShortResource(relationship, ofContact: other)
+                switch relationship.type.group {
+                case .love: love.add(short)
+                case .family: family.add(short)
+                case .friend: friend.add(short)
+                case .work: work.add(short)
+                }
+            }
+        }
     }
 
     public struct Dates: Codable, Sendable, Equatable {
@@ -330,7 +350,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
     public init(
         _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
         addresses: [AddressShortResource] = [], tags: [Tag] = [], counts: ContactCounts = ContactCounts(),
-        extras: Extras? = nil
+        relationships: Relationships = Relationships(), extras: Extras? = nil
     ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
@@ -350,7 +370,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
         isDead = summary.isDead
         isMe = summary.isMe
         information = Information(
-            relationships: Relationships(),
+            relationships: relationships,
             dates: Dates(birthdate: summary.birthdate, deceasedDate: .absent),
             career: Career(job: contact.fields.job, company: contact.fields.company),
             avatar: summary.avatar,

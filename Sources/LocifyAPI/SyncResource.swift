@@ -19,6 +19,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case category(PlaceCategoryResource)
     case call(CallResource)
     case journalEntry(JournalEntryResource)
+    case relationship(RelationshipResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -38,13 +39,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .category: "category"
         case .call: "call"
         case .journalEntry: "entry"
+        case .relationship: "relationship"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call", "entry",
+        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -66,6 +68,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "category": self = .category(try container.decode(PlaceCategoryResource.self))
         case "call": self = .call(try container.decode(CallResource.self))
         case "entry": self = .journalEntry(try container.decode(JournalEntryResource.self))
+        case "relationship": self = .relationship(try container.decode(RelationshipResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -96,6 +99,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .category(let resource): try container.encode(resource)
         case .call(let resource): try container.encode(resource)
         case .journalEntry(let resource): try container.encode(resource)
+        case .relationship(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -178,6 +178,7 @@ let locifyMigrations: [any Migration] = [
     CreateSampleRecords(),
     CreateCalls(),
     CreateJournalEntries(),
+    CreateRelationships(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -217,6 +218,7 @@ let locifyTables: [any StoredTable.Type] = [
     MapAreasTable.self,
     CallsTable.self,
     JournalEntriesTable.self,
+    RelationshipsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -268,6 +270,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: RemindersAPIController())
     try api.register(collection: NotesAPIController())
     try api.register(collection: CallsAPIController())
+    try api.register(collection: RelationshipsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -306,6 +309,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())
     try signedIn.register(collection: CallsWebController())
+    try signedIn.register(collection: RelationshipsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

@@ -49,7 +49,10 @@ final class DirectJSONTests: XCTestCase {
 
             // Parts not modelled yet go through the generic path once they hold something.
             var related = full
-            related.information.relationships.friend = .init(total: 1, contacts: [short])
+            let friendship = Relationship(
+                id: 9, uuid: contact.uuid, ownerID: 3, contactID: contact.id, ofContactID: contact.id,
+                type: RelationshipType.type(21)!, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
+            related.information.relationships = .init([(friendship, short)])
             related.information.career = .init(job: "Engineer", company: nil)
             related.information.howYouMet.generalInformation = "At work"
             related.statistics.numberOfCalls = 3
@@ -70,7 +73,8 @@ final class DirectJSONTests: XCTestCase {
                         updatedAt: contact.updatedAt))
             ]
             XCTAssertEqual(try json(related, direct: true), try json(related, direct: false))
-            XCTAssertTrue(try json(related, direct: true).contains(#""friend":{"total":1,"contacts":[{"id":"#))
+            XCTAssertTrue(
+                try json(related, direct: true).contains(#""friend":{"total":1,"contacts":[{"relationship":{"id":9,"#))
             XCTAssertTrue(try json(related, direct: true).contains(#""tags":[{"id":4,"object":"tag","#))
 
             // `with=contactfields`: the fields and notes sit between the statistics and the URL.

@@ -9,14 +9,29 @@ public struct ContactAggregate: Equatable, Sendable {
     public var tags: [Tag]
     /// How many reminders, notes, tasks and calls the contact has (Monica's `statistics`).
     public var counts: ContactCounts
+    /// The contact's side of each of its relationships, oldest first, with the other contact.
+    public var relationships: [ContactRelationship]
 
     public init(
-        contact: Contact, addresses: [ContactAddress], tags: [Tag] = [], counts: ContactCounts = ContactCounts()
+        contact: Contact, addresses: [ContactAddress], tags: [Tag] = [], counts: ContactCounts = ContactCounts(),
+        relationships: [ContactRelationship] = []
     ) {
         self.contact = contact
         self.addresses = addresses
         self.tags = tags
         self.counts = counts
+        self.relationships = relationships
+    }
+}
+
+/// One of a contact's relationships with the contact at its other end.
+public struct ContactRelationship: Equatable, Sendable {
+    public var relationship: Relationship
+    public var ofContact: Contact
+
+    public init(_ relationship: Relationship, ofContact: Contact) {
+        self.relationship = relationship
+        self.ofContact = ofContact
     }
 }
 

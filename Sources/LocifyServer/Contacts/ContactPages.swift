@@ -163,6 +163,7 @@ enum ContactPage {
         let notes: ContactNotesSection
         let tasks: ContactTasksSection
         let calls: ContactCallsSection
+        let relationships: ContactRelationshipsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
@@ -221,6 +222,7 @@ enum ContactPage {
             self.tasks = ContactTasksSection(
                 contact: contact, tasks: tasks, problem: problem, csrfToken: session.csrfToken)
             self.calls = ContactCallsSection(contact: contact, calls: calls, today: today, problem: problem)
+            relationships = ContactRelationshipsSection(contact: contact, relationships: aggregate.relationships)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }

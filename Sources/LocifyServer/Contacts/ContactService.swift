@@ -55,11 +55,13 @@ struct ContactService {
         let addresses = try await AddressesTable.addresses(ofContacts: withAddresses, ownerID: ownerID, on: database)
         let withTags = zip(contacts, children).filter(\.1.hasTags).map(\.0.id)
         let tags = try await tagService.tags(ofContacts: withTags)
+        let relationships = try await self.relationships(
+            ofContacts: zip(contacts, children).filter(\.1.hasRelationships).map(\.0.id))
         return (
             zip(contacts, children).map { contact, children in
                 ContactAggregate(
                     contact: contact, addresses: addresses[contact.id] ?? [], tags: tags[contact.id] ?? [],
-                    counts: children.counts)
+                    counts: children.counts, relationships: relationships[contact.id] ?? [])
             }, window
         )
     }
@@ -70,6 +72,7 @@ struct ContactService {
         let hasAddresses: Bool
         let hasTags: Bool
         let counts: ContactCounts
+        let hasRelationships: Bool
     }
 
     private func rows(
@@ -92,7 +95,7 @@ struct ContactService {
             withChildren
             ? """
             , EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
-            \(Self.hasTags), \(Self.childCounts)
+            \(Self.hasTags), \(Self.childCounts), \(Self.hasRelationships)
             """ : ""
         // The total rides along as an uncorrelated subquery, counted once from the index: one round trip.
         let rows = try await database.plainRows(
@@ -103,7 +106,7 @@ struct ContactService {
             ORDER BY \(ordering(order)) LIMIT \(literal: page.limit) OFFSET \(literal: offset)
             """,
             columns: ContactRows.columns + ["total"]
-                + (withChildren ? ["has_addresses", "has_tags"] + Self.childCountColumns : []))
+                + (withChildren ? ["has_addresses", "has_tags"] + Self.childCountColumns + ["has_relationships"] : []))
         let total: Int
         if let first = rows.first {
             total = try first.requiredInteger(ContactRows.columns.count)
@@ -121,7 +124,8 @@ struct ContactService {
             ? try rows.map {
                 ChildSummary(
                     hasAddresses: try $0.requiredBool(hasAddresses), hasTags: try $0.requiredBool(hasAddresses + 1),
-                    counts: try Self.childCounts(in: $0, at: hasAddresses + 2))
+                    counts: try Self.childCounts(in: $0, at: hasAddresses + 2),
+                    hasRelationships: try $0.requiredBool(hasAddresses + 2 + Self.childCountColumns.count))
             } : []
         return (try rows.map(ContactRows.contact(from:)), summaries, page.window(total: total))
     }
@@ -129,6 +133,22 @@ struct ContactService {
     private static let hasTags: SQLQueryString = """
         EXISTS (SELECT 1 FROM "contact_tags" WHERE "contact_tags"."contact_id" = "contacts"."id") AS "has_tags"
         """
+
+    private static let hasRelationships: SQLQueryString = """
+        EXISTS (SELECT 1 FROM "relationships" WHERE "relationships"."contact_id" = "contacts"."id") \
+        AS "has_relationships"
+        """
+
+    /// Each contact's relationships with the contacts at their other ends: two queries, however many.
+    private func relationships(ofContacts ids: [Int]) async throws -> [Int: [ContactRelationship]] {
+        guard !ids.isEmpty else { return [:] }
+        let sides = try await RelationshipService(database: database, ownerID: ownerID, dependencies: dependencies)
+            .relationships(ofContacts: ids)
+        let others = try await contacts(sides.values.flatMap { $0.map(\.ofContactID) })
+        return sides.mapValues { sides in
+            sides.compactMap { side in others[side.ofContactID].map { ContactRelationship(side, ofContact: $0) } }
+        }
+    }
 
     private var tagService: TagService { TagService(database: database, ownerID: ownerID, dependencies: dependencies) }
 
@@ -198,10 +218,11 @@ struct ContactService {
             ofContacts: contacts.map(\.id), ownerID: ownerID, on: database)
         let counts = try await childCounts(of: contacts.map(\.id))
         let tags = try await tagService.tags(ofContacts: contacts.map(\.id))
+        let relationships = try await self.relationships(ofContacts: contacts.map(\.id))
         return contacts.map {
             ContactAggregate(
                 contact: $0, addresses: addresses[$0.id] ?? [], tags: tags[$0.id] ?? [],
-                counts: counts[$0.id] ?? ContactCounts())
+                counts: counts[$0.id] ?? ContactCounts(), relationships: relationships[$0.id] ?? [])
         }
     }
 
@@ -216,9 +237,12 @@ struct ContactService {
             """
             SELECT \(ContactRows.columnList), \
             EXISTS (SELECT 1 FROM "addresses" WHERE "addresses"."contact_id" = "contacts"."id") AS "has_addresses", \
-            \(Self.hasTags), \(Self.childCounts) \
+            \(Self.hasTags), \(Self.childCounts), \(Self.hasRelationships) \
             FROM "contacts" WHERE "user_id" = \(literal: ownerID) AND "id" = \(literal: id)
-            """, columns: ContactRows.columns + ["has_addresses", "has_tags"] + Self.childCountColumns)
+            """,
+            columns: ContactRows.columns + ["has_addresses", "has_tags"] + Self.childCountColumns + [
+                "has_relationships"
+            ])
         guard let row = rows.first else { throw AppError.notFound }
         let contact = try ContactRows.contact(from: row)
         let counts = try Self.childCounts(in: row, at: ContactRows.columns.count + 2)
@@ -228,7 +252,11 @@ struct ContactService {
         let tags =
             try row.requiredBool(ContactRows.columns.count + 1)
             ? try await tagService.tags(ofContacts: [id])[id] ?? [] : []
-        return ContactAggregate(contact: contact, addresses: addresses, tags: tags, counts: counts)
+        let relationships =
+            try row.requiredBool(ContactRows.columns.count + 2 + Self.childCountColumns.count)
+            ? try await self.relationships(ofContacts: [id])[id] ?? [] : []
+        return ContactAggregate(
+            contact: contact, addresses: addresses, tags: tags, counts: counts, relationships: relationships)
     }
 
     /// `typeErrors` are the values a client sent that could not be read (text for a number).

@@ -140,12 +140,20 @@ extension Request {
             currentYear: currentYear ?? today.year,
             addresses: aggregate.addresses.map {
                 AddressShortResource($0, url: base + AddressPaths.apiAddress($0.id).path)
-            }, tags: aggregate.tags, counts: aggregate.counts, extras: extras)
+            }, tags: aggregate.tags, counts: aggregate.counts,
+            relationships: ContactResource.Relationships(
+                aggregate.relationships.map {
+                    ($0.relationship, contactShortResource($0.ofContact, currentYear: currentYear, baseURL: base))
+                }),
+            extras: extras)
     }
 
-    func contactShortResource(_ contact: Contact, currentYear: Int? = nil) -> ContactShortResource {
-        ContactShortResource(
-            contact, url: absoluteURL(ContactPaths.apiContact(contact.id)), avatar: avatarResource(contact),
+    func contactShortResource(_ contact: Contact, currentYear: Int? = nil, baseURL: String? = nil)
+        -> ContactShortResource
+    {
+        let base = baseURL ?? self.baseURL
+        return ContactShortResource(
+            contact, url: base + ContactPaths.apiContact(contact.id).path, avatar: avatarResource(contact, base: base),
             currentYear: currentYear ?? today.year)
     }
 

@@ -48,6 +48,8 @@ enum ContactsTable: StoredTable {
             SyncedDependent(ContactTagsTable.self, by: .contact), SyncedDependent(NotesTable.self, by: .contact),
             SyncedDependent(PhotosTable.self, by: .contact), SyncedDependent(RemindersTable.self, by: .contact),
             SyncedDependent(TasksTable.self, by: .contact), SyncedDependent(CallsTable.self, by: .contact),
+            SyncedDependent(RelationshipsTable.self, by: .contact),
+            SyncedDependent(RelationshipsTable.self, by: .ofContact),
         ])
 
     /// The columns a contact's fields set.

@@ -51,6 +51,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateSampleRecords"#,
         #"LocifyServer.CreateCalls"#,
         #"LocifyServer.CreateJournalEntries"#,
+        #"LocifyServer.CreateRelationships"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -161,5 +162,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "journal_entries_list_by_created" ON "journal_entries" ("user_id", "created_at", "id")"#,
         #"CREATE INDEX "journal_entries_list_by_updated" ON "journal_entries" ("user_id", "updated_at", "id")"#,
         #"CREATE INDEX "journal_entries_revision" ON "journal_entries" ("user_id", "revision")"#,
+        #"CREATE TABLE "relationships" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "of_contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "relationship_type_id" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:relationships.uuid" UNIQUE ("uuid"), CONSTRAINT "uq:relationships.contact_id+relationships.of_contact_id+relationships.relationship_type_id" UNIQUE ("contact_id", "of_contact_id", "relationship_type_id"))"#,
+        #"CREATE INDEX "relationships_by_contact" ON "relationships" ("contact_id", "id")"#,
+        #"CREATE INDEX "relationships_by_of_contact" ON "relationships" ("of_contact_id")"#,
+        #"CREATE INDEX "relationships_revision" ON "relationships" ("user_id", "revision")"#,
     ]
 }

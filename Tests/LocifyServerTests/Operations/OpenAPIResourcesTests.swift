@@ -48,6 +48,23 @@ final class OpenAPIResourcesTests: XCTestCase {
         return page
     }
 
+    private func relationship(short: ContactShortResource) -> RelationshipResource {
+        RelationshipResource(
+            Relationship(
+                id: 8, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(9)!,
+                createdAt: TestClock.start, updatedAt: TestClock.start),
+            url: "http://x/api/relationships/8", contact: short, ofContact: short, typesSince: TestClock.start)
+    }
+
+    private func related(_ contact: ContactResource, short: ContactShortResource) -> ContactResource {
+        var related = contact
+        let friendship = Relationship(
+            id: 9, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(21)!,
+            createdAt: TestClock.start, updatedAt: TestClock.start)
+        related.information.relationships = .init([(friendship, short)])
+        return related
+    }
+
     func testEveryResourceFitsItsSchema() async throws {
         try await forEachDatabase { app, _, _ in
             let document = try JSONValue.parse(try await app.send(.GET, "/openapi.json").text)
@@ -203,6 +220,33 @@ final class OpenAPIResourcesTests: XCTestCase {
                     "a page of no calls (statistics [])",
                     try encoded(callPage(short: short, years: [])),
                     try responseSchema(document, "get", "/api/contacts/{id}/calls", "200")
+                ),
+                (
+                    "a contact's relationships",
+                    try encoded(DataEnvelope(data: [relationship(short: short)])),
+                    try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
+                ),
+                (
+                    "a contact with relationships",
+                    try encoded(related(contact, short: short)),
+                    .object(["$ref": .string("#/components/schemas/Contact")])
+                ),
+                (
+                    "a page of relationship types",
+                    try encoded(
+                        PageResource(
+                            items: RelationshipType.all.prefix(15).map {
+                                RelationshipTypeResource($0, ownerID: 1, since: TestClock.start)
+                            }, window: PageWindow(page: 1, limit: 15, total: 27), path: "http://x/api/relationshiptypes"
+                        ) { "http://x/api/relationshiptypes?page=\($0)" }),
+                    try responseSchema(document, "get", "/api/relationshiptypes", "200")
+                ),
+                (
+                    "a relationship type group",
+                    try encoded(
+                        DataEnvelope(
+                            data: RelationshipTypeGroupResource(.work, ownerID: 1, since: TestClock.start))),
+                    try responseSchema(document, "get", "/api/relationshiptypegroups/{id}", "200")
                 ),
                 (
                     "Journal entry",
