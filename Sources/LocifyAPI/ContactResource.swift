@@ -255,6 +255,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
             numberOfNotes = counts.notes
             numberOfReminders = counts.reminders
             numberOfTasks = counts.tasks
+            numberOfDebts = counts.debts
         }
 
         public var numberOfCalls = 0

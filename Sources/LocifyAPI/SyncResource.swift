@@ -20,6 +20,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case call(CallResource)
     case journalEntry(JournalEntryResource)
     case relationship(RelationshipResource)
+    case debt(DebtResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -40,13 +41,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .call: "call"
         case .journalEntry: "entry"
         case .relationship: "relationship"
+        case .debt: "debt"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship",
+        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -69,6 +71,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "call": self = .call(try container.decode(CallResource.self))
         case "entry": self = .journalEntry(try container.decode(JournalEntryResource.self))
         case "relationship": self = .relationship(try container.decode(RelationshipResource.self))
+        case "debt": self = .debt(try container.decode(DebtResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -100,6 +103,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .call(let resource): try container.encode(resource)
         case .journalEntry(let resource): try container.encode(resource)
         case .relationship(let resource): try container.encode(resource)
+        case .debt(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -179,6 +179,7 @@ let locifyMigrations: [any Migration] = [
     CreateCalls(),
     CreateJournalEntries(),
     CreateRelationships(),
+    CreateDebts(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -219,6 +220,7 @@ let locifyTables: [any StoredTable.Type] = [
     CallsTable.self,
     JournalEntriesTable.self,
     RelationshipsTable.self,
+    DebtsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -271,6 +273,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: NotesAPIController())
     try api.register(collection: CallsAPIController())
     try api.register(collection: RelationshipsAPIController())
+    try api.register(collection: DebtsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -310,6 +313,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: NotesAndTasksWebController())
     try signedIn.register(collection: CallsWebController())
     try signedIn.register(collection: RelationshipsWebController())
+    try signedIn.register(collection: DebtsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

@@ -41,14 +41,18 @@ public struct ContactCounts: Equatable, Sendable {
     public var notes: Int
     public var tasks: Int
     public var calls: Int
+    public var debts: Int
     /// When the newest call was (Monica's `last_called`).
     public var lastCall: Date?
 
-    public init(reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, lastCall: Date? = nil) {
+    public init(
+        reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, debts: Int = 0, lastCall: Date? = nil
+    ) {
         self.reminders = reminders
         self.notes = notes
         self.tasks = tasks
         self.calls = calls
+        self.debts = debts
         self.lastCall = lastCall
     }
 }

@@ -49,7 +49,7 @@ enum ContactsTable: StoredTable {
             SyncedDependent(PhotosTable.self, by: .contact), SyncedDependent(RemindersTable.self, by: .contact),
             SyncedDependent(TasksTable.self, by: .contact), SyncedDependent(CallsTable.self, by: .contact),
             SyncedDependent(RelationshipsTable.self, by: .contact),
-            SyncedDependent(RelationshipsTable.self, by: .ofContact),
+            SyncedDependent(RelationshipsTable.self, by: .ofContact), SyncedDependent(DebtsTable.self, by: .contact),
         ])
 
     /// The columns a contact's fields set.

@@ -52,6 +52,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateCalls"#,
         #"LocifyServer.CreateJournalEntries"#,
         #"LocifyServer.CreateRelationships"#,
+        #"LocifyServer.CreateDebts"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -166,5 +167,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "relationships_by_contact" ON "relationships" ("contact_id", "id")"#,
         #"CREATE INDEX "relationships_by_of_contact" ON "relationships" ("of_contact_id")"#,
         #"CREATE INDEX "relationships_revision" ON "relationships" ("user_id", "revision")"#,
+        #"CREATE TABLE "debts" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "owner_owes" INTEGER NOT NULL, "is_settled" INTEGER NOT NULL, "amount_minor" INTEGER NOT NULL, "currency" TEXT NOT NULL, "reason" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:debts.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "debts_list" ON "debts" ("user_id", "id")"#,
+        #"CREATE INDEX "debts_by_contact" ON "debts" ("contact_id", "id")"#,
+        #"CREATE INDEX "debts_revision" ON "debts" ("user_id", "revision")"#,
     ]
 }

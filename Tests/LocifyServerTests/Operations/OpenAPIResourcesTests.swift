@@ -222,6 +222,19 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/contacts/{id}/calls", "200")
                 ),
                 (
+                    "a debt",
+                    try encoded(
+                        DataEnvelope(
+                            data: DebtResource(
+                                Debt(
+                                    id: 3, uuid: UUID(), ownerID: 1, contactID: 7,
+                                    fields: DebtFields(
+                                        ownerOwes: true, amount: Money(minorUnits: 1250, currency: "EUR"),
+                                        reason: nil),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start), contact: short))),
+                    try responseSchema(document, "get", "/api/debts/{id}", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")

@@ -1,0 +1,67 @@
+import LocifyCore
+import Vapor
+
+/// The contact page's debts: record one, mark it paid back (or not), delete one. All work without
+/// scripts and go back to the contact's page; a refused debt draws the page again with the problem beside
+/// the form.
+struct DebtsWebController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post(DebtPaths.contactDebts, use: addDebt)
+        routes.post(DebtPaths.settle, use: settleDebt)
+        routes.post(DebtPaths.delete, use: deleteDebt)
+    }
+
+    struct DebtForm: Content {
+        var inDebt: String?
+        var amount: String?
+        var currency: String?
+        var reason: String?
+
+        enum CodingKeys: String, CodingKey {
+            case inDebt = "in_debt"
+            case amount, currency, reason
+        }
+    }
+
+    func addDebt(request: Request) async throws -> Response {
+        let contactID = try request.pathID(.contactID)
+        let form = try request.content.decode(DebtForm.self)
+        return try await request.handleContactForm(
+            .debt, contact: contactID,
+            typed: ["in_debt": form.inDebt, "amount": form.amount, "currency": form.currency, "reason": form.reason]
+        ) {
+            var problems: [FieldError] = []
+            var amount: Double?
+            if let text = form.amount?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+                amount = LooseValue.decimal(text.replacingOccurrences(of: ",", with: "."))
+                if amount == nil { problems.append(LooseValue.notANumber(field: "amount", label: "Amount")) }
+            }
+            _ = try await request.debts().create(
+                contactID: contactID,
+                DebtDraft(inDebt: form.inDebt, amount: amount, currency: form.currency, reason: form.reason),
+                typeErrors: problems)
+            return .redirect(to: ContactPaths.contact(contactID).path + "#debts", flash: "The debt was saved.")
+        }
+    }
+
+    func settleDebt(request: Request) async throws -> Response {
+        let debts = try request.debts()
+        let debt = try await debts.debt(try request.pathID(.debtID))
+        let settled = !debt.fields.isSettled
+        _ = try await debts.update(debt.id) { draft in
+            var changed = draft
+            changed.status = settled ? "completed" : "inprogress"
+            return changed
+        }
+        return request.redirect(
+            to: ContactPaths.contact(debt.contactID).path + "#debts",
+            flash: settled ? "The debt is paid back." : "The debt is open again.")
+    }
+
+    func deleteDebt(request: Request) async throws -> Response {
+        let debt = try await request.debts().debt(try request.pathID(.debtID))
+        try await request.debts().delete(debt.id)
+        return request.redirect(
+            to: ContactPaths.contact(debt.contactID).path + "#debts", flash: "The debt was deleted.")
+    }
+}
