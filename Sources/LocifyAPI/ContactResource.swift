@@ -256,6 +256,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
             numberOfReminders = counts.reminders
             numberOfTasks = counts.tasks
             numberOfDebts = counts.debts
+            numberOfGifts = counts.gifts
         }
 
         public var numberOfCalls = 0

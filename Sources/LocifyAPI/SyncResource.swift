@@ -21,6 +21,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case journalEntry(JournalEntryResource)
     case relationship(RelationshipResource)
     case debt(DebtResource)
+    case gift(GiftResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -42,13 +43,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .journalEntry: "entry"
         case .relationship: "relationship"
         case .debt: "debt"
+        case .gift: "gift"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt",
+        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -72,6 +74,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "entry": self = .journalEntry(try container.decode(JournalEntryResource.self))
         case "relationship": self = .relationship(try container.decode(RelationshipResource.self))
         case "debt": self = .debt(try container.decode(DebtResource.self))
+        case "gift": self = .gift(try container.decode(GiftResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -104,6 +107,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .journalEntry(let resource): try container.encode(resource)
         case .relationship(let resource): try container.encode(resource)
         case .debt(let resource): try container.encode(resource)
+        case .gift(let resource): try container.encode(resource)
         }
     }
 }

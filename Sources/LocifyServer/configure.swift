@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -180,6 +180,7 @@ let locifyMigrations: [any Migration] = [
     CreateJournalEntries(),
     CreateRelationships(),
     CreateDebts(),
+    CreateGifts(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -221,6 +222,7 @@ let locifyTables: [any StoredTable.Type] = [
     JournalEntriesTable.self,
     RelationshipsTable.self,
     DebtsTable.self,
+    GiftsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -274,6 +276,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: CallsAPIController())
     try api.register(collection: RelationshipsAPIController())
     try api.register(collection: DebtsAPIController())
+    try api.register(collection: GiftsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -314,6 +317,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: CallsWebController())
     try signedIn.register(collection: RelationshipsWebController())
     try signedIn.register(collection: DebtsWebController())
+    try signedIn.register(collection: GiftsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

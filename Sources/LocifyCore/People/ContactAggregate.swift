@@ -42,17 +42,20 @@ public struct ContactCounts: Equatable, Sendable {
     public var tasks: Int
     public var calls: Int
     public var debts: Int
+    public var gifts: Int
     /// When the newest call was (Monica's `last_called`).
     public var lastCall: Date?
 
     public init(
-        reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, debts: Int = 0, lastCall: Date? = nil
+        reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, debts: Int = 0, gifts: Int = 0,
+        lastCall: Date? = nil
     ) {
         self.reminders = reminders
         self.notes = notes
         self.tasks = tasks
         self.calls = calls
         self.debts = debts
+        self.gifts = gifts
         self.lastCall = lastCall
     }
 }

@@ -165,13 +165,15 @@ enum ContactPage {
         let calls: ContactCallsSection
         let relationships: ContactRelationshipsSection
         let debts: ContactDebtsSection
+        let gifts: ContactGiftsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
         /// form, shown beside it.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
-            calls: [Call] = [], debts: [Debt] = [], allTags: [Tag] = [], contactFields: [ContactField] = [],
+            calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], allTags: [Tag] = [],
+            contactFields: [ContactField] = [],
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
@@ -225,6 +227,7 @@ enum ContactPage {
             self.calls = ContactCallsSection(contact: contact, calls: calls, today: today, problem: problem)
             relationships = ContactRelationshipsSection(contact: contact, relationships: aggregate.relationships)
             self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
+            self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }
@@ -270,6 +273,10 @@ enum ContactPage {
             contactID: id, sort: DebtService.defaultSort,
             page: PageSelection(page: 1, limit: ContactDebtsSection.shownOnPage)
         ).0
+        async let gifts = request.gifts().page(
+            contactID: id, sort: GiftService.defaultSort,
+            page: PageSelection(page: 1, limit: ContactGiftsSection.shownOnPage)
+        ).0
         async let allTags = request.tags().all().map(\.tag)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
@@ -286,7 +293,8 @@ enum ContactPage {
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
-            calls: try await calls, debts: try await debts, allTags: try await allTags, contactFields: contactFields,
+            calls: try await calls, debts: try await debts, gifts: try await gifts, allTags: try await allTags,
+            contactFields: contactFields,
             fieldKinds: fieldKinds,
             today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,

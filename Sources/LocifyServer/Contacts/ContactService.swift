@@ -154,7 +154,7 @@ struct ContactService {
 
     /// The child tables counted for `statistics`, each from its `…_by_contact` index, in the contact's own
     /// query.
-    private static let countedTables = ["reminders", "notes", "tasks", "calls", "debts"]
+    private static let countedTables = ["reminders", "notes", "tasks", "calls", "debts", "gifts"]
     private static let childCountColumns = countedTables.map { "\($0)_count" } + ["last_call"]
     private static let childCounts = SQLQueryString(
         countedTables.map {
@@ -166,7 +166,8 @@ struct ContactService {
         ContactCounts(
             reminders: try row.requiredInteger(first), notes: try row.requiredInteger(first + 1),
             tasks: try row.requiredInteger(first + 2), calls: try row.requiredInteger(first + 3),
-            debts: try row.requiredInteger(first + 4), lastCall: try row.date(first + 5))
+            debts: try row.requiredInteger(first + 4), gifts: try row.requiredInteger(first + 5),
+            lastCall: try row.date(first + 6))
     }
 
     /// How many reminders, notes and tasks each of `ids` has.

@@ -53,6 +53,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateJournalEntries"#,
         #"LocifyServer.CreateRelationships"#,
         #"LocifyServer.CreateDebts"#,
+        #"LocifyServer.CreateGifts"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -171,5 +172,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "debts_list" ON "debts" ("user_id", "id")"#,
         #"CREATE INDEX "debts_by_contact" ON "debts" ("contact_id", "id")"#,
         #"CREATE INDEX "debts_revision" ON "debts" ("user_id", "revision")"#,
+        #"CREATE TABLE "gifts" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "status" TEXT NOT NULL, "comment" TEXT, "url" TEXT, "amount_minor" INTEGER, "currency" TEXT, "date" TEXT, "recipient_id" INTEGER, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:gifts.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "gifts_list" ON "gifts" ("user_id", "id")"#,
+        #"CREATE INDEX "gifts_by_contact" ON "gifts" ("contact_id", "id")"#,
+        #"CREATE INDEX "gifts_revision" ON "gifts" ("user_id", "revision")"#,
     ]
 }

@@ -235,6 +235,31 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/debts/{id}", "200")
                 ),
                 (
+                    "a gift with a recipient",
+                    try encoded(
+                        DataEnvelope(
+                            data: GiftResource(
+                                Gift(
+                                    id: 4, uuid: UUID(), ownerID: 1, contactID: 7,
+                                    fields: GiftFields(
+                                        name: "Scarf", status: .offered, url: "https://example.com",
+                                        amount: Money(minorUnits: 1500, currency: "JPY"),
+                                        date: CalendarDate(year: 2024, month: 5, day: 1), recipientID: 7),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start), recipient: short,
+                                contact: short))),
+                    try responseSchema(document, "get", "/api/gifts/{id}", "200")
+                ),
+                (
+                    "a gift idea",
+                    try encoded(
+                        GiftResource(
+                            Gift(
+                                id: 5, uuid: UUID(), ownerID: 1, contactID: 7,
+                                fields: GiftFields(name: "Books", status: .idea), createdAt: TestClock.start,
+                                updatedAt: TestClock.start), recipient: nil, contact: short)),
+                    .object(["$ref": .string("#/components/schemas/Gift")])
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
