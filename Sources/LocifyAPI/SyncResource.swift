@@ -22,6 +22,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case relationship(RelationshipResource)
     case debt(DebtResource)
     case gift(GiftResource)
+    case pet(PetResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -44,13 +45,14 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .relationship: "relationship"
         case .debt: "debt"
         case .gift: "gift"
+        case .pet: "pet"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift",
+        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -75,6 +77,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "relationship": self = .relationship(try container.decode(RelationshipResource.self))
         case "debt": self = .debt(try container.decode(DebtResource.self))
         case "gift": self = .gift(try container.decode(GiftResource.self))
+        case "pet": self = .pet(try container.decode(PetResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -108,6 +111,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .relationship(let resource): try container.encode(resource)
         case .debt(let resource): try container.encode(resource)
         case .gift(let resource): try container.encode(resource)
+        case .pet(let resource): try container.encode(resource)
         }
     }
 }

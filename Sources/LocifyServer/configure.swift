@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -181,6 +181,7 @@ let locifyMigrations: [any Migration] = [
     CreateRelationships(),
     CreateDebts(),
     CreateGifts(),
+    CreatePets(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -223,6 +224,7 @@ let locifyTables: [any StoredTable.Type] = [
     RelationshipsTable.self,
     DebtsTable.self,
     GiftsTable.self,
+    PetsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -277,6 +279,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: RelationshipsAPIController())
     try api.register(collection: DebtsAPIController())
     try api.register(collection: GiftsAPIController())
+    try api.register(collection: PetsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -318,6 +321,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: RelationshipsWebController())
     try signedIn.register(collection: DebtsWebController())
     try signedIn.register(collection: GiftsWebController())
+    try signedIn.register(collection: PetsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

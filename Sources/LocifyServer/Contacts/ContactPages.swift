@@ -166,13 +166,14 @@ enum ContactPage {
         let relationships: ContactRelationshipsSection
         let debts: ContactDebtsSection
         let gifts: ContactGiftsSection
+        let pets: ContactPetsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
         /// form, shown beside it.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
-            calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], allTags: [Tag] = [],
+            calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], pets: [Pet] = [], allTags: [Tag] = [],
             contactFields: [ContactField] = [],
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
@@ -228,6 +229,7 @@ enum ContactPage {
             relationships = ContactRelationshipsSection(contact: contact, relationships: aggregate.relationships)
             self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
             self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
+            self.pets = ContactPetsSection(contact: contact, pets: pets, problem: problem)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }
@@ -277,6 +279,10 @@ enum ContactPage {
             contactID: id, sort: GiftService.defaultSort,
             page: PageSelection(page: 1, limit: ContactGiftsSection.shownOnPage)
         ).0
+        async let pets = request.pets().page(
+            contactID: id, sort: PetService.defaultSort,
+            page: PageSelection(page: 1, limit: ContactPetsSection.shownOnPage)
+        ).0
         async let allTags = request.tags().all().map(\.tag)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
@@ -293,7 +299,8 @@ enum ContactPage {
         ) { request.photoLink($0, base: "") }
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
-            calls: try await calls, debts: try await debts, gifts: try await gifts, allTags: try await allTags,
+            calls: try await calls, debts: try await debts, gifts: try await gifts, pets: try await pets,
+            allTags: try await allTags,
             contactFields: contactFields,
             fieldKinds: fieldKinds,
             today: request.today,

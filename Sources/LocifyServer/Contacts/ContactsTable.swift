@@ -50,7 +50,7 @@ enum ContactsTable: StoredTable {
             SyncedDependent(TasksTable.self, by: .contact), SyncedDependent(CallsTable.self, by: .contact),
             SyncedDependent(RelationshipsTable.self, by: .contact),
             SyncedDependent(RelationshipsTable.self, by: .ofContact), SyncedDependent(DebtsTable.self, by: .contact),
-            SyncedDependent(GiftsTable.self, by: .contact),
+            SyncedDependent(GiftsTable.self, by: .contact), SyncedDependent(PetsTable.self, by: .contact),
         ])
 
     /// The columns a contact's fields set.

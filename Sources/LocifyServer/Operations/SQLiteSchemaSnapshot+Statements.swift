@@ -54,6 +54,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateRelationships"#,
         #"LocifyServer.CreateDebts"#,
         #"LocifyServer.CreateGifts"#,
+        #"LocifyServer.CreatePets"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -176,5 +177,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "gifts_list" ON "gifts" ("user_id", "id")"#,
         #"CREATE INDEX "gifts_by_contact" ON "gifts" ("contact_id", "id")"#,
         #"CREATE INDEX "gifts_revision" ON "gifts" ("user_id", "revision")"#,
+        #"CREATE TABLE "pets" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "pet_category_id" INTEGER NOT NULL, "name" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:pets.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "pets_list" ON "pets" ("user_id", "id")"#,
+        #"CREATE INDEX "pets_by_contact" ON "pets" ("contact_id", "id")"#,
+        #"CREATE INDEX "pets_revision" ON "pets" ("user_id", "revision")"#,
     ]
 }

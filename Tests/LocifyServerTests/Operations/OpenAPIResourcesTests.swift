@@ -260,6 +260,17 @@ final class OpenAPIResourcesTests: XCTestCase {
                     .object(["$ref": .string("#/components/schemas/Gift")])
                 ),
                 (
+                    "a pet",
+                    try encoded(
+                        DataEnvelope(
+                            data: PetResource(
+                                Pet(
+                                    id: 6, uuid: UUID(), ownerID: 1, contactID: 7,
+                                    fields: PetFields(category: PetCategory.all[3], name: nil),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start), contact: short))),
+                    try responseSchema(document, "get", "/api/pets/{id}", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
