@@ -51,7 +51,7 @@ final class DirectJSONTests: XCTestCase {
             var related = full
             let friendship = Relationship(
                 id: 9, uuid: contact.uuid, ownerID: 3, contactID: contact.id, ofContactID: contact.id,
-                type: RelationshipType.type(21)!, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
+                type: RelationshipType.type(18)!, createdAt: contact.createdAt, updatedAt: contact.updatedAt)
             related.information.relationships = .init([(friendship, short)])
             related.information.career = .init(job: "Engineer", company: nil)
             related.information.howYouMet.generalInformation = "At work"

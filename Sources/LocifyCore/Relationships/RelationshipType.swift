@@ -23,7 +23,7 @@ public enum RelationshipTypeGroup: Int, CaseIterable, Sendable {
 
 /// What one contact is to another: Monica's default relationship types, the same ids in every account.
 /// Monica's API offers no route to add or change a type, so the list is fixed here rather than seeded
-/// per account; the ids follow Monica's seed order, which is the order a client lists them in.
+/// per account; the ids are those of Monica's default types (`default_relationship_types`), in their order.
 public struct RelationshipType: Equatable, Sendable {
     public let id: Int
     /// Monica's untranslated key (`parent`), its `name` on the wire.
@@ -40,17 +40,18 @@ public struct RelationshipType: Equatable, Sendable {
             ("partner", "partner", .love, "partner"), ("spouse", "spouse", .love, "spouse"),
             ("date", "date", .love, "date"), ("lover", "lover", .love, "lover"),
             ("inlovewith", "lovedby", .love, "in love with"), ("lovedby", "inlovewith", .love, "loved by"),
-            ("ex", "ex", .love, "ex-partner"), ("ex_husband", "ex_husband", .love, "ex-spouse"),
-            ("parent", "child", .family, "parent"), ("child", "parent", .family, "child"),
-            ("sibling", "sibling", .family, "sibling"), ("grandparent", "grandchild", .family, "grandparent"),
-            ("grandchild", "grandparent", .family, "grandchild"), ("uncle", "nephew", .family, "uncle or aunt"),
-            ("nephew", "uncle", .family, "nephew or niece"), ("cousin", "cousin", .family, "cousin"),
-            ("godfather", "godson", .family, "godparent"), ("godson", "godfather", .family, "godchild"),
-            ("stepparent", "stepchild", .family, "stepparent"), ("stepchild", "stepparent", .family, "stepchild"),
-            ("friend", "friend", .friend, "friend"), ("bestfriend", "bestfriend", .friend, "best friend"),
-            ("colleague", "colleague", .work, "colleague"), ("boss", "subordinate", .work, "boss"),
-            ("subordinate", "boss", .work, "subordinate"), ("mentor", "protege", .work, "mentor"),
-            ("protege", "mentor", .work, "protégé"),
+            ("ex", "ex", .love, "ex-partner"), ("parent", "child", .family, "parent"),
+            ("child", "parent", .family, "child"), ("sibling", "sibling", .family, "sibling"),
+            ("grandparent", "grandchild", .family, "grandparent"), ("grandchild", "grandparent", .family, "grandchild"),
+            ("uncle", "nephew", .family, "uncle or aunt"), ("nephew", "uncle", .family, "nephew or niece"),
+            ("cousin", "cousin", .family, "cousin"), ("godfather", "godson", .family, "godparent"),
+            ("godson", "godfather", .family, "godchild"), ("friend", "friend", .friend, "friend"),
+            ("bestfriend", "bestfriend", .friend, "best friend"), ("colleague", "colleague", .work, "colleague"),
+            ("boss", "subordinate", .work, "boss"), ("subordinate", "boss", .work, "subordinate"),
+            ("mentor", "protege", .work, "mentor"), ("protege", "mentor", .work, "protégé"),
+            // Added to Monica's defaults later, so numbered after the rest.
+            ("ex_husband", "ex_husband", .love, "ex-spouse"), ("stepparent", "stepchild", .family, "stepparent"),
+            ("stepchild", "stepparent", .family, "stepchild"),
         ]
         return seeds.enumerated().map { index, seed in
             RelationshipType(id: index + 1, name: seed.0, reverseName: seed.1, group: seed.2, label: seed.3)

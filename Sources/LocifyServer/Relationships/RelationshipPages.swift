@@ -72,7 +72,8 @@ enum NewRelationshipPage {
             typeField: FormField(
                 "relationship_type_id", label: "is \(name)’s", control: .select, errors: errors, isRequired: true,
                 options: [SelectOption(value: "", label: "Choose", isSelected: chosenType.isEmpty)]
-                    + RelationshipType.all.map {
+                    // By group, as Monica's form offers them; Monica's later additions join their group.
+                    + RelationshipType.all.sorted { ($0.group.rawValue, $0.id) < ($1.group.rawValue, $1.id) }.map {
                         SelectOption(
                             value: String($0.id), label: "\($0.label) (\($0.group.name))",
                             isSelected: String($0.id) == chosenType)

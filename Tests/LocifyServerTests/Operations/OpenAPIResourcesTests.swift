@@ -51,7 +51,7 @@ final class OpenAPIResourcesTests: XCTestCase {
     private func relationship(short: ContactShortResource) -> RelationshipResource {
         RelationshipResource(
             Relationship(
-                id: 8, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(9)!,
+                id: 8, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(8)!,
                 createdAt: TestClock.start, updatedAt: TestClock.start),
             url: "http://x/api/relationships/8", contact: short, ofContact: short, typesSince: TestClock.start)
     }
@@ -59,7 +59,7 @@ final class OpenAPIResourcesTests: XCTestCase {
     private func related(_ contact: ContactResource, short: ContactShortResource) -> ContactResource {
         var related = contact
         let friendship = Relationship(
-            id: 9, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(21)!,
+            id: 9, uuid: UUID(), ownerID: 1, contactID: 7, ofContactID: 7, type: RelationshipType.type(18)!,
             createdAt: TestClock.start, updatedAt: TestClock.start)
         related.information.relationships = .init([(friendship, short)])
         return related

@@ -36,7 +36,7 @@ final class RelationshipsWebTests: XCTestCase {
             XCTAssertEqual(none, 0)
 
             let added = try await browser.post(
-                benPage + "/relationships", form: ["of_contact": annaID, "relationship_type_id": "9"])
+                benPage + "/relationships", form: ["of_contact": annaID, "relationship_type_id": "8"])
             XCTAssertEqual(added.status, .seeOther, added.text)
             XCTAssertEqual(added.headers.first(name: .location), benPage + "#relationships")
             ben = try await browser.get(benPage)
