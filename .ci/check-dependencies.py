@@ -61,7 +61,7 @@ known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags,
     # relationships (Monica's `information.relationships`).
     "Contacts": {
-        "Addresses", "Calls", "ContactFields", "Debts", "Genders", "Gifts", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships",
+        "Addresses", "Calls", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships",
         "Tags",
     },
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
@@ -73,6 +73,8 @@ known = {
     # Planning reads reminders; the reminders feed's secret and the week's start are notification settings.
     "Notifications": {"Reminders"},
     "Reminders": {"Notifications"},
+    # A life event's `has_reminder` makes its yearly reminder.
+    "LifeEvents": {"Reminders"},
 }
 texts = {}
 for folder in sorted(os.listdir(root)):

@@ -23,6 +23,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case debt(DebtResource)
     case gift(GiftResource)
     case pet(PetResource)
+    case lifeEvent(LifeEventResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -46,6 +47,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .debt: "debt"
         case .gift: "gift"
         case .pet: "pet"
+        case .lifeEvent: "lifeevent"
         }
     }
 
@@ -53,6 +55,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
         "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
+        "lifeevent",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -78,6 +81,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "debt": self = .debt(try container.decode(DebtResource.self))
         case "gift": self = .gift(try container.decode(GiftResource.self))
         case "pet": self = .pet(try container.decode(PetResource.self))
+        case "lifeevent": self = .lifeEvent(try container.decode(LifeEventResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -112,6 +116,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .debt(let resource): try container.encode(resource)
         case .gift(let resource): try container.encode(resource)
         case .pet(let resource): try container.encode(resource)
+        case .lifeEvent(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -182,6 +182,7 @@ let locifyMigrations: [any Migration] = [
     CreateDebts(),
     CreateGifts(),
     CreatePets(),
+    CreateLifeEvents(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -225,6 +226,7 @@ let locifyTables: [any StoredTable.Type] = [
     DebtsTable.self,
     GiftsTable.self,
     PetsTable.self,
+    LifeEventsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -280,6 +282,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: DebtsAPIController())
     try api.register(collection: GiftsAPIController())
     try api.register(collection: PetsAPIController())
+    try api.register(collection: LifeEventsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -322,6 +325,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: DebtsWebController())
     try signedIn.register(collection: GiftsWebController())
     try signedIn.register(collection: PetsWebController())
+    try signedIn.register(collection: LifeEventsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

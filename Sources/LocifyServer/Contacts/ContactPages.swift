@@ -167,13 +167,15 @@ enum ContactPage {
         let debts: ContactDebtsSection
         let gifts: ContactGiftsSection
         let pets: ContactPetsSection
+        let lifeEvents: ContactLifeEventsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
         /// form, shown beside it.
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
-            calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], pets: [Pet] = [], allTags: [Tag] = [],
+            calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], pets: [Pet] = [],
+            lifeEvents: [LifeEvent] = [], allTags: [Tag] = [],
             contactFields: [ContactField] = [],
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
@@ -230,6 +232,8 @@ enum ContactPage {
             self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
             self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
             self.pets = ContactPetsSection(contact: contact, pets: pets, problem: problem)
+            self.lifeEvents = ContactLifeEventsSection(
+                contact: contact, events: lifeEvents, today: today, problem: problem)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
                 .sorted { ($0.isOverdue ? 0 : 1, $0.sortDate) < ($1.isOverdue ? 0 : 1, $1.sortDate) }
         }
@@ -283,6 +287,10 @@ enum ContactPage {
             contactID: id, sort: PetService.defaultSort,
             page: PageSelection(page: 1, limit: ContactPetsSection.shownOnPage)
         ).0
+        async let lifeEvents = request.lifeEvents().page(
+            contactID: id, sort: LifeEventService.defaultSort,
+            page: PageSelection(page: 1, limit: ContactLifeEventsSection.shownOnPage)
+        ).0
         async let allTags = request.tags().all().map(\.tag)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
@@ -300,6 +308,7 @@ enum ContactPage {
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
             calls: try await calls, debts: try await debts, gifts: try await gifts, pets: try await pets,
+            lifeEvents: try await lifeEvents,
             allTags: try await allTags,
             contactFields: contactFields,
             fieldKinds: fieldKinds,

@@ -55,6 +55,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateDebts"#,
         #"LocifyServer.CreateGifts"#,
         #"LocifyServer.CreatePets"#,
+        #"LocifyServer.CreateLifeEvents"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -181,5 +182,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "pets_list" ON "pets" ("user_id", "id")"#,
         #"CREATE INDEX "pets_by_contact" ON "pets" ("contact_id", "id")"#,
         #"CREATE INDEX "pets_revision" ON "pets" ("user_id", "revision")"#,
+        #"CREATE TABLE "life_events" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "life_event_type_id" INTEGER NOT NULL, "happened_on" TEXT NOT NULL, "name" TEXT, "note" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:life_events.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "life_events_list" ON "life_events" ("user_id", "id")"#,
+        #"CREATE INDEX "life_events_by_contact" ON "life_events" ("contact_id", "happened_on")"#,
+        #"CREATE INDEX "life_events_revision" ON "life_events" ("user_id", "revision")"#,
     ]
 }

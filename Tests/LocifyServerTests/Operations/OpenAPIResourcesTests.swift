@@ -271,6 +271,21 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/pets/{id}", "200")
                 ),
                 (
+                    "a life event",
+                    try encoded(
+                        DataEnvelope(
+                            data: LifeEventResource(
+                                LifeEvent(
+                                    id: 7, uuid: UUID(), ownerID: 1, contactID: 7,
+                                    fields: LifeEventFields(
+                                        type: LifeEventType.all[9],
+                                        happenedOn: CalendarDate(year: 1835, month: 7, day: 8)!,
+                                        name: nil, note: "London"),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start), contact: short,
+                                typesSince: TestClock.start))),
+                    try responseSchema(document, "get", "/api/lifeevents/{id}", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
