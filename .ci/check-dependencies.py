@@ -61,7 +61,7 @@ known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags,
     # relationships (Monica's `information.relationships`).
     "Contacts": {
-        "Addresses", "Calls", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships",
+        "Addresses", "Calls", "Conversations", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships",
         "Tags",
     },
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
@@ -75,6 +75,8 @@ known = {
     "Reminders": {"Notifications"},
     # A life event's `has_reminder` makes its yearly reminder.
     "LifeEvents": {"Reminders"},
+    # A conversation is held by one of the contact field kinds.
+    "Conversations": {"ContactFields"},
 }
 texts = {}
 for folder in sorted(os.listdir(root)):

@@ -24,6 +24,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case gift(GiftResource)
     case pet(PetResource)
     case lifeEvent(LifeEventResource)
+    case conversation(ConversationResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -48,6 +49,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .gift: "gift"
         case .pet: "pet"
         case .lifeEvent: "lifeevent"
+        case .conversation: "conversation"
         }
     }
 
@@ -55,7 +57,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
         "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
-        "lifeevent",
+        "lifeevent", "conversation",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -82,6 +84,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "gift": self = .gift(try container.decode(GiftResource.self))
         case "pet": self = .pet(try container.decode(PetResource.self))
         case "lifeevent": self = .lifeEvent(try container.decode(LifeEventResource.self))
+        case "conversation": self = .conversation(try container.decode(ConversationResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -117,6 +120,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .gift(let resource): try container.encode(resource)
         case .pet(let resource): try container.encode(resource)
         case .lifeEvent(let resource): try container.encode(resource)
+        case .conversation(let resource): try container.encode(resource)
         }
     }
 }

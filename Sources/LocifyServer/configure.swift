@@ -52,11 +52,11 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -183,6 +183,7 @@ let locifyMigrations: [any Migration] = [
     CreateGifts(),
     CreatePets(),
     CreateLifeEvents(),
+    CreateConversations(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -227,6 +228,8 @@ let locifyTables: [any StoredTable.Type] = [
     GiftsTable.self,
     PetsTable.self,
     LifeEventsTable.self,
+    ConversationsTable.self,
+    ConversationMessagesTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -283,6 +286,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: GiftsAPIController())
     try api.register(collection: PetsAPIController())
     try api.register(collection: LifeEventsAPIController())
+    try api.register(collection: ConversationsAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -326,6 +330,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: GiftsWebController())
     try signedIn.register(collection: PetsWebController())
     try signedIn.register(collection: LifeEventsWebController())
+    try signedIn.register(collection: ConversationsWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

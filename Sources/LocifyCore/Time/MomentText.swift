@@ -19,4 +19,13 @@ public enum MomentText {
         calendar.timeZone = .gmt
         return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
     }
+
+    /// "1 May 2024", with the time when it is not midnight: a moment as it was typed (calls and messages
+    /// keep no time zone, as in Monica).
+    public static func dayAndTime(_ moment: Date) -> String {
+        let stamp = Timestamp.string(moment)
+        let day = CalendarDate(moment, in: .gmt).dayMonthYear
+        let clock = stamp.dropFirst(11).prefix(5)
+        return clock == "00:00" ? day : "\(day), \(clock)"
+    }
 }

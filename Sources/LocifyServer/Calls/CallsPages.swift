@@ -17,20 +17,11 @@ struct CallLine: Encodable {
 
     init(_ call: Call, contactName: String) {
         id = call.id
-        when = CallLine.describe(call.fields.calledAt)
+        when = MomentText.dayAndTime(call.fields.calledAt)
         whoCalled = call.fields.contactCalled ? "\(contactName) called" : "You called"
         content = call.fields.content
         emotions = call.fields.emotions.isEmpty ? nil : call.fields.emotions.map(\.name).joined(separator: ", ")
         deleteURL = CallPaths.delete(call.id).path
-    }
-
-    /// "1 May 2024", with the time when it is not midnight: the call's time as it was typed (calls keep
-    /// no time zone, as in Monica).
-    static func describe(_ moment: Date) -> String {
-        let stamp = Timestamp.string(moment)
-        let day = CalendarDate(moment, in: .gmt).dayMonthYear
-        let clock = stamp.dropFirst(11).prefix(5)
-        return clock == "00:00" ? day : "\(day), \(clock)"
     }
 }
 

@@ -168,6 +168,7 @@ enum ContactPage {
         let gifts: ContactGiftsSection
         let pets: ContactPetsSection
         let lifeEvents: ContactLifeEventsSection
+        let conversations: ContactConversationsSection
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
@@ -175,7 +176,7 @@ enum ContactPage {
         init(
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
             calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], pets: [Pet] = [],
-            lifeEvents: [LifeEvent] = [], allTags: [Tag] = [],
+            lifeEvents: [LifeEvent] = [], conversations: [Conversation] = [], allTags: [Tag] = [],
             contactFields: [ContactField] = [],
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
@@ -232,6 +233,8 @@ enum ContactPage {
             self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
             self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
             self.pets = ContactPetsSection(contact: contact, pets: pets, problem: problem)
+            self.conversations = ContactConversationsSection(
+                contact: contact, conversations: conversations, kinds: fieldKinds, today: today, problem: problem)
             self.lifeEvents = ContactLifeEventsSection(
                 contact: contact, events: lifeEvents, today: today, problem: problem)
             self.reminders = reminders.map { ReminderLine($0, today: today) }
@@ -291,6 +294,10 @@ enum ContactPage {
             contactID: id, sort: LifeEventService.defaultSort,
             page: PageSelection(page: 1, limit: ContactLifeEventsSection.shownOnPage)
         ).0
+        async let conversations = request.conversations().page(
+            contactID: id, sort: ListSort(TimestampSortField.createdAt, descending: true),
+            page: PageSelection(page: 1, limit: ContactConversationsSection.shownOnPage)
+        ).0
         async let allTags = request.tags().all().map(\.tag)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
@@ -308,7 +315,7 @@ enum ContactPage {
         return Context(
             aggregate: aggregate, reminders: try await reminders, notes: try await notes, tasks: try await tasks,
             calls: try await calls, debts: try await debts, gifts: try await gifts, pets: try await pets,
-            lifeEvents: try await lifeEvents,
+            lifeEvents: try await lifeEvents, conversations: try await conversations,
             allTags: try await allTags,
             contactFields: contactFields,
             fieldKinds: fieldKinds,

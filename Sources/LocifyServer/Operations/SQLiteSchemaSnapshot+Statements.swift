@@ -56,6 +56,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateGifts"#,
         #"LocifyServer.CreatePets"#,
         #"LocifyServer.CreateLifeEvents"#,
+        #"LocifyServer.CreateConversations"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -186,5 +187,11 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "life_events_list" ON "life_events" ("user_id", "id")"#,
         #"CREATE INDEX "life_events_by_contact" ON "life_events" ("contact_id", "happened_on")"#,
         #"CREATE INDEX "life_events_revision" ON "life_events" ("user_id", "revision")"#,
+        #"CREATE TABLE "conversations" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "happened_at" REAL NOT NULL, "contact_field_type_id" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:conversations.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "conversations_list" ON "conversations" ("user_id", "id")"#,
+        #"CREATE INDEX "conversations_by_contact" ON "conversations" ("contact_id", "id")"#,
+        #"CREATE INDEX "conversations_revision" ON "conversations" ("user_id", "revision")"#,
+        #"CREATE TABLE "conversation_messages" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "conversation_id" INTEGER NOT NULL REFERENCES "conversations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "content" TEXT NOT NULL, "written_at" REAL NOT NULL, "written_by_me" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:conversation_messages.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "conversation_messages_by_conversation" ON "conversation_messages" ("conversation_id", "written_at")"#,
     ]
 }

@@ -286,6 +286,22 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/lifeevents/{id}", "200")
                 ),
                 (
+                    "a conversation with a message, its means deleted",
+                    try encoded(
+                        DataEnvelope(
+                            data: ConversationResource(
+                                Conversation(
+                                    id: 8, uuid: UUID(), ownerID: 1, contactID: 7, happenedAt: TestClock.start,
+                                    fieldTypeID: 3,
+                                    messages: [
+                                        ConversationMessage(
+                                            id: 1, uuid: UUID(), content: "Hello", writtenAt: TestClock.start,
+                                            writtenByMe: true, createdAt: TestClock.start, updatedAt: TestClock.start)
+                                    ], createdAt: TestClock.start, updatedAt: TestClock.start),
+                                url: "http://x/api/conversations/8", fieldType: nil, contact: short))),
+                    try responseSchema(document, "post", "/api/conversations/{id}/messages", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
