@@ -75,6 +75,8 @@ known = {
     "Reminders": {"Notifications"},
     # A life event's `has_reminder` makes its yearly reminder.
     "LifeEvents": {"Reminders"},
+    # The journal page lists the activities.
+    "Journal": {"Activities"},
     # A conversation is held by one of the contact field kinds.
     "Conversations": {"ContactFields"},
 }

@@ -257,6 +257,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
             numberOfTasks = counts.tasks
             numberOfDebts = counts.debts
             numberOfGifts = counts.gifts
+            numberOfActivities = counts.activities
         }
 
         public var numberOfCalls = 0
@@ -382,6 +383,8 @@ public struct ContactResource: Codable, Sendable, Equatable {
         self.tags = tags.map(TagResource.init)
         statistics = Statistics(counts)
         lastCalled = counts.lastCall.map(Timestamp.string)
+        // Monica writes the day's midnight with microseconds.
+        lastActivityTogether = counts.lastActivity.map { $0.description + "T00:00:00.000000Z" }
         contactFields = extras?.contactFields
         notes = extras?.notes
         self.url = summary.url

@@ -25,6 +25,9 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case pet(PetResource)
     case lifeEvent(LifeEventResource)
     case conversation(ConversationResource)
+    case activity(ActivityResource)
+    case activityType(ActivityTypeResource)
+    case activityTypeCategory(ActivityTypeCategoryResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -50,6 +53,9 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .pet: "pet"
         case .lifeEvent: "lifeevent"
         case .conversation: "conversation"
+        case .activity: "activity"
+        case .activityType: "activitytype"
+        case .activityTypeCategory: "activitytypecategory"
         }
     }
 
@@ -57,7 +63,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
         "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
-        "lifeevent", "conversation",
+        "lifeevent", "conversation", "activitytypecategory", "activitytype", "activity",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -85,6 +91,10 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "pet": self = .pet(try container.decode(PetResource.self))
         case "lifeevent": self = .lifeEvent(try container.decode(LifeEventResource.self))
         case "conversation": self = .conversation(try container.decode(ConversationResource.self))
+        case "activity": self = .activity(try container.decode(ActivityResource.self))
+        case "activitytype": self = .activityType(try container.decode(ActivityTypeResource.self))
+        case "activitytypecategory":
+            self = .activityTypeCategory(try container.decode(ActivityTypeCategoryResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -121,6 +131,9 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .pet(let resource): try container.encode(resource)
         case .lifeEvent(let resource): try container.encode(resource)
         case .conversation(let resource): try container.encode(resource)
+        case .activity(let resource): try container.encode(resource)
+        case .activityType(let resource): try container.encode(resource)
+        case .activityTypeCategory(let resource): try container.encode(resource)
         }
     }
 }

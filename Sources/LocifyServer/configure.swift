@@ -53,10 +53,12 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
         .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
+        .activityTypeCategory, .activityType, .activity,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
         .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
+        .activityTypeCategory, .activityType, .activity,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -184,6 +186,7 @@ let locifyMigrations: [any Migration] = [
     CreatePets(),
     CreateLifeEvents(),
     CreateConversations(),
+    CreateActivities(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -230,6 +233,11 @@ let locifyTables: [any StoredTable.Type] = [
     LifeEventsTable.self,
     ConversationsTable.self,
     ConversationMessagesTable.self,
+    ActivityDefaultsTable.self,
+    ActivityTypeCategoriesTable.self,
+    ActivityTypesTable.self,
+    ActivitiesTable.self,
+    ActivityContactsTable.self,
     DAVCardsTable.self,
     DAVTasksTable.self,
     SampleRecordsTable.self,
@@ -287,6 +295,8 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: PetsAPIController())
     try api.register(collection: LifeEventsAPIController())
     try api.register(collection: ConversationsAPIController())
+    try api.register(collection: ActivitiesAPIController())
+    try api.register(collection: ActivityTypesAPIController())
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())
@@ -331,6 +341,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: PetsWebController())
     try signedIn.register(collection: LifeEventsWebController())
     try signedIn.register(collection: ConversationsWebController())
+    try signedIn.register(collection: ActivitiesWebController())
     try signedIn.register(collection: JournalWebController())
     try signedIn.register(collection: TagsWebController())
     try signedIn.register(collection: GendersWebController())

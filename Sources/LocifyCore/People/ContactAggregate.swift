@@ -43,12 +43,15 @@ public struct ContactCounts: Equatable, Sendable {
     public var calls: Int
     public var debts: Int
     public var gifts: Int
+    public var activities: Int
+    /// The day of the newest activity the contact was at (Monica's `last_activity_together`).
+    public var lastActivity: CalendarDate?
     /// When the newest call was (Monica's `last_called`).
     public var lastCall: Date?
 
     public init(
         reminders: Int = 0, notes: Int = 0, tasks: Int = 0, calls: Int = 0, debts: Int = 0, gifts: Int = 0,
-        lastCall: Date? = nil
+        lastCall: Date? = nil, activities: Int = 0, lastActivity: CalendarDate? = nil
     ) {
         self.reminders = reminders
         self.notes = notes
@@ -56,6 +59,8 @@ public struct ContactCounts: Equatable, Sendable {
         self.calls = calls
         self.debts = debts
         self.gifts = gifts
+        self.activities = activities
+        self.lastActivity = lastActivity
         self.lastCall = lastCall
     }
 }

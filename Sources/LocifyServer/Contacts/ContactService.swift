@@ -155,19 +155,26 @@ struct ContactService {
     /// The child tables counted for `statistics`, each from its `…_by_contact` index, in the contact's own
     /// query.
     private static let countedTables = ["reminders", "notes", "tasks", "calls", "debts", "gifts"]
-    private static let childCountColumns = countedTables.map { "\($0)_count" } + ["last_call"]
+    private static let childCountColumns =
+        countedTables.map { "\($0)_count" } + ["last_call", "activities_count", "last_activity"]
     private static let childCounts = SQLQueryString(
         countedTables.map {
             #"(SELECT COUNT(*) FROM "\#($0)" WHERE "\#($0)"."contact_id" = "contacts"."id") AS "\#($0)_count""#
         }.joined(separator: ", ")
-            + #", (SELECT MAX("called_at") FROM "calls" WHERE "calls"."contact_id" = "contacts"."id") AS "last_call""#)
+            + #", (SELECT MAX("called_at") FROM "calls" WHERE "calls"."contact_id" = "contacts"."id") AS "last_call""#
+            // Activities are the contact's through who was there (`activity_contacts_by_contact`).
+            + #", (SELECT COUNT(*) FROM "activity_contacts" WHERE "activity_contacts"."contact_id" = "contacts"."id")"#
+            + #" AS "activities_count", (SELECT MAX("activities"."happened_on") FROM "activity_contacts" JOIN "activities""#
+            + #" ON "activities"."id" = "activity_contacts"."activity_id""#
+            + #" WHERE "activity_contacts"."contact_id" = "contacts"."id") AS "last_activity""#)
 
     private static func childCounts(in row: PlainRow, at first: Int) throws -> ContactCounts {
         ContactCounts(
             reminders: try row.requiredInteger(first), notes: try row.requiredInteger(first + 1),
             tasks: try row.requiredInteger(first + 2), calls: try row.requiredInteger(first + 3),
             debts: try row.requiredInteger(first + 4), gifts: try row.requiredInteger(first + 5),
-            lastCall: try row.date(first + 6))
+            lastCall: try row.date(first + 6), activities: try row.requiredInteger(first + 7),
+            lastActivity: try row.text(first + 8).flatMap { CalendarDate(iso8601: $0) })
     }
 
     /// How many reminders, notes and tasks each of `ids` has.

@@ -10,6 +10,8 @@ extension FormName {
 enum JournalPage {
     /// The newest this many entries show.
     static let shownOnPage = 100
+    /// The newest this many activities show.
+    static let activitiesShown = 50
 
     struct Line: Encodable {
         let id: Int
@@ -52,8 +54,18 @@ enum JournalPage {
         let titleField: FormField
         let postField: FormField
         let isAdding: Bool
+        /// The newest activities, with where to add one.
+        let activities: [ActivityLine]
+        let activityTotal: Int
+        let newActivityURL: String
 
-        init(entries: [JournalEntry], total: Int, session: PageSession, problem: FormProblem? = nil) {
+        init(
+            entries: [JournalEntry], total: Int, activities: [ActivityLine] = [], activityTotal: Int = 0,
+            session: PageSession, problem: FormProblem? = nil
+        ) {
+            self.activities = activities
+            self.activityTotal = activityTotal
+            newActivityURL = ActivityPaths.new.path
             layout = LayoutContext(title: "Journal", section: .reminders, session: session)
             self.entries = entries.map { Line($0, problem: problem) }
             self.total = total
@@ -75,6 +87,9 @@ enum JournalPage {
         let (entries, window) = try await request.journal().page(
             sort: ListSort(TimestampSortField.createdAt, descending: true),
             page: PageSelection(page: 1, limit: shownOnPage))
-        return Context(entries: entries, total: window.total, session: request.pageSession, problem: problem)
+        let activities = try await ActivityLine.newest(request, limit: activitiesShown)
+        return Context(
+            entries: entries, total: window.total, activities: activities.lines, activityTotal: activities.total,
+            session: request.pageSession, problem: problem)
     }
 }

@@ -57,6 +57,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreatePets"#,
         #"LocifyServer.CreateLifeEvents"#,
         #"LocifyServer.CreateConversations"#,
+        #"LocifyServer.CreateActivities"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -193,5 +194,18 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "conversations_revision" ON "conversations" ("user_id", "revision")"#,
         #"CREATE TABLE "conversation_messages" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "conversation_id" INTEGER NOT NULL REFERENCES "conversations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "content" TEXT NOT NULL, "written_at" REAL NOT NULL, "written_by_me" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:conversation_messages.uuid" UNIQUE ("uuid"))"#,
         #"CREATE INDEX "conversation_messages_by_conversation" ON "conversation_messages" ("conversation_id", "written_at")"#,
+        #"CREATE TABLE "activity_defaults" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "created_at" REAL NOT NULL, CONSTRAINT "uq:activity_defaults.user_id" UNIQUE ("user_id"))"#,
+        #"CREATE TABLE "activity_type_categories" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:activity_type_categories.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "activity_type_categories_list" ON "activity_type_categories" ("user_id", "id")"#,
+        #"CREATE INDEX "activity_type_categories_revision" ON "activity_type_categories" ("user_id", "revision")"#,
+        #"CREATE TABLE "activity_types" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "activity_type_category_id" INTEGER NOT NULL REFERENCES "activity_type_categories" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "location_type" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:activity_types.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "activity_types_list" ON "activity_types" ("user_id", "id")"#,
+        #"CREATE INDEX "activity_types_by_category" ON "activity_types" ("activity_type_category_id")"#,
+        #"CREATE INDEX "activity_types_revision" ON "activity_types" ("user_id", "revision")"#,
+        #"CREATE TABLE "activities" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "activity_type_id" INTEGER, "summary" TEXT NOT NULL, "description" TEXT, "happened_on" TEXT NOT NULL, "emotions" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:activities.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "activities_list" ON "activities" ("user_id", "happened_on", "id")"#,
+        #"CREATE INDEX "activities_revision" ON "activities" ("user_id", "revision")"#,
+        #"CREATE TABLE "activity_contacts" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "activity_id" INTEGER NOT NULL REFERENCES "activities" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT "uq:activity_contacts.activity_id+activity_contacts.contact_id" UNIQUE ("activity_id", "contact_id"))"#,
+        #"CREATE INDEX "activity_contacts_by_contact" ON "activity_contacts" ("contact_id", "activity_id")"#,
     ]
 }

@@ -302,6 +302,27 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "post", "/api/conversations/{id}/messages", "200")
                 ),
                 (
+                    "an activity with its type",
+                    try encoded(
+                        DataEnvelope(
+                            data: ActivityResource(
+                                Activity(
+                                    id: 9, uuid: UUID(), ownerID: 1,
+                                    fields: ActivityFields(
+                                        summary: "Tea", happenedOn: CalendarDate(year: 2024, month: 5, day: 1)!,
+                                        emotions: [Emotion.emotion(1)!], attendeeIDs: [7]),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start),
+                                url: "http://x/api/activities/9",
+                                type: ActivityTypeResource(
+                                    ActivityType(
+                                        id: 2, uuid: UUID(), ownerID: 1, categoryID: 1, name: "went to a bar",
+                                        locationType: nil, createdAt: TestClock.start, updatedAt: TestClock.start),
+                                    category: ActivityTypeCategory(
+                                        id: 1, uuid: UUID(), ownerID: 1, name: "Food", createdAt: TestClock.start,
+                                        updatedAt: TestClock.start)), attendees: [short]))),
+                    try responseSchema(document, "get", "/api/activities/{id}", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
