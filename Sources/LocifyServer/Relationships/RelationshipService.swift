@@ -12,10 +12,11 @@ struct RelationshipService {
 
     private static let columns = RelationshipsTable.relationshipColumns
 
-    /// The contact's side of each of its relationships, oldest first; none for a contact that is not the
-    /// owner's (Monica answers an empty list there too).
+    /// The contact's side of each of its relationships, oldest first; a contact that is not the owner's
+    /// is not found, as on every other list of a contact's (Monica answers an empty list there).
     func relationships(of contactID: Int) async throws -> [Relationship] {
-        try await relationships(ofContacts: [contactID])[contactID] ?? []
+        _ = try await database.requireContact(contactID, ownedBy: ownerID)
+        return try await relationships(ofContacts: [contactID])[contactID] ?? []
     }
 
     /// Each contact's sides, oldest first, in one query.
@@ -73,10 +74,11 @@ struct RelationshipService {
 
     /// Gives the relationship another type, and its other side the reverse of it.
     func update(_ id: Int, typeID: Int?, typeErrors: [FieldError] = []) async throws -> Relationship {
+        // A relationship that is not there is not found, whatever the body says.
+        var stored = try await relationship(id)
         let type = try ValidationFailure.checking(typeErrors: typeErrors) { () throws(ValidationFailure) in
             try RelationshipDraft.validatedType(typeID)
         }
-        var stored = try await relationship(id)
         guard type != stored.type else { return stored }
         let now = dependencies.now()
         try await database.write(RelationshipsTable.self, ownedBy: ownerID, at: now) { [ownerID, stored] table in

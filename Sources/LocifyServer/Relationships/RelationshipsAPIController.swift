@@ -17,8 +17,8 @@ struct RelationshipsAPIController: RouteCollection {
         routes.get(RelationshipPaths.apiGroup, use: group)
     }
 
-    /// The contact's side of each relationship, unpaginated as in Monica; another account's contact has
-    /// none.
+    /// The contact's side of each relationship, unpaginated as in Monica; another account's contact is not
+    /// found.
     func indexOfContact(request: Request) async throws -> DataEnvelope<[RelationshipResource]> {
         let found = try await request.relationships().relationships(of: try request.pathID(.contactID))
         return DataEnvelope(data: try await request.relationshipResources(found))
