@@ -254,12 +254,18 @@ def open_add_form(driver, field_id):
 
 
 def unfold(driver, element):
-    """The folded part of a page (`<details>`: an add form, a list's filters) holding `element`, opened."""
+    """The folded parts of a page (`<details>`: a contact's further sections, an add form, a list's filters)
+    holding `element`, opened from the outside in, as a person taps each summary."""
     if not element.is_displayed():
-        summary = element.find_element(By.XPATH, "ancestor::details[1]/summary")
-        # Clear of a phone's tab bar, as a person scrolls before tapping.
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
-        summary.click()
+        folds = element.find_elements(By.XPATH, "ancestor::details")
+        for fold in folds:  # document order: the outermost first
+            if fold.get_attribute("open") is not None:
+                continue
+            summary = fold.find_element(By.XPATH, "./summary")
+            # Clear of a phone's tab bar, as a person scrolls before tapping.
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+            summary.click()
+            WebDriverWait(driver, 10).until(lambda _: fold.get_attribute("open") is not None)
         WebDriverWait(driver, 10).until(lambda _: element.is_displayed())
     return element
 

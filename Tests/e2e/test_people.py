@@ -24,12 +24,15 @@ def open_first_contact(driver, server):
 def tag_task_and_note(driver, server, screens, label):
     name, contact_url = open_first_contact(driver, server)
 
-    # The person first: how to reach them, addresses and reminders before tasks, notes and tags, each a
-    # tap away from the links under the name; the add forms stay folded until wanted.
+    # The person first: how to reach them, addresses and reminders; tasks, notes, tags and the rest folded
+    # under one summary, a tap away (or a link under the name away); the add forms stay folded until wanted.
     sections = [e.get_attribute("id") or e.find_element(By.TAG_NAME, "h2").get_attribute("id")
                 for e in driver.find_elements(By.CSS_SELECTOR, ".contact-detail > section")]
-    order = [s for s in sections if s in ("fields", "addresses-heading", "tasks", "notes", "tags")]
-    assert order[:2] == ["fields", "addresses-heading"] and order.index("tags") > order.index("notes"), sections
+    order = [s for s in sections if s in ("fields", "addresses-heading", "reminders-heading")]
+    assert order == ["fields", "addresses-heading", "reminders-heading"], sections
+    folded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, "details.more-sections > section")]
+    assert folded.index("tags") > folded.index("notes") > folded.index("tasks"), folded
+    assert not driver.find_element(By.ID, "tasks").is_displayed(), "the rest is folded"
     links = [a.get_attribute("href").split("#")[1] for a in driver.find_elements(By.CSS_SELECTOR, ".section-links a")]
     assert links[:3] == ["fields", "addresses-heading", "reminders-heading"], links
     assert not driver.find_element(By.ID, "new-note").is_displayed(), "the note form is folded"

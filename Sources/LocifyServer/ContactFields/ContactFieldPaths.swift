@@ -18,6 +18,8 @@ enum ContactFieldPaths {
     static let api = SitePaths.api.appending("contactfields")
     static let apiField = api.appending(.fieldID)
     static let apiContactFields = ContactPaths.apiContact.appending("contactfields")
+    /// One field through its contact's path, as Monica's iOS app changes and deletes them.
+    static let apiContactField = apiContactFields.appending(.fieldID)
     /// Monica's singular spelling of the same list, which its clients call.
     static let apiContactFieldsSingular = SitePaths.api.appending("contact").appending(.contactID)
         .appending("contactfields")

@@ -17,6 +17,9 @@ struct ContactFieldsAPIController: RouteCollection {
         routes.delete(ContactFieldPaths.apiField, use: delete)
         routes.get(ContactFieldPaths.apiContactFields, use: indexOfContact)
         routes.post(ContactFieldPaths.apiContactFields, use: createForContact)
+        routes.get(ContactFieldPaths.apiContactField, use: showOfContact)
+        routes.put(ContactFieldPaths.apiContactField, use: updateOfContact)
+        routes.delete(ContactFieldPaths.apiContactField, use: deleteOfContact)
         routes.get(ContactFieldPaths.apiContactFieldsSingular, use: indexOfContact)
     }
 
@@ -120,5 +123,31 @@ struct ContactFieldsAPIController: RouteCollection {
         let id = try request.pathID(.fieldID)
         try await request.contactFields().delete(id)
         return DeletedResource(id: id)
+    }
+
+    /// The field the nested path names, when it is that contact's; any other is not found.
+    private func fieldOfContact(_ request: Request) async throws -> ContactField {
+        let field = try await request.contactFields().field(try request.pathID(.fieldID))
+        guard field.contactID == (try request.pathID(.contactID)) else { throw AppError.notFound }
+        return field
+    }
+
+    func showOfContact(request: Request) async throws -> DataEnvelope<ContactFieldResource> {
+        DataEnvelope(data: try await request.contactFieldResources([try await fieldOfContact(request)])[0])
+    }
+
+    /// `PUT /api/contacts/{id}/contactfields/{field}` (Monica lacks it; its iOS app calls it): the field
+    /// stays with the contact in the path, whatever the body's `contact_id` says.
+    func updateOfContact(request: Request) async throws -> DataEnvelope<ContactFieldResource> {
+        let stored = try await fieldOfContact(request)
+        let field = try await request.contactFields().update(
+            stored.id, try request.contactFieldInput(contactID: stored.contactID))
+        return DataEnvelope(data: try await request.contactFieldResources([field])[0])
+    }
+
+    func deleteOfContact(request: Request) async throws -> DeletedResource {
+        let stored = try await fieldOfContact(request)
+        try await request.contactFields().delete(stored.id)
+        return DeletedResource(id: stored.id)
     }
 }

@@ -17,12 +17,16 @@ struct AvatarView: Encodable {
     let colorClass: String
     let imageURL: String?
     let size: Size
+    /// Lists load their pictures as they scroll into view; the contact page's own picture, at its top,
+    /// loads at once, even when the page opens further down (at a section an address names).
+    let loading: String
 
     init(_ contact: Contact, imageURL: String?, size: Size) {
         initials = contact.displayInitials
         colorClass = Self.colorClass(contact.defaultAvatarColor)
         self.imageURL = imageURL
         self.size = size
+        loading = size == .page ? "eager" : "lazy"
     }
 
     static func colorClass(_ color: String) -> String {

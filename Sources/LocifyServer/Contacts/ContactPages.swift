@@ -164,6 +164,10 @@ enum ContactPage {
         let tasks: ContactTasksSection
         let calls: ContactCallsSection
         let relationships: ContactRelationshipsSection
+        /// The sections after how to reach the person, their addresses and reminders sit folded under one
+        /// summary (a tap away on a phone); open when one of their forms was refused.
+        let isMoreOpen: Bool
+        let moreSummary: String
         let debts: ContactDebtsSection
         let gifts: ContactGiftsSection
         let pets: ContactPetsSection
@@ -230,6 +234,8 @@ enum ContactPage {
                 contact: contact, tasks: tasks, problem: problem, csrfToken: session.csrfToken)
             self.calls = ContactCallsSection(contact: contact, calls: calls, today: today, problem: problem)
             relationships = ContactRelationshipsSection(contact: contact, relationships: aggregate.relationships)
+            isMoreOpen = problem != nil
+            moreSummary = ContactPage.moreSummary(aggregate)
             self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
             self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
             self.pets = ContactPetsSection(contact: contact, pets: pets, problem: problem)
@@ -332,6 +338,18 @@ enum ContactPage {
     ) async throws -> Response {
         let context = try await load(request, id: contactID, problem: problem)
         return try await request.view.render("contacts/show", context).encodeResponse(status: status, for: request)
+    }
+
+    /// What the folded sections hold, as their summary says it: "Tasks, notes, calls and more (3 notes,
+    /// 2 calls)".
+    static func moreSummary(_ aggregate: ContactAggregate) -> String {
+        let counts = aggregate.counts
+        let held = [
+            (counts.tasks, "task"), (counts.notes, "note"), (counts.calls, "call"),
+            (aggregate.relationships.count, "relationship"),
+        ].filter { $0.0 > 0 }.map { $0.0 == 1 ? "1 \($0.1)" : "\($0.0) \($0.1)s" }
+        let base = "Tasks, relationships, calls, notes, tags and more"
+        return held.isEmpty ? base : "\(base) (\(held.joined(separator: ", ")))"
     }
 
     /// "Engineer at Navy", or whichever of the two is known.

@@ -15,7 +15,7 @@ final class CallsWebTests: XCTestCase {
             let created = try await browser.post("/contacts", form: ["first_name": "Marie", "last_name": "Curie"])
             let page = try XCTUnwrap(created.headers.first(name: .location))
             var detail = try await browser.get(page)
-            XCTAssertTrue(detail.text.contains(##"<a href="#calls">Calls</a>"##), "\(database)")
+            XCTAssertTrue(detail.text.contains(#"aria-labelledby="calls-heading" id="calls""#), "\(database)")
             XCTAssertTrue(detail.text.contains("No calls yet."))
             XCTAssertTrue(detail.text.contains(#"value="2024-05-04""#), "the day defaults to today")
 

@@ -392,3 +392,49 @@ final class ContactFieldsAPITests: XCTestCase {
         }
     }
 }
+
+/// A field changed and deleted through its contact's path, as Monica's iOS app does.
+final class ContactFieldsThroughTheirContactTests: XCTestCase {
+    func testAFieldChangesAndGoesThroughItsContactsPathOnly() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            let byron = try await app.makeContact(for: account, ContactDraft(firstName: "Byron"))
+            let kinds = try await app.send(.GET, "/api/contactfieldtypes", headers: account.bearer)
+                .decoded(PageResource<ContactFieldTypeResource>.self).data
+            let phone = try XCTUnwrap(kinds.first { $0.type == "phone" })
+            let made = try await app.send(
+                .POST, "/api/contacts/\(ada.id)/contactfields", headers: account.bearer,
+                json: #"{"contact_field_type_id": \#(phone.id), "data": "+44 20 7946 0958"}"#)
+            XCTAssertEqual(made.status, .created, "\(database): \(made.text)")
+            let field = try made.decoded(DataEnvelope<ContactFieldResource>.self).data
+
+            let changed = try await app.send(
+                .PUT, "/api/contacts/\(ada.id)/contactfields/\(field.id)", headers: account.bearer,
+                json:
+                    #"{"contact_field_type_id": \#(phone.id), "data": "+44 20 7946 0000", "contact_id": \#(byron.id)}"#)
+            XCTAssertEqual(changed.status, .ok, changed.text)
+            let updated = try changed.decoded(DataEnvelope<ContactFieldResource>.self).data
+            XCTAssertEqual(updated.content, "+44 20 7946 0000")
+            XCTAssertEqual(updated.contact.id, ada.id, "it stays with the contact in the path")
+
+            // Through another contact's path it is not found, and stays.
+            for (method, json) in [
+                (HTTPMethod.PUT, #"{"contact_field_type_id": \#(phone.id), "data": "x"}"#), (.DELETE, nil),
+            ] {
+                let wrong = try await app.send(
+                    method, "/api/contacts/\(byron.id)/contactfields/\(field.id)", headers: account.bearer, json: json)
+                XCTAssertEqual(wrong.status, .notFound, "\(method): \(wrong.text)")
+            }
+            let shown = try await app.send(
+                .GET, "/api/contacts/\(ada.id)/contactfields/\(field.id)", headers: account.bearer)
+            XCTAssertEqual(try shown.decoded(DataEnvelope<ContactFieldResource>.self).data, updated)
+
+            let deleted = try await app.send(
+                .DELETE, "/api/contacts/\(ada.id)/contactfields/\(field.id)", headers: account.bearer)
+            XCTAssertEqual(deleted.text, #"{"deleted":true,"id":\#(field.id)}"#)
+            let left = try await app.count(ContactFieldsTable.self)
+            XCTAssertEqual(left, 0)
+        }
+    }
+}

@@ -190,7 +190,8 @@ final class ConversationsTests: XCTestCase {
             let created = try await browser.post("/contacts", form: ["first_name": "Marie", "last_name": "Curie"])
             let page = try XCTUnwrap(created.headers.first(name: .location))
             var detail = try await browser.get(page)
-            XCTAssertTrue(detail.text.contains(##"<a href="#conversations">Conversations</a>"##), "\(database)")
+            XCTAssertTrue(
+                detail.text.contains(#"aria-labelledby="conversations-heading" id="conversations""#), "\(database)")
             XCTAssertTrue(detail.text.contains("No conversations yet."))
 
             let refused = try await browser.post(

@@ -39,7 +39,7 @@ final class ContactPicturesWebTests: XCTestCase {
             XCTAssertTrue(page.text.contains("is now Ada Lovelace"), "the flash says what happened")
             let sources = imageSources(page.text)
             let avatar = try XCTUnwrap(sources.first { $0.hasPrefix("/store/avatars/\(ada.id)?v=") })
-            XCTAssertTrue(page.text.contains(#"width="128" height="128" loading="lazy""#))
+            XCTAssertTrue(page.text.contains(#"width="128" height="128" loading="eager""#))
             // The photo's own thumbnail keeps its proportions within 160 pixels.
             XCTAssertTrue(page.text.contains(#"width="80" height="160""#), page.text)
             XCTAssertTrue(page.text.contains("Shown as the picture"))

@@ -459,3 +459,18 @@ const LocifyOffline = (() => {
   return { start, forgetDevice };
 })();
 document.addEventListener("DOMContentLoaded", LocifyOffline.start);
+
+// A link to a part of the page folded away (a contact's calls under "more") opens what folds it, for
+// browsers that do not unfold details on their own when the address names something inside.
+(() => {
+  function unfoldTarget() {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id && document.getElementById(id);
+    for (let node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) node.open = true;
+    }
+    if (target) target.scrollIntoView();
+  }
+  document.addEventListener("DOMContentLoaded", unfoldTarget);
+  window.addEventListener("hashchange", unfoldTarget);
+})();
