@@ -78,6 +78,9 @@ public enum MonicaErrorCode {
     /// The body is not JSON, or not the JSON the route expects.
     public static let malformedJSON = 37
     public static let invalidSort = 39
+    /// "Invalid query.": also what a path answers a method it does not take, for which Monica has no code
+    /// of its own (Laravel answers there without Monica's envelope).
+    public static let invalidQuery = 40
     public static let notAuthorized = 42
 }
 

@@ -154,8 +154,9 @@ extension FailureKind {
         case .malformedBody: MonicaErrorCode.malformedJSON
         case .unauthenticated, .badCredentials, .forbidden, .linkRefused: MonicaErrorCode.notAuthorized
         case .rateLimited: MonicaErrorCode.tooManyRequests
-        // Monica has no code for it; the envelope carries the status, as for other statuses it lacks.
-        case .methodNotAllowed: 405
+        // Monica has no code of its own for it: its "invalid query", so clients that read codes find one of
+        // Monica's; the status stays 405, with `Allow`.
+        case .methodNotAllowed: MonicaErrorCode.invalidQuery
         case .outsideServiceFailed: 502
         case .tooLarge: 413
         case .gone: 410

