@@ -137,7 +137,9 @@ public struct ActivityDraft: Sendable {
     }
 
     public static let maximumSummaryLength = 255
-    public static let maximumDescriptionLength = 1_000_000
+    /// 100,000 characters (Monica takes 1,000,000): written as JSON escapes, the longest still fits a 2 MB
+    /// body with the rest of the record (`BodyLimit.longText`).
+    public static let maximumDescriptionLength = 100_000
 
     public static let fieldLabels: [String: String] = [
         "summary": "Summary", "description": "Description", "happened_at": "Date",

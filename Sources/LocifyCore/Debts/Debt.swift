@@ -66,7 +66,9 @@ public struct DebtDraft: Sendable {
             amount: Double(fields.amount.minorUnits) / scale, currency: fields.amount.currency, reason: fields.reason)
     }
 
-    public static let maximumReasonLength = 1_000_000
+    /// 100,000 characters (Monica takes 1,000,000): written as JSON escapes, the longest still fits a 2 MB
+    /// body with the rest of the record (`BodyLimit.longText`).
+    public static let maximumReasonLength = 100_000
 
     public static let fieldLabels: [String: String] = [
         "contact_id": "Contact", "in_debt": "Who owes", "status": "Status", "amount": "Amount",

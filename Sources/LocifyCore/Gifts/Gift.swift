@@ -97,7 +97,11 @@ public struct GiftDraft: Sendable {
     }
 
     public static let maximumNameLength = 255
-    public static let maximumTextLength = 1_000_000
+    /// 100,000 characters (Monica takes 1,000,000): written as JSON escapes, the longest still fits a 2 MB
+    /// body with the rest of the record (`BodyLimit.longText`).
+    public static let maximumCommentLength = 100_000
+    /// A link, which no address needs longer (Monica takes 1,000,000).
+    public static let maximumURLLength = 10_000
 
     public static let fieldLabels: [String: String] = [
         "contact_id": "Contact", "name": "Name", "status": "Status", "comment": "Comment", "url": "Link",
@@ -115,8 +119,8 @@ public struct GiftDraft: Sendable {
         } else {
             check.fail("status", "The status of the gift is required.")
         }
-        let comment = check.text(comment, field: "comment", label: "Comment", limit: Self.maximumTextLength)
-        let url = check.text(url, field: "url", label: "Link", limit: Self.maximumTextLength)
+        let comment = check.text(comment, field: "comment", label: "Comment", limit: Self.maximumCommentLength)
+        let url = check.text(url, field: "url", label: "Link", limit: Self.maximumURLLength)
         var code: String? = Money.defaultCurrency
         if let currency, !currency.trimmingCharacters(in: .whitespaces).isEmpty {
             code = Money.currencyCode(currency)

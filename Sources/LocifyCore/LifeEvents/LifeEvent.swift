@@ -155,7 +155,9 @@ public struct LifeEventDraft: Sendable {
     }
 
     public static let maximumNameLength = 255
-    public static let maximumNoteLength = 1_000_000
+    /// 100,000 characters (Monica takes 1,000,000): written as JSON escapes, the longest still fits a 2 MB
+    /// body with the rest of the record (`BodyLimit.longText`).
+    public static let maximumNoteLength = 100_000
 
     public static let fieldLabels: [String: String] = [
         "contact_id": "Contact", "life_event_type_id": "Kind of event", "happened_at": "Date", "name": "Name",
