@@ -10,19 +10,9 @@ extension SyncedType {
 }
 
 extension SyncWrites {
-    static let debt = SyncWrites(
-        reading: DebtInput.self, fields: ["contact_id", "in_debt", "status", "amount", "currency", "reason"],
-        references: [.contact],
-        create: { request, input, uuid in
-            try await request.debts().create(
-                contactID: input.contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid
-            )
-            .id
-        },
-        update: { request, id, input in
-            _ = try await request.debts().update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
-        },
-        delete: { request, id, _ in try await request.debts().delete(id) })
+    static let debt = DebtsAPIController.routes.syncWrites(fields: [
+        "contact_id", "in_debt", "status", "amount", "currency", "reason",
+    ])
 }
 
 extension OfflinePages {

@@ -10,22 +10,9 @@ extension SyncedType {
 }
 
 extension SyncWrites {
-    static let gift = SyncWrites(
-        reading: GiftInput.self,
-        fields: [
-            "contact_id", "name", "status", "comment", "url", "amount", "currency", "date", "recipient_id",
-        ],
-        references: [.contact],
-        create: { request, input, uuid in
-            try await request.gifts().create(
-                contactID: input.contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid
-            )
-            .id
-        },
-        update: { request, id, input in
-            _ = try await request.gifts().update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
-        },
-        delete: { request, id, _ in try await request.gifts().delete(id) })
+    static let gift = GiftsAPIController.routes.syncWrites(fields: [
+        "contact_id", "name", "status", "comment", "url", "amount", "currency", "date", "recipient_id",
+    ])
 }
 
 extension OfflinePages {

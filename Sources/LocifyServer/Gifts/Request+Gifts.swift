@@ -8,15 +8,6 @@ extension Request {
         GiftService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
-    /// The body as a gift input (see `jsonInput`).
-    func giftInput() throws -> GiftInput {
-        try jsonInput(GiftInput.self, empty: GiftInput(draft: GiftDraft(), presentKeys: []))
-    }
-
-    func giftResource(_ gift: Gift) async throws -> GiftResource {
-        try await giftResources([gift])[0]
-    }
-
     /// Each gift with its contact, the contacts read in one query.
     func giftResources(_ gifts: [Gift]) async throws -> [GiftResource] {
         let base = baseURL

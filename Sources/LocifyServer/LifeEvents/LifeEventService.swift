@@ -3,7 +3,7 @@ import Foundation
 import LocifyCore
 import SQLKit
 
-/// LifeEvents of one owner, in the shape of `CallService`: owner-scoped queries, Core values in and out.
+/// Life events of one owner, in the shape of `CallService`: owner-scoped queries, Core values in and out.
 struct LifeEventService {
     let database: any Database
     let ownerID: Int
@@ -28,7 +28,7 @@ struct LifeEventService {
             read: LifeEventsTable.lifeEvent(from:))
     }
 
-    /// Records a lifeEvent with one of the owner's contacts; a missing contact is reported with the other
+    /// Records a life event of one of the owner's contacts; a missing contact is reported with the other
     /// problems, another account's is not found, an archived one refused.
     /// `yearlyReminder` also makes a reminder of the event each year from its day, as Monica's
     /// `has_reminder` does (the reminder stays when the event is deleted).
@@ -60,7 +60,7 @@ struct LifeEventService {
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, fields: fields, createdAt: now, updatedAt: now)
     }
 
-    /// Changes a stored lifeEvent: `change` gets it as a draft and returns the new one. A lifeEvent stays with its
+    /// Changes a stored life event: `change` gets it as a draft and returns the new one. A life event stays with its
     /// contact.
     func update(_ id: Int, typeErrors: [FieldError] = [], _ change: (LifeEventDraft) -> LifeEventDraft) async throws
         -> LifeEvent

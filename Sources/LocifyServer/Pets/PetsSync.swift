@@ -10,21 +10,7 @@ extension SyncedType {
 }
 
 extension SyncWrites {
-    static let pet = SyncWrites(
-        reading: PetInput.self, fields: ["contact_id", "pet_category_id", "name"],
-        references: [.contact],
-        create: { request, input, uuid in
-            try await request.pets().create(
-                contactID: input.contactID, input.draft, typeErrors: input.typeErrors, uuid: uuid
-            )
-            .id
-        },
-        update: { request, id, input in
-            _ = try await request.pets().update(id, movingTo: input.contactID, typeErrors: input.typeErrors) {
-                input.merged(into: $0)
-            }
-        },
-        delete: { request, id, _ in try await request.pets().delete(id) })
+    static let pet = PetsAPIController.routes.syncWrites(fields: ["contact_id", "pet_category_id", "name"])
 }
 
 extension OfflinePages {
