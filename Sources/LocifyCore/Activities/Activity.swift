@@ -155,7 +155,7 @@ public struct ActivityDraft: Sendable {
             description, field: "description", label: "Description", limit: Self.maximumDescriptionLength)
         var day: CalendarDate?
         if let text = happenedAt?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            day = MomentText.date(from: text).map { CalendarDate($0, in: .gmt) }
+            day = MomentText.day(from: text)
             if day == nil { check.fail("happened_at", "The date of the activity is not a valid date.") }
         } else {
             check.fail("happened_at", "The date of the activity is required.")

@@ -107,7 +107,10 @@ public struct ConversationMessageDraft: Sendable {
         "content": "Message", "written_at": "Written", "written_by_me": "Written by me",
     ]
 
-    public func validated() throws(ValidationFailure) -> (content: String, writtenAt: Date, writtenByMe: Bool) {
+    /// A message's content, moment and author, checked.
+    public typealias Checked = (content: String, writtenAt: Date, writtenByMe: Bool)
+
+    public func validated() throws(ValidationFailure) -> Checked {
         var check = FieldChecker()
         let content = check.text(content, field: "content", label: "The message", limit: Self.maximumContentLength)
         if content == nil { check.fail("content", "The message is required.") }

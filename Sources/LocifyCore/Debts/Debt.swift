@@ -60,10 +60,9 @@ public struct DebtDraft: Sendable {
     }
 
     public init(_ fields: DebtFields) {
-        let scale = pow(10, Double(Money.minorDigits(of: fields.amount.currency)))
         self.init(
             inDebt: fields.ownerOwes ? "yes" : "no", status: fields.isSettled ? "completed" : "inprogress",
-            amount: Double(fields.amount.minorUnits) / scale, currency: fields.amount.currency, reason: fields.reason)
+            amount: fields.amount.majorUnits, currency: fields.amount.currency, reason: fields.reason)
     }
 
     /// 100,000 characters (Monica takes 1,000,000): written as JSON escapes, the longest still fits a 2 MB
@@ -91,21 +90,9 @@ public struct DebtDraft: Sendable {
         case "completed": isSettled = true
         default: check.fail("status", "The status must be inprogress or completed.")
         }
-        var code: String? = Money.defaultCurrency
-        if let currency, !currency.trimmingCharacters(in: .whitespaces).isEmpty {
-            code = Money.currencyCode(currency)
-        }
-        if code == nil { check.fail("currency", "The currency must be a three-letter code such as EUR.") }
-        if let amount {
-            if amount < 0 || amount > Money.maximumAmount {
-                check.fail("amount", "The amount must be between 0 and 999,999,999,999.")
-            }
-        } else {
-            check.fail("amount", "The amount is required.")
-        }
-        // Checked before the amount is made: an amount out of range would not fit the minor units.
-        guard let ownerOwes, let amount, let code, check.errors.isEmpty else { throw ValidationFailure(check.errors) }
-        return DebtFields(
-            ownerOwes: ownerOwes, isSettled: isSettled, amount: Money(amount: amount, currency: code), reason: reason)
+        let money = Money.checked(amount: amount, currency: currency, check: &check)
+        if amount == nil { check.fail("amount", "The amount is required.") }
+        guard let ownerOwes, let money else { throw ValidationFailure(check.errors) }
+        return try check.finish(DebtFields(ownerOwes: ownerOwes, isSettled: isSettled, amount: money, reason: reason))
     }
 }

@@ -92,7 +92,7 @@ public struct GiftDraft: Sendable {
     public init(_ fields: GiftFields) {
         self.init(
             name: fields.name, status: fields.status.rawValue, comment: fields.comment, url: fields.url,
-            amount: fields.amount.map { Double($0.minorUnits) / pow(10, Double(Money.minorDigits(of: $0.currency))) },
+            amount: fields.amount?.majorUnits,
             currency: fields.amount?.currency, date: fields.date?.description, recipientID: fields.recipientID)
     }
 
@@ -121,24 +121,16 @@ public struct GiftDraft: Sendable {
         }
         let comment = check.text(comment, field: "comment", label: "Comment", limit: Self.maximumCommentLength)
         let url = check.text(url, field: "url", label: "Link", limit: Self.maximumURLLength)
-        var code: String? = Money.defaultCurrency
-        if let currency, !currency.trimmingCharacters(in: .whitespaces).isEmpty {
-            code = Money.currencyCode(currency)
-            if code == nil { check.fail("currency", "The currency must be a three-letter code such as EUR.") }
-        }
-        if let amount, amount < 0 || amount > Money.maximumAmount {
-            check.fail("amount", "The amount must be between 0 and 999,999,999,999.")
-        }
+        let money = Money.checked(amount: amount, currency: currency, check: &check)
         var day: CalendarDate?
         if let text = date?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            day = MomentText.date(from: text).map { CalendarDate($0, in: .gmt) }
+            day = MomentText.day(from: text)
             if day == nil { check.fail("date", "The date of the gift is not a valid date.") }
         }
-        // The amount is made only once every check passed: one out of range would not fit minor units.
-        guard let name, let status, check.errors.isEmpty else { throw ValidationFailure(check.errors) }
-        return GiftFields(
-            name: name, status: status, comment: comment, url: url,
-            amount: amount.map { Money(amount: $0, currency: code ?? Money.defaultCurrency) }, date: day,
-            recipientID: recipientID)
+        guard let name, let status else { throw ValidationFailure(check.errors) }
+        return try check.finish(
+            GiftFields(
+                name: name, status: status, comment: comment, url: url, amount: money, date: day,
+                recipientID: recipientID))
     }
 }

@@ -27,6 +27,11 @@ public struct Money: Equatable, Sendable {
         self.init(minorUnits: Int((amount * scale).rounded()), currency: currency)
     }
 
+    /// The amount in major units (`12.5`), as a client sends it back.
+    public var majorUnits: Double {
+        Double(minorUnits) / pow(10, Double(Self.minorDigits(of: currency)))
+    }
+
     /// The amount in major units as text, with the currency's digits (`12.50`): Monica's `amount` and `value`.
     public var decimalText: String {
         let digits = Self.minorDigits(of: currency)
@@ -49,6 +54,35 @@ public struct Money: Equatable, Sendable {
         "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "INR": "₹",
         "BRL": "R$", "KRW": "₩", "CNY": "CN¥", "MXN": "MX$", "ILS": "₪", "VND": "₫",
     ]
+
+    /// An amount as a person types it in a form (`12,50` or `12.50`); a problem reported under `field`
+    /// when it is no number. Blank is no amount.
+    public static func typedAmount(_ text: String?, field: String = "amount", label: String) -> (
+        amount: Double?, problems: [FieldError]
+    ) {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return (nil, []) }
+        guard let amount = LooseValue.decimal(text.replacingOccurrences(of: ",", with: ".")) else {
+            return (nil, [LooseValue.notANumber(field: field, label: label)])
+        }
+        return (amount, [])
+    }
+
+    /// `amount` in `currency` as a client sent them, checked into `check`: the currency an ISO 4217 code
+    /// (`defaultCurrency` when it names none), the amount from 0 to `maximumAmount`. Nil without an amount
+    /// or with a problem; an amount out of range is never made, as it would not fit the minor units.
+    static func checked(amount: Double?, currency: String?, check: inout FieldChecker) -> Money? {
+        var code: String? = defaultCurrency
+        if let currency, !currency.trimmingCharacters(in: .whitespaces).isEmpty {
+            code = currencyCode(currency)
+            if code == nil { check.fail("currency", "The currency must be a three-letter code such as EUR.") }
+        }
+        guard let amount else { return nil }
+        guard amount >= 0, amount <= maximumAmount else {
+            check.fail("amount", "The amount must be between 0 and 999,999,999,999.")
+            return nil
+        }
+        return code.map { Money(amount: amount, currency: $0) }
+    }
 
     /// An ISO 4217-shaped code (three letters), upper-cased; nil for anything else.
     public static func currencyCode(_ text: String?) -> String? {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A list's `sort` parameter: a field's wire name, with `-` in front for descending
 /// (`created_at`, `-updated_at`, later `name` or `distance` for places).
 public struct ListSort<Field>: Equatable, Sendable
@@ -46,6 +48,21 @@ extension ColumnSortField {
 public enum TimestampSortField: String, ColumnSortField {
     case createdAt = "created_at"
     case updatedAt = "updated_at"
+}
+
+extension ListSort where Field == TimestampSortField {
+    /// `items` in this order, for a list sorted where it is held rather than by the database; records of
+    /// the same moment by id.
+    public func sorted<Item>(
+        _ items: [Item], created: (Item) -> Date, updated: (Item) -> Date, id: (Item) -> Int
+    ) -> [Item] {
+        let moment = field == .createdAt ? created : updated
+        return items.sorted { a, b in
+            let (first, second) = isDescending ? (b, a) : (a, b)
+            let (one, other) = (moment(first), moment(second))
+            return one == other ? id(first) < id(second) : one < other
+        }
+    }
 }
 
 /// The sort fields of `/api/notes`, whose favourites have a date.

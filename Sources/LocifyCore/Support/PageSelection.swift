@@ -42,6 +42,12 @@ public struct PageSelection: Equatable, Sendable {
     public func window(total: Int) -> PageWindow {
         PageWindow(page: page, limit: limit, total: total)
     }
+
+    /// This page of a list held whole (a handful of kinds, a fixed catalogue), and its window.
+    public func slice<Item>(_ items: [Item]) -> (items: [Item], window: PageWindow) {
+        let start = min(offset, items.count)
+        return (Array(items[start..<min(start + limit, items.count)]), window(total: items.count))
+    }
 }
 
 public enum PageSelectionProblem: Error, Equatable, Sendable {

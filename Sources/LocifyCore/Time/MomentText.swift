@@ -20,6 +20,11 @@ public enum MomentText {
         return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
     }
 
+    /// The UTC day of a moment as clients write it (a day stays that day).
+    public static func day(from text: String?) -> CalendarDate? {
+        date(from: text).map { CalendarDate($0, in: .gmt) }
+    }
+
     /// "1 May 2024", with the time when it is not midnight: a moment as it was typed (calls and messages
     /// keep no time zone, as in Monica).
     public static func dayAndTime(_ moment: Date) -> String {

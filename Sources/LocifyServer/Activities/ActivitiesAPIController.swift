@@ -88,9 +88,9 @@ struct ActivityTypesAPIController: RouteCollection {
 
     func types(request: Request) async throws -> PageResource<ActivityTypeResource> {
         let query = try ListQuery(from: request, defaultSort: ActivityTypeService.defaultSort)
-        let (shown, window) = ActivityTypeService.page(
-            try await request.activityTypes().types(), sort: query.sort, page: query.page, created: \.createdAt,
-            updated: \.updatedAt, id: \.id)
+        let (shown, window) = query.page.slice(
+            query.sort.sorted(
+                try await request.activityTypes().types(), created: \.createdAt, updated: \.updatedAt, id: \.id))
         return PageResource(
             items: try await request.activityTypeResources(shown), window: window,
             path: request.absoluteURL(ActivityPaths.apiTypes),
@@ -132,9 +132,9 @@ struct ActivityTypesAPIController: RouteCollection {
 
     func categories(request: Request) async throws -> PageResource<ActivityTypeCategoryResource> {
         let query = try ListQuery(from: request, defaultSort: ActivityTypeService.defaultSort)
-        let (shown, window) = ActivityTypeService.page(
-            try await request.activityTypes().categories(), sort: query.sort, page: query.page, created: \.createdAt,
-            updated: \.updatedAt, id: \.id)
+        let (shown, window) = query.page.slice(
+            query.sort.sorted(
+                try await request.activityTypes().categories(), created: \.createdAt, updated: \.updatedAt, id: \.id))
         return PageResource(
             items: shown.map(ActivityTypeCategoryResource.init), window: window,
             path: request.absoluteURL(ActivityPaths.apiCategories),

@@ -86,12 +86,11 @@ enum ActivitiesTable: StoredTable {
 
     /// The activity without its attendees.
     static func activity(from row: PlainRow) throws -> Activity {
-        let dayText = try row.requiredText(6)
-        guard let day = CalendarDate(iso8601: dayText) else { throw UnreadableActivityDay(text: dayText) }
-        return Activity(
+        Activity(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             fields: ActivityFields(
-                summary: try row.requiredText(4), description: try row.text(5), happenedOn: day,
+                summary: try row.requiredText(4), description: try row.text(5),
+                happenedOn: try row.requiredText(6, naming: "a day", CalendarDate.init(iso8601:)),
                 typeID: try row.integer(3),
                 emotions: (try row.text(7) ?? "").split(separator: ",").compactMap { Int($0).flatMap(Emotion.emotion) },
                 attendeeIDs: []),
@@ -130,10 +129,4 @@ enum ActivityDefaultsTable: StoredTable {
         case owner = "user_id"
         case createdAt = "created_at"
     }
-}
-
-/// A stored day no version of Locify writes.
-struct UnreadableActivityDay: Error, CustomStringConvertible {
-    let text: String
-    var description: String { "activity day \(text) is not one Locify writes" }
 }

@@ -32,12 +32,12 @@ struct ActivitiesWebController: RouteCollection {
 
     func addActivity(request: Request) async throws -> Response {
         let form = try request.content.decode(ActivityForm.self)
-        let contact = form.contactID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let contact = form.contactID.flatMap(LooseValue.integer)
         return try await request.handleForm {
             _ = try await request.activities().create(
                 ActivityDraft(
                     summary: form.summary, description: form.description, happenedAt: form.happenedAt,
-                    typeID: form.typeID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                    typeID: form.typeID.flatMap(LooseValue.integer),
                     attendeeIDs: contact.map { [$0] } ?? []))
             return .redirect(to: SitePaths.journal.path + "#activities", flash: "The activity was saved.")
         } redraw: { errors in

@@ -65,9 +65,8 @@ enum NewActivityPage {
         -> Context
     {
         let contacts = try await request.contacts().allByName().filter { !$0.fields.isArchived }
-        let types = try await request.activityTypes().types()
-        let categories = Dictionary(
-            uniqueKeysWithValues: try await request.activityTypes().categories().map { ($0.id, $0.name) })
+        let (types, kinds) = try await request.activityTypes().catalogue()
+        let categories = Dictionary(uniqueKeysWithValues: kinds.map { ($0.id, $0.name) })
         let chosenContact = typed.contactID ?? request.queryParameters["contact"] ?? ""
         let chosenType = typed.typeID ?? ""
         return Context(

@@ -19,27 +19,15 @@ struct ActivityService {
     func page(contactID: Int?, sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> (
         [Activity], PageWindow
     ) {
-        var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
-        if let contactID {
-            conditions +=
-                #" AND "id" IN (SELECT "activity_id" FROM "activity_contacts" WHERE "contact_id" = \#(literal: contactID))"#
+        let attended = contactID.map {
+            SQLQueryString(
+                #""id" IN (SELECT "activity_id" FROM "activity_contacts" WHERE "contact_id" = \#(literal: $0))"#)
         }
-        let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
-        let column = SQLQueryString(#""\#(sort.field.column)""#)
-        let rows = try await database.plainRows(
-            """
-            SELECT \(Self.columns.list), (SELECT COUNT(*) FROM "activities" WHERE \(conditions)) AS "total" \
-            FROM "activities" WHERE \(conditions) \
-            ORDER BY \(Self.newestFirst), \(column) \(direction), "id" \(direction) \
-            LIMIT \(literal: page.limit) OFFSET \(literal: (page.page - 1) * page.limit)
-            """, columns: Self.columns.names + ["total"])
-        var total = try rows.first?.requiredInteger(Self.columns.names.count) ?? 0
-        if rows.isEmpty, page.page > 1 {
-            let counted = try await database.plainRows(
-                #"SELECT COUNT(*) AS "total" FROM "activities" WHERE \#(conditions)"#, columns: ["total"])
-            total = try counted.first?.requiredInteger(0) ?? 0
-        }
-        return (try await withAttendees(try rows.map(ActivitiesTable.activity(from:))), page.window(total: total))
+        let (found, window) = try await database.ownedChildPage(
+            table: ActivitiesTable.name, columns: Self.columns.names, ownerID: ownerID, contactID: nil,
+            matching: attended, sort: sort, leadingOrder: Self.newestFirst, page: page,
+            read: ActivitiesTable.activity(from:))
+        return (try await withAttendees(found), window)
     }
 
     func activity(_ id: Int) async throws -> Activity {
@@ -74,14 +62,20 @@ struct ActivityService {
     }
 
     /// How many activities the owner had each year, newest year first: Monica's `meta.statistics`.
+    /// Counted by the database, a row per year: the day is stored as `YYYY-MM-DD`, so its year is all
+    /// but the last six characters.
     func yearlyCounts() async throws -> [(year: Int, count: Int)] {
+        let year: SQLQueryString = #"substr("happened_on", 1, length("happened_on") - 6)"#
         let rows = try await database.plainRows(
-            #"SELECT "happened_on" FROM "activities" WHERE "user_id" = \#(literal: ownerID)"#, columns: ["happened_on"])
-        var counts: [Int: Int] = [:]
+            """
+            SELECT \(year) AS "year", COUNT(*) AS "activities" FROM "activities" \
+            WHERE "user_id" = \(literal: ownerID) GROUP BY \(year)
+            """, columns: ["year", "activities"])
+        var counts: [(year: Int, count: Int)] = []
         for row in rows {
-            if let day = CalendarDate(iso8601: try row.requiredText(0)) { counts[day.year, default: 0] += 1 }
+            if let year = Int(try row.requiredText(0)) { counts.append((year, try row.requiredInteger(1))) }
         }
-        return counts.sorted { $0.key > $1.key }.map { (year: $0.key, count: $0.value) }
+        return counts.sorted { $0.year > $1.year }
     }
 
     func create(_ draft: ActivityDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil) async throws -> Activity {

@@ -14,7 +14,22 @@ struct ActivityTypeService {
 
     func categories() async throws -> [ActivityTypeCategory] {
         try await seedOnce()
-        return try await database.plainRows(
+        return try await storedCategories()
+    }
+
+    func types() async throws -> [ActivityType] {
+        try await seedOnce()
+        return try await storedTypes()
+    }
+
+    /// The types with their categories, for answers that show both: the defaults looked for once.
+    func catalogue() async throws -> (types: [ActivityType], categories: [ActivityTypeCategory]) {
+        try await seedOnce()
+        return (try await storedTypes(), try await storedCategories())
+    }
+
+    private func storedCategories() async throws -> [ActivityTypeCategory] {
+        try await database.plainRows(
             """
             SELECT \(ActivityTypeCategoriesTable.categoryColumns.list) FROM "activity_type_categories" \
             WHERE "user_id" = \(literal: ownerID) ORDER BY "id"
@@ -22,9 +37,8 @@ struct ActivityTypeService {
         ).map(ActivityTypeCategoriesTable.category(from:))
     }
 
-    func types() async throws -> [ActivityType] {
-        try await seedOnce()
-        return try await database.plainRows(
+    private func storedTypes() async throws -> [ActivityType] {
+        try await database.plainRows(
             """
             SELECT \(ActivityTypesTable.typeColumns.list) FROM "activity_types" \
             WHERE "user_id" = \(literal: ownerID) ORDER BY "id"
@@ -40,21 +54,6 @@ struct ActivityTypeService {
     func type(_ id: Int) async throws -> ActivityType {
         guard let found = try await types().first(where: { $0.id == id }) else { throw AppError.notFound }
         return found
-    }
-
-    /// One page of a short list, sorted here.
-    static func page<Item>(
-        _ items: [Item], sort: ListSort<TimestampSortField>, page: PageSelection, created: (Item) -> Date,
-        updated: (Item) -> Date, id: (Item) -> Int
-    ) -> ([Item], PageWindow) {
-        let sorted = items.sorted { a, b in
-            let (first, second) = sort.isDescending ? (b, a) : (a, b)
-            let keys =
-                sort.field == .createdAt ? (created(first), created(second)) : (updated(first), updated(second))
-            return keys.0 == keys.1 ? id(first) < id(second) : keys.0 < keys.1
-        }
-        let start = min(page.offset, sorted.count)
-        return (Array(sorted[start..<min(start + page.limit, sorted.count)]), page.window(total: sorted.count))
     }
 
     // MARK: Categories

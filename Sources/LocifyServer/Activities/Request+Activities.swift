@@ -21,8 +21,8 @@ extension Request {
     func activityResources(_ activities: [Activity]) async throws -> [ActivityResource] {
         let base = baseURL
         let year = today.year
-        let types = try activityTypes()
-        let typeResources = try await activityTypeResources(try await types.types())
+        let catalogue = try await activityTypes().catalogue()
+        let typeResources = Self.activityTypeResources(catalogue.types, categories: catalogue.categories)
         let byID = Dictionary(uniqueKeysWithValues: typeResources.map { ($0.id, $0) })
         let contacts = try await self.contacts().contacts(activities.flatMap(\.fields.attendeeIDs))
         return activities.map { activity in
@@ -37,8 +37,13 @@ extension Request {
 
     /// Each type with its category.
     func activityTypeResources(_ types: [ActivityType]) async throws -> [ActivityTypeResource] {
-        let categories = Dictionary(
-            uniqueKeysWithValues: try await activityTypes().categories().map { ($0.id, $0) })
-        return types.compactMap { type in categories[type.categoryID].map { ActivityTypeResource(type, category: $0) } }
+        Self.activityTypeResources(types, categories: try await activityTypes().categories())
+    }
+
+    private static func activityTypeResources(_ types: [ActivityType], categories: [ActivityTypeCategory])
+        -> [ActivityTypeResource]
+    {
+        let byID = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0) })
+        return types.compactMap { type in byID[type.categoryID].map { ActivityTypeResource(type, category: $0) } }
     }
 }

@@ -105,6 +105,23 @@ struct PlainRow {
     func requiredUUID(_ index: Int) throws -> UUID { try required(uuid(index), index) }
     func requiredBytes(_ index: Int) throws -> [UInt8] { try required(bytes(index), index) }
 
+    /// Column `index`'s stored number read as the value it names (a fixed catalogue's id); a number no
+    /// version of Locify writes makes the row unreadable, rather than another value.
+    func requiredInteger<Value>(_ index: Int, naming expected: String, _ value: (Int) -> Value?) throws -> Value {
+        guard let found = value(try requiredInteger(index)) else {
+            throw UnreadableColumn(column: names[index], expected: expected)
+        }
+        return found
+    }
+
+    /// Column `index`'s stored text read as the value it names (a day, a status).
+    func requiredText<Value>(_ index: Int, naming expected: String, _ value: (String) -> Value?) throws -> Value {
+        guard let found = value(try requiredText(index)) else {
+            throw UnreadableColumn(column: names[index], expected: expected)
+        }
+        return found
+    }
+
     /// Cell `index` of the row on PostgreSQL; nil on other databases.
     private func postgresCell(_ index: Int) -> PostgresCell? {
         guard var cell = postgresRow?[index] else { return nil }
@@ -235,14 +252,17 @@ extension Database {
 extension Database {
     /// One page of an owner's rows in `table` (a contact's child table: addresses, reminders), of one
     /// contact when `contactID` is given, in `sort` order (after `leadingOrder`, a list's own order that
-    /// `sort` only breaks ties of), with the total counted in the same query. Each row is read by `read`
-    /// from `columns`, which come first in the select list.
+    /// `sort` only breaks ties of), with the total counted in the same query. `matching` narrows the rows
+    /// further (an activity's contacts are in a table of their own). Each row is read by `read` from
+    /// `columns`, which come first in the select list.
     func ownedChildPage<Field: ColumnSortField, Value>(
-        table: String, columns: [String], ownerID: Int, contactID: Int?, sort: ListSort<Field>,
-        leadingOrder: SQLQueryString? = nil, page: PageSelection, read: (PlainRow) throws -> Value
+        table: String, columns: [String], ownerID: Int, contactID: Int?, matching condition: SQLQueryString? = nil,
+        sort: ListSort<Field>, leadingOrder: SQLQueryString? = nil, page: PageSelection,
+        read: (PlainRow) throws -> Value
     ) async throws -> ([Value], PageWindow) {
         var conditions: SQLQueryString = #""user_id" = \#(literal: ownerID)"#
         if let contactID { conditions += #" AND "contact_id" = \#(literal: contactID)"# }
+        if let condition { conditions += " AND " + condition }
         let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
         let column = SQLQueryString(#""\#(sort.field.column)""#)
         var order: SQLQueryString = leadingOrder.map { $0 + ", " } ?? ""

@@ -26,9 +26,7 @@ struct ContactFieldService {
 
     /// One page of a contact's fields, by id.
     func page(ofContact contactID: Int, page: PageSelection) async throws -> ([ContactField], PageWindow) {
-        let all = try await fields(ofContacts: [contactID])
-        let start = min(page.offset, all.count)
-        return (Array(all[start..<min(start + page.limit, all.count)]), page.window(total: all.count))
+        page.slice(try await fields(ofContacts: [contactID]))
     }
 
     func field(_ id: Int) async throws -> ContactField {

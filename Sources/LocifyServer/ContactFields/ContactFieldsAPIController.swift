@@ -25,11 +25,10 @@ struct ContactFieldsAPIController: RouteCollection {
 
     func typeIndex(request: Request) async throws -> PageResource<ContactFieldTypeResource> {
         let page = try request.pageSelection()
-        let types = try await request.contactFields().types()
-        let start = min(page.offset, types.count)
+        let (types, window) = page.slice(try await request.contactFields().types())
         return PageResource(
-            items: types[start..<min(start + page.limit, types.count)].map(ContactFieldTypeResource.init),
-            window: page.window(total: types.count), path: request.absoluteURL(ContactFieldPaths.apiTypes),
+            items: types.map(ContactFieldTypeResource.init), window: window,
+            path: request.absoluteURL(ContactFieldPaths.apiTypes),
             pageURL: pageURLs(of: ContactFieldPaths.apiTypes, request, page))
     }
 

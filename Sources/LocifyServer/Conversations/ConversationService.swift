@@ -57,24 +57,44 @@ struct ConversationService {
     }
 
     /// Starts a conversation with one of the owner's contacts, by one of the owner's contact field kinds.
-    func create(contactID: Int?, _ draft: ConversationDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil)
-        async throws -> Conversation
-    {
-        let (fields, contactID) = try ValidationFailure.checking(
+    /// `firstMessage`, when given, is written with it: a refusal of either saves neither.
+    func create(
+        contactID: Int?, _ draft: ConversationDraft, firstMessage: ConversationMessageDraft? = nil,
+        typeErrors: [FieldError] = [], uuid: UUID? = nil
+    ) async throws -> Conversation {
+        let ((fields, message), contactID) = try ValidationFailure.checking(
             contactID: contactID, about: "conversation", typeErrors: typeErrors
-        ) { () throws(ValidationFailure) in try draft.validated() }
+        ) { () throws(ValidationFailure) in
+            var problems: [FieldError] = []
+            var fields: (happenedAt: Date, fieldTypeID: Int)?
+            var message: ConversationMessageDraft.Checked?
+            do throws(ValidationFailure) { fields = try draft.validated() } catch { problems += error.errors }
+            if let firstMessage {
+                do throws(ValidationFailure) { message = try firstMessage.validated() } catch {
+                    problems += error.errors
+                }
+            }
+            guard let fields, problems.isEmpty else { throw ValidationFailure(problems) }
+            return (fields, message)
+        }
         try await database.requireNewRecord(uuid, in: ConversationsTable.self, ownedBy: ownerID)
         let contact = try await database.requireContact(contactID, ownedBy: ownerID)
         try await requireFieldType(fields.fieldTypeID)
         if contact.isArchived { throw ValidationFailure.archivedContact }
         let now = dependencies.now()
         let uuid = uuid ?? dependencies.newUUID()
+        let messageUUID = dependencies.newUUID()
         let id = try await database.write(ConversationsTable.self, ownedBy: ownerID, at: now) { [ownerID] table in
-            try await table.insert([
+            let id = try await table.insert([
                 .uuid: uuid, .owner: ownerID, .contact: contactID, .happenedAt: fields.happenedAt,
                 .fieldType: fields.fieldTypeID, .createdAt: now, .updatedAt: now,
             ])
+            if let message {
+                try await Self.insert(message, uuid: messageUUID, into: id, ownerID: ownerID, at: now, on: table)
+            }
+            return id
         }
+        if message != nil { return try await conversation(id) }
         return Conversation(
             id: id, uuid: uuid, ownerID: ownerID, contactID: contactID, happenedAt: fields.happenedAt,
             fieldTypeID: fields.fieldTypeID, createdAt: now, updatedAt: now)
@@ -122,13 +142,20 @@ struct ConversationService {
         let now = dependencies.now()
         let uuid = dependencies.newUUID()
         try await database.write(ConversationsTable.self, ownedBy: ownerID, at: now) { [ownerID] table in
-            _ = try await TableWriter(ConversationMessagesTable.self, on: table.database).insert([
-                .uuid: uuid, .owner: ownerID, .conversation: id, .content: fields.content,
-                .writtenAt: fields.writtenAt, .writtenByMe: fields.writtenByMe, .createdAt: now, .updatedAt: now,
-            ])
+            try await Self.insert(fields, uuid: uuid, into: id, ownerID: ownerID, at: now, on: table)
             try await table.update(id, ownedBy: ownerID, set: [.updatedAt: now])
         }
         return try await conversation(id)
+    }
+
+    private static func insert(
+        _ message: ConversationMessageDraft.Checked, uuid: UUID, into id: Int, ownerID: Int, at now: Date,
+        on conversations: TableWriter<ConversationsTable>
+    ) async throws {
+        _ = try await TableWriter(ConversationMessagesTable.self, on: conversations.database).insert([
+            .uuid: uuid, .owner: ownerID, .conversation: id, .content: message.content,
+            .writtenAt: message.writtenAt, .writtenByMe: message.writtenByMe, .createdAt: now, .updatedAt: now,
+        ])
     }
 
     /// Changes a message of the conversation; a key left out keeps its value.

@@ -35,17 +35,13 @@ struct ConversationsWebController: RouteCollection {
                 "written_by_me": form.writtenByMe,
             ]
         ) {
-            let message = ConversationMessageDraft(
-                content: form.content, writtenAt: form.happenedOn, writtenByMe: form.writtenByMe != "0")
-            // The first message is checked before anything is saved: a refused form saves nothing.
-            _ = try message.validated()
-            let conversations = try request.conversations()
-            let conversation = try await conversations.create(
+            _ = try await request.conversations().create(
                 contactID: contactID,
                 ConversationDraft(
                     happenedAt: form.happenedOn,
-                    fieldTypeID: form.kindID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }))
-            _ = try await conversations.addMessage(to: conversation.id, message)
+                    fieldTypeID: form.kindID.flatMap(LooseValue.integer)),
+                firstMessage: ConversationMessageDraft(
+                    content: form.content, writtenAt: form.happenedOn, writtenByMe: form.writtenByMe != "0"))
             return .redirect(
                 to: ContactPaths.contact(contactID).path + "#conversations", flash: "The conversation was saved.")
         }

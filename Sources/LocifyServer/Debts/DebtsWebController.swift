@@ -30,12 +30,7 @@ struct DebtsWebController: RouteCollection {
             .debt, contact: contactID,
             typed: ["in_debt": form.inDebt, "amount": form.amount, "currency": form.currency, "reason": form.reason]
         ) {
-            var problems: [FieldError] = []
-            var amount: Double?
-            if let text = form.amount?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-                amount = LooseValue.decimal(text.replacingOccurrences(of: ",", with: "."))
-                if amount == nil { problems.append(LooseValue.notANumber(field: "amount", label: "Amount")) }
-            }
+            let (amount, problems) = Money.typedAmount(form.amount, label: "Amount")
             _ = try await request.debts().create(
                 contactID: contactID,
                 DebtDraft(inDebt: form.inDebt, amount: amount, currency: form.currency, reason: form.reason),

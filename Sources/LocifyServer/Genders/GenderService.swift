@@ -54,14 +54,7 @@ struct GenderService {
 
     /// One page of the owner's genders (a handful: sorted here).
     func page(sort: ListSort<TimestampSortField>, page: PageSelection) async throws -> ([StoredGender], PageWindow) {
-        let sorted = try await stored().sorted { a, b in
-            let (first, second) = sort.isDescending ? (b, a) : (a, b)
-            let keys =
-                sort.field == .createdAt ? (first.createdAt, second.createdAt) : (first.updatedAt, second.updatedAt)
-            return keys.0 == keys.1 ? first.id < second.id : keys.0 < keys.1
-        }
-        let start = min(page.offset, sorted.count)
-        return (Array(sorted[start..<min(start + page.limit, sorted.count)]), page.window(total: sorted.count))
+        page.slice(sort.sorted(try await stored(), created: \.createdAt, updated: \.updatedAt, id: \.id))
     }
 
     func gender(_ id: Int) async throws -> StoredGender {

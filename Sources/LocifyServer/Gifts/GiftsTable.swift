@@ -34,12 +34,14 @@ enum GiftsTable: StoredTable {
     static let giftColumns = selection(Column.allCases.filter { $0 != .revision })
 
     static func gift(from row: PlainRow) throws -> Gift {
-        let amount: Money? = try row.integer(8).map { Money(minorUnits: $0, currency: try row.text(9) ?? "USD") }
+        // The currency is written with the amount, never without.
+        let amount: Money? = try row.integer(8).map { Money(minorUnits: $0, currency: try row.requiredText(9)) }
         return Gift(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             contactID: try row.requiredInteger(3),
             fields: GiftFields(
-                name: try row.requiredText(4), status: GiftStatus(rawValue: try row.requiredText(5)) ?? .idea,
+                name: try row.requiredText(4),
+                status: try row.requiredText(5, naming: "a gift's status", GiftStatus.init(rawValue:)),
                 comment: try row.text(6), url: try row.text(7), amount: amount,
                 date: try row.text(10).flatMap { CalendarDate(iso8601: $0) }, recipientID: try row.integer(11)),
             createdAt: try row.requiredDate(12), updatedAt: try row.requiredDate(13))

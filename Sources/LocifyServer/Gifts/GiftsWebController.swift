@@ -29,12 +29,7 @@ struct GiftsWebController: RouteCollection {
                 "url": form.url,
             ]
         ) {
-            var problems: [FieldError] = []
-            var amount: Double?
-            if let text = form.amount?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-                amount = LooseValue.decimal(text.replacingOccurrences(of: ",", with: "."))
-                if amount == nil { problems.append(LooseValue.notANumber(field: "amount", label: "Price")) }
-            }
+            let (amount, problems) = Money.typedAmount(form.amount, label: "Price")
             _ = try await request.gifts().create(
                 contactID: contactID,
                 GiftDraft(

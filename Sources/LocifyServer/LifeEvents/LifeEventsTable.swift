@@ -28,15 +28,13 @@ enum LifeEventsTable: StoredTable {
     static let lifeEventColumns = selection(Column.allCases.filter { $0 != .revision })
 
     static func lifeEvent(from row: PlainRow) throws -> LifeEvent {
-        let typeID = try row.requiredInteger(4)
-        let dayText = try row.requiredText(5)
-        guard let type = LifeEventType.type(typeID), let day = CalendarDate(iso8601: dayText) else {
-            throw UnreadableLifeEvent(typeID: typeID, day: dayText)
-        }
-        return LifeEvent(
+        LifeEvent(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             contactID: try row.requiredInteger(3),
-            fields: LifeEventFields(type: type, happenedOn: day, name: try row.text(6), note: try row.text(7)),
+            fields: LifeEventFields(
+                type: try row.requiredInteger(4, naming: "a life event type", LifeEventType.type),
+                happenedOn: try row.requiredText(5, naming: "a day", CalendarDate.init(iso8601:)),
+                name: try row.text(6), note: try row.text(7)),
             createdAt: try row.requiredDate(8), updatedAt: try row.requiredDate(9))
     }
 
@@ -46,11 +44,4 @@ enum LifeEventsTable: StoredTable {
             .note: fields.note, .updatedAt: now,
         ]
     }
-}
-
-/// A stored type or day no version of Locify writes.
-struct UnreadableLifeEvent: Error, CustomStringConvertible {
-    let typeID: Int
-    let day: String
-    var description: String { "life event type \(typeID) or day \(day) is not one Locify writes" }
 }

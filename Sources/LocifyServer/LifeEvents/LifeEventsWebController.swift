@@ -38,7 +38,7 @@ struct LifeEventsWebController: RouteCollection {
             _ = try await request.lifeEvents().create(
                 contactID: contactID,
                 LifeEventDraft(
-                    typeID: form.typeID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                    typeID: form.typeID.flatMap(LooseValue.integer),
                     happenedAt: form.happenedAt, name: form.name, note: form.note),
                 yearlyReminder: form.hasReminder != nil)
             return .redirect(

@@ -29,8 +29,7 @@ enum PetsTable: StoredTable {
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             contactID: try row.requiredInteger(3),
             fields: PetFields(
-                category: PetCategory.category(try row.requiredInteger(4))
-                    ?? PetCategory.all[PetCategory.all.count - 1],
+                category: try row.requiredInteger(4, naming: "a pet category", PetCategory.category),
                 name: try row.text(5)),
             createdAt: try row.requiredDate(6), updatedAt: try row.requiredDate(7))
     }

@@ -28,7 +28,7 @@ struct PetsWebController: RouteCollection {
             _ = try await request.pets().create(
                 contactID: contactID,
                 PetDraft(
-                    categoryID: form.categoryID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                    categoryID: form.categoryID.flatMap(LooseValue.integer),
                     name: form.name))
             return .redirect(to: ContactPaths.contact(contactID).path + "#pets", flash: "The pet was added.")
         }

@@ -135,8 +135,7 @@ extension PlaceService {
             }
             return sort.isDescending ? !ordered : ordered
         }
-        let start = min(page.offset, sorted.count)
-        let chosen = sorted[start..<min(start + page.limit, sorted.count)]
+        let (chosen, window) = page.slice(sorted)
         let places = try await self.places(ids: chosen.map(\.id))
         let found = chosen.compactMap { keys in
             places[keys.id].map {
@@ -144,7 +143,7 @@ extension PlaceService {
                     place: $0.place, distanceKilometers: keys.meters.map { $0 / 1000 }, categoryName: $0.categoryName)
             }
         }
-        return (found, page.window(total: sorted.count))
+        return (found, window)
     }
 
     /// How many of a list's places, in its order, a walk looks at for each place of the page it fills

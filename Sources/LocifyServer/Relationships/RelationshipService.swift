@@ -22,11 +22,10 @@ struct RelationshipService {
     /// Each contact's sides, oldest first, in one query.
     func relationships(ofContacts ids: [Int]) async throws -> [Int: [Relationship]] {
         guard !ids.isEmpty else { return [:] }
-        let list = Set(ids).sorted().map(String.init).joined(separator: ", ")
         let rows = try await database.plainRows(
             """
             SELECT \(Self.columns.list) FROM "relationships" \
-            WHERE "contact_id" IN (\(unsafeRaw: list)) AND "user_id" = \(literal: ownerID) ORDER BY "contact_id", "id"
+            WHERE \(SQLQueryString.owned(by: ownerID, ids: ids, idColumn: "contact_id")) ORDER BY "contact_id", "id"
             """, columns: Self.columns.names)
         return Dictionary(grouping: try rows.map(RelationshipsTable.relationship(from:)), by: \.contactID)
     }

@@ -109,10 +109,9 @@ struct RelationshipsAPIController: RouteCollection {
         _ request: Request, of items: [Item], path: SitePath, _ make: (Item) -> Resource
     ) throws -> PageResource<Resource> {
         let query = try ListQuery(from: request, defaultSort: ListSort(TimestampSortField.createdAt))
-        let start = min(query.page.offset, items.count)
-        let shown = items[start..<min(start + query.page.limit, items.count)]
+        let (shown, window) = query.page.slice(items)
         return PageResource(
-            items: shown.map(make), window: query.page.window(total: items.count), path: request.absoluteURL(path),
+            items: shown.map(make), window: window, path: request.absoluteURL(path),
             pageURL: query.pageURLs(of: path, on: request))
     }
 }

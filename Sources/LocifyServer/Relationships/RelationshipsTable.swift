@@ -30,17 +30,10 @@ enum RelationshipsTable: StoredTable {
     ])
 
     static func relationship(from row: PlainRow) throws -> Relationship {
-        let typeID = try row.requiredInteger(5)
-        guard let type = RelationshipType.type(typeID) else { throw UnknownRelationshipType(id: typeID) }
-        return Relationship(
+        Relationship(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
-            contactID: try row.requiredInteger(3), ofContactID: try row.requiredInteger(4), type: type,
+            contactID: try row.requiredInteger(3), ofContactID: try row.requiredInteger(4),
+            type: try row.requiredInteger(5, naming: "a relationship type", RelationshipType.type),
             createdAt: try row.requiredDate(6), updatedAt: try row.requiredDate(7))
     }
-}
-
-/// A stored type id no version of Locify writes.
-struct UnknownRelationshipType: Error, CustomStringConvertible {
-    let id: Int
-    var description: String { "relationship type \(id) is not one Locify knows" }
 }

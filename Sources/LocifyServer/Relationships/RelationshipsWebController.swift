@@ -29,8 +29,8 @@ struct RelationshipsWebController: RouteCollection {
     func addRelationship(request: Request) async throws -> Response {
         let contact = try await request.contacts().contact(try request.pathID(.contactID))
         let form = try request.content.decode(RelationshipForm.self)
-        let other = Self.number(form.ofContact)
-        let type = Self.number(form.typeID)
+        let other = form.ofContact.flatMap(LooseValue.integer)
+        let type = form.typeID.flatMap(LooseValue.integer)
         return try await request.handleForm {
             _ = try await request.relationships().create(
                 RelationshipDraft(contactID: contact.id, ofContactID: other, typeID: type))
@@ -51,10 +51,5 @@ struct RelationshipsWebController: RouteCollection {
         return request.redirect(
             to: ContactPaths.contact(relationship.contactID).path + "#relationships",
             flash: "The relationship was deleted.")
-    }
-
-    /// A select's value: empty or not a number is no choice.
-    private static func number(_ text: String?) -> Int? {
-        text.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 }
