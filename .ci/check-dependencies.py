@@ -61,7 +61,7 @@ known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags,
     # relationships (Monica's `information.relationships`).
     "Contacts": {
-        "Addresses", "Calls", "Conversations", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships",
+        "Addresses", "Calls", "Conversations", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships", "Work",
         "Tags",
     },
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the

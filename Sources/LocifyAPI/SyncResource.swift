@@ -28,6 +28,8 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case activity(ActivityResource)
     case activityType(ActivityTypeResource)
     case activityTypeCategory(ActivityTypeCategoryResource)
+    case company(CompanyResource)
+    case occupation(OccupationResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -56,14 +58,16 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .activity: "activity"
         case .activityType: "activitytype"
         case .activityTypeCategory: "activitytypecategory"
+        case .company: "company"
+        case .occupation: "occupation"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
-        "gender", "contactfieldtype", "tag", "category", "contact", "address", "contactfield", "note", "task",
-        "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
-        "lifeevent", "conversation", "activitytypecategory", "activitytype", "activity",
+        "gender", "contactfieldtype", "tag", "category", "company", "contact", "address", "contactfield", "note",
+        "task", "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
+        "lifeevent", "conversation", "occupation", "activitytypecategory", "activitytype", "activity",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -95,6 +99,8 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "activitytype": self = .activityType(try container.decode(ActivityTypeResource.self))
         case "activitytypecategory":
             self = .activityTypeCategory(try container.decode(ActivityTypeCategoryResource.self))
+        case "company": self = .company(try container.decode(CompanyResource.self))
+        case "occupation": self = .occupation(try container.decode(OccupationResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -134,6 +140,8 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .activity(let resource): try container.encode(resource)
         case .activityType(let resource): try container.encode(resource)
         case .activityTypeCategory(let resource): try container.encode(resource)
+        case .company(let resource): try container.encode(resource)
+        case .occupation(let resource): try container.encode(resource)
         }
     }
 }

@@ -51,14 +51,14 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     ]
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
-        .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
-        .activityTypeCategory, .activityType, .activity,
+        .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
+        .reminder, .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.offlinePages = [
-        .gender, .contactFieldType, .tag, .category, .contact, .address, .contactField, .note, .task, .reminder,
-        .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent, .conversation,
-        .activityTypeCategory, .activityType, .activity,
+        .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
+        .reminder, .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
@@ -187,6 +187,8 @@ let locifyMigrations: [any Migration] = [
     CreateLifeEvents(),
     CreateConversations(),
     CreateActivities(),
+    CreateCompanies(),
+    CreateOccupations(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -230,6 +232,8 @@ let locifyTables: [any StoredTable.Type] = [
     DebtsTable.self,
     GiftsTable.self,
     PetsTable.self,
+    CompaniesTable.self,
+    OccupationsTable.self,
     LifeEventsTable.self,
     ConversationsTable.self,
     ConversationMessagesTable.self,
@@ -297,6 +301,8 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: ConversationsAPIController())
     try api.register(collection: ActivitiesAPIController())
     try api.register(collection: ActivityTypesAPIController())
+    try api.register(collection: CompaniesAPIController())
+    try api.register(collection: OccupationsAPIController.routes)
     try api.register(collection: JournalAPIController())
     try api.register(collection: TasksAPIController())
     try api.register(collection: TagsAPIController())

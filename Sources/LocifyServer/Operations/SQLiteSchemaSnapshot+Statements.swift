@@ -58,6 +58,8 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateLifeEvents"#,
         #"LocifyServer.CreateConversations"#,
         #"LocifyServer.CreateActivities"#,
+        #"LocifyServer.CreateCompanies"#,
+        #"LocifyServer.CreateOccupations"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -207,5 +209,13 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "activities_revision" ON "activities" ("user_id", "revision")"#,
         #"CREATE TABLE "activity_contacts" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "activity_id" INTEGER NOT NULL REFERENCES "activities" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT "uq:activity_contacts.activity_id+activity_contacts.contact_id" UNIQUE ("activity_id", "contact_id"))"#,
         #"CREATE INDEX "activity_contacts_by_contact" ON "activity_contacts" ("contact_id", "activity_id")"#,
+        #"CREATE TABLE "companies" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "website" TEXT, "number_of_employees" INTEGER, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:companies.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "companies_list" ON "companies" ("user_id", "id")"#,
+        #"CREATE INDEX "companies_revision" ON "companies" ("user_id", "revision")"#,
+        #"CREATE TABLE "occupations" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "company_id" INTEGER NOT NULL REFERENCES "companies" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "title" TEXT NOT NULL, "description" TEXT, "salary" INTEGER, "salary_unit" TEXT, "currently_works_here" INTEGER NOT NULL, "start_date" TEXT, "end_date" TEXT, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:occupations.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "occupations_list" ON "occupations" ("user_id", "id")"#,
+        #"CREATE INDEX "occupations_by_contact" ON "occupations" ("contact_id", "id")"#,
+        #"CREATE INDEX "occupations_by_company" ON "occupations" ("company_id")"#,
+        #"CREATE INDEX "occupations_revision" ON "occupations" ("user_id", "revision")"#,
     ]
 }

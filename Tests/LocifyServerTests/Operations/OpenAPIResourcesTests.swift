@@ -323,6 +323,36 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/activities/{id}", "200")
                 ),
                 (
+                    "an occupation at a company, everything unknown",
+                    try encoded(
+                        DataEnvelope(
+                            data: OccupationResource(
+                                Occupation(
+                                    id: 10, uuid: UUID(), ownerID: 1, contactID: 7,
+                                    fields: OccupationFields(companyID: 3, title: "Engineer"),
+                                    createdAt: TestClock.start, updatedAt: TestClock.start),
+                                company: CompanyResource(
+                                    Company(
+                                        id: 3, uuid: UUID(), ownerID: 1, fields: CompanyFields(name: "Navy"),
+                                        createdAt: TestClock.start, updatedAt: TestClock.start)), contact: short))),
+                    try responseSchema(document, "get", "/api/occupations/{id}", "200")
+                ),
+                (
+                    "a page of companies",
+                    try encoded(
+                        PageResource(
+                            items: [
+                                CompanyResource(
+                                    Company(
+                                        id: 3, uuid: UUID(), ownerID: 1,
+                                        fields: CompanyFields(
+                                            name: "Navy", website: "https://navy.example", numberOfEmployees: 3000),
+                                        createdAt: TestClock.start, updatedAt: TestClock.start))
+                            ], window: PageWindow(page: 1, limit: 15, total: 1), path: "http://x/api/companies"
+                        ) { "http://x/api/companies?page=\($0)" }),
+                    try responseSchema(document, "get", "/api/companies", "200")
+                ),
+                (
                     "a contact's relationships",
                     try encoded(DataEnvelope(data: [relationship(short: short)])),
                     try responseSchema(document, "get", "/api/contacts/{id}/relationships", "200")
