@@ -99,6 +99,47 @@ public struct WorkInput: Decodable, Sendable {
     }
 }
 
+/// The body of `PUT /api/contacts/{id}/food`: Monica's `food_preferences`, text only.
+public struct FoodPreferencesInput: Decodable, Sendable {
+    public private(set) var foodPreferences: String?
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container, labels: ["food_preferences": "Food preferences"])
+        foodPreferences = reader.text("food_preferences")
+        typeErrors = reader.errors
+    }
+}
+
+/// The body of `PUT /api/contacts/{id}/introduction`, which replaces how the owner met the contact.
+public struct IntroductionInput: Decodable, Sendable {
+    public private(set) var draft = ContactIntroductionDraft()
+    /// Monica's `add_reminder`: nil keeps the reminder in step with the day.
+    public private(set) var addReminder: Bool?
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container, labels: ContactIntroductionDraft.fieldLabels)
+        draft.throughContactID = reader.integer("met_through_contact_id")
+        draft.story = reader.text("general_information")
+        draft.place = reader.text("where")
+        draft.isDateKnown = reader.boolean("is_date_known")
+        draft.isAgeBased = reader.boolean("is_age_based")
+        draft.day = reader.integer("day")
+        draft.month = reader.integer("month")
+        draft.year = reader.integer("year")
+        draft.age = reader.integer("age")
+        addReminder = reader.boolean("add_reminder")
+        typeErrors = reader.errors
+    }
+}
+
 struct LenientKey: CodingKey {
     let stringValue: String
     var intValue: Int? { nil }

@@ -353,7 +353,7 @@ public struct ContactResource: Codable, Sendable, Equatable {
     public init(
         _ contact: Contact, url: String, avatar: AvatarResource, currentYear: Int,
         addresses: [AddressShortResource] = [], tags: [Tag] = [], counts: ContactCounts = ContactCounts(),
-        relationships: Relationships = Relationships(), extras: Extras? = nil
+        relationships: Relationships = Relationships(), metThrough: ContactShortResource? = nil, extras: Extras? = nil
     ) {
         let summary = ContactSummary(contact, url: url, avatar: avatar, currentYear: currentYear)
         id = summary.id
@@ -377,8 +377,11 @@ public struct ContactResource: Codable, Sendable, Equatable {
             dates: Dates(birthdate: summary.birthdate, deceasedDate: .absent),
             career: Career(job: contact.fields.job, company: contact.fields.company),
             avatar: summary.avatar,
-            foodPreferences: nil,
-            howYouMet: HowYouMet(generalInformation: nil, firstMetDate: .absent, firstMetThroughContact: nil))
+            foodPreferences: contact.foodPreferences,
+            howYouMet: HowYouMet(
+                generalInformation: contact.introduction.story,
+                firstMetDate: SpecialDateResource(contact.introduction.firstMet, currentYear: currentYear),
+                firstMetThroughContact: metThrough))
         self.addresses = addresses
         self.tags = tags.map(TagResource.init)
         statistics = Statistics(counts)

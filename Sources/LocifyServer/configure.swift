@@ -189,6 +189,7 @@ let locifyMigrations: [any Migration] = [
     CreateActivities(),
     CreateCompanies(),
     CreateOccupations(),
+    AddContactIntroductions(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -345,6 +346,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: DebtsWebController())
     try signedIn.register(collection: GiftsWebController())
     try signedIn.register(collection: PetsWebController())
+    try signedIn.register(collection: ContactIntroductionWebController())
     try signedIn.register(collection: LifeEventsWebController())
     try signedIn.register(collection: ConversationsWebController())
     try signedIn.register(collection: ActivitiesWebController())

@@ -35,3 +35,68 @@ public struct Birthdate: Hashable, Sendable {
         return today.year - year - (hadBirthday ? 0 : 1)
     }
 }
+
+/// A day like a birthday as typed (a birthday, the day two people met): known or not, from a day and a
+/// month with or without a year, or from an age.
+struct SpecialDateDraft {
+    /// The wire names of the fields and how messages name the day.
+    struct Naming {
+        let day: String
+        let month: String
+        let year: String
+        let age: String
+        /// "Birthday".
+        let label: String
+        /// "Birth year".
+        let yearLabel: String
+    }
+
+    /// nil: decide from the other fields (known when a day and month are given, or an age).
+    var isKnown: Bool?
+    var day: Int?
+    var month: Int?
+    var year: Int?
+    var isAgeBased: Bool
+    var age: Int?
+
+    /// `today` is the owner's current day: it bounds years and turns an age into a year.
+    func checked(today: CalendarDate, naming: Naming, check: inout FieldChecker) -> Birthdate? {
+        let known = isKnown ?? (isAgeBased ? age != nil || year != nil : day != nil || month != nil)
+        guard known else { return nil }
+        if isAgeBased {
+            // A stored age-based day comes back with its year and no age: keep that year.
+            if age == nil, let year, (1...today.year).contains(year) {
+                return Birthdate(day: 1, month: 1, year: year, isAgeBased: true)
+            }
+            guard let age, (0...150).contains(age) else {
+                check.fail(naming.age, "Age must be a whole number from 0 to 150.")
+                return nil
+            }
+            // Monica stores an age-based day as January 1st of the derived year.
+            return Birthdate(day: 1, month: 1, year: today.year - age, isAgeBased: true)
+        }
+        guard let month, (1...12).contains(month) else {
+            check.fail(naming.month, "\(naming.label) month must be from 1 to 12.")
+            return nil
+        }
+        guard let day, (1...31).contains(day) else {
+            check.fail(naming.day, "\(naming.label) day must be from 1 to 31.")
+            return nil
+        }
+        if let year, !(1...today.year).contains(year) {
+            check.fail(naming.year, "\(naming.yearLabel) must be between 1 and \(today.year).")
+            return nil
+        }
+        guard let date = Birthdate(day: day, month: month, year: year) else {
+            check.fail(naming.day, "That day does not exist in that month.")
+            return nil
+        }
+        if let year = date.year, let calendarDate = CalendarDate(year: year, month: month, day: day),
+            calendarDate > today
+        {
+            check.fail(naming.year, "\(naming.label) cannot be in the future.")
+            return nil
+        }
+        return date
+    }
+}

@@ -8,12 +8,17 @@ public struct Contact: Hashable, Sendable {
     public var fields: ContactFields
     public var defaultAvatarColor: String
     public var avatar: ContactAvatar
+    /// How the owner met the contact; set only by its own route, never by the contact's fields.
+    public var introduction: ContactIntroduction
+    /// What the contact eats or does not (Monica's `food_preferences`); set only by its own route.
+    public var foodPreferences: String?
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int, uuid: UUID, ownerID: Int, fields: ContactFields, defaultAvatarColor: String,
-        avatar: ContactAvatar = .automatic, createdAt: Date, updatedAt: Date
+        avatar: ContactAvatar = .automatic, introduction: ContactIntroduction = .unknown,
+        foodPreferences: String? = nil, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.uuid = uuid
@@ -21,8 +26,21 @@ public struct Contact: Hashable, Sendable {
         self.fields = fields
         self.defaultAvatarColor = defaultAvatarColor
         self.avatar = avatar
+        self.introduction = introduction
+        self.foodPreferences = foodPreferences
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// Monica's `max:65535` for a contact's food preferences.
+    public static let maximumFoodPreferencesLength = 65_535
+
+    /// Checks food preferences as typed: trimmed, blank for none.
+    public static func validatedFoodPreferences(_ text: String?) throws(ValidationFailure) -> String? {
+        var check = FieldChecker()
+        let preferences = check.text(
+            text, field: "food_preferences", label: "Food preferences", limit: maximumFoodPreferencesLength)
+        return try check.finish(preferences)
     }
 
     /// First and last name, as Monica's `complete_name`.
@@ -224,45 +242,13 @@ public struct ContactDraft: Sendable, Equatable {
     }
 
     private func checkedBirthdate(today: CalendarDate, check: inout FieldChecker) -> Birthdate? {
-        let known =
-            isBirthdateKnown
-            ?? (birthdateIsAgeBased
-                ? birthdateAge != nil || birthdateYear != nil : birthdateDay != nil || birthdateMonth != nil)
-        guard known else { return nil }
-        if birthdateIsAgeBased {
-            // A stored age-based birthday comes back with its year and no age: keep that year.
-            if birthdateAge == nil, let year = birthdateYear, (1...today.year).contains(year) {
-                return Birthdate(day: 1, month: 1, year: year, isAgeBased: true)
-            }
-            guard let age = birthdateAge, (0...150).contains(age) else {
-                check.fail("birthdate_age", "Age must be a whole number from 0 to 150.")
-                return nil
-            }
-            // Monica stores an age-based birthday as January 1st of the derived year.
-            return Birthdate(day: 1, month: 1, year: today.year - age, isAgeBased: true)
-        }
-        guard let month = birthdateMonth, (1...12).contains(month) else {
-            check.fail("birthdate_month", "Birthday month must be from 1 to 12.")
-            return nil
-        }
-        guard let day = birthdateDay, (1...31).contains(day) else {
-            check.fail("birthdate_day", "Birthday day must be from 1 to 31.")
-            return nil
-        }
-        if let year = birthdateYear, !(1...today.year).contains(year) {
-            check.fail("birthdate_year", "Birth year must be between 1 and \(today.year).")
-            return nil
-        }
-        guard let birthdate = Birthdate(day: day, month: month, year: birthdateYear) else {
-            check.fail("birthdate_day", "That day does not exist in that month.")
-            return nil
-        }
-        if let year = birthdate.year,
-            let date = CalendarDate(year: year, month: month, day: day), date > today
-        {
-            check.fail("birthdate_year", "Birthday cannot be in the future.")
-            return nil
-        }
-        return birthdate
+        SpecialDateDraft(
+            isKnown: isBirthdateKnown, day: birthdateDay, month: birthdateMonth, year: birthdateYear,
+            isAgeBased: birthdateIsAgeBased, age: birthdateAge
+        ).checked(
+            today: today,
+            naming: .init(
+                day: "birthdate_day", month: "birthdate_month", year: "birthdate_year", age: "birthdate_age",
+                label: "Birthday", yearLabel: "Birth year"), check: &check)
     }
 }

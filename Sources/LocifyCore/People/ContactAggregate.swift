@@ -11,16 +11,19 @@ public struct ContactAggregate: Equatable, Sendable {
     public var counts: ContactCounts
     /// The contact's side of each of its relationships, oldest first, with the other contact.
     public var relationships: [ContactRelationship]
+    /// The contact the owner met this one through (`ContactIntroduction.throughContactID`).
+    public var metThrough: Contact?
 
     public init(
         contact: Contact, addresses: [ContactAddress], tags: [Tag] = [], counts: ContactCounts = ContactCounts(),
-        relationships: [ContactRelationship] = []
+        relationships: [ContactRelationship] = [], metThrough: Contact? = nil
     ) {
         self.contact = contact
         self.addresses = addresses
         self.tags = tags
         self.counts = counts
         self.relationships = relationships
+        self.metThrough = metThrough
     }
 }
 

@@ -125,11 +125,18 @@ extension ReminderFields {
     /// The yearly reminder of a birthday: "Wish happy birthday to <first name>", on the birthday. A
     /// birthday without a year is placed in 2000, a leap year, so the 29th of February keeps its day.
     public static func birthday(of birthdate: Birthdate, firstName: String) -> ReminderFields? {
-        guard let date = CalendarDate(year: birthdate.year ?? 2000, month: birthdate.month, day: birthdate.day)
-        else { return nil }
+        yearly(on: birthdate, title: "Wish happy birthday to \(firstName)")
+    }
+
+    /// The yearly reminder of the day the owner met someone (Monica's "Anniversary of the day you first met").
+    public static func firstMeeting(on day: Birthdate, firstName: String) -> ReminderFields? {
+        yearly(on: day, title: "Anniversary of the day you met \(firstName)")
+    }
+
+    private static func yearly(on day: Birthdate, title: String) -> ReminderFields? {
+        guard let date = CalendarDate(year: day.year ?? 2000, month: day.month, day: day.day) else { return nil }
         return ReminderFields(
-            title: "Wish happy birthday to \(firstName)", description: nil,
-            schedule: ReminderSchedule(initialDate: date, recurrence: .years(1)))
+            title: title, description: nil, schedule: ReminderSchedule(initialDate: date, recurrence: .years(1)))
     }
 }
 

@@ -148,6 +148,7 @@ enum ContactPage {
         let description: String?
         let isArchived: Bool
         let editURL: String
+        let introductionURL: String
         let deleteURL: String
         /// The delete dialog's form, kept on the device when the server cannot be reached.
         let deleteOffline: OfflineForm
@@ -204,6 +205,12 @@ enum ContactPage {
                         composedOf: "job:information.career.job company:information.career.company",
                         joiner: ContactPage.workJoiner))
             }
+            let introduction = contact.introduction
+            if let story = introduction.story { facts.append(.init(label: "How you met", value: story)) }
+            if let met = ContactPage.describeMeeting(introduction, through: aggregate.metThrough) {
+                facts.append(.init(label: "Met", value: met))
+            }
+            if let food = contact.foodPreferences { facts.append(.init(label: "Food", value: food)) }
             facts.append(.init(label: "Added", value: Timestamp.day(contact.createdAt)))
             layout = LayoutContext(title: contact.completeName, section: .contacts, session: session)
             card = ContactCard(contact, pictureURL: pictureURL, size: .page)
@@ -212,6 +219,7 @@ enum ContactPage {
             description = fields.description
             isArchived = fields.isArchived
             editURL = ContactPaths.edit(contact.id).path
+            introductionURL = ContactPaths.introduction(contact.id).path
             deleteURL = ContactPaths.delete(contact.id).path
             deleteOffline = OfflineForm(
                 .delete, of: .contact, id: contact.id, summary: "Deleting \(contact.completeName)",
@@ -363,6 +371,26 @@ enum ContactPage {
         case (nil, let company?): company
         case (nil, nil): nil
         }
+    }
+
+    /// "5 June 1833, London, through Mary Somerville": when, where and through whom the owner met the
+    /// contact, what of it is known.
+    static func describeMeeting(_ introduction: ContactIntroduction, through: Contact?) -> String? {
+        var parts: [String] = []
+        if let day = introduction.firstMet {
+            if day.isAgeBased, let year = day.year {
+                parts.append("around \(year)")
+            } else {
+                parts.append(
+                    ["\(day.day) \(CalendarDate.monthNames[day.month - 1])", day.year.map(String.init)]
+                        .compactMap { $0 }.joined(separator: " "))
+            }
+        }
+        if let place = introduction.place { parts.append(place) }
+        if let through { parts.append("through \(through.completeName)") }
+        guard !parts.isEmpty else { return nil }
+        let text = parts.joined(separator: ", ")
+        return text.prefix(1).uppercased() + text.dropFirst()
     }
 
     static func describe(_ birthdate: Birthdate, today: CalendarDate) -> String {

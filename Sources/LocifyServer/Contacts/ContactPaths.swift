@@ -11,9 +11,12 @@ enum ContactPaths {
     static let edit = contact.appending("edit")
     static let delete = contact.appending("delete")
     static let vcard = contact.appending("vcard")
+    static let introduction = contact.appending("introduction")
 
     static let api = SitePaths.apiContacts
     static let apiContact = api.appending(.contactID)
     static let apiVCard = apiContact.appending("vcard")
     static let apiWork = apiContact.appending("work")
+    static let apiFood = apiContact.appending("food")
+    static let apiIntroduction = apiContact.appending("introduction")
 }

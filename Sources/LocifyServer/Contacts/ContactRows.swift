@@ -12,6 +12,8 @@ enum ContactRows {
         case id, uuid, userID, firstName, lastName, nickname, description, birthdateDay, birthdateMonth
         case birthdateYear, birthdateIsAgeBased, genderID, isStarred, isArchived, defaultAvatarColor, createdAt
         case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest, job, company
+        case foodPreferences, firstMetStory, firstMetWhere, firstMetDay, firstMetMonth, firstMetYear
+        case firstMetIsAgeBased, firstMetThrough
         /// Read from `genders` in the contact's own query (see `columnList`).
         case genderName, genderType
     }
@@ -21,6 +23,8 @@ enum ContactRows {
         .id, .uuid, .owner, .firstName, .lastName, .nickname, .description, .birthdateDay, .birthdateMonth,
         .birthdateYear, .birthdateIsAgeBased, .genderID, .isStarred, .isArchived, .defaultAvatarColor, .createdAt,
         .updatedAt, .avatarChoice, .avatarPhotoID, .avatarSource, .avatarDigest, .job, .company,
+        .foodPreferences, .firstMetStory, .firstMetWhere, .firstMetDay, .firstMetMonth, .firstMetYear,
+        .firstMetIsAgeBased, .firstMetThrough,
     ])
     static let columns = contactColumns.names + ["gender_name", "gender_type"]
     /// The contact's own columns, then its gender's name and type, each looked up by primary key for the
@@ -56,7 +60,21 @@ enum ContactRows {
                 photoID: try row.integer(at(.avatarPhotoID)),
                 source: AvatarSource(rawValue: try row.requiredText(at(.avatarSource))) ?? .initials,
                 imageDigest: try row.text(at(.avatarDigest))),
+            introduction: try introduction(from: row), foodPreferences: try row.text(at(.foodPreferences)),
             createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
+    }
+
+    private static func introduction(from row: PlainRow) throws -> ContactIntroduction {
+        func at(_ column: Column) -> Int { column.rawValue }
+        var firstMet: Birthdate?
+        if let day = try row.integer(at(.firstMetDay)), let month = try row.integer(at(.firstMetMonth)) {
+            firstMet = Birthdate(
+                day: day, month: month, year: try row.integer(at(.firstMetYear)),
+                isAgeBased: try row.requiredBool(at(.firstMetIsAgeBased)))
+        }
+        return ContactIntroduction(
+            story: try row.text(at(.firstMetStory)), place: try row.text(at(.firstMetWhere)), firstMet: firstMet,
+            throughContactID: try row.integer(at(.firstMetThrough)))
     }
 
     /// The contact `id` if `ownerID` owns it, with `extra` selected after its columns (read from position

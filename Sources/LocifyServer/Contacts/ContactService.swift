@@ -57,11 +57,13 @@ struct ContactService {
         let tags = try await tagService.tags(ofContacts: withTags)
         let relationships = try await self.relationships(
             ofContacts: zip(contacts, children).filter(\.1.hasRelationships).map(\.0.id))
+        let introducers = try await self.introducers(of: contacts)
         return (
             zip(contacts, children).map { contact, children in
                 ContactAggregate(
                     contact: contact, addresses: addresses[contact.id] ?? [], tags: tags[contact.id] ?? [],
-                    counts: children.counts, relationships: relationships[contact.id] ?? [])
+                    counts: children.counts, relationships: relationships[contact.id] ?? [],
+                    metThrough: contact.introduction.throughContactID.flatMap { introducers[$0] })
             }, window
         )
     }
@@ -150,6 +152,12 @@ struct ContactService {
         }
     }
 
+    /// The contacts the owner met `contacts` through, by id, in one query (none when nobody introduced them).
+    private func introducers(of contacts: [Contact]) async throws -> [Int: Contact] {
+        let ids = contacts.compactMap(\.introduction.throughContactID)
+        return ids.isEmpty ? [:] : try await self.contacts(ids)
+    }
+
     private var tagService: TagService { TagService(database: database, ownerID: ownerID, dependencies: dependencies) }
 
     /// The child tables counted for `statistics`, each from its `…_by_contact` index, in the contact's own
@@ -227,10 +235,12 @@ struct ContactService {
         let counts = try await childCounts(of: contacts.map(\.id))
         let tags = try await tagService.tags(ofContacts: contacts.map(\.id))
         let relationships = try await self.relationships(ofContacts: contacts.map(\.id))
+        let introducers = try await self.introducers(of: contacts)
         return contacts.map {
             ContactAggregate(
                 contact: $0, addresses: addresses[$0.id] ?? [], tags: tags[$0.id] ?? [],
-                counts: counts[$0.id] ?? ContactCounts(), relationships: relationships[$0.id] ?? [])
+                counts: counts[$0.id] ?? ContactCounts(), relationships: relationships[$0.id] ?? [],
+                metThrough: $0.introduction.throughContactID.flatMap { introducers[$0] })
         }
     }
 
@@ -263,8 +273,10 @@ struct ContactService {
         let relationships =
             try row.requiredBool(ContactRows.columns.count + 2 + Self.childCountColumns.count)
             ? try await self.relationships(ofContacts: [id])[id] ?? [] : []
+        let metThrough = try await introducers(of: [contact]).values.first
         return ContactAggregate(
-            contact: contact, addresses: addresses, tags: tags, counts: counts, relationships: relationships)
+            contact: contact, addresses: addresses, tags: tags, counts: counts, relationships: relationships,
+            metThrough: metThrough)
     }
 
     /// `typeErrors` are the values a client sent that could not be read (text for a number).
@@ -385,6 +397,89 @@ struct ContactService {
         }
     }
 
+    /// Replaces what the contact eats or does not; blank or nil clears it.
+    func updateFoodPreferences(_ id: Int, to text: String?, typeErrors: [FieldError] = []) async throws -> Contact {
+        try await updateAbout(id, introduction: nil, foodPreferences: .some(text), typeErrors: typeErrors)
+    }
+
+    /// Replaces how the owner met the contact, as Monica's introduction does: everything the draft leaves
+    /// out is forgotten. The contact met through must be another of the owner's contacts. `reminder`
+    /// true gives a known day its yearly reminder, false takes it away, nil keeps it in step with the day.
+    func updateIntroduction(
+        _ id: Int, _ draft: ContactIntroductionDraft, typeErrors: [FieldError] = [], reminder: Bool? = nil
+    ) async throws -> Contact {
+        try await updateAbout(id, introduction: draft, foodPreferences: nil, typeErrors: typeErrors, reminder: reminder)
+    }
+
+    /// What the web's "How you met" page changes: the introduction and the food preferences, checked
+    /// together and written in one revision.
+    func updateIntroduction(
+        _ id: Int, _ draft: ContactIntroductionDraft, foodPreferences: String?, typeErrors: [FieldError] = [],
+        reminder: Bool?
+    ) async throws -> Contact {
+        try await updateAbout(
+            id, introduction: draft, foodPreferences: .some(foodPreferences), typeErrors: typeErrors, reminder: reminder
+        )
+    }
+
+    /// `introduction` nil keeps it; `foodPreferences` nil keeps them, `.some(nil)` clears them.
+    private func updateAbout(
+        _ id: Int, introduction draft: ContactIntroductionDraft?, foodPreferences: String??,
+        typeErrors: [FieldError], reminder: Bool? = nil
+    ) async throws -> Contact {
+        let stored = try ContactRows.contact(
+            from: try await ContactRows.requireContact(id, ownedBy: ownerID, on: database))
+        let today = today
+        let (introduction, food) = try ValidationFailure.checking(typeErrors: typeErrors) {
+            () throws(ValidationFailure) in
+            var failures: [FieldError] = []
+            var introduction: ContactIntroduction?
+            var food: String?? = nil
+            do throws(ValidationFailure) {
+                introduction = try draft?.validated(today: today)
+            } catch { failures += error.errors }
+            if let foodPreferences {
+                do throws(ValidationFailure) {
+                    food = .some(try Contact.validatedFoodPreferences(foodPreferences))
+                } catch { failures += error.errors }
+            }
+            guard failures.isEmpty else { throw ValidationFailure(failures) }
+            return (introduction, food)
+        }
+        if let introduction {
+            if stored.fields.isArchived { throw ValidationFailure.archivedContact }
+            if let through = introduction.throughContactID {
+                guard through != id else {
+                    throw ValidationFailure(
+                        field: "met_through_contact_id", "A contact cannot have introduced themselves.",
+                        reason: .conflict)
+                }
+                _ = try await database.requireContact(through, ownedBy: ownerID)
+            }
+        }
+        let now = dependencies.now()
+        var contact = stored
+        var values: ContactsTable.Values = [.updatedAt: now]
+        if let introduction {
+            contact.introduction = introduction
+            values.merge(ContactsTable.values(of: introduction, now: now)) { $1 }
+        }
+        if let food {
+            contact.foodPreferences = food
+            // Merged, not assigned: assigning nil would drop the key instead of clearing the column.
+            values.merge([.foodPreferences: food]) { $1 }
+        }
+        contact.updatedAt = now
+        return try await database.write(ownedBy: ownerID, at: now) { [ownerID, contact, values] transaction in
+            try await TableWriter(ContactsTable.self, on: transaction).update(id, ownedBy: ownerID, set: values)
+            if introduction != nil {
+                try await reminders(on: transaction).syncFirstMeeting(
+                    of: contact, wanted: reminder, hadDay: stored.introduction.firstMet != nil)
+            }
+            return contact
+        }
+    }
+
     private func reminders(on database: any Database) -> ReminderService {
         ReminderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }
@@ -397,8 +492,14 @@ struct ContactService {
     /// another photo of the account shows them.
     func delete(_ id: Int) async throws {
         _ = try await database.requireContact(id, ownedBy: ownerID)
-        try await database.write(ownedBy: ownerID, at: dependencies.now()) { transaction in
-            try await TableWriter(ContactsTable.self, on: transaction).delete(id, ownedBy: ownerID)
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
+            let contacts = TableWriter(ContactsTable.self, on: transaction)
+            // Those met through it forget whom through in the same revision, so their copies hear of it
+            // (the foreign key would forget it too, unheard).
+            try await contacts.update(
+                [.firstMetThrough: Int?.none],
+                where: #""user_id" = \#(literal: ownerID) AND "first_met_through_contact_id" = \#(literal: id)"#)
+            try await contacts.delete(id, ownedBy: ownerID)
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }
     }

@@ -11,6 +11,8 @@ struct ContactsAPIController: RouteCollection {
         routes.put(ContactPaths.apiContact, use: update)
         routes.delete(ContactPaths.apiContact, use: delete)
         routes.put(ContactPaths.apiWork, use: updateWork)
+        routes.put(ContactPaths.apiFood, use: updateFoodPreferences)
+        routes.put(ContactPaths.apiIntroduction, use: updateIntroduction)
     }
 
     /// Kept by the account's revision (`RevisionAnswers`): besides the rows, a page shows the current
@@ -66,6 +68,26 @@ struct ContactsAPIController: RouteCollection {
         let contact = try await contacts.update(try request.pathID(.contactID), typeErrors: input.typeErrors) {
             input.merged(into: $0)
         }
+        return try await request.contactAnswer(try await contacts.aggregate(contact))
+    }
+
+    /// `PUT /api/contacts/{id}/food`: what the contact eats or does not (`information.food_preferences`);
+    /// blank, null or left out clears it, as in Monica.
+    func updateFoodPreferences(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let input = try request.jsonInput(FoodPreferencesInput.self, empty: FoodPreferencesInput())
+        let contacts = try request.contacts()
+        let contact = try await contacts.updateFoodPreferences(
+            try request.pathID(.contactID), to: input.foodPreferences, typeErrors: input.typeErrors)
+        return try await request.contactAnswer(try await contacts.aggregate(contact))
+    }
+
+    /// `PUT /api/contacts/{id}/introduction`: how the owner met the contact (`information.how_you_met`),
+    /// replaced whole as in Monica.
+    func updateIntroduction(request: Request) async throws -> DataEnvelope<ContactResource> {
+        let input = try request.jsonInput(IntroductionInput.self, empty: IntroductionInput())
+        let contacts = try request.contacts()
+        let contact = try await contacts.updateIntroduction(
+            try request.pathID(.contactID), input.draft, typeErrors: input.typeErrors, reminder: input.addReminder)
         return try await request.contactAnswer(try await contacts.aggregate(contact))
     }
 
@@ -145,7 +167,9 @@ extension Request {
                 aggregate.relationships.map {
                     ($0.relationship, contactShortResource($0.ofContact, currentYear: currentYear, baseURL: base))
                 }),
-            extras: extras)
+            metThrough: aggregate.metThrough.map {
+                contactShortResource($0, currentYear: currentYear, baseURL: base)
+            }, extras: extras)
     }
 
     func contactShortResource(_ contact: Contact, currentYear: Int? = nil, baseURL: String? = nil)

@@ -37,6 +37,16 @@ enum ContactsTable: StoredTable {
         case genderID = "gender_id"
         case job
         case company
+        case foodPreferences = "food_preferences"
+        /// How the owner met the contact (`ContactIntroduction`), in Monica's column names.
+        case firstMetStory = "first_met_additional_info"
+        case firstMetWhere = "first_met_where"
+        case firstMetDay = "first_met_day"
+        case firstMetMonth = "first_met_month"
+        case firstMetYear = "first_met_year"
+        case firstMetIsAgeBased = "first_met_is_age_based"
+        /// Another contact of the owner; the foreign key forgets it when that contact is deleted.
+        case firstMetThrough = "first_met_through_contact_id"
         /// The revision of the row's last change (`WriteRevision`).
         case revision
     }
@@ -64,6 +74,16 @@ enum ContactsTable: StoredTable {
             .birthdateIsAgeBased: fields.birthdate?.isAgeBased ?? false, .genderID: fields.gender?.id,
             .job: fields.job, .company: fields.company, .isStarred: fields.isStarred, .isArchived: fields.isArchived,
             .updatedAt: now,
+        ]
+    }
+
+    /// The columns how the owner met the contact sets.
+    static func values(of introduction: ContactIntroduction, now: Date) -> TableWriter<Self>.Values {
+        [
+            .firstMetStory: introduction.story, .firstMetWhere: introduction.place,
+            .firstMetDay: introduction.firstMet?.day, .firstMetMonth: introduction.firstMet?.month,
+            .firstMetYear: introduction.firstMet?.year, .firstMetIsAgeBased: introduction.firstMet?.isAgeBased ?? false,
+            .firstMetThrough: introduction.throughContactID, .updatedAt: now,
         ]
     }
 

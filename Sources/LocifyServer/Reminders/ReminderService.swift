@@ -228,13 +228,25 @@ struct ReminderService {
     }
 
     static let birthdayKind = "birthday"
+    /// The yearly reminder of the day the owner met the contact (Monica's "add_reminder" of an introduction).
+    static let firstMeetingKind = "first_met"
 
     /// The reminder that follows `contactID`'s birthday, if it has one.
     func birthdayReminder(of contactID: Int) async throws -> Reminder? {
+        try await yearlyReminder(Self.birthdayKind, of: contactID)
+    }
+
+    /// The reminder that follows the day the owner met `contactID`, if it has one.
+    func firstMeetingReminder(of contactID: Int) async throws -> Reminder? {
+        try await yearlyReminder(Self.firstMeetingKind, of: contactID)
+    }
+
+    /// The contact's reminder of `kind`, if it has one.
+    private func yearlyReminder(_ kind: String, of contactID: Int) async throws -> Reminder? {
         try await database.plainRows(
             """
             SELECT \(RemindersTable.reminderColumns.list) FROM "reminders" WHERE "user_id" = \(literal: ownerID) \
-            AND "contact_id" = \(literal: contactID) AND "kind" = \(bind: Self.birthdayKind)
+            AND "contact_id" = \(literal: contactID) AND "kind" = \(bind: kind)
             """, columns: RemindersTable.reminderColumns.names
         ).first.map(RemindersTable.reminder(from:))
     }
@@ -244,13 +256,32 @@ struct ReminderService {
     /// when `wanted` is false. nil keeps whatever there is. `hadBirthday`: the contact had a birthday
     /// before this change (false for one made just now).
     func syncBirthday(of contact: Contact, wanted: Bool?, hadBirthday: Bool) async throws {
-        // A reminder follows a birthday: a contact that had none has none to look for, and one that has
-        // none now either needs nothing done.
-        let existing = hadBirthday ? try await birthdayReminder(of: contact.id) : nil
+        try await syncYearly(
+            Self.birthdayKind, of: contact.id,
+            fields: contact.fields.birthdate.flatMap {
+                ReminderFields.birthday(of: $0, firstName: contact.fields.firstName)
+            }, wanted: wanted, hadDay: hadBirthday)
+    }
+
+    /// `syncBirthday(of:wanted:hadBirthday:)` for the day the owner met the contact; a day worked out from
+    /// an age has no reminder (its day is a guess).
+    func syncFirstMeeting(of contact: Contact, wanted: Bool?, hadDay: Bool) async throws {
+        try await syncYearly(
+            Self.firstMeetingKind, of: contact.id,
+            fields: contact.introduction.firstMet.flatMap {
+                $0.isAgeBased ? nil : ReminderFields.firstMeeting(on: $0, firstName: contact.fields.firstName)
+            }, wanted: wanted, hadDay: hadDay)
+    }
+
+    /// Keeps the contact's yearly reminder of `kind` as `fields` say (nil: no day to remind of).
+    private func syncYearly(_ kind: String, of contactID: Int, fields: ReminderFields?, wanted: Bool?, hadDay: Bool)
+        async throws
+    {
+        // A reminder follows a day: a contact that had none has none to look for, and one that has none
+        // now either needs nothing done.
+        let existing = hadDay ? try await yearlyReminder(kind, of: contactID) : nil
         let wants = wanted ?? (existing != nil)
-        guard wants, let birthdate = contact.fields.birthdate,
-            let fields = ReminderFields.birthday(of: birthdate, firstName: contact.fields.firstName)
-        else {
+        guard wants, let fields else {
             if let existing {
                 try await writingReminders { [ownerID] in try await $0.delete(existing.id, ownedBy: ownerID) }
             }
@@ -260,13 +291,13 @@ struct ReminderService {
         guard let existing else {
             var values = RemindersTable.values(of: fields, now: now)
             values.merge([
-                .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contact.id, .isDelible: false,
-                .kind: Self.birthdayKind, .createdAt: now,
+                .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contactID, .isDelible: false, .kind: kind,
+                .createdAt: now,
             ]) { $1 }
             try await writingReminders { [values] in try await $0.insert(values) }
             return
         }
-        // Saving an unchanged birthday leaves the reminder as it was, `updated_at` included.
+        // Saving an unchanged day leaves the reminder as it was, `updated_at` included.
         if existing.fields != fields {
             let values = RemindersTable.values(of: fields, now: now)
             try await writingReminders { [ownerID] in try await $0.update(existing.id, ownedBy: ownerID, set: values) }
