@@ -99,6 +99,21 @@ public struct WorkInput: Decodable, Sendable {
     }
 }
 
+/// The body of `POST /api/me/contact`.
+public struct MeContactInput: Decodable, Sendable {
+    public private(set) var contactID: Int?
+    public private(set) var typeErrors: [FieldError] = []
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LenientKey.self)
+        var reader = LenientReader(container: container, labels: ["contact_id": "Contact"])
+        contactID = reader.integer("contact_id")
+        typeErrors = reader.errors
+    }
+}
+
 /// The body of `PUT /api/contacts/{id}/food`: Monica's `food_preferences`, text only.
 public struct FoodPreferencesInput: Decodable, Sendable {
     public private(set) var foodPreferences: String?

@@ -140,11 +140,11 @@ struct ContactSummary {
     let gender: String?
     let genderType: String?
     let isStarred: Bool
-    /// Locify has no partial contacts, no deceased ones and no "me" contact yet.
+    /// Locify has no partial contacts and no deceased ones.
     let isPartial = false
     let isActive: Bool
     let isDead = false
-    let isMe = false
+    let isMe: Bool
     let birthdate: SpecialDateResource
     let avatar: AvatarResource
     let url: String
@@ -159,6 +159,7 @@ struct ContactSummary {
         nickname = contact.fields.nickname
         completeName = contact.completeName
         initials = Avatar.monicaInitials(of: completeName)
+        isMe = contact.isMe
         gender = contact.fields.gender?.name
         genderType = contact.fields.gender?.type
         isStarred = contact.fields.isStarred

@@ -28,14 +28,17 @@ public struct UserResource: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(id: Int, uuid: UUID, profile: AccountProfile, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: Int, uuid: UUID, profile: AccountProfile, meContact: ContactShortResource? = nil, createdAt: Date,
+        updatedAt: Date
+    ) {
         self.id = id
         self.uuid = uuid.lowercasedText
         firstName = profile.firstName
         lastName = profile.lastName
         name = profile.name
         email = profile.email
-        meContact = nil
+        self.meContact = meContact
         timezone = profile.timezone
         locale = "en"
         account = AccountReference(id: id)

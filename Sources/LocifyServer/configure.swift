@@ -190,6 +190,7 @@ let locifyMigrations: [any Migration] = [
     CreateCompanies(),
     CreateOccupations(),
     AddContactIntroductions(),
+    AddMeContact(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -289,6 +290,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: OAuthController())
     let api = app.grouped(PictureLinksMiddleware(), TokenAuthenticator(), ConditionalRequestsMiddleware())
     try api.register(collection: APIRootController())
+    try api.register(collection: MeAPIController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())

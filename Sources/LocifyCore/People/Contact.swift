@@ -12,13 +12,15 @@ public struct Contact: Hashable, Sendable {
     public var introduction: ContactIntroduction
     /// What the contact eats or does not (Monica's `food_preferences`); set only by its own route.
     public var foodPreferences: String?
+    /// The contact is the account's owner themselves (Monica's `is_me`); set by the owner's "me" route.
+    public var isMe: Bool
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int, uuid: UUID, ownerID: Int, fields: ContactFields, defaultAvatarColor: String,
         avatar: ContactAvatar = .automatic, introduction: ContactIntroduction = .unknown,
-        foodPreferences: String? = nil, createdAt: Date, updatedAt: Date
+        foodPreferences: String? = nil, isMe: Bool = false, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.uuid = uuid
@@ -28,6 +30,7 @@ public struct Contact: Hashable, Sendable {
         self.avatar = avatar
         self.introduction = introduction
         self.foodPreferences = foodPreferences
+        self.isMe = isMe
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -23,6 +23,8 @@ enum UsersTable: StoredTable {
         case revision
         /// The newest revision whose tombstones were let go: a sync cursor before it is too old.
         case syncHorizon = "sync_horizon"
+        /// The contact that is the person themselves (Monica's "me" contact); its foreign key forgets it.
+        case meContact = "me_contact_id"
     }
 
     /// The columns `user(from:at:)` reads.

@@ -136,6 +136,14 @@ struct TableWriter<Table: StoredTable> {
         return "UPDATE \(Table.quoted) SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
     }
 
+    /// Stamps the rows `condition` picks with the write's revision and changes nothing else: something
+    /// their resource shows that is kept elsewhere changed, and clients that keep them must hear of it.
+    @discardableResult
+    func touch(where condition: SQLQueryString) async throws -> Int {
+        guard let sync = Table.sync else { return 0 }
+        return try await update([sync.revision: try Self.currentRevision().number], where: condition)
+    }
+
     /// Updates the row `id` of `ownerID`; another account's row is as absent as a missing one.
     func update(
         _ id: Int, ownedBy ownerID: Int, set values: Values, computing computed: [Table.Column: SQLQueryString] = [:]

@@ -149,6 +149,10 @@ enum ContactPage {
         let isArchived: Bool
         let editURL: String
         let introductionURL: String
+        /// The contact is the owner themselves; the form says so or takes it back.
+        let isMe: Bool
+        let meURL: String
+        let meField: FormField
         let deleteURL: String
         /// The delete dialog's form, kept on the device when the server cannot be reached.
         let deleteOffline: OfflineForm
@@ -220,6 +224,9 @@ enum ContactPage {
             isArchived = fields.isArchived
             editURL = ContactPaths.edit(contact.id).path
             introductionURL = ContactPaths.introduction(contact.id).path
+            isMe = contact.isMe
+            meURL = ContactPaths.me(contact.id).path
+            meField = FormField.hidden("is_me", value: contact.isMe ? "0" : "1")
             deleteURL = ContactPaths.delete(contact.id).path
             deleteOffline = OfflineForm(
                 .delete, of: .contact, id: contact.id, summary: "Deleting \(contact.completeName)",

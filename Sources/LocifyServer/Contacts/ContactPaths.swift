@@ -12,6 +12,7 @@ enum ContactPaths {
     static let delete = contact.appending("delete")
     static let vcard = contact.appending("vcard")
     static let introduction = contact.appending("introduction")
+    static let me = contact.appending("me")
 
     static let api = SitePaths.apiContacts
     static let apiContact = api.appending(.contactID)
@@ -19,4 +20,5 @@ enum ContactPaths {
     static let apiWork = apiContact.appending("work")
     static let apiFood = apiContact.appending("food")
     static let apiIntroduction = apiContact.appending("introduction")
+    static let apiMeContact = SitePaths.apiMe.appending("contact")
 }

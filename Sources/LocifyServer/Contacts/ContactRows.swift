@@ -14,8 +14,8 @@ enum ContactRows {
         case updatedAt, avatarChoice, avatarPhotoID, avatarSource, avatarDigest, job, company
         case foodPreferences, firstMetStory, firstMetWhere, firstMetDay, firstMetMonth, firstMetYear
         case firstMetIsAgeBased, firstMetThrough
-        /// Read from `genders` in the contact's own query (see `columnList`).
-        case genderName, genderType
+        /// Read from `genders` and `users` in the contact's own query (see `columnList`).
+        case genderName, genderType, isMe
     }
 
     /// The contact's own columns, in `Column`'s order.
@@ -26,14 +26,17 @@ enum ContactRows {
         .foodPreferences, .firstMetStory, .firstMetWhere, .firstMetDay, .firstMetMonth, .firstMetYear,
         .firstMetIsAgeBased, .firstMetThrough,
     ])
-    static let columns = contactColumns.names + ["gender_name", "gender_type"]
-    /// The contact's own columns, then its gender's name and type, each looked up by primary key for the
-    /// rows the query returns (a join would change every query that reads contacts).
+    static let columns = contactColumns.names + ["gender_name", "gender_type", "is_me"]
+    /// The contact's own columns, then its gender's name and type and whether it is its owner's "me"
+    /// contact, each looked up by primary key for the rows the query returns (a join would change every
+    /// query that reads contacts).
     static let columnList =
         contactColumns.list
             + """
             , (SELECT "name" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_name", \
-            (SELECT "type" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_type"
+            (SELECT "type" FROM "genders" WHERE "genders"."id" = "contacts"."gender_id") AS "gender_type", \
+            COALESCE((SELECT "me_contact_id" FROM "users" WHERE "users"."id" = "contacts"."user_id") \
+            = "contacts"."id", false) AS "is_me"
             """
 
     /// A contact from a row that selected `columnList` first; further columns may follow.
@@ -61,6 +64,7 @@ enum ContactRows {
                 source: AvatarSource(rawValue: try row.requiredText(at(.avatarSource))) ?? .initials,
                 imageDigest: try row.text(at(.avatarDigest))),
             introduction: try introduction(from: row), foodPreferences: try row.text(at(.foodPreferences)),
+            isMe: try row.requiredBool(at(.isMe)),
             createdAt: try row.requiredDate(at(.createdAt)), updatedAt: try row.requiredDate(at(.updatedAt)))
     }
 

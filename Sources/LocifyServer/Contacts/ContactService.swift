@@ -480,6 +480,31 @@ struct ContactService {
         }
     }
 
+    /// The owner's "me" contact: the contact that is the person themselves, if they chose one.
+    func meContact() async throws -> Contact? {
+        let rows = try await database.plainRows(
+            """
+            SELECT \(ContactRows.columnList) FROM "contacts" WHERE "user_id" = \(literal: ownerID) AND "id" = \
+            (SELECT "me_contact_id" FROM "users" WHERE "id" = \(literal: ownerID))
+            """, columns: ContactRows.columns)
+        return try rows.first.map(ContactRows.contact(from:))
+    }
+
+    /// Makes `id` the owner's "me" contact (nil: none). The contact that was and the one that is now
+    /// take the write's revision, so the copies that show `is_me` hear of it.
+    func setMeContact(_ id: Int?) async throws {
+        if let id { _ = try await database.requireContact(id, ownedBy: ownerID) }
+        let previous = try await meContact()?.id
+        guard previous != id else { return }
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
+            try await TableWriter(UsersTable.self, on: transaction).update(
+                [.meContact: id], where: #""id" = \#(literal: ownerID)"#)
+            let touched = [previous, id].compactMap { $0 }
+            try await TableWriter(ContactsTable.self, on: transaction).touch(
+                where: SQLQueryString.owned(by: ownerID, ids: touched))
+        }
+    }
+
     private func reminders(on database: any Database) -> ReminderService {
         ReminderService(database: database, ownerID: ownerID, dependencies: dependencies)
     }

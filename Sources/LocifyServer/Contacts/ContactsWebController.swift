@@ -12,6 +12,30 @@ struct ContactsWebController: RouteCollection {
         routes.post(ContactPaths.edit, use: update)
         routes.get(ContactPaths.delete, use: confirmDelete)
         routes.post(ContactPaths.delete, use: delete)
+        routes.post(ContactPaths.me, use: setMe)
+    }
+
+    struct MeForm: Content {
+        var isMe: String?
+
+        enum CodingKeys: String, CodingKey {
+            case isMe = "is_me"
+        }
+    }
+
+    /// "This is me" (`is_me=1`) makes the contact the owner's own; `is_me=0` takes it back.
+    func setMe(request: Request) async throws -> Response {
+        let id = try request.pathID(.contactID)
+        let form = try request.content.decode(MeForm.self)
+        let isMe = form.isMe.flatMap(LooseValue.boolean) ?? true
+        let contacts = try request.contacts()
+        if isMe {
+            try await contacts.setMeContact(id)
+        } else if try await contacts.meContact()?.id == id {
+            try await contacts.setMeContact(nil)
+        }
+        return request.redirect(
+            to: ContactPaths.contact(id).path, flash: isMe ? "This contact is you." : "This contact is no longer you.")
     }
 
     func index(request: Request) async throws -> View {

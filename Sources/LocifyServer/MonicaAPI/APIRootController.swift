@@ -1,11 +1,10 @@
 import LocifyAPI
 import Vapor
 
-/// `GET /api`, `GET /api/me` and `POST /oauth/login`.
+/// `GET /api` and `POST /oauth/login` (`GET /api/me` is the Contacts feature's: it shows the "me" contact).
 struct APIRootController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(SitePaths.api, use: root)
-        routes.get(SitePaths.apiMe, use: me)
     }
 
     func root(request: Request) async throws -> APIRootResource {
@@ -18,13 +17,6 @@ struct APIRootController: RouteCollection {
                 placesURL: request.absoluteURL(SitePaths.apiPlaces)))
     }
 
-    func me(request: Request) async throws -> DataEnvelope<UserResource> {
-        let user = try request.requireUser()
-        return DataEnvelope(
-            data: UserResource(
-                id: user.id, uuid: user.uuid, profile: user.profile, createdAt: user.createdAt,
-                updatedAt: user.updatedAt))
-    }
 }
 
 /// `POST /oauth/login`: Monica's password grant for apps that sign in with email and password.

@@ -1,0 +1,41 @@
+import LocifyAPI
+import LocifyCore
+import Vapor
+
+/// `GET /api/me` and Monica's `POST`/`DELETE /api/me/contact`: the signed-in person, and which of their
+/// contacts is themselves (`me_contact`, and that contact's `is_me`).
+struct MeAPIController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get(SitePaths.apiMe, use: me)
+        routes.post(ContactPaths.apiMeContact, use: setMeContact)
+        routes.delete(ContactPaths.apiMeContact, use: forgetMeContact)
+    }
+
+    func me(request: Request) async throws -> DataEnvelope<UserResource> {
+        let user = try request.requireUser()
+        let meContact = try await request.contacts().meContact()
+        return DataEnvelope(
+            data: UserResource(
+                id: user.id, uuid: user.uuid, profile: user.profile,
+                meContact: meContact.map { request.contactShortResource($0) }, createdAt: user.createdAt,
+                updatedAt: user.updatedAt))
+    }
+
+    /// The body's `contact_id` becomes the "me" contact; Monica answers `["true"]`.
+    func setMeContact(request: Request) async throws -> [String] {
+        let input = try request.jsonInput(MeContactInput.self, empty: MeContactInput())
+        let id = try ValidationFailure.checking(typeErrors: input.typeErrors) { () throws(ValidationFailure) in
+            guard let id = input.contactID else {
+                throw ValidationFailure(field: "contact_id", "The contact id field is required.")
+            }
+            return id
+        }
+        try await request.contacts().setMeContact(id)
+        return ["true"]
+    }
+
+    func forgetMeContact(request: Request) async throws -> [String] {
+        try await request.contacts().setMeContact(nil)
+        return ["true"]
+    }
+}
