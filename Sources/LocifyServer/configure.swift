@@ -191,6 +191,7 @@ let locifyMigrations: [any Migration] = [
     CreateOccupations(),
     AddContactIntroductions(),
     AddMeContact(),
+    CreateSignedPolicies(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -236,6 +237,7 @@ let locifyTables: [any StoredTable.Type] = [
     PetsTable.self,
     CompaniesTable.self,
     OccupationsTable.self,
+    SignedPoliciesTable.self,
     LifeEventsTable.self,
     ConversationsTable.self,
     ConversationMessagesTable.self,
@@ -288,9 +290,11 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: OperationsController())
 
     try app.register(collection: OAuthController())
+    try app.register(collection: PoliciesAPIController())
     let api = app.grouped(PictureLinksMiddleware(), TokenAuthenticator(), ConditionalRequestsMiddleware())
     try api.register(collection: APIRootController())
     try api.register(collection: MeAPIController())
+    try api.register(collection: SignedPoliciesAPIController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())

@@ -12,13 +12,7 @@ struct MeAPIController: RouteCollection {
     }
 
     func me(request: Request) async throws -> DataEnvelope<UserResource> {
-        let user = try request.requireUser()
-        let meContact = try await request.contacts().meContact()
-        return DataEnvelope(
-            data: UserResource(
-                id: user.id, uuid: user.uuid, profile: user.profile,
-                meContact: meContact.map { request.contactShortResource($0) }, createdAt: user.createdAt,
-                updatedAt: user.updatedAt))
+        DataEnvelope(data: try await request.userResource())
     }
 
     /// The body's `contact_id` becomes the "me" contact; Monica answers `["true"]`.
@@ -37,5 +31,16 @@ struct MeAPIController: RouteCollection {
     func forgetMeContact(request: Request) async throws -> [String] {
         try await request.contacts().setMeContact(nil)
         return ["true"]
+    }
+}
+
+extension Request {
+    /// The signed-in person as `GET /api/me` answers them, with their "me" contact.
+    func userResource() async throws -> UserResource {
+        let user = try requireUser()
+        let meContact = try await contacts().meContact()
+        return UserResource(
+            id: user.id, uuid: user.uuid, profile: user.profile, meContact: meContact.map { contactShortResource($0) },
+            createdAt: user.createdAt, updatedAt: user.updatedAt)
     }
 }

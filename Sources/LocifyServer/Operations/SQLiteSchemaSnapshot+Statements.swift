@@ -62,6 +62,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateOccupations"#,
         #"LocifyServer.AddContactIntroductions"#,
         #"LocifyServer.AddMeContact"#,
+        #"LocifyServer.CreateSignedPolicies"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -219,5 +220,6 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "occupations_by_contact" ON "occupations" ("contact_id", "id")"#,
         #"CREATE INDEX "occupations_by_company" ON "occupations" ("company_id")"#,
         #"CREATE INDEX "occupations_revision" ON "occupations" ("user_id", "revision")"#,
+        #"CREATE TABLE "signed_policies" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "policy_id" INTEGER NOT NULL, "ip_address" TEXT, "created_at" REAL NOT NULL, CONSTRAINT "uq:signed_policies.user_id+signed_policies.policy_id" UNIQUE ("user_id", "policy_id"))"#,
     ]
 }
