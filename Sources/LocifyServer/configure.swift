@@ -192,6 +192,7 @@ let locifyMigrations: [any Migration] = [
     AddContactIntroductions(),
     AddMeContact(),
     CreateSignedPolicies(),
+    CreateAuditLogs(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -238,6 +239,7 @@ let locifyTables: [any StoredTable.Type] = [
     CompaniesTable.self,
     OccupationsTable.self,
     SignedPoliciesTable.self,
+    AuditLogTable.self,
     LifeEventsTable.self,
     ConversationsTable.self,
     ConversationMessagesTable.self,
@@ -295,6 +297,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: APIRootController())
     try api.register(collection: MeAPIController())
     try api.register(collection: SignedPoliciesAPIController())
+    try api.register(collection: LogsAPIController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())

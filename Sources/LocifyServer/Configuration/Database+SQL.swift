@@ -64,12 +64,14 @@ extension Database {
     func savepoint<Result>(_ body: () async throws -> Result) async throws -> Result {
         let sql = try sqlDatabase()
         try await sql.raw("SAVEPOINT locify_step").run()
+        let changesMark = WriteRevision.current?.changes.mark
         do {
             let result = try await body()
             try await sql.raw("RELEASE SAVEPOINT locify_step").run()
             return result
         } catch {
             WriteRevision.current?.reads.forgetAll()
+            if let changesMark { WriteRevision.current?.changes.rollBack(to: changesMark) }
             try await sql.raw("ROLLBACK TO SAVEPOINT locify_step").run()
             try await sql.raw("RELEASE SAVEPOINT locify_step").run()
             throw error

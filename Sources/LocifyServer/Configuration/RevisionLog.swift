@@ -55,6 +55,8 @@ struct WriteRevision: Sendable {
     /// The transaction's database: a nested write joins it instead of opening another.
     let database: any Database
     let reads = TransactionReads()
+    /// What the transaction changed, for the account's audit log.
+    let changes = TransactionChanges()
 
     @TaskLocal static var current: WriteRevision?
 }
@@ -105,7 +107,9 @@ extension Database {
         return try await transaction { database in
             let number = try await RevisionCounter.next(for: ownerID, on: database)
             let revision = WriteRevision(ownerID: ownerID, number: number, at: now, database: database)
-            return try await WriteRevision.$current.withValue(revision) { try await body(database) }
+            let result = try await WriteRevision.$current.withValue(revision) { try await body(database) }
+            try await AuditLogTable.record(revision.changes.drain(), ownerID: ownerID, at: now, on: database)
+            return result
         }
     }
 }

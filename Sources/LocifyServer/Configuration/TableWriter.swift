@@ -21,6 +21,11 @@ struct TableWriter<Table: StoredTable> {
     @discardableResult
     func insert(_ values: Values) async throws -> Int {
         guard let statement = try Self.insertStatement([values]) else { throw WriteFailure.noRowReturned(Table.name) }
+        if Table.sync != nil {
+            let rows = try await run(statement, returning: [], recording: .created)
+            guard let id = try rows.first?.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
+            return id
+        }
         defer { Self.forgetReads() }
         let rows = try await database.plainRows(statement + #" RETURNING "id""#, columns: ["id"])
         guard let id = try rows.first?.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
@@ -32,7 +37,7 @@ struct TableWriter<Table: StoredTable> {
     @discardableResult
     func insert(_ rows: [Values], returning: [Table.Column] = []) async throws -> [PlainRow] {
         guard let statement = try Self.insertStatement(rows) else { return [] }
-        return try await run(statement, returning: returning)
+        return try await run(statement, returning: returning, recording: .created)
     }
 
     /// Inserts the row unless one with the same `conflict` columns (a unique constraint) exists; then sets
@@ -60,12 +65,22 @@ struct TableWriter<Table: StoredTable> {
                 + updating.map { #""\#($0.rawValue)" = excluded."\#($0.rawValue)""# }.joined(separator: ", ")
         let upsert: SQLQueryString =
             statement + " ON CONFLICT (\(SQLQueryString.columnList(conflict.map(\.rawValue)))) \(unsafeRaw: action)"
-        return try await run(upsert, returning: returning)
+        return try await run(upsert, returning: returning, recording: .created)
     }
 
-    /// Runs a write, returning `returning` of the rows it wrote when asked.
-    private func run(_ statement: SQLQueryString, returning: [Table.Column]) async throws -> [PlainRow] {
+    /// Runs a write, returning `returning` of the rows it wrote when asked. In a synced table every row
+    /// it wrote comes back, with its id and contact after `returning`, and is noted for the audit log.
+    private func run(_ statement: SQLQueryString, returning: [Table.Column], recording action: AuditAction)
+        async throws -> [PlainRow]
+    {
         defer { Self.forgetReads() }
+        if Table.sync != nil {
+            let names = returning.map(\.rawValue) + Self.auditColumns
+            let rows = try await database.plainRows(
+                statement + " RETURNING \(SQLQueryString.columnList(names))", columns: names)
+            try Self.recordChanges(action, rows: rows, idAt: returning.count)
+            return rows
+        }
         guard !returning.isEmpty else {
             try await database.sqlDatabase().raw(statement).run()
             return []
@@ -106,6 +121,7 @@ struct TableWriter<Table: StoredTable> {
         _ values: Values, computing computed: [Table.Column: SQLQueryString] = [:], where condition: SQLQueryString
     ) async throws -> Int {
         guard let statement = try Self.updateStatement(values, computed, condition) else { return 0 }
+        if Table.sync != nil { return try await run(statement, returning: [], recording: .updated).count }
         defer { Self.forgetReads() }
         return try await database.plainRows(statement + #" RETURNING 1 AS "changed""#, columns: ["changed"]).count
     }
@@ -116,7 +132,7 @@ struct TableWriter<Table: StoredTable> {
         returning: [Table.Column]
     ) async throws -> [PlainRow] {
         guard let statement = try Self.updateStatement(values, computed, condition) else { return [] }
-        return try await run(statement, returning: returning)
+        return try await run(statement, returning: returning, recording: .updated)
     }
 
     private static func updateStatement(
@@ -171,9 +187,13 @@ struct TableWriter<Table: StoredTable> {
         let names =
             [SharedColumn.id.rawValue] + (sync.uuid.map { [$0.rawValue] } ?? [])
             + (sync.parent.map { [$0.rawValue] } ?? [])
+        let audited = names.count
         let deleted = try await database.plainRows(
-            "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING \(SQLQueryString.columnList(names))",
-            columns: names)
+            """
+            DELETE FROM \(Table.quoted) WHERE \(condition) \
+            RETURNING \(SQLQueryString.columnList(names + Self.auditColumns))
+            """, columns: names + Self.auditColumns)
+        try Self.recordChanges(.deleted, rows: deleted, idAt: audited)
         var gone: [SyncTombstonesTable.Gone] = []
         for row in deleted {
             guard let id = try row.integer(0) else { throw WriteFailure.noRowReturned(Table.name) }
@@ -189,6 +209,28 @@ struct TableWriter<Table: StoredTable> {
     func delete(_ id: Int, ownedBy ownerID: Int) async throws {
         try Self.requireWriteOf(ownerID)
         guard try await delete(where: Table.ownedRow(id, ownedBy: ownerID)) > 0 else { throw AppError.notFound }
+    }
+
+    /// The columns a synced row's audit entry needs: its id, and the contact it is about when the table
+    /// has one (a contact is about itself).
+    private static var auditColumns: [String] {
+        guard Table.sync?.type != "contact", let contact = Table.Column(rawValue: SharedColumn.contact.rawValue)
+        else { return [SharedColumn.id.rawValue] }
+        return [SharedColumn.id.rawValue, contact.rawValue]
+    }
+
+    /// Notes the rows a write changed for the account's audit log; their id (and contact) start at `idAt`.
+    private static func recordChanges(_ action: AuditAction, rows: [PlainRow], idAt first: Int) throws {
+        guard let sync = Table.sync, let current = WriteRevision.current, !rows.isEmpty else { return }
+        let isContact = sync.type == "contact"
+        let hasContact = auditColumns.count > 1
+        current.changes.record(
+            try rows.map { row in
+                let id = try row.requiredInteger(first)
+                return TransactionChanges.Change(
+                    type: sync.type, action: action, id: id,
+                    contactID: isContact ? id : hasContact ? try row.integer(first + 1) : nil)
+            })
     }
 
     /// What the transaction has read of the table no longer holds once it writes there.

@@ -63,6 +63,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddContactIntroductions"#,
         #"LocifyServer.AddMeContact"#,
         #"LocifyServer.CreateSignedPolicies"#,
+        #"LocifyServer.CreateAuditLogs"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -221,5 +222,8 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "occupations_by_company" ON "occupations" ("company_id")"#,
         #"CREATE INDEX "occupations_revision" ON "occupations" ("user_id", "revision")"#,
         #"CREATE TABLE "signed_policies" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "policy_id" INTEGER NOT NULL, "ip_address" TEXT, "created_at" REAL NOT NULL, CONSTRAINT "uq:signed_policies.user_id+signed_policies.policy_id" UNIQUE ("user_id", "policy_id"))"#,
+        #"CREATE TABLE "audit_logs" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "action" TEXT NOT NULL, "objects" TEXT NOT NULL, "about_contact_id" INTEGER, "audited_at" REAL NOT NULL)"#,
+        #"CREATE INDEX "audit_logs_list" ON "audit_logs" ("user_id", "id")"#,
+        #"CREATE INDEX "audit_logs_by_contact" ON "audit_logs" ("about_contact_id", "id")"#,
     ]
 }
