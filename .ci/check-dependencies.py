@@ -61,7 +61,7 @@ known = {
     # The contact page and contact writes: sections, a birthday's reminder, the first e-mail, tags,
     # relationships (Monica's `information.relationships`).
     "Contacts": {
-        "Addresses", "Calls", "Conversations", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships", "Work",
+        "Addresses", "Calls", "Conversations", "ContactFields", "Debts", "Genders", "Gifts", "LifeEvents", "Pets", "NotesAndTasks", "Photos", "Reminders", "Relationships", "Work", "Documents",
         "Tags",
     },
     # CardDAV: a card a client writes says the whole contact, its addresses, fields and tags. CalDAV: the
@@ -79,6 +79,8 @@ known = {
     "Journal": {"Activities"},
     # A conversation is held by one of the contact field kinds.
     "Conversations": {"ContactFields"},
+    # A document's file is kept with the photos' bytes.
+    "Documents": {"Photos"},
 }
 texts = {}
 for folder in sorted(os.listdir(root)):

@@ -30,6 +30,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case activityTypeCategory(ActivityTypeCategoryResource)
     case company(CompanyResource)
     case occupation(OccupationResource)
+    case document(DocumentResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -60,13 +61,15 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .activityTypeCategory: "activitytypecategory"
         case .company: "company"
         case .occupation: "occupation"
+        case .document: "document"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "company", "contact", "address", "contactfield", "note",
-        "task", "reminder", "photo", "contact_tag", "place", "call", "entry", "relationship", "debt", "gift", "pet",
+        "task", "reminder", "photo", "document", "contact_tag", "place", "call", "entry", "relationship", "debt",
+        "gift", "pet",
         "lifeevent", "conversation", "occupation", "activitytypecategory", "activitytype", "activity",
     ]
 
@@ -101,6 +104,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
             self = .activityTypeCategory(try container.decode(ActivityTypeCategoryResource.self))
         case "company": self = .company(try container.decode(CompanyResource.self))
         case "occupation": self = .occupation(try container.decode(OccupationResource.self))
+        case "document": self = .document(try container.decode(DocumentResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -142,6 +146,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .activityTypeCategory(let resource): try container.encode(resource)
         case .company(let resource): try container.encode(resource)
         case .occupation(let resource): try container.encode(resource)
+        case .document(let resource): try container.encode(resource)
         }
     }
 }

@@ -52,12 +52,14 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .reminder, .photo, .document, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet, .lifeEvent,
+        .reminder, .photo, .document, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
@@ -193,6 +195,7 @@ let locifyMigrations: [any Migration] = [
     AddMeContact(),
     CreateSignedPolicies(),
     CreateAuditLogs(),
+    CreateDocuments(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -240,6 +243,7 @@ let locifyTables: [any StoredTable.Type] = [
     OccupationsTable.self,
     SignedPoliciesTable.self,
     AuditLogTable.self,
+    DocumentsTable.self,
     LifeEventsTable.self,
     ConversationsTable.self,
     ConversationMessagesTable.self,
@@ -298,6 +302,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: MeAPIController())
     try api.register(collection: SignedPoliciesAPIController())
     try api.register(collection: LogsAPIController())
+    try api.register(collection: DocumentsAPIController())
     try api.register(collection: ContactsAPIController())
     try api.register(collection: AddressesAPIController())
     try api.register(collection: RemindersAPIController())

@@ -62,7 +62,7 @@ enum ContactsTable: StoredTable {
             SyncedDependent(RelationshipsTable.self, by: .ofContact), SyncedDependent(DebtsTable.self, by: .contact),
             SyncedDependent(GiftsTable.self, by: .contact), SyncedDependent(PetsTable.self, by: .contact),
             SyncedDependent(LifeEventsTable.self, by: .contact), SyncedDependent(ConversationsTable.self, by: .contact),
-            SyncedDependent(OccupationsTable.self, by: .contact),
+            SyncedDependent(OccupationsTable.self, by: .contact), SyncedDependent(DocumentsTable.self, by: .contact),
         ])
 
     /// The columns a contact's fields set.

@@ -64,6 +64,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddMeContact"#,
         #"LocifyServer.CreateSignedPolicies"#,
         #"LocifyServer.CreateAuditLogs"#,
+        #"LocifyServer.CreateDocuments"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -225,5 +226,10 @@ extension SQLiteSchemaSnapshot {
         #"CREATE TABLE "audit_logs" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "action" TEXT NOT NULL, "objects" TEXT NOT NULL, "about_contact_id" INTEGER, "audited_at" REAL NOT NULL)"#,
         #"CREATE INDEX "audit_logs_list" ON "audit_logs" ("user_id", "id")"#,
         #"CREATE INDEX "audit_logs_by_contact" ON "audit_logs" ("about_contact_id", "id")"#,
+        #"CREATE TABLE "documents" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "contact_id" INTEGER NOT NULL REFERENCES "contacts" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "blob_id" INTEGER NOT NULL REFERENCES "photo_blobs" ("id") ON DELETE NO ACTION ON UPDATE NO ACTION, "original_filename" TEXT NOT NULL, "mime_type" TEXT NOT NULL, "byte_count" INTEGER NOT NULL, "digest" TEXT NOT NULL, "number_of_downloads" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:documents.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "documents_list" ON "documents" ("user_id", "id")"#,
+        #"CREATE INDEX "documents_by_contact" ON "documents" ("contact_id", "id")"#,
+        #"CREATE INDEX "documents_by_blob" ON "documents" ("blob_id")"#,
+        #"CREATE INDEX "documents_revision" ON "documents" ("user_id", "revision")"#,
     ]
 }
