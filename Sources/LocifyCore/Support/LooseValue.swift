@@ -20,9 +20,10 @@ public enum LooseValue {
         return Int(trimmed).flatMap(bounded)
     }
 
-    /// `value` when it is within `maximumMagnitude`.
+    /// `value` when it is within `maximumMagnitude`. Compared as a range: `abs(Int.min)` overflows, and a
+    /// query's `contact_id=-9223372036854775808` (the API fuzzing sent it) stopped the server.
     public static func bounded(_ value: Int) -> Int? {
-        abs(value) <= maximumMagnitude ? value : nil
+        (-maximumMagnitude...maximumMagnitude).contains(value) ? value : nil
     }
 
     /// `1`, `true`, `on`, `yes` and `0`, `false`, `off`, `no`, empty, in any case.

@@ -50,6 +50,10 @@ final class ListParametersTests: XCTestCase {
         XCTAssertNil(LooseValue.integer("1.05"))
         XCTAssertNil(LooseValue.integer("1000000000000000"), "16 digits are beyond the bound")
         XCTAssertEqual(LooseValue.integer("999999999999999"), 999_999_999_999_999)
+        XCTAssertEqual(LooseValue.integer("-999999999999999"), -999_999_999_999_999)
+        XCTAssertNil(LooseValue.integer("-9223372036854775808"), "the smallest Int has no magnitude of its own")
+        XCTAssertNil(LooseValue.bounded(Int.min))
+        XCTAssertNil(LooseValue.bounded(Int.max))
         for yes in ["1", "true", "ON", " yes "] { XCTAssertEqual(LooseValue.boolean(yes), true, yes) }
         for no in ["0", "false", "Off", "no", ""] { XCTAssertEqual(LooseValue.boolean(no), false, no) }
         XCTAssertNil(LooseValue.boolean("maybe"))

@@ -79,6 +79,10 @@ final class GiftsAPITests: XCTestCase {
 
             let list = try await app.send(.GET, "/api/gifts?contact_id=\(ada.id)", headers: account.bearer)
             XCTAssertEqual(try list.decoded(PageResource<GiftResource>.self).data.count, 3)
+            // The smallest Int once stopped the server (its magnitude overflowed); it names no contact.
+            let smallest = try await app.send(
+                .GET, "/api/gifts?contact_id=-9223372036854775808", headers: account.bearer)
+            XCTAssertEqual(smallest.status, .notFound, "a contact_id no contact has: \(smallest.text)")
             let deleted = try await app.send(.DELETE, "/api/gifts/\(made.id)", headers: account.bearer)
             XCTAssertEqual(deleted.text, #"{"deleted":true,"id":\#(made.id)}"#)
         }
