@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import LocifyAPI
 import NIOConcurrencyHelpers
 import SQLKit
 
@@ -63,26 +64,6 @@ enum AuditLogTable: StoredTable {
     /// How many ids an entry names; `count` says how many records there were.
     static let idsKept = 100
 
-    private struct Objects: Encodable {
-        let type: String
-        let count: Int
-        let ids: [Int]
-        let contactID: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case type, count, ids
-            case contactID = "contact_id"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(type, forKey: .type)
-            try container.encode(count, forKey: .count)
-            try container.encode(ids, forKey: .ids)
-            try container.encode(contactID, forKey: .contactID)
-        }
-    }
-
     /// Writes the transaction's changes as entries, in the order they were first made.
     static func record(_ changes: [TransactionChanges.Change], ownerID: Int, at now: Date, on database: any Database)
         async throws
@@ -103,7 +84,9 @@ enum AuditLogTable: StoredTable {
             let ids = group.map(\.id).filter { seen.insert($0).inserted }
             let contacts = Set(group.map(\.contactID))
             let about = contacts.count == 1 ? contacts.first ?? nil : nil
-            let objects = Objects(type: type, count: ids.count, ids: Array(ids.prefix(idsKept)), contactID: about)
+            // Stored as the API answers it, so reading an entry is decoding this one type.
+            let objects = AuditLogResource.Objects(
+                type: type, count: ids.count, ids: Array(ids.prefix(idsKept)), contactID: about)
             rows.append([
                 .owner: ownerID, .action: action,
                 .objects: String(decoding: try encoder.encode(objects), as: UTF8.self), .aboutContact: about,

@@ -122,6 +122,13 @@ struct PlainRow {
         return found
     }
 
+    /// `requiredText(_:naming:_:)` for a column that may be empty: nil for NULL.
+    func text<Value>(_ index: Int, naming expected: String, _ value: (String) -> Value?) throws -> Value? {
+        guard let text = try text(index) else { return nil }
+        guard let found = value(text) else { throw UnreadableColumn(column: names[index], expected: expected) }
+        return found
+    }
+
     /// Cell `index` of the row on PostgreSQL; nil on other databases.
     private func postgresCell(_ index: Int) -> PostgresCell? {
         guard var cell = postgresRow?[index] else { return nil }

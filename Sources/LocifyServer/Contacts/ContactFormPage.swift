@@ -67,6 +67,24 @@ struct ContactForm: Content {
 
 /// The create and edit form of a contact.
 enum ContactFormPage {
+    /// A day as a birthday is typed: day, month (a select) and an optional year, named `prefix` + `day`,
+    /// `month`, `year` (the first meeting's fields have no prefix).
+    static func dayFields(prefix: String, day: String?, month: String?, year: String?, errors: FieldMessages)
+        -> [FormField]
+    {
+        let months =
+            [SelectOption(value: "", label: "Month", isSelected: (month ?? "").isEmpty)]
+            + CalendarDate.monthNames.enumerated().map { index, name in
+                SelectOption(value: String(index + 1), label: name, isSelected: month == String(index + 1))
+            }
+        return [
+            FormField(prefix + "day", label: "Day", value: day, errors: errors, inputMode: "numeric", size: 3),
+            FormField(prefix + "month", label: "Month", control: .select, errors: errors, options: months),
+            FormField(
+                prefix + "year", label: "Year (optional)", value: year, errors: errors, inputMode: "numeric", size: 5),
+        ]
+    }
+
     struct Context: Encodable {
         let layout: LayoutContext
         let heading: String
@@ -118,24 +136,12 @@ enum ContactFormPage {
             }
             self.nameFields = nameFields
 
-            let months =
-                [SelectOption(value: "", label: "Month", isSelected: (form.birthdateMonth ?? "").isEmpty)]
-                + CalendarDate.monthNames.enumerated().map { index, name in
-                    SelectOption(
-                        value: String(index + 1), label: name, isSelected: form.birthdateMonth == String(index + 1))
-                }
             birthdayReminderField = FormField(
                 "birthdate_add_reminder", label: "Remind me of the birthday every year", control: .checkbox,
                 isChecked: form.birthdateAddReminder != nil)
-            birthdayFields = [
-                FormField(
-                    "birthdate_day", label: "Day", value: form.birthdateDay, errors: errors, inputMode: "numeric",
-                    size: 3),
-                FormField("birthdate_month", label: "Month", control: .select, errors: errors, options: months),
-                FormField(
-                    "birthdate_year", label: "Year (optional)", value: form.birthdateYear, errors: errors,
-                    inputMode: "numeric", size: 5),
-            ]
+            birthdayFields = ContactFormPage.dayFields(
+                prefix: "birthdate_", day: form.birthdateDay, month: form.birthdateMonth, year: form.birthdateYear,
+                errors: errors)
             let genders =
                 [SelectOption(value: "", label: "Not specified", isSelected: (form.genderID ?? "").isEmpty)]
                 + genders.map {

@@ -70,11 +70,6 @@ enum ContactIntroductionPage {
     ) async throws -> Context {
         let others = try await request.contacts().allByName().filter { $0.id != contact.id }
         let through = form.throughContactID ?? ""
-        let months =
-            [SelectOption(value: "", label: "Month", isSelected: (form.month ?? "").isEmpty)]
-            + CalendarDate.monthNames.enumerated().map { index, name in
-                SelectOption(value: String(index + 1), label: name, isSelected: form.month == String(index + 1))
-            }
         let heading = "How you met \(contact.completeName)"
         return Context(
             layout: LayoutContext(title: heading, section: .contacts, session: request.pageSession),
@@ -93,12 +88,8 @@ enum ContactIntroductionPage {
                         SelectOption(value: String($0.id), label: $0.completeName, isSelected: String($0.id) == through)
                     },
                 filterPlaceholder: "Type to find a contact"),
-            dayFields: [
-                FormField("day", label: "Day", value: form.day, errors: errors, inputMode: "numeric", size: 3),
-                FormField("month", label: "Month", control: .select, errors: errors, options: months),
-                FormField(
-                    "year", label: "Year (optional)", value: form.year, errors: errors, inputMode: "numeric", size: 5),
-            ],
+            dayFields: ContactFormPage.dayFields(
+                prefix: "", day: form.day, month: form.month, year: form.year, errors: errors),
             reminderField: FormField(
                 "add_reminder", label: "Remind me of the day every year", control: .checkbox,
                 isChecked: form.addReminder != nil),

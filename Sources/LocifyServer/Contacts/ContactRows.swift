@@ -42,12 +42,7 @@ enum ContactRows {
     /// A contact from a row that selected `columnList` first; further columns may follow.
     static func contact(from row: PlainRow) throws -> Contact {
         func at(_ column: Column) -> Int { column.rawValue }
-        var birthdate: Birthdate?
-        if let day = try row.integer(at(.birthdateDay)), let month = try row.integer(at(.birthdateMonth)) {
-            birthdate = Birthdate(
-                day: day, month: month, year: try row.integer(at(.birthdateYear)),
-                isAgeBased: try row.requiredBool(at(.birthdateIsAgeBased)))
-        }
+        let birthdate = try day(in: row, .birthdateDay, .birthdateMonth, .birthdateYear, .birthdateIsAgeBased)
         let fields = ContactFields(
             firstName: try row.requiredText(at(.firstName)), lastName: try row.text(at(.lastName)),
             nickname: try row.text(at(.nickname)), description: try row.text(at(.description)),
@@ -70,15 +65,22 @@ enum ContactRows {
 
     private static func introduction(from row: PlainRow) throws -> ContactIntroduction {
         func at(_ column: Column) -> Int { column.rawValue }
-        var firstMet: Birthdate?
-        if let day = try row.integer(at(.firstMetDay)), let month = try row.integer(at(.firstMetMonth)) {
-            firstMet = Birthdate(
-                day: day, month: month, year: try row.integer(at(.firstMetYear)),
-                isAgeBased: try row.requiredBool(at(.firstMetIsAgeBased)))
-        }
         return ContactIntroduction(
-            story: try row.text(at(.firstMetStory)), place: try row.text(at(.firstMetWhere)), firstMet: firstMet,
+            story: try row.text(at(.firstMetStory)), place: try row.text(at(.firstMetWhere)),
+            firstMet: try day(in: row, .firstMetDay, .firstMetMonth, .firstMetYear, .firstMetIsAgeBased),
             throughContactID: try row.integer(at(.firstMetThrough)))
+    }
+
+    /// A birthday-like day kept in four columns; nil unless its day and month are.
+    private static func day(
+        in row: PlainRow, _ day: Column, _ month: Column, _ year: Column, _ isAgeBased: Column
+    ) throws -> Birthdate? {
+        guard let dayNumber = try row.integer(day.rawValue), let monthNumber = try row.integer(month.rawValue) else {
+            return nil
+        }
+        return Birthdate(
+            day: dayNumber, month: monthNumber, year: try row.integer(year.rawValue),
+            isAgeBased: try row.requiredBool(isAgeBased.rawValue))
     }
 
     /// The contact `id` if `ownerID` owns it, with `extra` selected after its columns (read from position

@@ -494,7 +494,9 @@ struct ContactService {
     /// take the write's revision, so the copies that show `is_me` hear of it.
     func setMeContact(_ id: Int?) async throws {
         if let id { _ = try await database.requireContact(id, ownedBy: ownerID) }
-        let previous = try await meContact()?.id
+        let previous = try await database.plainRows(
+            #"SELECT "me_contact_id" FROM "users" WHERE "id" = \#(literal: ownerID)"#, columns: ["me_contact_id"]
+        ).first?.integer(0)
         guard previous != id else { return }
         try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
             try await TableWriter(UsersTable.self, on: transaction).update(

@@ -29,9 +29,10 @@ struct ContactsWebController: RouteCollection {
         let form = try request.content.decode(MeForm.self)
         let isMe = form.isMe.flatMap(LooseValue.boolean) ?? true
         let contacts = try request.contacts()
+        let contact = try await contacts.contact(id)
         if isMe {
             try await contacts.setMeContact(id)
-        } else if try await contacts.meContact()?.id == id {
+        } else if contact.isMe {
             try await contacts.setMeContact(nil)
         }
         return request.redirect(

@@ -37,19 +37,12 @@ enum OccupationsTable: StoredTable {
             contactID: try row.requiredInteger(3),
             fields: OccupationFields(
                 companyID: try row.requiredInteger(4), title: try row.requiredText(5), description: try row.text(6),
-                salary: try row.integer(7), salaryUnit: try salaryUnit(row, 8),
-                currentlyWorksHere: try row.requiredBool(9), startDate: try day(row, 10), endDate: try day(row, 11)),
+                salary: try row.integer(7),
+                salaryUnit: try row.text(8, naming: "a salary unit", SalaryUnit.init(rawValue:)),
+                currentlyWorksHere: try row.requiredBool(9),
+                startDate: try row.text(10, naming: "a day", CalendarDate.init(iso8601:)),
+                endDate: try row.text(11, naming: "a day", CalendarDate.init(iso8601:))),
             createdAt: try row.requiredDate(12), updatedAt: try row.requiredDate(13))
-    }
-
-    private static func salaryUnit(_ row: PlainRow, _ index: Int) throws -> SalaryUnit? {
-        guard try row.text(index) != nil else { return nil }
-        return try row.requiredText(index, naming: "a salary unit", SalaryUnit.init(rawValue:))
-    }
-
-    private static func day(_ row: PlainRow, _ index: Int) throws -> CalendarDate? {
-        guard try row.text(index) != nil else { return nil }
-        return try row.requiredText(index, naming: "a day", CalendarDate.init(iso8601:))
     }
 
     static func values(of fields: OccupationFields, now: Date) -> TableWriter<Self>.Values {
