@@ -19,6 +19,31 @@ extension Avatar {
             """
     }
 
+    /// The initials avatar's disc alone, as a PNG of `size` × `size` (transparent outside the circle, its
+    /// edge smoothed): what a client that cannot draw SVG gets when the server has no way to draw letters.
+    public static func discPNG(background: String, size: Int) throws -> [UInt8] {
+        let color = isHexColor(background) ? background : defaultColors[0]
+        let hex = Int(color.dropFirst(), radix: 16) ?? 0
+        let (red, green, blue) = (UInt8(hex >> 16 & 0xFF), UInt8(hex >> 8 & 0xFF), UInt8(hex & 0xFF))
+        let radius = Double(size) / 2
+        var rgba = [UInt8](repeating: 0, count: size * size * 4)
+        for row in 0..<size {
+            for column in 0..<size {
+                // How far the pixel's centre lies inside the edge, as a 0–1 coverage over one pixel.
+                let (x, y) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
+                let distance = (x * x + y * y).squareRoot()
+                let coverage = min(max(radius - distance + 0.5, 0), 1)
+                guard coverage > 0 else { continue }
+                let offset = (row * size + column) * 4
+                rgba[offset] = red
+                rgba[offset + 1] = green
+                rgba[offset + 2] = blue
+                rgba[offset + 3] = UInt8((coverage * 255).rounded())
+            }
+        }
+        return try PNG.encoded(width: size, height: size, rgba: rgba)
+    }
+
     /// Gravatar's hash: MD5 of the trimmed, lower-cased address, in hex.
     public static func gravatarHash(email: String) -> String {
         let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

@@ -1,7 +1,8 @@
 import Foundation
 import ZIPFoundation
 
-/// A PNG file (RFC 2083) of 8-bit RGB pixels, for pictures Locify paints itself (the sample data's photos).
+/// A PNG file (RFC 2083) of 8-bit RGB or RGBA pixels, for pictures Locify paints itself (the sample data's
+/// photos, an avatar's disc).
 public enum PNG {
     public struct SizeMismatch: Error, Equatable, CustomStringConvertible {
         public let description: String
@@ -9,18 +10,31 @@ public enum PNG {
 
     /// The file of a `width` × `height` image whose pixels are `rgb`, three bytes each, row by row.
     public static func encoded(width: Int, height: Int, rgb: [UInt8]) throws -> [UInt8] {
-        guard width > 0, height > 0, rgb.count == width * height * 3 else {
-            throw SizeMismatch(description: "\(rgb.count) bytes are not the RGB pixels of \(width) × \(height)")
+        try encoded(width: width, height: height, pixels: rgb, channels: 3)
+    }
+
+    /// The file of a `width` × `height` image whose pixels are `rgba`, four bytes each (alpha last, not
+    /// premultiplied), row by row.
+    public static func encoded(width: Int, height: Int, rgba: [UInt8]) throws -> [UInt8] {
+        try encoded(width: width, height: height, pixels: rgba, channels: 4)
+    }
+
+    private static func encoded(width: Int, height: Int, pixels: [UInt8], channels: Int) throws -> [UInt8] {
+        let kind = channels == 4 ? "RGBA" : "RGB"
+        guard width > 0, height > 0, pixels.count == width * height * channels else {
+            throw SizeMismatch(description: "\(pixels.count) bytes are not the \(kind) pixels of \(width) × \(height)")
         }
+        let rowLength = width * channels
         // Each row after its filter byte; 0 (none) keeps the painter simple and deflate still finds the runs.
         var scanlines = [UInt8]()
-        scanlines.reserveCapacity(height * (width * 3 + 1))
+        scanlines.reserveCapacity(height * (rowLength + 1))
         for row in 0..<height {
             scanlines.append(0)
-            scanlines.append(contentsOf: rgb[(row * width * 3)..<((row + 1) * width * 3)])
+            scanlines.append(contentsOf: pixels[(row * rowLength)..<((row + 1) * rowLength)])
         }
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+        // Colour type 2 is RGB, 6 is RGB with alpha.
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
         append(chunk: "IHDR", header, to: &file)
         append(chunk: "IDAT", try zlib(scanlines), to: &file)
         append(chunk: "IEND", [], to: &file)

@@ -26,12 +26,15 @@ public struct LocifyDependencies: Sendable {
     var gravatar: any GravatarFetching
     var webhooks: any WebhookSending
     var mailer: any MailSending
+    var rasterizer: any SVGRasterizing
 
     init(
         now: @escaping @Sendable () -> Date, newUUID: @escaping @Sendable () -> UUID, passwords: PasswordHasher,
         newSecret: @escaping @Sendable () -> String, geocoder: any Geocoder, http: any HTTPFetching,
-        tiles: any TileFetching, gravatar: any GravatarFetching, webhooks: any WebhookSending, mailer: any MailSending
+        tiles: any TileFetching, gravatar: any GravatarFetching, webhooks: any WebhookSending, mailer: any MailSending,
+        rasterizer: any SVGRasterizing
     ) {
+        self.rasterizer = rasterizer
         self.now = now
         self.newUUID = newUUID
         self.passwords = passwords
@@ -55,7 +58,8 @@ public struct LocifyDependencies: Sendable {
             gravatar: config.outside.gravatarBaseURL.map { LiveGravatarClient(baseURL: $0, http: http) }
                 ?? GravatarOff(),
             webhooks: LiveWebhookSender(http: http),
-            mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured())
+            mailer: config.outside.mailCommand.map { CommandMailer(command: $0) } ?? MailNotConfigured(),
+            rasterizer: config.outside.avatarRasterizer.map { CommandRasterizer(command: $0) } ?? RasterizerOff())
     }
 
     private static func geocoder(_ config: LocifyConfig, http: any HTTPFetching) -> any Geocoder {

@@ -33,6 +33,10 @@ public struct LocifyConfig: Sendable {
         public var nominatimURL: String?
         /// A sendmail-compatible command that reads a whole message on standard input; no mail without it.
         public var mailCommand: String?
+        /// A command that reads an SVG on standard input and writes it as a PNG (`LOCIFY_AVATAR_RASTERIZER`;
+        /// librsvg's `rsvg-convert` when it is on the PATH); without one, clients that cannot draw SVG get
+        /// initials avatars as a plain disc of the contact's colour.
+        public var avatarRasterizer: String?
         /// Sent with every outside request; tile and geocoding policies ask for a way to reach the admin.
         public var userAgent: String
         /// The From of notification e-mails (`LOCIFY_MAIL_FROM`; the admin's address, or locify@ the host).
@@ -43,9 +47,10 @@ public struct LocifyConfig: Sendable {
 
         public init(
             tileURLTemplate: String? = openStreetMapTiles, gravatarBaseURL: String? = gravatar,
-            mailCommand: String? = nil, userAgent: String = "Locify/\(LocifyConfig.version)",
-            mailFrom: String = "Locify <locify@localhost>"
+            mailCommand: String? = nil, avatarRasterizer: String? = nil,
+            userAgent: String = "Locify/\(LocifyConfig.version)", mailFrom: String = "Locify <locify@localhost>"
         ) {
+            self.avatarRasterizer = avatarRasterizer
             self.mailFrom = mailFrom
             self.tileURLTemplate = tileURLTemplate
             self.gravatarBaseURL = gravatarBaseURL
@@ -281,6 +286,11 @@ public struct LocifyConfig: Sendable {
             outside.nominatimURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         outside.mailCommand = nonEmpty(environment["LOCIFY_SENDMAIL"])
+        switch nonEmpty(environment["LOCIFY_AVATAR_RASTERIZER"]) {
+        case let command? where command.lowercased() == "off": outside.avatarRasterizer = nil
+        case let command?: outside.avatarRasterizer = command
+        case nil: outside.avatarRasterizer = executable(named: "rsvg-convert", onPath: environment["PATH"])
+        }
         if let address = nonEmpty(environment["LOCIFY_FEEDBACK_EMAIL"]) {
             guard EmailAddress.isMailbox(address) else {
                 throw Problem.invalid(variable: "LOCIFY_FEEDBACK_EMAIL", value: address, expected: "an e-mail address")
@@ -303,6 +313,13 @@ public struct LocifyConfig: Sendable {
     private static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return text
+    }
+
+    /// The full path of `name` in the first of `path`'s directories holding it as an executable file.
+    private static func executable(named name: String, onPath path: String?) -> String? {
+        guard let path else { return nil }
+        return path.split(separator: ":").lazy.map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     private static func isWebURL(_ text: String) -> Bool {

@@ -41,24 +41,78 @@ struct PicturesController: RouteCollection {
                 request.queryParameters["size"].flatMap { Int($0) }.map {
                     min(max($0, Self.initialsSizes.lowerBound), Self.initialsSizes.upperBound)
                 } ?? Self.defaultInitialsSize
-            let etag = "\(version)-\(size)"
+            let drawing = Self.prefersSVG(request.headers) ? InitialsDrawing.svg : .png
+            let etag = "\(version)-\(size)" + drawing.etagSuffix
             if let unchanged = StoredPictures.notModified(etag: etag, cacheControl: cacheControl, for: request) {
+                unchanged.headers.replaceOrAdd(name: .vary, value: "Accept")
                 return unchanged
             }
-            // The drawing names the contact (its accessible label), so it is kept per name, not per initials.
-            let key = "initials:\(size):\(contact.defaultAvatarColor):\(contact.completeName)"
-            let cache = request.application.pictureCache
-            let entry =
-                cache.entry(key)
-                ?? {
-                    let svg = Avatar.initialsSVG(
-                        name: contact.completeName, background: contact.defaultAvatarColor, size: size)
-                    let made = PictureCache.Entry(body: ByteBuffer(string: svg), contentType: "image/svg+xml")
-                    cache.keep(made, for: key)
-                    return made
-                }()
-            return StoredPictures.imageResponse(entry, etag: etag, cacheControl: cacheControl)
+            let entry = try await initials(of: contact, size: size, drawing: drawing, for: request)
+            let response = StoredPictures.imageResponse(
+                entry.picture, etag: etag + entry.etagSuffix, cacheControl: cacheControl)
+            // One URL, two pictures: caches must keep the SVG for browsers apart from the PNG for apps.
+            response.headers.replaceOrAdd(name: .vary, value: "Accept")
+            return response
         }
+    }
+
+    private enum InitialsDrawing {
+        case svg
+        case png
+
+        var etagSuffix: String { self == .svg ? "" : "-png" }
+    }
+
+    /// The initials as SVG, or as PNG through the configured rasteriser; without one (or when it fails) the
+    /// PNG is the contact's colour disc alone, under an ETag of its own so the letters replace it once they
+    /// can be drawn.
+    private func initials(
+        of contact: Contact, size: Int, drawing: InitialsDrawing, for request: Request
+    ) async throws -> (picture: PictureCache.Entry, etagSuffix: String) {
+        // The drawing names the contact (its accessible label), so it is kept per name, not per initials.
+        let key = "initials:\(size):\(contact.defaultAvatarColor):\(contact.completeName)"
+        let cache = request.application.pictureCache
+        let svg = {
+            Avatar.initialsSVG(name: contact.completeName, background: contact.defaultAvatarColor, size: size)
+        }
+        switch drawing {
+        case .svg:
+            if let kept = cache.entry(key) { return (kept, "") }
+            let made = PictureCache.Entry(body: ByteBuffer(string: svg()), contentType: "image/svg+xml")
+            cache.keep(made, for: key)
+            return (made, "")
+        case .png:
+            if let kept = cache.entry("png:" + key) { return (kept, "") }
+            do {
+                let png = try await request.dependencies.rasterizer.png(of: svg())
+                let made = PictureCache.Entry(body: ByteBuffer(bytes: png), contentType: "image/png")
+                cache.keep(made, for: "png:" + key)
+                return (made, "")
+            } catch {
+                let discKey = "disc:\(size):\(contact.defaultAvatarColor)"
+                if cache.entry(discKey) == nil, (error as? OutsideServiceError)?.reason != .notConfigured {
+                    request.logger.warning("Initials drawn as a plain disc: \(error)")
+                }
+                if let kept = cache.entry(discKey) { return (kept, "-disc") }
+                let disc = try Avatar.discPNG(background: contact.defaultAvatarColor, size: size)
+                let made = PictureCache.Entry(body: ByteBuffer(bytes: disc), contentType: "image/png")
+                cache.keep(made, for: discKey)
+                return (made, "-disc")
+            }
+        }
+    }
+
+    /// Whether the client says it reads SVG and likes it at least as well as PNG. Browsers name
+    /// `image/svg+xml` in their Accept; apps' image views ask for `*/*` or `image/*` and read raster
+    /// images only, so neither of those counts as SVG.
+    static func prefersSVG(_ headers: HTTPHeaders) -> Bool {
+        let preferences = headers.accept
+        func quality(_ matches: (HTTPMediaType) -> Bool) -> Double {
+            preferences.filter { matches($0.mediaType) }.map { $0.q ?? 1 }.max() ?? 0
+        }
+        let svg = quality { $0.type == "image" && $0.subType == "svg+xml" }
+        let png = quality { ($0.type == "image" || $0.type == "*") && ($0.subType == "png" || $0.subType == "*") }
+        return svg > 0 && svg >= png
     }
 
     func photo(request: Request) async throws -> Response {

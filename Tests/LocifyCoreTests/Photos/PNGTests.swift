@@ -40,6 +40,28 @@ final class PNGTests: XCTestCase {
         XCTAssertThrowsError(try PNG.encoded(width: 2, height: 2, rgb: [0, 0, 0]))
     }
 
+    func testAnAvatarDiscIsItsColourInsideAndTransparentOutside() throws {
+        let size = 20
+        let file = try Avatar.discPNG(background: "#3366cc", size: size)
+        let parts = try chunks(file)
+        XCTAssertEqual(Array(parts[0].data.suffix(5)), [8, 6, 0, 0, 0], "8-bit RGBA, not interlaced")
+        let rows = try Inflate.decompress(parts[1].data, from: 2).output
+        XCTAssertEqual(rows.count, size * (size * 4 + 1))
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+            let start = y * (size * 4 + 1) + 1 + x * 4
+            return Array(rows[start..<start + 4])
+        }
+        XCTAssertEqual(pixel(10, 10), [0x33, 0x66, 0xcc, 255])
+        XCTAssertEqual(pixel(0, 0)[3], 0)
+        XCTAssertEqual(pixel(19, 19)[3], 0)
+        let edge = pixel(0, 10)[3]
+        XCTAssertTrue(edge > 0 && edge < 255, "the edge is smoothed: \(edge)")
+        XCTAssertEqual(
+            Array(try chunks(try Avatar.discPNG(background: "not a colour", size: 4))[0].data.prefix(8)),
+            [0, 0, 0, 4, 0, 0, 0, 4], "any background still draws")
+        XCTAssertThrowsError(try PNG.encoded(width: 2, height: 1, rgba: [0, 0, 0, 0]))
+    }
+
     func testEveryPaintedLandscapeIsAPictureNotABlankSquare() throws {
         for landscape in PaintedLandscape.allCases {
             let file = try landscape.png(size: 64)

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LocifyCore
+import NIOConcurrencyHelpers
 import XCTVapor
 
 @testable import LocifyServer
@@ -141,6 +142,85 @@ final class OutsideClientsTests: XCTestCase {
         }
     }
 
+    func testTheRasteriserCommandTurnsTheSVGOnItsInputIntoThePNGItWrites() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("raster-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let picture = try Avatar.discPNG(background: "#336699", size: 4)
+        try Data(picture).write(to: folder.appendingPathComponent("out.png"))
+        let input = folder.appendingPathComponent("in.svg").path
+        let svg = Avatar.initialsSVG(name: "Ada Lovelace", background: "#336699", size: 4)
+        let standIn = CommandRasterizer(command: "cat > '\(input)'; cat '\(folder.path)/out.png'")
+        let drawn = try await standIn.png(of: svg)
+        XCTAssertEqual(drawn, picture)
+        XCTAssertEqual(try String(contentsOfFile: input, encoding: .utf8), svg)
+
+        let service = CommandRasterizer.service
+        for (command, reason) in [
+            ("echo '<svg/>'", OutsideServiceError.Reason.unreadable("its output is not a PNG")),
+            ("echo 'no font' >&2; exit 2", .unreadable("exit status 2: no font")),
+            ("exec /no/such/tool", .unreadable("exit status 127: /bin/sh: 1: exec: /no/such/tool: not found")),
+        ] {
+            await assertThrowsAsync(try await CommandRasterizer(command: command).png(of: svg)) {
+                XCTAssertEqual(
+                    $0 as? OutsideServiceError, OutsideServiceError(service: service, reason: reason), command)
+            }
+        }
+        await assertThrowsAsync(try await RasterizerOff().png(of: svg)) {
+            XCTAssertEqual(
+                String(describing: $0), "The avatar rasteriser (set LOCIFY_AVATAR_RASTERIZER) is not configured")
+        }
+    }
+
+    func testACommandIsStoppedWhenItTakesTooLongOrWritesTooMuch() async throws {
+        let started = Date()
+        await assertThrowsAsync(
+            try await ShellCommand(command: "exec sleep 20", service: "The slow tool", timeout: .milliseconds(300))
+                .run(input: Data())
+        ) {
+            XCTAssertEqual(
+                String(describing: $0), "The slow tool sent an answer that could not be read: stopped after 0.3 seconds"
+            )
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "stopped, not waited for")
+        await assertThrowsAsync(
+            try await ShellCommand(command: "head -c 300000 /dev/zero", service: "The chatty tool", outputLimit: 1_000)
+                .run(input: Data())
+        ) {
+            XCTAssertEqual(
+                $0 as? OutsideServiceError,
+                OutsideServiceError(service: "The chatty tool", reason: .tooLarge(limit: 1_000)))
+        }
+        // Input and output larger than a pipe holds pass through whole.
+        let large = Data((0..<300_000).map { UInt8($0 % 251) })
+        let echoed = try await ShellCommand(command: "cat", service: "cat").run(input: large)
+        XCTAssertEqual(echoed, large)
+    }
+
+    func testTheProcessGateLetsOnlySoManyRunAtOnce() async throws {
+        let gate = ProcessGate(limit: 2)
+        let counts = NIOLockedValueBox((running: 0, most: 0))
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 0..<8 {
+                group.addTask {
+                    try await gate.run {
+                        counts.withLockedValue {
+                            $0.running += 1
+                            $0.most = max($0.most, $0.running)
+                        }
+                        try await Task.sleep(for: .milliseconds(20))
+                        counts.withLockedValue { $0.running -= 1 }
+                        return number
+                    }
+                }
+            }
+            var finished: [Int] = []
+            for try await number in group { finished.append(number) }
+            XCTAssertEqual(finished.sorted(), Array(0..<8))
+        }
+        XCTAssertEqual(counts.withLockedValue { $0.most }, 2)
+    }
+
     func testConfigurationPointsTheLiveClientsWhereTheEnvironmentSays() throws {
         let defaults = try LocifyConfig.resolve(environment: [:])
         XCTAssertEqual(defaults.outside, LocifyConfig.OutsideServices(userAgent: "Locify/\(LocifyConfig.version)"))
@@ -161,6 +241,24 @@ final class OutsideClientsTests: XCTestCase {
             "LOCIFY_MAIL_FROM": "Reminders <reminders@example.org>", "LOCIFY_ADMIN_EMAIL": "admin@example.org",
         ])
         XCTAssertEqual(explicit.mailFrom, "Reminders <reminders@example.org>")
+        XCTAssertNil(defaults.outside.avatarRasterizer, "no PATH, no rsvg-convert")
+        let tools = FileManager.default.temporaryDirectory.appendingPathComponent("tools-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tools) }
+        let found = try LocifyConfig.resolve(environment: ["PATH": "/nonexistent:\(tools.path)"])
+        XCTAssertNil(found.outside.avatarRasterizer, "not there yet")
+        let tool = tools.appendingPathComponent("rsvg-convert")
+        try Data("#!/bin/sh\n".utf8).write(to: tool)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        XCTAssertEqual(
+            try LocifyConfig.resolve(environment: ["PATH": "/nonexistent:\(tools.path)"]).outside.avatarRasterizer,
+            tool.path)
+        XCTAssertNil(
+            try LocifyConfig.resolve(environment: ["PATH": tools.path, "LOCIFY_AVATAR_RASTERIZER": "off"]).outside
+                .avatarRasterizer)
+        XCTAssertEqual(
+            try LocifyConfig.resolve(environment: ["LOCIFY_AVATAR_RASTERIZER": "inkscape --pipe --export-type=png"])
+                .outside.avatarRasterizer, "inkscape --pipe --export-type=png")
         XCTAssertThrowsError(
             try LocifyConfig.resolve(environment: ["LOCIFY_TILE_URL": "http://tiles.internal/tile.png"])
         ) {

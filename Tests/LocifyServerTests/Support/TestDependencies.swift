@@ -78,6 +78,15 @@ struct FakeMailer: MailSending {
     }
 }
 
+struct FakeRasterizer: SVGRasterizing {
+    var answer: (@Sendable (String) async throws -> [UInt8])?
+
+    func png(of svg: String) async throws -> [UInt8] {
+        guard let answer else { throw unplanned("rasterizer.png") }
+        return try await answer(svg)
+    }
+}
+
 /// UUIDs 00000000-0000-0000-0000-000000000001, …02, in creation order, so whole responses are fixed.
 final class SequentialUUIDs: Sendable {
     private let counter = NIOLockedValueBox(0)
@@ -97,6 +106,7 @@ extension LocifyDependencies {
         LocifyDependencies(
             now: { clock.now }, newUUID: { uuids.next() }, passwords: .bcrypt(cost: 4),
             newSecret: { PersonalToken.generate() }, geocoder: UnimplementedGeocoder(), http: FakeHTTPClient(),
-            tiles: FakeTileFetcher(), gravatar: FakeGravatar(), webhooks: FakeWebhookSender(), mailer: FakeMailer())
+            tiles: FakeTileFetcher(), gravatar: FakeGravatar(), webhooks: FakeWebhookSender(), mailer: FakeMailer(),
+            rasterizer: FakeRasterizer())
     }
 }
