@@ -295,6 +295,22 @@ extension Database {
     }
 }
 
+extension Database {
+    /// The currency of the owner's most recently changed amount among `tables` (each with `user_id`,
+    /// `currency` and `updated_at`): what a form for a new amount offers first.
+    func latestCurrency(in tables: [String], ownerID: Int) async throws -> String? {
+        guard !tables.isEmpty else { return nil }
+        let each = tables.map { table -> SQLQueryString in
+            #"SELECT "currency", "updated_at" FROM "\#(unsafeRaw: table)" WHERE "user_id" = \#(literal: ownerID) AND "currency" IS NOT NULL"#
+        }
+        let union = each.dropFirst().reduce(each[0]) { $0 + " UNION ALL " + $1 }
+        let rows = try await plainRows(
+            #"SELECT "currency" FROM (\#(union)) AS "amounts" ORDER BY "updated_at" DESC LIMIT 1"#,
+            columns: ["currency"])
+        return try rows.first?.text(0)
+    }
+}
+
 /// The rows of one query, as the driver hands them to its row closure: SQLiteNIO on its one database
 /// thread, PostgresNIO on the connection's event loop, one row after another. The rows are read only
 /// after the query has finished: a lock per row bought nothing.

@@ -119,6 +119,9 @@ enum ContactListPage {
             tag = try await request.tags().tag(id)
         }
         async let allTags = request.tags().all().map(\.tag)
+        // New amounts are offered in the currency the person used last, not always in dollars.
+        async let latestCurrency = request.db.latestCurrency(
+            in: [GiftsTable.name, DebtsTable.name], ownerID: try request.requireUser().id)
         let (contacts, window) = try await request.contacts().page(
             matching: search, taggedWith: tag?.id, order: .listing, page: page, archived: archived)
         let emails = try await request.contactFields().firstEmails(ofContacts: contacts.map(\.id))
@@ -186,7 +189,7 @@ enum ContactPage {
             aggregate: ContactAggregate, reminders: [Reminder] = [], notes: [Note] = [], tasks: [ToDo] = [],
             calls: [Call] = [], debts: [Debt] = [], gifts: [Gift] = [], pets: [Pet] = [],
             lifeEvents: [LifeEvent] = [], conversations: [Conversation] = [], allTags: [Tag] = [],
-            contactFields: [ContactField] = [],
+            defaultCurrency: String = Money.defaultCurrency, contactFields: [ContactField] = [],
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
@@ -251,8 +254,10 @@ enum ContactPage {
             relationships = ContactRelationshipsSection(contact: contact, relationships: aggregate.relationships)
             isMoreOpen = problem != nil
             moreSummary = ContactPage.moreSummary(aggregate)
-            self.debts = ContactDebtsSection(contact: contact, debts: debts, problem: problem)
-            self.gifts = ContactGiftsSection(contact: contact, gifts: gifts, problem: problem)
+            self.debts = ContactDebtsSection(
+                contact: contact, debts: debts, defaultCurrency: defaultCurrency, problem: problem)
+            self.gifts = ContactGiftsSection(
+                contact: contact, gifts: gifts, defaultCurrency: defaultCurrency, problem: problem)
             self.pets = ContactPetsSection(contact: contact, pets: pets, problem: problem)
             self.conversations = ContactConversationsSection(
                 contact: contact, conversations: conversations, kinds: fieldKinds, today: today, problem: problem)
@@ -320,6 +325,9 @@ enum ContactPage {
             page: PageSelection(page: 1, limit: ContactConversationsSection.shownOnPage)
         ).0
         async let allTags = request.tags().all().map(\.tag)
+        // New amounts are offered in the currency the person used last, not always in dollars.
+        async let latestCurrency = request.db.latestCurrency(
+            in: [GiftsTable.name, DebtsTable.name], ownerID: try request.requireUser().id)
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
         async let photos = request.photos().photos(ofContact: id)
@@ -338,6 +346,7 @@ enum ContactPage {
             calls: try await calls, debts: try await debts, gifts: try await gifts, pets: try await pets,
             lifeEvents: try await lifeEvents, conversations: try await conversations,
             allTags: try await allTags,
+            defaultCurrency: try await latestCurrency ?? Money.defaultCurrency,
             contactFields: contactFields,
             fieldKinds: fieldKinds,
             today: request.today,
