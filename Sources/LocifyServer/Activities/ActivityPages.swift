@@ -15,6 +15,7 @@ struct ActivityLine: Encodable {
     let kind: String?
     let description: String?
     let attendees: [Attendee]
+    let editURL: String
     let deleteURL: String
 
     init(_ activity: Activity, types: [Int: ActivityType], contacts: [Int: Contact]) {
@@ -26,6 +27,7 @@ struct ActivityLine: Encodable {
         attendees = activity.fields.attendeeIDs.compactMap { contacts[$0] }.map {
             Attendee(name: $0.completeName, url: ContactPaths.contact($0.id).path)
         }
+        editURL = ActivityPaths.edit(activity.id).path
         deleteURL = ActivityPaths.delete(activity.id).path
     }
 
@@ -40,15 +42,18 @@ struct ActivityLine: Encodable {
     }
 }
 
-/// `/activities/new`: a page of its own, so the journal does not carry a list of every contact.
-enum NewActivityPage {
+/// `/activities/new` and `/activities/{id}/edit`: pages of their own, so the journal does not carry a list
+/// of every contact.
+enum ActivityFormPage {
     struct Context: Encodable {
         let layout: LayoutContext
+        let heading: String
         let formURL: String
         let cancelURL: String
+        let submitLabel: String
         let summaryField: FormField
         let dateField: FormField
-        let contactField: FormField
+        let contactsField: FormField
         let typeField: FormField
         let descriptionField: FormField
     }
@@ -56,36 +61,66 @@ enum NewActivityPage {
     struct Typed {
         var summary: String?
         var happenedAt: String?
-        var contactID: String?
+        var contactIDs: [String]?
         var typeID: String?
         var description: String?
+
+        init(
+            summary: String? = nil, happenedAt: String? = nil, contactIDs: [String]? = nil, typeID: String? = nil,
+            description: String? = nil
+        ) {
+            self.summary = summary
+            self.happenedAt = happenedAt
+            self.contactIDs = contactIDs
+            self.typeID = typeID
+            self.description = description
+        }
+
+        /// The stored activity, as its form shows it.
+        init(_ fields: ActivityFields) {
+            self.init(
+                summary: fields.summary, happenedAt: fields.happenedOn.description,
+                contactIDs: fields.attendeeIDs.map(String.init), typeID: fields.typeID.map(String.init),
+                description: fields.description)
+        }
     }
 
-    static func context(_ request: Request, typed: Typed = Typed(), errors: FieldMessages = [:]) async throws
-        -> Context
-    {
-        let contacts = try await request.contacts().allByName().filter { !$0.fields.isArchived }
+    /// The form for a new activity (`editing` nil; `?contact=` chooses who it was with) or for changing
+    /// activity `editing`, filled with `typed`.
+    static func context(
+        _ request: Request, editing: Int? = nil, typed: Typed = Typed(), errors: FieldMessages = [:]
+    ) async throws -> Context {
+        let chosenContacts = Set(typed.contactIDs ?? request.queryParameters["contact"].map { [$0] } ?? [])
+        // Archived contacts are offered only where the activity already has them.
+        let contacts = try await request.contacts().allByName().filter {
+            !$0.fields.isArchived || chosenContacts.contains(String($0.id))
+        }
         let (types, kinds) = try await request.activityTypes().catalogue()
         let categories = Dictionary(uniqueKeysWithValues: kinds.map { ($0.id, $0.name) })
-        let chosenContact = typed.contactID ?? request.queryParameters["contact"] ?? ""
         let chosenType = typed.typeID ?? ""
         return Context(
-            layout: LayoutContext(title: "Add an activity", section: .reminders, session: request.pageSession),
-            formURL: ActivityPaths.list.path, cancelURL: SitePaths.journal.path + "#activities",
+            layout: LayoutContext(
+                title: editing == nil ? "Add an activity" : "Change the activity", section: .reminders,
+                session: request.pageSession),
+            heading: editing == nil ? "Add an activity" : "Change the activity",
+            formURL: editing.map { ActivityPaths.activity($0).path } ?? ActivityPaths.list.path,
+            cancelURL: SitePaths.journal.path + (editing.map { "#activity-\($0)" } ?? "#activities"),
+            submitLabel: editing == nil ? "Save activity" : "Save changes",
             summaryField: FormField(
                 "summary", label: "What you did", value: typed.summary, errors: errors, isRequired: true,
                 maxLength: ActivityDraft.maximumSummaryLength),
             dateField: FormField(
                 "happened_at", label: "When", control: .date, value: typed.happenedAt ?? request.today.description,
                 errors: errors, isRequired: true),
-            contactField: FormField(
-                "contacts", label: "With", control: .select, errors: errors, isRequired: true,
-                options: [SelectOption(value: "", label: "Choose a contact", isSelected: chosenContact.isEmpty)]
-                    + contacts.map {
-                        SelectOption(
-                            value: String($0.id), label: $0.completeName, isSelected: String($0.id) == chosenContact)
-                    },
-                filterPlaceholder: "Type to find a contact"),
+            contactsField: FormField(
+                "contacts", label: "With", control: .select, errors: errors,
+                hint: "One or more: hold Ctrl (⌘ on a Mac) to choose several.", isRequired: true,
+                options: contacts.map {
+                    SelectOption(
+                        value: String($0.id), label: $0.completeName,
+                        isSelected: chosenContacts.contains(String($0.id)))
+                },
+                isMultiple: true),
             typeField: FormField(
                 "activity_type_id", label: "Kind", control: .select, errors: errors,
                 options: [SelectOption(value: "", label: "None", isSelected: chosenType.isEmpty)]

@@ -9,6 +9,7 @@ enum ActivityPaths {
     static let list = SitePath("activities")
     static let new = list.appending("new")
     static let activity = list.appending(.activityID)
+    static let edit = activity.appending("edit")
     static let delete = activity.appending("delete")
     static let api = SitePaths.api.appending("activities")
     static let apiActivity = api.appending(.activityID)

@@ -39,6 +39,9 @@ struct FormField: Encodable, Equatable {
     let options: [SelectOption]
     /// For a long select: the placeholder of the filter a script puts above it ("Type to find a contact").
     let filterPlaceholder: String?
+    /// A select of which several options may be chosen (`multiple`); its values are sent as one field
+    /// repeated.
+    let isMultiple: Bool
     let isChecked: Bool
     /// Values offered as the person types (a `datalist`, there even while empty, so a script or a
     /// later page finds it); any other text is allowed too.
@@ -70,12 +73,14 @@ struct FormField: Encodable, Equatable {
         _ name: String, label: String, control: Control = .text, value: String? = nil, errors: FieldMessages = [:],
         error: String? = nil, hint: String? = nil, isRequired: Bool = false, autocomplete: String = "off",
         inputMode: String? = nil, maxLength: Int? = nil, minLength: Int? = nil, size: Int? = nil,
-        options: [SelectOption] = [], filterPlaceholder: String? = nil, isChecked: Bool = false,
+        options: [SelectOption] = [], filterPlaceholder: String? = nil, isMultiple: Bool = false,
+        isChecked: Bool = false,
         suggestions: [String]? = nil, rows: Int = 4, placeholder: String? = nil, accept: String? = nil,
         isReadOnly: Bool = false, isLabelHidden: Bool = false, isHidden: Bool = false, styleClass: String? = nil,
         dataAttributes: [DataAttribute] = []
     ) {
         self.filterPlaceholder = filterPlaceholder
+        self.isMultiple = isMultiple
         self.name = name
         id = name
         self.label = label

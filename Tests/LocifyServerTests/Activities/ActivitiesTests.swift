@@ -237,20 +237,66 @@ final class ActivitiesTests: XCTestCase {
             let saved = try await browser.post(
                 "/activities", form: ["summary": "Lab work", "happened_at": "1898-07-18", "contacts": marieID])
             XCTAssertEqual(saved.status, .seeOther, saved.text)
-            XCTAssertEqual(saved.headers.first(name: .location), "/journal#activities")
+            let api = try await app.apiAccount(email: "grace@example.com")
+            let first = try await app.send(.GET, "/api/activities", headers: api.bearer)
+                .decoded(PageResource<ActivityResource>.self).data[0]
+            XCTAssertEqual(saved.headers.first(name: .location), "/journal#activity-\(first.id)")
             journal = try await browser.get("/journal")
             XCTAssertTrue(
                 journal.text.contains(
                     #"<p class="note-meta">18 July 1898 · with <a href="\#(page)">Marie Curie</a></p>"#),
                 journal.text)
+            XCTAssertTrue(journal.text.contains(#"href="/activities/\#(first.id)/edit""#))
 
-            let api = try await app.apiAccount(email: "grace@example.com")
-            let activities = try await app.send(.GET, "/api/activities", headers: api.bearer)
-                .decoded(PageResource<ActivityResource>.self).data
-            let deleted = try await browser.post("/activities/\(activities[0].id)/delete", form: [:])
+            // Several people: the select sends one field per choice.
+            let pierre = try await browser.post("/contacts", form: ["first_name": "Pierre", "last_name": "Curie"])
+            let pierrePage = try XCTUnwrap(pierre.headers.first(name: .location))
+            let pierreID = try XCTUnwrap(pierrePage.split(separator: "/").last.map(String.init))
+            _ = try await browser.get("/activities/new")
+            let together = try await browser.post(
+                "/activities",
+                fields: [
+                    ("summary", "Radium"), ("happened_at", "1898-12-26"), ("contacts", marieID), ("contacts", pierreID),
+                ])
+            XCTAssertEqual(together.status, .seeOther, together.text)
+            journal = try await browser.get("/journal")
+            XCTAssertTrue(
+                journal.text.contains(
+                    #"26 December 1898 · with <a href="\#(page)">Marie Curie</a>, <a href="\#(pierrePage)">Pierre Curie</a>"#
+                ), journal.text)
+
+            // Changing one: its page is filled with what is stored; the form's list replaces who was there.
+            let edit = try await browser.get("/activities/\(first.id)/edit")
+            XCTAssertTrue(
+                edit.text.contains(#"<select id="contacts" name="contacts" multiple size="8" required"#), edit.text)
+            XCTAssertTrue(edit.text.contains(#"<option value="\#(marieID)" selected>Marie Curie</option>"#), edit.text)
+            XCTAssertTrue(edit.text.contains(#"value="Lab work""#))
+            let changed = try await browser.post(
+                "/activities/\(first.id)",
+                fields: [("summary", "Lab work, again"), ("happened_at", "1898-07-19"), ("contacts", pierreID)])
+            XCTAssertEqual(changed.status, .seeOther, changed.text)
+            let stored = try await app.send(.GET, "/api/activities/\(first.id)", headers: api.bearer)
+                .decoded(DataEnvelope<ActivityResource>.self).data
+            XCTAssertEqual(stored.summary, "Lab work, again")
+            XCTAssertEqual(stored.attendees.contacts.map(\.id), [Int(pierreID)])
+            let emptied = try await browser.post(
+                "/activities/\(first.id)", fields: [("summary", ""), ("happened_at", "1898-07-19")])
+            XCTAssertEqual(emptied.status, .unprocessableEntity)
+            XCTAssertTrue(emptied.text.contains("Choose who was there (contacts)."), emptied.text)
+            let unchanged = try await app.send(.GET, "/api/activities/\(first.id)", headers: api.bearer)
+                .decoded(DataEnvelope<ActivityResource>.self).data
+            XCTAssertEqual(unchanged.summary, "Lab work, again")
+            let stranger = WebClient(app: app)
+            _ = try await stranger.register(name: "Eve", email: "eve@example.com")
+            let foreignPage = try await stranger.get("/activities/\(first.id)/edit")
+            XCTAssertEqual(foreignPage.status, .notFound)
+            let foreign = try await stranger.post("/activities/\(first.id)", form: ["summary": "Mine"])
+            XCTAssertEqual(foreign.status, .notFound)
+
+            let deleted = try await browser.post("/activities/\(first.id)/delete", form: [:])
             XCTAssertEqual(deleted.status, .seeOther)
             let left = try await app.count(ActivitiesTable.self)
-            XCTAssertEqual(left, 0)
+            XCTAssertEqual(left, 1)
         }
     }
 }

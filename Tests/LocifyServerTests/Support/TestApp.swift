@@ -257,8 +257,13 @@ final class WebClient {
     /// Posts a form with the CSRF token of the last page fetched (unless `includeCSRF` is false).
     @discardableResult
     func post(_ path: String, form: [String: String], includeCSRF: Bool = true) async throws -> XCTHTTPResponse {
-        var fields = form
-        if includeCSRF, let csrfToken { fields["_csrf"] = csrfToken }
+        try await post(path, fields: form.map { ($0.key, $0.value) }, includeCSRF: includeCSRF)
+    }
+
+    /// Posts a form whose fields may repeat (a select of several choices sends one field per choice).
+    func post(_ path: String, fields: [(String, String)], includeCSRF: Bool = true) async throws -> XCTHTTPResponse {
+        var fields = fields
+        if includeCSRF, let csrfToken { fields.append(("_csrf", csrfToken)) }
         let body = fields.map { key, value in
             "\(Self.encode(key))=\(Self.encode(value))"
         }.joined(separator: "&")

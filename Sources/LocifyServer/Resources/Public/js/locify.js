@@ -174,8 +174,9 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     filter.id = "country-filter";
   }
-  // Only a list long enough to scroll through is worth a filter.
-  for (const select of document.querySelectorAll("select[data-filter]")) {
+  // Only a list long enough to scroll through is worth a filter; a list of several choices keeps its own
+  // box (the filter chooses one).
+  for (const select of document.querySelectorAll("select[data-filter]:not([multiple])")) {
     if (select.options.length > 8) addFilter(select, select.dataset.filter);
   }
   // The address form follows the chosen country at once: its fields are fetched as the server lays them
