@@ -57,6 +57,8 @@ scenarios = [
     ("API places import, no token", "/api/places/import", "Authorization: Bearer nobody", first_part(""), True),
     ("API photo, no token, declared", "/api/photos", "Authorization: Bearer nobody", first_part(""), False),
     ("API import, token, declared 60 MB", "/api/places/import", f"Authorization: Bearer {token}", first_part(""), False),
+    ("API document, no token, chunked", "/api/documents", "Authorization: Bearer nobody", first_part(""), True),
+    ("API document, token, declared 60 MB", "/api/documents", f"Authorization: Bearer {token}", first_part(""), False),
 ]
 
 block = b"x" * (256 * 1024)

@@ -181,6 +181,7 @@ enum ContactPage {
         let pets: ContactPetsSection
         let lifeEvents: ContactLifeEventsSection
         let conversations: ContactConversationsSection
+        let documents: ContactDocumentsSection?
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
@@ -193,8 +194,9 @@ enum ContactPage {
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
-            problem: FormProblem? = nil
+            documents: ContactDocumentsSection? = nil, problem: FormProblem? = nil
         ) {
+            self.documents = documents
             let contact = aggregate.contact
             let fields = contact.fields
             var facts: [Fact] = []
@@ -331,6 +333,10 @@ enum ContactPage {
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
         async let photos = request.photos().photos(ofContact: id)
+        async let documents = request.documents().page(
+            contactID: id, sort: ListSort(TimestampSortField.createdAt, descending: true),
+            page: PageSelection(page: 1, limit: ContactDocumentsSection.shownOnPage)
+        ).0
         let contact = aggregate.contact
         // The first e-mail, which chooses the Gravatar, is among the fields just read (in the order made).
         let (contactFields, fieldKinds) = (try await fields, try await kinds)
@@ -352,6 +358,10 @@ enum ContactPage {
             today: request.today,
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession, pictureURL: request.pictureURL(contact), pictures: pictures,
+            documents: ContactDocumentsSection(
+                contact: contact, documents: try await documents,
+                timeZone: try request.requireUser().timeZone,
+                maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem),
             problem: problem)
     }
 

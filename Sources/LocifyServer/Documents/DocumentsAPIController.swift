@@ -61,19 +61,8 @@ struct DocumentsAPIController: RouteCollection {
         return DeletedResource(id: id)
     }
 
-    /// The file as it was sent, to be saved rather than shown (`attachment`), its name as it came.
     func file(request: Request) async throws -> Response {
-        let (document, bytes) = try await request.documents().download(try request.pathID(.documentID))
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: document.mimeType)
-        let asciiName = String(document.originalFilename.unicodeScalars.map { $0.isASCII ? Character($0) : "_" })
-        let encodedName =
-            document.originalFilename.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document"
-        headers.replaceOrAdd(
-            name: .contentDisposition, value: #"attachment; filename="\#(asciiName)"; filename*=UTF-8''\#(encodedName)"#
-        )
-        headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
-        return Response(status: .ok, headers: headers, body: .init(data: Data(bytes)))
+        try await request.documentDownload(try request.pathID(.documentID))
     }
 }
 
@@ -125,6 +114,22 @@ extension Request {
                 document, link: base + DocumentPaths.apiDocumentFile(document.id).path,
                 url: base + DocumentPaths.apiDocument(document.id).path, contact: contact)
         }
+    }
+
+    /// The file as it was sent, to be saved rather than shown (`attachment`), its name as it came; the
+    /// download is counted (Monica's `number_of_downloads`).
+    func documentDownload(_ id: Int) async throws -> Response {
+        let (document, bytes) = try await documents().download(id)
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: document.mimeType)
+        let asciiName = String(document.originalFilename.unicodeScalars.map { $0.isASCII ? Character($0) : "_" })
+        let encodedName =
+            document.originalFilename.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document"
+        headers.replaceOrAdd(
+            name: .contentDisposition, value: #"attachment; filename="\#(asciiName)"; filename*=UTF-8''\#(encodedName)"#
+        )
+        headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
+        return Response(status: .ok, headers: headers, body: .init(data: Data(bytes)))
     }
 
     /// The upload in the body: a multipart form (a body of another kind holds no file).

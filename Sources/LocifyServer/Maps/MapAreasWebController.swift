@@ -95,8 +95,8 @@ enum MapAreasPage {
         let rows = areas.map { area in
             Row(
                 id: area.uuid.lowercasedText, name: area.plan.name, summary: summary(area.plan),
-                size: area.byteCount.map(megabytes) ?? "about "
-                    + megabytes(request.mapAreaTileSource(for: area).estimatedBytes(of: area.plan)),
+                size: area.byteCount.map(FileSize.text) ?? "about "
+                    + FileSize.text(request.mapAreaTileSource(for: area).estimatedBytes(of: area.plan)),
                 tileCount: area.plan.tileCount, archiveURL: MapPaths.archive(area).path,
                 deleteURL: MapPaths.deleteArea(area.uuid.lowercasedText).path,
                 apiURL: MapPaths.apiArea(area.uuid.lowercasedText).path)
@@ -123,10 +123,6 @@ enum MapAreasPage {
         "\(plan.box.sizeText) to zoom \(plan.maximumZoom), \(plan.tileCount) tiles"
     }
 
-    static func megabytes(_ bytes: Int) -> String {
-        let value = Double(bytes) / 1_000_000
-        return value < 0.1 ? "\(max(1, bytes / 1000)) KB" : String(format: "%.1f MB", value)
-    }
 }
 
 /// The fields of the form that saves an area: a name, the deepest zoom and the box's edges (which the

@@ -272,9 +272,12 @@ final class WebClient {
         return response
     }
 
-    /// Uploads a file as the `file` field of a multipart form, with the CSRF token of the last page.
+    /// Uploads a file as the `field` field of a multipart form, with the CSRF token of the last page.
     @discardableResult
-    func upload(_ path: String, fileName: String, contents: String) async throws -> XCTHTTPResponse {
+    func upload(
+        _ path: String, field: String = "file", fileName: String, contentType fileType: String = "text/vcard",
+        contents: String
+    ) async throws -> XCTHTTPResponse {
         let boundary = "locify-test-boundary"
         let body = """
             --\(boundary)\r
@@ -282,8 +285,8 @@ final class WebClient {
             \r
             \(csrfToken ?? "")\r
             --\(boundary)\r
-            Content-Disposition: form-data; name="file"; filename="\(fileName)"\r
-            Content-Type: text/vcard\r
+            Content-Disposition: form-data; name="\(field)"; filename="\(fileName)"\r
+            Content-Type: \(fileType)\r
             \r
             \(contents)\r
             --\(boundary)--\r
