@@ -9,6 +9,7 @@ enum ConversationPaths {
     static let conversation = SitePath("conversations").appending(.conversationID)
     static let delete = conversation.appending("delete")
     static let messages = conversation.appending("messages")
+    static let deleteMessage = messages.appending(.messageID).appending("delete")
     static let api = SitePaths.api.appending("conversations")
     static let apiConversation = api.appending(.conversationID)
     static let apiMessages = apiConversation.appending("messages")

@@ -1,13 +1,16 @@
 import LocifyCore
 import Vapor
 
-/// The contact page's conversations: start one with its first message, add a message, delete one. All
+/// The contact page's conversations: start one with its first message, change when and how it went, add
+/// or delete a message, delete one. All
 /// work without scripts and go back to the contact's page; a refusal draws the page again with the
 /// problem beside its form.
 struct ConversationsWebController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post(ConversationPaths.contactConversations, use: startConversation)
+        routes.post(ConversationPaths.conversation, use: editConversation)
         routes.post(ConversationPaths.messages, use: addMessage)
+        routes.post(ConversationPaths.deleteMessage, use: deleteMessage)
         routes.post(ConversationPaths.delete, use: deleteConversation)
     }
 
@@ -45,6 +48,34 @@ struct ConversationsWebController: RouteCollection {
             return .redirect(
                 to: ContactPaths.contact(contactID).path + "#conversations", flash: "The conversation was saved.")
         }
+    }
+
+    func editConversation(request: Request) async throws -> Response {
+        let conversations = try request.conversations()
+        let conversation = try await conversations.conversation(try request.pathID(.conversationID))
+        let form = try request.content.decode(ConversationForm.self)
+        return try await request.handleContactForm(
+            .conversation, contact: conversation.contactID, item: conversation.id,
+            typed: ["contact_field_type_id": form.kindID, "happened_on": form.happenedOn]
+        ) {
+            var problems: [FieldError] = []
+            let kind = LooseValue.integer(
+                form.kindID, field: "contact_field_type_id", label: "How", problems: &problems)
+            _ = try await conversations.update(
+                conversation.id, happenedAt: .some(form.happenedOn), fieldTypeID: .some(kind), typeErrors: problems)
+            return .redirect(
+                to: ContactPaths.contact(conversation.contactID).path + "#conversation-\(conversation.id)",
+                flash: "The conversation was saved.")
+        }
+    }
+
+    func deleteMessage(request: Request) async throws -> Response {
+        let conversations = try request.conversations()
+        let conversation = try await conversations.conversation(try request.pathID(.conversationID))
+        try await conversations.deleteMessage(try request.pathID(.messageID), of: conversation.id)
+        return request.redirect(
+            to: ContactPaths.contact(conversation.contactID).path + "#conversation-\(conversation.id)",
+            flash: "The message was deleted.")
     }
 
     struct MessageForm: Content {

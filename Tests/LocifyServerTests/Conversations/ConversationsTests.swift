@@ -224,6 +224,48 @@ final class ConversationsTests: XCTestCase {
             let mine = try XCTUnwrap(detail.text.range(of: "<span class=\"note-body\">Well done"))
             XCTAssertLessThan(hers.lowerBound, mine.lowerBound)
 
+            // When and how it went, changed from its Edit menu; a refusal changes nothing.
+            let email = try XCTUnwrap(apiKinds.first { $0.name == "Email" })
+            XCTAssertTrue(
+                detail.text.contains(
+                    #"id="conversation-\#(conversation.id)-day" name="happened_on" type="date" autocomplete="off" value="2024-05-01""#
+                ), detail.text)
+            let changed = try await browser.post(
+                "/conversations/\(conversation.id)",
+                form: ["contact_field_type_id": String(email.id), "happened_on": "2024-05-02"])
+            XCTAssertEqual(changed.status, .seeOther, changed.text)
+            XCTAssertEqual(changed.headers.first(name: .location), page + "#conversation-\(conversation.id)")
+            detail = try await browser.get(page)
+            XCTAssertTrue(detail.text.contains("<strong>2 May 2024 · by Email</strong>"), detail.text)
+            let badDay = try await browser.post(
+                "/conversations/\(conversation.id)",
+                form: ["contact_field_type_id": String(phone.id), "happened_on": "2024-02-30"])
+            XCTAssertEqual(badDay.status, .unprocessableEntity, badDay.text)
+            XCTAssertTrue(badDay.text.contains(#"id="conversation-\#(conversation.id)-kind-error""#), badDay.text)
+            XCTAssertTrue(badDay.text.contains(#"value="2024-02-30""#), "what was typed stays")
+            detail = try await browser.get(page)
+            XCTAssertTrue(detail.text.contains("<strong>2 May 2024 · by Email</strong>"), "unchanged")
+
+            // A message deleted on its own; the conversation keeps the other.
+            let stored = try await app.send(.GET, "/api/conversations/\(conversation.id)", headers: api.bearer)
+                .decoded(DataEnvelope<ConversationResource>.self).data
+            let reply = try XCTUnwrap(stored.messages.last)
+            let stranger = WebClient(app: app)
+            _ = try await stranger.register(name: "Eve", email: "eve@example.com")
+            let foreign = try await stranger.post(
+                "/conversations/\(conversation.id)/messages/\(reply.id)/delete", form: [:])
+            XCTAssertEqual(foreign.status, .notFound)
+            let foreignEdit = try await stranger.post(
+                "/conversations/\(conversation.id)", form: ["contact_field_type_id": "1", "happened_on": "2024-01-01"])
+            XCTAssertEqual(foreignEdit.status, .notFound)
+            _ = try await browser.get(page)
+            let removed = try await browser.post(
+                "/conversations/\(conversation.id)/messages/\(reply.id)/delete", form: [:])
+            XCTAssertEqual(removed.status, .seeOther)
+            let remaining = try await app.send(.GET, "/api/conversations/\(conversation.id)", headers: api.bearer)
+                .decoded(DataEnvelope<ConversationResource>.self).data
+            XCTAssertEqual(remaining.messages.map(\.content), ["Polonium!"])
+
             let deleted = try await browser.post("/conversations/\(conversation.id)/delete", form: [:])
             XCTAssertEqual(deleted.status, .seeOther)
             let left = try await app.count(ConversationsTable.self)
