@@ -362,6 +362,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: DebtsWebController())
     try signedIn.register(collection: GiftsWebController())
     try signedIn.register(collection: DocumentsWebController())
+    try signedIn.register(collection: OccupationsWebController())
     try signedIn.register(collection: PetsWebController())
     try signedIn.register(collection: ContactIntroductionWebController())
     try signedIn.register(collection: LifeEventsWebController())

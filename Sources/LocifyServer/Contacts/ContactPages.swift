@@ -182,6 +182,7 @@ enum ContactPage {
         let lifeEvents: ContactLifeEventsSection
         let conversations: ContactConversationsSection
         let documents: ContactDocumentsSection?
+        let occupations: ContactOccupationsSection?
 
         /// `today` is the owner's day, for ages and reminders; `preferredApp` opens directions.
         /// `allTags` are the account's, suggested when adding; `problem` is a refused note, task or tag
@@ -194,9 +195,11 @@ enum ContactPage {
             fieldKinds: [ContactFieldType] = [],
             today: CalendarDate, preferredApp: MapsApp, tilesEnabled: Bool = true,
             session: PageSession, pictureURL: String? = nil, pictures: ContactPicturesSection? = nil,
-            documents: ContactDocumentsSection? = nil, problem: FormProblem? = nil
+            documents: ContactDocumentsSection? = nil, occupations: ContactOccupationsSection? = nil,
+            problem: FormProblem? = nil
         ) {
             self.documents = documents
+            self.occupations = occupations
             let contact = aggregate.contact
             let fields = contact.fields
             var facts: [Fact] = []
@@ -333,6 +336,13 @@ enum ContactPage {
         async let fields = request.contactFields().fields(ofContacts: [id])
         async let kinds = request.contactFields().types()
         async let photos = request.photos().photos(ofContact: id)
+        async let occupations = request.occupations().page(
+            contactID: id, sort: OccupationService.defaultSort,
+            page: PageSelection(page: 1, limit: ContactOccupationsSection.shownOnPage)
+        ).0
+        async let companies = request.companies().page(
+            sort: ListSort(TimestampSortField.createdAt), page: PageSelection(page: 1, limit: 1000)
+        ).0
         async let documents = request.documents().page(
             contactID: id, sort: ListSort(TimestampSortField.createdAt, descending: true),
             page: PageSelection(page: 1, limit: ContactDocumentsSection.shownOnPage)
@@ -362,6 +372,9 @@ enum ContactPage {
                 contact: contact, documents: try await documents,
                 timeZone: try request.requireUser().timeZone,
                 maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem),
+            occupations: ContactOccupationsSection(
+                contact: contact, occupations: try await occupations, companies: try await companies,
+                problem: problem),
             problem: problem)
     }
 

@@ -23,6 +23,15 @@ struct CompanyService {
             id, ownedBy: ownerID, in: CompaniesTable.self, selecting: Self.columns, read: CompaniesTable.company(from:))
     }
 
+    /// The owner's company called `name` (letters' case aside), the oldest when several are.
+    func company(named name: String) async throws -> Company? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let rows = try await database.plainRows(
+            #"SELECT \#(Self.columns.list) FROM "companies" WHERE "user_id" = \#(literal: ownerID) AND LOWER("name") = LOWER(\#(bind: trimmed)) ORDER BY "id" LIMIT 1"#,
+            columns: Self.columns.names)
+        return try rows.first.map(CompaniesTable.company(from:))
+    }
+
     /// The owner's companies of `ids`, by id; another account's are left out.
     func companies(_ ids: some Sequence<Int>) async throws -> [Int: Company] {
         let found = try await database.ownedRows(
