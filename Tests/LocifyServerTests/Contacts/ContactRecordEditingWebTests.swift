@@ -11,9 +11,7 @@ final class ContactRecordEditingWebTests: XCTestCase {
     func testGiftsDebtsPetsAndLifeEventsAreChangedFromTheContactPage() async throws {
         try await forEachDatabase { app, clock, database in
             let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let created = try await browser.post("/contacts", form: ["first_name": "Marie", "last_name": "Curie"])
-            let page = try XCTUnwrap(created.headers.first(name: .location))
+            let page = try await browser.registerWithContact()
             let contactID = try XCTUnwrap(Int(page.split(separator: "/").last ?? ""))
             let api = try await app.apiAccount(email: "grace@example.com")
             var detail = try await browser.get(page)

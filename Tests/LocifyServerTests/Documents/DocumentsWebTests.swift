@@ -11,9 +11,7 @@ final class DocumentsWebTests: XCTestCase {
     func testDocumentsOnTheContactPage() async throws {
         try await forEachDatabase { app, _, database in
             let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let created = try await browser.post("/contacts", form: ["first_name": "Marie", "last_name": "Curie"])
-            let page = try XCTUnwrap(created.headers.first(name: .location))
+            let page = try await browser.registerWithContact()
             var detail = try await browser.get(page)
             XCTAssertTrue(detail.text.contains(#"aria-labelledby="documents-heading" id="documents""#), "\(database)")
             XCTAssertTrue(detail.text.contains("No documents."))

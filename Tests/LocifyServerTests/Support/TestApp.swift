@@ -340,6 +340,13 @@ final class WebClient {
     }
 
     /// Registers and leaves the client signed in.
+    /// Registers (as `register()`) and adds a contact through the web form: its page's path.
+    func registerWithContact(firstName: String = "Marie", lastName: String = "Curie") async throws -> String {
+        _ = try await register()
+        let created = try await post("/contacts", form: ["first_name": firstName, "last_name": lastName])
+        return try XCTUnwrap(created.headers.first(name: .location), created.text)
+    }
+
     func register(name: String = "Grace Hopper", email: String = "grace@example.com", password: String = "compilers!")
         async throws -> XCTHTTPResponse
     {

@@ -12,9 +12,7 @@ final class OccupationsWebTests: XCTestCase {
     func testJobsOnTheContactPage() async throws {
         try await forEachDatabase { app, _, database in
             let browser = WebClient(app: app)
-            _ = try await browser.register()
-            let created = try await browser.post("/contacts", form: ["first_name": "Marie", "last_name": "Curie"])
-            let page = try XCTUnwrap(created.headers.first(name: .location))
+            let page = try await browser.registerWithContact()
             let api = try await app.apiAccount(email: "grace@example.com")
             _ = try await app.createdID(by: api, "/api/companies", #"{"name": "Sorbonne"}"#)
             var detail = try await browser.get(page)
