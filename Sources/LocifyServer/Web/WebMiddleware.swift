@@ -121,18 +121,29 @@ struct CSRFTokenKey: StorageKey {
 struct FlashMiddleware: AsyncMiddleware {
     /// Sent by the device's page keeper (sw.js), which fetches pages in the background with the person's
     /// cookies: its copies must not show a message, nor use one up before the page the person is going to.
+    /// Neither may any other request a script sends.
     static let keepingHeader = "X-Locify-Keeping"
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard request.headers.first(name: Self.keepingHeader) == nil else { return try await next.respond(to: request) }
+        guard !Self.isBackground(request) else { return try await next.respond(to: request) }
         let shown = request.cookies[CookieName.flash]?.string
         request.storage[FlashKey.self] = shown.flatMap { $0.removingPercentEncoding }
         let response = try await next.respond(to: request)
-        let isRedirect = (300..<400).contains(response.status.code)
-        if shown != nil, !isRedirect, response.cookies[CookieName.flash] == nil {
+        // Only a page uses the message up: the JSON a page's script asks for (the offline plan) while the
+        // browser follows a redirect carries the cookie too, and must leave it for the page being opened.
+        let isPage = response.headers.contentType?.subType == "html" && !(300..<400).contains(response.status.code)
+        if shown != nil, isPage, response.cookies[CookieName.flash] == nil {
             response.cookies[CookieName.flash] = request.cookie("", maxAge: 0)
         }
         return response
+    }
+
+    /// A request the person does not see as a page: the page keeper's, or any a script sends (browsers say
+    /// which with `Sec-Fetch-Mode`; a navigation is `navigate`, through the service worker too).
+    static func isBackground(_ request: Request) -> Bool {
+        if request.headers.first(name: keepingHeader) != nil { return true }
+        guard let mode = request.headers.first(name: "Sec-Fetch-Mode") else { return false }
+        return mode != "navigate"
     }
 }
 
