@@ -340,9 +340,7 @@ enum ContactPage {
             contactID: id, sort: OccupationService.defaultSort,
             page: PageSelection(page: 1, limit: ContactOccupationsSection.shownOnPage)
         ).0
-        async let companies = request.companies().page(
-            sort: ListSort(TimestampSortField.createdAt), page: PageSelection(page: 1, limit: 1000)
-        ).0
+        async let companyNames = request.companies().names()
         async let documents = request.documents().page(
             contactID: id, sort: ListSort(TimestampSortField.createdAt, descending: true),
             page: PageSelection(page: 1, limit: ContactDocumentsSection.shownOnPage)
@@ -373,7 +371,7 @@ enum ContactPage {
                 timeZone: try request.requireUser().timeZone,
                 maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem),
             occupations: ContactOccupationsSection(
-                contact: contact, occupations: try await occupations, companies: try await companies,
+                contact: contact, occupations: try await occupations, companyNames: try await companyNames,
                 problem: problem),
             problem: problem)
     }

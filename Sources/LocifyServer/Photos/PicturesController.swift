@@ -90,10 +90,11 @@ struct PicturesController: RouteCollection {
                 return (made, "")
             } catch {
                 let discKey = "disc:\(size):\(contact.defaultAvatarColor)"
-                if cache.entry(discKey) == nil, (error as? OutsideServiceError)?.reason != .notConfigured {
+                if let kept = cache.entry(discKey) { return (kept, "-disc") }
+                // Said once per disc drawn, not on every request that falls back to a kept one.
+                if (error as? OutsideServiceError)?.reason != .notConfigured {
                     request.logger.warning("Initials drawn as a plain disc: \(error)")
                 }
-                if let kept = cache.entry(discKey) { return (kept, "-disc") }
                 let disc = try Avatar.discPNG(background: contact.defaultAvatarColor, size: size)
                 let made = PictureCache.Entry(body: ByteBuffer(bytes: disc), contentType: "image/png")
                 cache.keep(made, for: discKey)

@@ -32,6 +32,14 @@ struct CompanyService {
         return try rows.first.map(CompaniesTable.company(from:))
     }
 
+    /// Every company's name by id: what a page needs to name a job's company and to suggest companies,
+    /// without reading whole rows.
+    func names() async throws -> [Int: String] {
+        let rows = try await database.plainRows(
+            #"SELECT "id", "name" FROM "companies" WHERE "user_id" = \#(literal: ownerID)"#, columns: ["id", "name"])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.requiredInteger(0), try $0.requiredText(1)) })
+    }
+
     /// The owner's companies of `ids`, by id; another account's are left out.
     func companies(_ ids: some Sequence<Int>) async throws -> [Int: Company] {
         let found = try await database.ownedRows(

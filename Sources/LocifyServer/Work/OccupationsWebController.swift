@@ -93,11 +93,11 @@ struct OccupationLine: Encodable {
     let details: String?
     let deleteURL: String
 
-    init(_ occupation: Occupation, company: Company?) {
+    init(_ occupation: Occupation, companyName: String?) {
         let fields = occupation.fields
         id = occupation.id
         title = fields.title
-        self.company = company?.fields.name ?? "a company"
+        company = companyName ?? "a company"
         let span: String? =
             switch (fields.startDate, fields.endDate, fields.currentlyWorksHere) {
             case (let start?, _, true): "since \(start.dayMonthYear)"
@@ -132,12 +132,12 @@ struct ContactOccupationsSection: Encodable {
     let unitField: FormField
     let isAdding: Bool
 
-    init(contact: Contact, occupations: [Occupation], companies: [Company], problem: FormProblem?) {
-        let byID = Dictionary(uniqueKeysWithValues: companies.map { ($0.id, $0) })
+    /// `companyNames` are the account's, by id.
+    init(contact: Contact, occupations: [Occupation], companyNames: [Int: String], problem: FormProblem?) {
         items = occupations.sorted {
             ($0.fields.currentlyWorksHere ? 0 : 1, $1.fields.startDate?.description ?? "")
                 < ($1.fields.currentlyWorksHere ? 0 : 1, $0.fields.startDate?.description ?? "")
-        }.map { OccupationLine($0, company: byID[$0.fields.companyID]) }
+        }.map { OccupationLine($0, companyName: companyNames[$0.fields.companyID]) }
         addURL = WorkPaths.contactOccupations(contact.id).path
         let error = problem?.message(for: .occupation)
         isAdding = error != nil
@@ -149,7 +149,7 @@ struct ContactOccupationsSection: Encodable {
         companyField = FormField(
             "company", label: "Company", value: typed("company"), hint: "One of yours, or a new one.",
             isRequired: true, maxLength: CompanyDraft.maximumNameLength,
-            suggestions: companies.map(\.fields.name).sorted()
+            suggestions: companyNames.values.sorted()
         ).identified(as: "new-occupation-company")
         startField = FormField("start_date", label: "Started", control: .date, value: typed("start_date"))
             .identified(as: "new-occupation-start")
