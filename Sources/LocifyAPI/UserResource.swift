@@ -125,3 +125,13 @@ public struct HealthResource: Codable, Sendable, Equatable {
         self.version = version
     }
 }
+
+/// `GET /health/live`: the server answers, whatever its database is doing.
+public struct LivenessResource: Codable, Sendable, Equatable {
+    public var status = "ok"
+    public var version: String
+
+    public init(version: String) {
+        self.version = version
+    }
+}

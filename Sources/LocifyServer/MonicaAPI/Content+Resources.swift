@@ -9,6 +9,7 @@ extension DataEnvelope: Content {}
 extension PageResource: Content {}
 extension DeletedResource: Content {}
 extension HealthResource: Content {}
+extension LivenessResource: Content {}
 extension PlaceCategoryListResource: Content {}
 extension PlaceImportReportResource: Content {}
 extension SyncPullResource: Content {}

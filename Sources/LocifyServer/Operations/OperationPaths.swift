@@ -1,6 +1,9 @@
 /// What operators and tools ask for.
 enum OperationPaths {
     static let health = SitePaths.health
+    /// Whether the server answers at all, without asking the database: the offline app's check before
+    /// it sends a form (a busy database is not a missing server), and a load balancer's liveness probe.
+    static let liveness = SitePaths.liveness
     static let openAPI = SitePath("openapi.json")
     /// The start page's "Fill with sample data", and its "Remove sample data".
     static let sampleData = SitePaths.start.appending("sample-data")

@@ -6,10 +6,11 @@ import NIOConcurrencyHelpers
 import SQLKit
 import Vapor
 
-/// `GET /health` and `GET /openapi.json`.
+/// `GET /health`, `GET /health/live` and `GET /openapi.json`.
 struct OperationsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(OperationPaths.health, use: health)
+        routes.get(OperationPaths.liveness, use: liveness)
         routes.get(OperationPaths.openAPI, use: openAPI)
     }
 
@@ -25,6 +26,10 @@ struct OperationsController: RouteCollection {
         }
         let resource = HealthResource(status: status, database: kind, version: LocifyConfig.version)
         return try await resource.encodeResponse(status: status == "ok" ? .ok : .serviceUnavailable, for: request)
+    }
+
+    func liveness(request: Request) async throws -> LivenessResource {
+        LivenessResource(version: LocifyConfig.version)
     }
 
     func openAPI(request: Request) async throws -> Response {

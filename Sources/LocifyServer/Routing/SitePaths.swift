@@ -54,6 +54,7 @@ enum SitePaths {
     static let mapAreasScript = SitePath("js", "map-areas.js")
     /// Answers while the server runs; the offline app asks it whether a form can be sent.
     static let health = SitePath("health")
+    static let liveness = health.appending("live")
     static let favicon = SitePath("favicon.svg")
     /// The installed app's icons, named by the web manifest (made by `Tools/make-app-icons.py`).
     static let appIcon192 = SitePath("icons", "icon-192.png")

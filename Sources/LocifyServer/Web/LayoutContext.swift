@@ -73,7 +73,7 @@ struct LayoutContext: Encodable {
     let account: String?
     let syncURL = SyncPaths.api.path
     let offlinePlanURL = SitePaths.offlinePlan.path
-    let healthURL = SitePaths.health.path
+    let healthURL = SitePaths.liveness.path
     /// The stylesheet's `--accent`, for the browser's own bars.
     let themeColor = LayoutContext.themeColor
     static let themeColor = "#1f5fbf"

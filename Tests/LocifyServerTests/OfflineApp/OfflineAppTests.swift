@@ -92,7 +92,7 @@ final class OfflineAppTests: XCTestCase {
                 // A signed-in page names whose data the page's script keeps on the device, and the feed.
                 let root =
                     client === browser
-                    ? #"<html lang="en" data-service-worker="/sw.js" data-account="\#(user.uuid.uuidString.lowercased())" data-sync-url="/api/sync" data-offline-plan-url="/offline/plan.json" data-health-url="/health">"#
+                    ? #"<html lang="en" data-service-worker="/sw.js" data-account="\#(user.uuid.uuidString.lowercased())" data-sync-url="/api/sync" data-offline-plan-url="/offline/plan.json" data-health-url="/health/live">"#
                     : #"<html lang="en" data-service-worker="/sw.js">"#
                 XCTAssertTrue(page.contains(root), path)
                 XCTAssertEqual(page.contains(#"id="offline-sync""#), client === browser, path)

@@ -19,6 +19,25 @@ final class OperationsTests: XCTestCase {
         }
     }
 
+    /// The offline app asks `/health/live` before it sends a form: a database that cannot answer now
+    /// (here one nobody listens for) makes `/health` unhealthy, but the server itself still answers.
+    func testLivenessAnswersWithoutTheDatabase() async throws {
+        try await forEachDatabase { app, _, _ in
+            let live = try await app.send(.GET, "/health/live")
+            XCTAssertEqual(live.status, .ok)
+            XCTAssertEqual(live.text, #"{"status":"ok","version":"\#(LocifyConfig.version)"}"#)
+
+            let unreachable = try SQLPostgresConfiguration(url: "postgres://nobody@127.0.0.1:1/none")
+            app.databases.use(
+                .postgres(configuration: unreachable), as: DatabaseID(string: "unreachable"), isDefault: true)
+            let health = try await app.send(.GET, "/health")
+            XCTAssertEqual(health.status, .serviceUnavailable)
+            let stillLive = try await app.send(.GET, "/health/live")
+            XCTAssertEqual(stillLive.status, .ok)
+            XCTAssertEqual(stillLive.text, live.text)
+        }
+    }
+
     func testOpenAPIDescribesEveryRegisteredAPIRoute() async throws {
         try await forEachDatabase { app, _, _ in
             let response = try await app.send(.GET, "/openapi.json")
