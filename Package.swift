@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "locify", targets: ["locify"]),
         .library(name: "LocifyCore", targets: ["LocifyCore"]),
         .library(name: "LocifyAPI", targets: ["LocifyAPI"]),
+        .library(name: "LocifyKit", targets: ["LocifyKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -36,6 +38,11 @@ let package = Package(
             ]
         ),
         .target(name: "LocifyAPI", dependencies: ["LocifyCore"]),
+        // The SDK native apps build on: the API's wire types and Core's rules, a GRDB store, no server parts.
+        .target(
+            name: "LocifyKit",
+            dependencies: ["LocifyCore", "LocifyAPI", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Measurements for `locify bench`, kept out of the domain library.
         .target(name: "LocifyBenchmarks", dependencies: ["LocifyCore", "LocifyAPI"]),
         .target(
@@ -64,6 +71,7 @@ let package = Package(
                 "LocifyCore",
                 "LocifyServer",
                 "LocifyBenchmarks",
+                "LocifyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -78,6 +86,8 @@ let package = Package(
                 "LocifyServer",
                 "LocifyCore",
                 "LocifyAPI",
+                "LocifyKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "XCTVapor", package: "vapor"),
             ]
         ),

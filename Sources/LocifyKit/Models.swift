@@ -1,0 +1,173 @@
+import Foundation
+import LocifyAPI
+import LocifyCore
+
+/// What every record read from the store carries besides its own fields.
+public struct RecordState: Sendable, Equatable {
+    /// The server's id; nil for a record made on this device and not sent yet.
+    public var id: Int?
+    public var uuid: String
+    /// The revision of the server's copy this device has; nil before the server has it.
+    public var revision: Int?
+    /// A change made on this device is waiting to be sent (what is shown includes it).
+    public var isWaiting: Bool
+}
+
+public struct StoredContact: Sendable, Equatable, Identifiable {
+    public var state: RecordState
+    public var firstName: String
+    public var lastName: String?
+    public var nickname: String?
+    public var completeName: String
+    public var description: String?
+    public var isStarred: Bool
+    public var job: String?
+    public var company: String?
+    /// `YYYY-MM-DD` (a year-less birthday has the server's placeholder year); nil when unknown.
+    public var birthdate: String?
+    /// The record as the server sent it (with any waiting change laid over), fields this SDK does not
+    /// name included.
+    public var json: JSONValue
+
+    public var id: String { state.uuid }
+
+    init(state: RecordState, json: JSONValue) {
+        self.state = state
+        self.json = json
+        firstName = json["first_name"]?.string ?? ""
+        lastName = json["last_name"]?.string
+        nickname = json["nickname"]?.string
+        completeName =
+            json["complete_name"]?.string
+            ?? [firstName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        description = json["description"]?.string
+        isStarred = json["is_starred"]?.bool ?? false
+        job = json.value(at: ["information", "career", "job"])?.string
+        company = json.value(at: ["information", "career", "company"])?.string
+        birthdate = json.value(at: ["information", "dates", "birthdate", "date"])?.string.map { String($0.prefix(10)) }
+    }
+}
+
+public struct StoredAddress: Sendable, Equatable, Identifiable {
+    public var state: RecordState
+    public var name: String?
+    public var street: String?
+    public var city: String?
+    public var province: String?
+    public var postalCode: String?
+    /// ISO 3166-1 alpha-2.
+    public var countryCode: String?
+    public var coordinate: Coordinate?
+    /// The lines as the address's country writes them (the server's; made here: street and city).
+    public var lines: [String]
+    public var json: JSONValue
+
+    public var id: String { state.uuid }
+
+    init(state: RecordState, json: JSONValue) {
+        self.state = state
+        self.json = json
+        name = json["name"]?.string
+        street = json["street"]?.string
+        city = json["city"]?.string
+        province = json["province"]?.string
+        postalCode = json["postal_code"]?.string
+        countryCode = (json["country"]?.string ?? json["country"]?["iso"]?.string ?? json["country"]?["id"]?.string)?
+            .uppercased()
+        if let latitude = json["latitude"]?.double, let longitude = json["longitude"]?.double {
+            coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        }
+        if case .array(let formatted) = json["formatted"] ?? .null {
+            lines = formatted.compactMap(\.string)
+        } else {
+            lines = [street, [postalCode, city].compactMap { $0 }.joined(separator: " "), countryCode]
+                .compactMap { $0 }.filter { !$0.isEmpty }
+        }
+    }
+}
+
+public struct StoredPlace: Sendable, Equatable, Identifiable {
+    public var state: RecordState
+    public var name: String
+    public var coordinate: Coordinate
+    public var address: String?
+    public var notes: String?
+    public var categoryID: Int?
+    public var isFavorite: Bool
+    /// Metres from the point a "near" read was asked around; nil for other reads.
+    public var distance: Double?
+    public var json: JSONValue
+
+    public var id: String { state.uuid }
+
+    init(state: RecordState, json: JSONValue) {
+        self.state = state
+        self.json = json
+        name = json["name"]?.string ?? ""
+        coordinate = Coordinate(latitude: json["latitude"]?.double ?? 0, longitude: json["longitude"]?.double ?? 0)
+        address = json["address"]?.string
+        notes = json["notes"]?.string
+        categoryID = json["category_id"]?.int
+        isFavorite = json["is_favorite"]?.bool ?? false
+    }
+}
+
+public struct StoredCategory: Sendable, Equatable, Identifiable {
+    public var state: RecordState
+    public var name: String
+    public var json: JSONValue
+
+    public var id: String { state.uuid }
+
+    init(state: RecordState, json: JSONValue) {
+        self.state = state
+        self.json = json
+        name = json["name"]?.string ?? ""
+    }
+}
+
+public struct StoredReminder: Sendable, Equatable, Identifiable {
+    public var state: RecordState
+    public var title: String
+    public var description: String?
+    /// `YYYY-MM-DD`.
+    public var initialDate: String?
+    /// `one_time`, `day`, `week`, `month` or `year`.
+    public var frequencyType: String
+    public var frequencyNumber: Int
+    public var nextExpectedDate: String?
+    public var contactID: Int?
+    public var json: JSONValue
+
+    public var id: String { state.uuid }
+
+    init(state: RecordState, json: JSONValue) {
+        self.state = state
+        self.json = json
+        title = json["title"]?.string ?? ""
+        description = json["description"]?.string
+        initialDate = json["initial_date"]?.string.map { String($0.prefix(10)) }
+        frequencyType = json["frequency_type"]?.string ?? "one_time"
+        frequencyNumber = json["frequency_number"]?.int ?? 1
+        nextExpectedDate = json["next_expected_date"]?.string.map { String($0.prefix(10)) }
+        contactID = json["contact_id"]?.int
+    }
+}
+
+/// A change the server refused, or could not make because its record was deleted meanwhile: kept until the
+/// person has seen it (`LocifyStore.dismissRefusal`).
+public struct Refusal: Sendable, Equatable, Identifiable {
+    public var mutation: Mutation
+    /// `rejected` or `conflict`.
+    public var status: SyncPushStatus
+    public var errors: [SyncFieldErrorResource]
+    public var refusedAt: Date
+
+    public var id: Int { mutation.id }
+}
+
+/// What changed in the store: the record types a write touched, so a screen re-reads only when its own
+/// data changed.
+public struct StoreUpdate: Sendable, Equatable {
+    public var types: Set<String>
+}
