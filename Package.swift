@@ -41,7 +41,10 @@ let package = Package(
         // The SDK native apps build on: the API's wire types and Core's rules, a GRDB store, no server parts.
         .target(
             name: "LocifyKit",
-            dependencies: ["LocifyCore", "LocifyAPI", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LocifyCore", "LocifyAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Measurements for `locify bench`, kept out of the domain library.
         .target(name: "LocifyBenchmarks", dependencies: ["LocifyCore", "LocifyAPI"]),

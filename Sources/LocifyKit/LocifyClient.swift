@@ -68,6 +68,60 @@ public struct LocifyClient: Sendable {
             query: [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "limit", value: String(limit))])
     }
 
+    public func reminders(page: Int = 1, limit: Int = 100) async throws -> PageResource<ReminderResource> {
+        try await send("GET", "api/reminders", query: Self.page(page, limit))
+    }
+
+    /// The reminders' timeline as the server groups it (overdue, today, this week, later).
+    public func timeline() async throws -> ReminderTimelineResource {
+        try await send("GET", "api/reminders/timeline", as: DataEnvelope<ReminderTimelineResource>.self).data
+    }
+
+    public func categories() async throws -> PlaceCategoryListResource {
+        try await send("GET", "api/categories")
+    }
+
+    /// Marks a place a favorite, or not.
+    public func setFavorite(placeID: Int, _ isFavorite: Bool) async throws -> PlaceResource {
+        try await send(
+            isFavorite ? "PUT" : "DELETE", "api/places/\(placeID)/favorite", as: DataEnvelope<PlaceResource>.self
+        ).data
+    }
+
+    public func photos(ofContact contactID: Int, page: Int = 1, limit: Int = 100) async throws
+        -> PageResource<PhotoResource>
+    {
+        try await send("GET", "api/contacts/\(contactID)/photos", query: Self.page(page, limit))
+    }
+
+    /// Adds a photo (JPEG, PNG, GIF or WebP, known by its bytes) to a contact. Sent again with the same
+    /// `uuid` (a retry), it answers the photo the first try made.
+    public func uploadPhoto(
+        _ image: Data, toContact contactID: Int, fileName: String? = nil, uuid: UUID = UUID()
+    ) async throws -> PhotoResource {
+        var body: JSONValue = [
+            "contact_id": .integer(contactID), "data": .string(image.base64EncodedString()),
+            "uuid": .string(uuid.uuidString.lowercased()),
+        ]
+        if let fileName { body = body.setting(.string(fileName), at: ["original_filename"]) }
+        return try await send("POST", "api/photos", as: DataEnvelope<PhotoResource>.self, body: body.data).data
+    }
+
+    /// What a contact's avatar shows: `photo` (with `photoID`), `gravatar` or `default` (the initials).
+    public func chooseAvatar(ofContact contactID: Int, source: String, photoID: Int? = nil) async throws
+        -> ContactResource
+    {
+        var body: JSONValue = ["source": .string(source)]
+        if let photoID { body = body.setting(.integer(photoID), at: ["photo_id"]) }
+        return try await send(
+            "PUT", "api/contacts/\(contactID)/avatar", as: DataEnvelope<ContactResource>.self, body: body.data
+        ).data
+    }
+
+    private static func page(_ page: Int, _ limit: Int) -> [URLQueryItem] {
+        [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "limit", value: String(limit))]
+    }
+
     /// One page of the sync feed after `cursor` (nil: everything), as raw JSON so that records of types and
     /// fields newer than this SDK are kept rather than refused.
     public func pull(cursor: String?, limit: Int = 1000) async throws -> SyncPage {

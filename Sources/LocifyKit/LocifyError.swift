@@ -1,4 +1,5 @@
 import Foundation
+import LocifyCore
 
 /// Everything that can go wrong in the SDK, in terms an app can show or act on. The server's own words
 /// travel along (`messages`): they are written for people.
@@ -14,6 +15,9 @@ public enum LocifyError: Error, Sendable, Equatable {
     case unauthenticated
     /// What was sent breaks a rule (status 422 and the like); the messages name every problem.
     case rejected(status: Int, code: Int?, messages: [String])
+    /// What was typed breaks a rule, found on the device before anything was queued: every problem, each
+    /// naming its field (`first_name`) so a form can show it there.
+    case invalidInput([FieldError])
     /// The record does not exist (or is not this account's).
     case notFound(String)
     /// Too many requests: wait that many seconds.
@@ -37,6 +41,7 @@ extension LocifyError: LocalizedError {
         case .badCredentials: "The email or password is not correct."
         case .unauthenticated: "The session has ended (the token expired or was revoked): log in again."
         case .rejected(_, _, let messages): messages.joined(separator: " ")
+        case .invalidInput(let errors): errors.map(\.message).joined(separator: " ")
         case .notFound(let message): message
         case .rateLimited(let seconds):
             seconds.map { "Too many requests: try again in \($0) seconds." } ?? "Too many requests: try again later."

@@ -91,6 +91,8 @@ public final class LocifyStore: Sendable {
         /// Set while a full download runs: the records it has not brought again yet are `stale`.
         case fullDownload = "full_download"
         case lastSyncedAt = "last_synced_at"
+        case countries
+        case countriesAt = "countries_at"
     }
 
     func setting(_ key: Setting) throws -> String? {
@@ -468,6 +470,22 @@ public final class LocifyStore: Sendable {
         return Mutation(
             id: row["id"], type: row["type"], operation: Mutation.Operation(rawValue: row["op"]) ?? .update,
             uuid: row["uuid"], baseRevision: row["base_revision"], fields: fields)
+    }
+
+    /// The countries list last downloaded, and when.
+    func keptCountries() throws -> (countries: [CountryResource], at: Date)? {
+        guard let text = try setting(.countries), let at = try setting(.countriesAt).flatMap(TimeInterval.init),
+            let countries = try? JSONDecoder().decode([CountryResource].self, from: Data(text.utf8))
+        else { return nil }
+        return (countries, Date(timeIntervalSince1970: at))
+    }
+
+    func keepCountries(_ countries: [CountryResource], at date: Date) throws {
+        let text = String(decoding: try JSONEncoder().encode(countries), as: UTF8.self)
+        try write { db in
+            try Self.setSetting(.countries, text, in: db)
+            try Self.setSetting(.countriesAt, String(date.timeIntervalSince1970), in: db)
+        }
     }
 
     func noteSynced(at date: Date) throws {

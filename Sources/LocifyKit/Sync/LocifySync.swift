@@ -1,5 +1,6 @@
 import Foundation
 import LocifyAPI
+import LocifyCore
 
 /// What one `LocifySync.sync()` did.
 public struct SyncReport: Sendable, Equatable {
@@ -117,5 +118,22 @@ extension LocifySync {
         self.init(
             client: LocifyClient(serverURL: session.serverURL, token: session.token, transport: transport), store: store
         )
+    }
+}
+
+extension LocifySync {
+    /// The countries an address form offers: the server's list, asked for at most once every `maxAge`
+    /// (a day: it changes with Locify's versions, not with the account) and kept with the store. Offline,
+    /// the list kept, however old; before any, the list this SDK ships (Core's, the server's own source).
+    public func countries(maxAge: TimeInterval = 86_400, now: Date = Date()) async throws -> [CountryResource] {
+        let kept = try store.keptCountries()
+        if let kept, now.timeIntervalSince(kept.at) < maxAge { return kept.countries }
+        do {
+            let countries = try await client.countries().countries
+            try store.keepCountries(countries, at: now)
+            return countries
+        } catch LocifyError.unreachable {
+            return kept?.countries ?? CountryListResource(CountryCatalog.bundled).countries
+        }
     }
 }

@@ -54,3 +54,16 @@ func withStoreFile(_ body: (String) async throws -> Void) async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
     try await body(directory.appendingPathComponent("store.sqlite").path)
 }
+
+/// The real network, counting what is asked of it.
+final class CountingTransport: HTTPTransport, Sendable {
+    private let network = URLSessionTransport()
+    private let asked = NIOLockedValueBox<[String]>([])
+
+    var paths: [String] { asked.withLockedValue { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        asked.withLockedValue { $0.append(request.url.path) }
+        return try await network.send(request)
+    }
+}
