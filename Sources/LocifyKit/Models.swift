@@ -13,7 +13,19 @@ public struct RecordState: Sendable, Equatable {
     public var isWaiting: Bool
 }
 
-public struct StoredContact: Sendable, Equatable, Identifiable {
+/// A record read from the store: its identity and state, and its JSON whole.
+public protocol StoredRecord: Sendable, Equatable, Identifiable where ID == String {
+    var state: RecordState { get }
+    /// The record as the server sent it (with any waiting change laid over), fields this SDK does not
+    /// name included.
+    var json: JSONValue { get }
+}
+
+extension StoredRecord {
+    public var id: String { state.uuid }
+}
+
+public struct StoredContact: StoredRecord {
     public var state: RecordState
     public var firstName: String
     public var lastName: String?
@@ -25,11 +37,7 @@ public struct StoredContact: Sendable, Equatable, Identifiable {
     public var company: String?
     /// `YYYY-MM-DD` (a year-less birthday has the server's placeholder year); nil when unknown.
     public var birthdate: String?
-    /// The record as the server sent it (with any waiting change laid over), fields this SDK does not
-    /// name included.
     public var json: JSONValue
-
-    public var id: String { state.uuid }
 
     init(state: RecordState, json: JSONValue) {
         self.state = state
@@ -48,7 +56,7 @@ public struct StoredContact: Sendable, Equatable, Identifiable {
     }
 }
 
-public struct StoredAddress: Sendable, Equatable, Identifiable {
+public struct StoredAddress: StoredRecord {
     public var state: RecordState
     public var name: String?
     public var street: String?
@@ -61,8 +69,6 @@ public struct StoredAddress: Sendable, Equatable, Identifiable {
     /// The lines as the address's country writes them (the server's; made here: street and city).
     public var lines: [String]
     public var json: JSONValue
-
-    public var id: String { state.uuid }
 
     init(state: RecordState, json: JSONValue) {
         self.state = state
@@ -86,7 +92,7 @@ public struct StoredAddress: Sendable, Equatable, Identifiable {
     }
 }
 
-public struct StoredPlace: Sendable, Equatable, Identifiable {
+public struct StoredPlace: StoredRecord {
     public var state: RecordState
     public var name: String
     public var coordinate: Coordinate
@@ -97,8 +103,6 @@ public struct StoredPlace: Sendable, Equatable, Identifiable {
     /// Metres from the point a "near" read was asked around; nil for other reads.
     public var distance: Double?
     public var json: JSONValue
-
-    public var id: String { state.uuid }
 
     init(state: RecordState, json: JSONValue) {
         self.state = state
@@ -112,12 +116,10 @@ public struct StoredPlace: Sendable, Equatable, Identifiable {
     }
 }
 
-public struct StoredCategory: Sendable, Equatable, Identifiable {
+public struct StoredCategory: StoredRecord {
     public var state: RecordState
     public var name: String
     public var json: JSONValue
-
-    public var id: String { state.uuid }
 
     init(state: RecordState, json: JSONValue) {
         self.state = state
@@ -126,7 +128,7 @@ public struct StoredCategory: Sendable, Equatable, Identifiable {
     }
 }
 
-public struct StoredReminder: Sendable, Equatable, Identifiable {
+public struct StoredReminder: StoredRecord {
     public var state: RecordState
     public var title: String
     public var description: String?
@@ -138,8 +140,6 @@ public struct StoredReminder: Sendable, Equatable, Identifiable {
     public var nextExpectedDate: String?
     public var contactID: Int?
     public var json: JSONValue
-
-    public var id: String { state.uuid }
 
     init(state: RecordState, json: JSONValue) {
         self.state = state

@@ -179,10 +179,7 @@ public final class LocifyStore: Sendable {
     /// Contacts by name, or those matching `query` (every word, accents and case ignored, in first and last
     /// name and nickname).
     public func contacts(matching query: String? = nil, limit: Int = 100, offset: Int = 0) throws -> [StoredContact] {
-        let (condition, arguments) = Self.searchCondition(query)
-        return try records(
-            "contact", where: condition, arguments: arguments, order: "sort_key, uuid", limit: limit, offset: offset
-        ).map(StoredContact.init)
+        try search("contact", for: query, limit: limit, offset: offset).map(StoredContact.init)
     }
 
     public func contact(uuid: String) throws -> StoredContact? {
@@ -205,11 +202,9 @@ public final class LocifyStore: Sendable {
         try records("reminder", order: "sort_key, uuid", limit: limit).map(StoredReminder.init)
     }
 
+    /// Places by name, or those matching `query` (every word, in the name and the address).
     public func places(matching query: String? = nil, limit: Int = 100, offset: Int = 0) throws -> [StoredPlace] {
-        let (condition, arguments) = Self.searchCondition(query)
-        return try records(
-            "place", where: condition, arguments: arguments, order: "sort_key, uuid", limit: limit, offset: offset
-        ).map(StoredPlace.init)
+        try search("place", for: query, limit: limit, offset: offset).map(StoredPlace.init)
     }
 
     public func place(uuid: String) throws -> StoredPlace? {
@@ -304,6 +299,15 @@ public final class LocifyStore: Sendable {
     /// touched. Ends when the reader stops iterating.
     public func updates() -> AsyncStream<StoreUpdate> {
         broadcaster.stream()
+    }
+
+    /// Records of `type` in name order, or those whose search key holds every word of `query`.
+    private func search(_ type: String, for query: String?, limit: Int, offset: Int) throws
+        -> [(RecordState, JSONValue)]
+    {
+        let (condition, arguments) = Self.searchCondition(query)
+        return try records(
+            type, where: condition, arguments: arguments, order: "sort_key, uuid", limit: limit, offset: offset)
     }
 
     private static func searchCondition(_ query: String?) -> (String, [any DatabaseValueConvertible]) {
