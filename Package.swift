@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Locify",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "locify", targets: ["locify"]),
         .library(name: "LocifyCore", targets: ["LocifyCore"]),

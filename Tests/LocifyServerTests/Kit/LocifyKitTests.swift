@@ -262,7 +262,10 @@ final class LocifyKitTests: XCTestCase {
 
     func testTwoDevicesAndTheWebAppConverge() async throws {
         try await forEachDatabase { app, _, _ in
-            let account = try await app.makeAccount()
+            // The person uses the web app (its forms, signed in) and two devices with a token of theirs.
+            let web = WebClient(app: app)
+            let mariePath = try await web.registerWithContact()
+            let account = try await app.apiAccount(email: "grace@example.com")
             let (_, amelie) = try await seed(app, account)
             try await app.listening { url in
                 let phone = try LocifyStore.inMemory()
@@ -276,6 +279,10 @@ final class LocifyKitTests: XCTestCase {
                 try phone.update("contact", uuid: uuid, fields: ["nickname": "Lili"])
                 try tablet.update("contact", uuid: uuid, fields: ["description": "Met in Lyon"])
                 try tablet.create("contact", fields: ["first_name": "Jules"])
+                let note = try await web.post("\(mariePath)/notes", form: ["body": "Discovered radium"])
+                XCTAssertEqual(note.status, .seeOther, note.text)
+                let pierre = try await web.post("/contacts", form: ["first_name": "Pierre", "last_name": "Curie"])
+                XCTAssertEqual(pierre.status, .seeOther, pierre.text)
                 _ = try await app.send(
                     .PUT, "/api/contacts/\(amelie.id)", headers: account.bearer, json: #"{"is_starred": true}"#)
                 try await phoneSync.sync()
@@ -285,15 +292,20 @@ final class LocifyKitTests: XCTestCase {
                 let served = try await app.send(.GET, "/api/contacts/\(amelie.id)", headers: account.bearer)
                     .decoded(DataEnvelope<ContactResource>.self).data
                 XCTAssertEqual(served.nickname, "Lili")
+                XCTAssertEqual(served.description, "Met in Lyon")
                 XCTAssertTrue(served.isStarred)
+                let names = ["Amélie Laurent", "Grace Hopper", "Jules", "Marie Curie", "Pierre Curie"]
+                let onServer = try await client.contacts().data.map(\.completeName).sorted()
+                XCTAssertEqual(onServer, names)
                 for store in [phone, tablet] {
                     let contact = try XCTUnwrap(try store.contact(uuid: uuid))
                     XCTAssertEqual(contact.nickname, "Lili")
                     XCTAssertEqual(contact.description, "Met in Lyon")
                     XCTAssertTrue(contact.isStarred)
-                    XCTAssertEqual(
-                        try store.contacts().map(\.completeName), ["Amélie Laurent", "Grace Hopper", "Jules"])
+                    XCTAssertEqual(try store.contacts().map(\.completeName), names)
+                    XCTAssertEqual(try store.count("note"), 1)
                     XCTAssertEqual(try store.counts(), try phone.counts())
+                    XCTAssertEqual(try store.waitingChanges(), [])
                 }
             }
         }
