@@ -39,6 +39,14 @@ public struct StoredContact: StoredRecord {
     public var birthdate: String?
     public var json: JSONValue
 
+    /// A contact from its JSON as a route or the feed answers it (previews, a record read elsewhere).
+    public init(json: JSONValue) {
+        self.init(
+            state: RecordState(
+                id: json["id"]?.int, uuid: json["uuid"]?.string?.lowercased() ?? "", revision: nil, isWaiting: false),
+            json: json)
+    }
+
     init(state: RecordState, json: JSONValue) {
         self.state = state
         self.json = json

@@ -168,7 +168,7 @@ extension LocifyStore {
         try read { db in
             var names: [Int: String] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT id, title FROM record WHERE type = 'contact' AND id IS NOT NULL AND deleted_here = 0")
+                db, sql: "SELECT id, title FROM record WHERE type = 'contact' AND id IS NOT NULL AND shown = 1")
             {
                 names[row["id"]] = row["title"]
             }

@@ -35,12 +35,17 @@ final class LocifyKitNativeTests: XCTestCase {
                 let kept = try XCTUnwrap(try store.addresses(ofContact: contact).first)
                 XCTAssertEqual(kept.postalLines(), ["12 rue de la Paix", "69002 Lyon", "France"])
                 XCTAssertEqual(kept.postalLines(asWritten: false), ["12 rue de la Paix", "69002 LYON", "France"])
-                for (app, key) in [
-                    (MapsApp.openStreetMap, "osm"), (.googleMaps, "google"), (.appleMaps, "apple"),
-                    (.organicMaps, "organic_maps"),
+                let servedAddress = try await app.send(
+                    .GET, "/api/addresses/\(try XCTUnwrap(kept.state.id))", headers: account.bearer
+                ).decoded(DataEnvelope<AddressResource>.self).data
+                XCTAssertNil(kept.json["map_links"], "made on the device, not kept")
+                XCTAssertNil(kept.json["contact"], "the contact is a record of its own")
+                XCTAssertEqual(kept.json["contact_id"]?.int, ada.id)
+                for (mapsApp, served) in [
+                    (MapsApp.openStreetMap, servedAddress.mapLinks.osm), (.googleMaps, servedAddress.mapLinks.google),
+                    (.appleMaps, servedAddress.mapLinks.apple), (.organicMaps, servedAddress.mapLinks.organicMaps),
                 ] {
-                    XCTAssertEqual(
-                        kept.mapLink(in: app), kept.json["map_links"]?[key]?.string, "\(app): the server's link")
+                    XCTAssertEqual(kept.mapLink(in: mapsApp), served, "\(mapsApp): the server's link")
                 }
                 XCTAssertEqual(
                     kept.directionsLink(in: .googleMaps, mode: .walking),
@@ -50,8 +55,11 @@ final class LocifyKitNativeTests: XCTestCase {
                     kept.shareText)
 
                 let cafe = try XCTUnwrap(try store.places().first)
-                XCTAssertEqual(cafe.shareText, cafe.json["share_text"]?.string, "the server's share text")
-                XCTAssertEqual(cafe.mapLink(in: .openStreetMap), cafe.json["map_links"]?["osm"]?.string)
+                let servedPlace = try await app.send(
+                    .GET, "/api/places/\(try XCTUnwrap(cafe.state.id))", headers: account.bearer
+                ).decoded(DataEnvelope<PlaceResource>.self).data
+                XCTAssertEqual(cafe.shareText, servedPlace.shareText, "the server's share text")
+                XCTAssertEqual(cafe.mapLink(in: .openStreetMap), servedPlace.mapLinks.osm)
                 XCTAssertNotNil(cafe.directionsLink(in: .appleMaps, mode: .transit))
             }
         }

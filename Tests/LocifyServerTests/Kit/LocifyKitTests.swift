@@ -218,10 +218,11 @@ final class LocifyKitTests: XCTestCase {
                 XCTAssertEqual(served.lastName, "Laurent-Petit")
                 XCTAssertEqual(served.nickname, "Lili")
                 let kept = try XCTUnwrap(try store.contact(uuid: uuid))
-                let route = try await client.contact(id: amelie.id)
-                XCTAssertEqual(
-                    try JSONDecoder().decode(ContactResource.self, from: kept.json.data), route,
-                    "the server's record, whole")
+                let route = try await client.exchange("GET", "api/contacts/\(amelie.id)")
+                let whole = try XCTUnwrap(try JSONValue(parsing: route.body)["data"])
+                XCTAssertEqual(kept.json, StoredJSON.kept(whole, type: "contact"), "the server's record, whole")
+                XCTAssertNil(kept.json["addresses"], "kept as records of their own")
+                XCTAssertNotNil(kept.json["information"])
                 XCTAssertEqual(kept.nickname, "Lili")
                 XCTAssertFalse(kept.state.isWaiting)
             }
