@@ -62,6 +62,16 @@ public struct LocifyClient: Sendable {
         try await send("GET", "api/contacts/\(id)", as: DataEnvelope<ContactResource>.self).data
     }
 
+    public func addresses(ofContact contactID: Int, page: Int = 1, limit: Int = 100) async throws
+        -> PageResource<AddressResource>
+    {
+        try await send("GET", "api/contacts/\(contactID)/addresses", query: Self.page(page, limit))
+    }
+
+    public func address(id: Int) async throws -> AddressResource {
+        try await send("GET", "api/addresses/\(id)", as: DataEnvelope<AddressResource>.self).data
+    }
+
     public func places(page: Int = 1, limit: Int = 100) async throws -> PageResource<PlaceResource> {
         try await send(
             "GET", "api/places",

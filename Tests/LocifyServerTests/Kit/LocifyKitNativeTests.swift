@@ -159,6 +159,14 @@ final class LocifyKitNativeTests: XCTestCase {
                 XCTAssertEqual(timeline.today.items.first?.contact.name, "Ada Lovelace")
                 let contacts = try await client.contacts(query: "lovelace")
                 XCTAssertEqual(contacts.data.map(\.id), [ada.id])
+                let made = try await app.send(
+                    .POST, "/api/addresses", headers: account.bearer,
+                    json: #"{"contact_id": \#(ada.id), "city": "London", "country": "GB"}"#)
+                XCTAssertEqual(made.status, .created, made.text)
+                let addresses = try await client.addresses(ofContact: ada.id)
+                XCTAssertEqual(addresses.data.map(\.city), ["London"])
+                let address = try await client.address(id: try XCTUnwrap(addresses.data.first?.id))
+                XCTAssertEqual(address.country?.iso, "GB")
 
                 let png = Data(try Avatar.discPNG(background: "#1f5fbf", size: 64))
                 let uuid = UUID()
