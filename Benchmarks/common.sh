@@ -129,3 +129,18 @@ with open(f"{work}/places.csv", "w") as out:
         out.write(f"Place {n},{random.uniform(36, 64):.6f},{random.uniform(-10, 30):.6f},Category {n % 20}\n")
 PY
 }
+
+# The benchmark's account filled with $1 contacts (each with $2 postal addresses) and $1 places in 20
+# categories, served on a free port with the background workers off. Needs $work and $bin; sets $data,
+# $port, $token and $server (stopped by remove_bench_workspace).
+serve_filled_bench_account() {
+  write_bench_files "$1" "$work" "$2"
+  data="$work/data"
+  make_bench_account "$data"
+  "$bin" import contacts "$work/contacts.vcf" --email bench@example.com --data-dir "$data" | head -n 1
+  "$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+}

@@ -34,17 +34,8 @@ trap cleanup EXIT
 # Nothing reaches the internet: no geocoder, no Gravatar, the bundled basemap instead of a tile server.
 export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_TILE_URL=off LOCIFY_LOG_LEVEL=${LOCIFY_LOG_LEVEL:-warning}
 
-# The contacts (a vCard file, two postal addresses each) and the places (a CSV file, 20 categories).
-write_bench_files "$count" "$work" 2
-
-data="$work/data"
-make_bench_account "$data"
-"$bin" import contacts "$work/contacts.vcf" --email bench@example.com --data-dir "$data" | head -n 1
-"$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+# Contacts with two postal addresses each, and places in 20 categories.
+serve_filled_bench_account "$count" 2
 
 "$python" - "$port" "$token" "$count" "$server" <<'PY'
 import json, math, os, random, shutil, signal, statistics, sys, time, urllib.request

@@ -16,15 +16,7 @@ release_binary
 
 make_bench_workspace
 export LOCIFY_GEOCODER=off LOCIFY_GRAVATAR_URL=off LOCIFY_LOG_LEVEL=warning
-write_bench_files "$count" "$work" 1
-data="$work/data"
-make_bench_account "$data"
-"$bin" import contacts "$work/contacts.vcf" --email bench@example.com --data-dir "$data" | head -n 1
-"$bin" import places "$work/places.csv" --email bench@example.com --data-dir "$data" | head -n 1
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-LOCIFY_WORKERS=0 "$bin" serve --port "$port" --data-dir "$data" >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+serve_filled_bench_account "$count" 1
 
 export LOCIFY_CLIENT_STORE="$work/client.sqlite" LOCIFY_PASSWORD=benchmark
 "$bin" client login --server "http://127.0.0.1:$port" --email bench@example.com >/dev/null
