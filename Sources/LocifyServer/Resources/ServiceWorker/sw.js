@@ -84,8 +84,12 @@ async function page(event) {
 // page of a large account (each address form carries the world's countries) well within its storage.
 const COMPRESSED = "X-Locify-Compressed";
 
+// A one-time message ("This contact is you.") belongs to the visit that showed it, not to the device's
+// copy of the page, which may be opened offline days later.
+const FLASH_MESSAGE = /<p class="flash" role="status">[^<]*<\/p>/;
+
 async function save(url, response) {
-  const text = await response.text();
+  const text = (await response.text()).replace(FLASH_MESSAGE, "");
   const headers = new Headers(response.headers);
   headers.set(SAVED_AT, new Date().toISOString());
   headers.set(SAVED_TITLE, encodeURIComponent(title(text)));
