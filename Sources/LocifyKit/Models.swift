@@ -53,50 +53,44 @@ public struct StoredContact: StoredRecord {
         firstName = json["first_name"]?.string ?? ""
         lastName = json["last_name"]?.string
         nickname = json["nickname"]?.string
-        completeName =
-            json["complete_name"]?.string
-            ?? [firstName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        completeName = Self.name(in: json)
         description = json["description"]?.string
         isStarred = json["is_starred"]?.bool ?? false
         job = json.value(at: ["information", "career", "job"])?.string
         company = json.value(at: ["information", "career", "company"])?.string
         birthdate = json.value(at: ["information", "dates", "birthdate", "date"])?.string.map { String($0.prefix(10)) }
     }
+
+    /// The name a contact's JSON shows: the server's `complete_name`, else its names joined as the server joins them.
+    static func name(in json: JSONValue) -> String {
+        json["complete_name"]?.string ?? composedName(in: json)
+    }
+
+    static func composedName(in json: JSONValue) -> String {
+        [json["first_name"]?.string, json["last_name"]?.string].compactMap { $0 }.filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
 }
 
 public struct StoredAddress: StoredRecord {
     public var state: RecordState
-    public var name: String?
-    public var street: String?
-    public var city: String?
-    public var province: String?
-    public var postalCode: String?
-    /// ISO 3166-1 alpha-2.
-    public var countryCode: String?
-    public var coordinate: Coordinate?
-    /// The lines as the address's country writes them (the server's; made here: street and city).
-    public var lines: [String]
+    /// The address as Core knows it (its label is the address's `name`): `postalLines`, `mapLink` and the
+    /// rest write and link it by Core's rules.
+    public var postalAddress: PostalAddress
     public var json: JSONValue
 
     init(state: RecordState, json: JSONValue) {
         self.state = state
         self.json = json
-        name = json["name"]?.string
-        street = json["street"]?.string
-        city = json["city"]?.string
-        province = json["province"]?.string
-        postalCode = json["postal_code"]?.string
-        countryCode = (json["country"]?.string ?? json["country"]?["iso"]?.string ?? json["country"]?["id"]?.string)?
-            .uppercased()
+        var coordinate: Coordinate?
         if let latitude = json["latitude"]?.double, let longitude = json["longitude"]?.double {
             coordinate = Coordinate(latitude: latitude, longitude: longitude)
         }
-        if case .array(let formatted) = json["formatted"] ?? .null {
-            lines = formatted.compactMap(\.string)
-        } else {
-            lines = [street, [postalCode, city].compactMap { $0 }.joined(separator: " "), countryCode]
-                .compactMap { $0 }.filter { !$0.isEmpty }
-        }
+        let country = json["country"]?.string ?? json["country"]?["iso"]?.string ?? json["country"]?["id"]?.string
+        postalAddress = PostalAddress(
+            label: json["name"]?.string, street: json["street"]?.string, city: json["city"]?.string,
+            province: json["province"]?.string, postalCode: json["postal_code"]?.string,
+            countryCode: country?.uppercased(), coordinate: coordinate)
     }
 }
 

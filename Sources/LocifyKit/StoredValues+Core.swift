@@ -10,12 +10,6 @@ extension StoredAddress {
         json["geocode"]?["precision"]?.string.flatMap(CoordinatePrecision.init(rawValue:))
     }
 
-    public var postalAddress: PostalAddress {
-        PostalAddress(
-            label: name, street: street, city: city, province: province, postalCode: postalCode,
-            countryCode: countryCode, coordinate: coordinate)
-    }
-
     /// The lines as the address's country writes them, the country's name last; `asWritten` keeps the case
     /// typed where the postal form writes capitals (for a screen; an envelope wants `false`).
     public func postalLines(asWritten: Bool = true) -> [String] {
@@ -35,7 +29,8 @@ extension StoredAddress {
     }
 
     public var shareText: String {
-        ShareText.address(name: name, lines: postalLines(asWritten: false), coordinate: coordinate)
+        ShareText.address(
+            name: postalAddress.label, lines: postalLines(asWritten: false), coordinate: postalAddress.coordinate)
     }
 }
 
@@ -113,8 +108,7 @@ extension LocifyStore {
     ) throws -> [PlannedNotification] {
         guard limit > 0 else { return [] }
         let today = CalendarDate(now, in: timeZone)
-        let names = try contactNamesByID()
-        var planned: [PlannedNotification] = []
+        var soonest: [(fireDate: Date, id: String, date: CalendarDate, reminder: StoredReminder)] = []
         for reminder in try reminders(limit: Int.max) {
             guard let schedule = reminder.schedule, var date = schedule.nextOccurrence(onOrAfter: today) else {
                 continue
@@ -122,24 +116,24 @@ extension LocifyStore {
             // At most `limit` of each: no reminder can bring more than that into the plan.
             for _ in 0..<limit {
                 let fireDate = NotificationSchedule.moment(of: date, minutes: minutes, in: timeZone)
-                if fireDate > now {
-                    let text = NoticeText(
-                        reminderTitle: reminder.title,
-                        contactName: reminder.contactID.flatMap { names[$0] } ?? "Someone", occurrence: date,
-                        daysBefore: 0, timeZone: timeZone)
-                    planned.append(
-                        PlannedNotification(
-                            id: "\(reminder.state.uuid)@\(date)", reminderUUID: reminder.state.uuid,
-                            occurrence: date, fireDate: fireDate, title: text.title, body: text.body))
-                }
+                if fireDate > now { soonest.append((fireDate, "\(reminder.state.uuid)@\(date)", date, reminder)) }
                 guard let after = date.adding(days: 1), let next = schedule.nextOccurrence(onOrAfter: after) else {
                     break
                 }
                 date = next
             }
         }
-        planned.sort { ($0.fireDate, $0.id) < ($1.fireDate, $1.id) }
-        return Array(planned.prefix(limit))
+        soonest.sort { ($0.fireDate, $0.id) < ($1.fireDate, $1.id) }
+        // Worded only for the notifications kept.
+        let names = try contactNamesByID()
+        return soonest.prefix(limit).map { fireDate, id, date, reminder in
+            let text = NoticeText(
+                reminderTitle: reminder.title, contactName: reminder.contactID.flatMap { names[$0] } ?? "Someone",
+                occurrence: date, daysBefore: 0, timeZone: timeZone)
+            return PlannedNotification(
+                id: id, reminderUUID: reminder.state.uuid, occurrence: date, fireDate: fireDate, title: text.title,
+                body: text.body)
+        }
     }
 
     /// The plan now, then again each time reminders or contacts change (a sync, an edit made here): what an
@@ -168,7 +162,7 @@ extension LocifyStore {
         try read { db in
             var names: [Int: String] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT id, title FROM record WHERE type = 'contact' AND id IS NOT NULL AND shown = 1")
+                db, sql: "SELECT id, title FROM record WHERE type = 'contact' AND id IS NOT NULL AND deleted_here = 0")
             {
                 names[row["id"]] = row["title"]
             }

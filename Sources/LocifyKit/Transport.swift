@@ -82,7 +82,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }

@@ -105,10 +105,11 @@ extension Locify.Client {
                 let password =
                     password ?? ProcessInfo.processInfo.environment["LOCIFY_PASSWORD"] ?? Self.askPassword()
                 guard let password, !password.isEmpty else { throw ClientFailure("A password is needed.") }
-                let sync = try await LocifySync.logIn(
-                    server: server, email: email, password: password, store: try storeOptions.open())
-                let user = try await sync.client.me()
-                print("Logged in to \(sync.client.serverURL.absoluteString) as \(user.name) <\(user.email)>.")
+                let store = try storeOptions.open()
+                let sync = try await LocifySync.logIn(server: server, email: email, password: password, store: store)
+                // The account's email as the server has it (logIn asked /api/me once), kept with the session.
+                let account = try store.session()?.email ?? email
+                print("Logged in to \(sync.client.serverURL.absoluteString) as \(account).")
                 print("Run `locify client sync` to download the account.")
             }
         }
@@ -229,7 +230,7 @@ extension Locify.Client {
                 if let birthdate = contact.birthdate { print("Birthday: \(birthdate)") }
                 if let job = contact.job { print("Job: \(job)\(contact.company.map { " at \($0)" } ?? "")") }
                 for address in try store.addresses(ofContact: contact) {
-                    print("Address: \(address.lines.joined(separator: ", "))")
+                    print("Address: \(address.postalLines().joined(separator: ", "))")
                 }
                 for reminder in try store.reminders(ofContact: contact) {
                     print(

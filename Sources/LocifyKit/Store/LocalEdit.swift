@@ -30,9 +30,7 @@ enum LocalEdit {
             record = record.setting(value, at: path[...])
         }
         if type == "contact", fields["first_name"] != nil || fields["last_name"] != nil {
-            let name = [record["first_name"]?.string, record["last_name"]?.string].compactMap { $0 }
-                .filter { !$0.isEmpty }.joined(separator: " ")
-            record = record.setting(.string(name), at: ["complete_name"])
+            record = record.setting(.string(StoredContact.composedName(in: record)), at: ["complete_name"])
         }
         return record
     }

@@ -51,25 +51,25 @@ public final class LocifyStore: Sendable {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             // `synced` is the server's copy; `current` what is shown when a change waits (nil: the same
-            // as `synced`); `deleted_here` a delete waiting; `shown` whether the device shows it. One copy of
-            // each record unless it waits. The JSON comes last in each row: a column after it would be
+            // as `synced`); `deleted_here` a delete waiting (a row with neither copy is removed, so every
+            // other row shows). One copy of each record unless it waits. The JSON comes last in each row: a column after it would be
             // reached only through the JSON's overflow pages. Lists, searches and "near here" read the
             // indexes alone (each holds what its query filters and sorts on), then the few rows they show.
             try db.execute(
                 sql: """
                     CREATE TABLE record (
                         type TEXT NOT NULL, uuid TEXT NOT NULL, id INTEGER, revision INTEGER,
-                        shown INTEGER NOT NULL DEFAULT 0, deleted_here INTEGER NOT NULL DEFAULT 0,
+                        deleted_here INTEGER NOT NULL DEFAULT 0,
                         stale INTEGER NOT NULL DEFAULT 0,
                         title TEXT, search_key TEXT, sort_key TEXT, parent_id INTEGER, parent_uuid TEXT,
                         latitude REAL, longitude REAL, flag INTEGER NOT NULL DEFAULT 0,
                         synced BLOB, current BLOB,
                         UNIQUE (type, uuid));
                     CREATE INDEX record_by_id ON record (type, id);
-                    CREATE INDEX record_listed ON record (type, shown, sort_key, uuid, search_key);
+                    CREATE INDEX record_listed ON record (type, deleted_here, sort_key, uuid, search_key);
                     CREATE INDEX record_by_parent_id ON record (type, parent_id) WHERE parent_id IS NOT NULL;
                     CREATE INDEX record_by_parent_uuid ON record (type, parent_uuid) WHERE parent_uuid IS NOT NULL;
-                    CREATE INDEX record_by_position ON record (type, shown, latitude, longitude, uuid)
+                    CREATE INDEX record_by_position ON record (type, deleted_here, latitude, longitude, uuid)
                         WHERE latitude IS NOT NULL;
                     CREATE INDEX record_stale ON record (stale) WHERE stale = 1;
                     CREATE TABLE outbox (
@@ -105,9 +105,7 @@ public final class LocifyStore: Sendable {
     }
 
     func setting(_ key: Setting) throws -> String? {
-        try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
-        }
+        try read { db in try Self.settingValue(key, in: db) }
     }
 
     func setSetting(_ key: Setting, _ value: String?) throws {
@@ -235,7 +233,7 @@ public final class LocifyStore: Sendable {
             try Row.fetchAll(
                 db.cachedStatement(
                     sql:
-                        "SELECT uuid, latitude, longitude FROM record WHERE type = 'place' AND shown = 1 AND \(condition)"
+                        "SELECT uuid, latitude, longitude FROM record WHERE type = 'place' AND deleted_here = 0 AND \(condition)"
                 ),
                 arguments: StatementArguments(arguments) ?? [])
         }
@@ -268,7 +266,7 @@ public final class LocifyStore: Sendable {
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM record WHERE type = ? AND shown = 1",
+                    "SELECT COUNT(*) FROM record WHERE type = ? AND deleted_here = 0",
                 arguments: [type]) ?? 0
         }
     }
@@ -277,28 +275,25 @@ public final class LocifyStore: Sendable {
     public func counts() throws -> [String: Int] {
         try read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT type, COUNT(*) AS n FROM record WHERE shown = 1 GROUP BY type")
+                db, sql: "SELECT type, COUNT(*) AS n FROM record WHERE deleted_here = 0 GROUP BY type")
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["type"] as String, $0["n"] as Int) })
         }
     }
 
     /// The changes made here and not sent yet, oldest first.
     public func waitingChanges(limit: Int = 10_000) throws -> [Mutation] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id LIMIT ?", arguments: [limit]).map(Self.mutation)
-        }
+        try read { db in try Self.waiting(limit: limit, in: db) }
+    }
+
+    private static func waiting(limit: Int, in db: Database) throws -> [Mutation] {
+        try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id LIMIT ?", arguments: [limit]).map(mutation)
     }
 
     public func refusals() throws -> [Refusal] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM refusal ORDER BY id").map { row in
                 let errors =
-                    (try? JSONValue(parsing: row["errors"] as Data)).flatMap { value -> [SyncFieldErrorResource]? in
-                        guard case .array(let list) = value else { return nil }
-                        return list.map {
-                            SyncFieldErrorResource(field: $0["field"]?.string, message: $0["message"]?.string ?? "")
-                        }
-                    } ?? []
+                    (try? JSONDecoder().decode([SyncFieldErrorResource].self, from: row["errors"] as Data)) ?? []
                 return Refusal(
                     mutation: Self.mutation(row), status: SyncPushStatus(rawValue: row["status"]) ?? .rejected,
                     errors: errors, refusedAt: Date(timeIntervalSince1970: row["refused_at"]))
@@ -361,7 +356,7 @@ public final class LocifyStore: Sendable {
             let found = try Int64.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT rowid FROM record WHERE type = ? AND shown = 1 AND \(condition)
+                        SELECT rowid FROM record WHERE type = ? AND deleted_here = 0 AND \(condition)
                         ORDER BY \(order) LIMIT ? OFFSET ?
                         """),
                 arguments: StatementArguments([type] + arguments + [limit, offset]) ?? [])
@@ -408,8 +403,9 @@ public final class LocifyStore: Sendable {
     {
         try write { db in
             let existing = try Row.fetchOne(
-                db, sql: "SELECT revision, shown FROM record WHERE type = ? AND uuid = ?", arguments: [type, uuid])
-            let shown = existing.map { $0["shown"] as Bool } ?? false
+                db, sql: "SELECT revision, deleted_here FROM record WHERE type = ? AND uuid = ?",
+                arguments: [type, uuid])
+            let shown = existing.map { !($0["deleted_here"] as Bool) } ?? false
             switch operation {
             case .create where shown:
                 throw LocifyError.rejected(
@@ -469,11 +465,11 @@ public final class LocifyStore: Sendable {
         let projection = projected.map { RecordProjection(type: type, json: $0) }
         try db.cachedStatement(
             sql: """
-                UPDATE record SET current = ?, shown = ?, deleted_here = ?, title = ?, search_key = ?, sort_key = ?,
+                UPDATE record SET current = ?, deleted_here = ?, title = ?, search_key = ?, sort_key = ?,
                 parent_id = ?, parent_uuid = ?, latitude = ?, longitude = ?, flag = ? WHERE type = ? AND uuid = ?
                 """
         ).execute(arguments: [
-            current?.data, !deletedHere, deletedHere, projection?.title, projection?.searchKey, projection?.sortKey,
+            current?.data, deletedHere, projection?.title, projection?.searchKey, projection?.sortKey,
             projection?.parentID, projection?.parentUUID, projection?.latitude,
             projection?.longitude, projection?.flag ?? false, type, uuid,
         ])
@@ -584,50 +580,51 @@ public final class LocifyStore: Sendable {
     private static func keepServerCopy(
         type: String, uuid: String, id: Int, revision: Int, data sent: JSONValue, hasWaiting: Bool, in db: Database
     ) throws {
-        // A copy older than the one kept (a push's answer came first) is not taken.
-        let kept = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT revision FROM record WHERE type = ? AND uuid = ? AND synced IS NOT NULL"),
-            arguments: [type, uuid])
-        if let kept, kept > revision {
-            try db.execute(sql: "UPDATE record SET stale = 0 WHERE type = ? AND uuid = ?", arguments: [type, uuid])
-            return
-        }
         let data = StoredJSON.kept(sent, type: type)
+        // Each upsert leaves alone a copy newer than the one sent (a push's answer came first); the record
+        // still came in this download, so it is not stale.
+        let newer = "record.synced IS NULL OR record.revision IS NULL OR record.revision <= excluded.revision"
+        func keptNewer() throws -> Bool {
+            guard db.changesCount == 0 else { return false }
+            try db.execute(sql: "UPDATE record SET stale = 0 WHERE type = ? AND uuid = ?", arguments: [type, uuid])
+            return true
+        }
         guard !hasWaiting else {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO record (type, uuid, id, revision, synced) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (type, uuid) DO UPDATE SET id = excluded.id, revision = excluded.revision,
-                    synced = excluded.synced, stale = 0
+                    synced = excluded.synced, stale = 0 WHERE \(newer)
                     """
             ).execute(arguments: [type, uuid, id, revision, data.data])
+            if try keptNewer() { return }
             return try refresh(type: type, uuid: uuid, in: db)
         }
         // What a download does for nearly every record: one statement.
         let projection = RecordProjection(type: type, json: data)
         try db.cachedStatement(
             sql: """
-                INSERT INTO record (type, uuid, id, revision, shown, deleted_here, stale, title, search_key, sort_key,
+                INSERT INTO record (type, uuid, id, revision, deleted_here, stale, title, search_key, sort_key,
                     parent_id, parent_uuid, latitude, longitude, flag, synced, current)
-                VALUES (?, ?, ?, ?, 1, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-                ON CONFLICT (type, uuid) DO UPDATE SET id = excluded.id, revision = excluded.revision, shown = 1,
+                VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                ON CONFLICT (type, uuid) DO UPDATE SET id = excluded.id, revision = excluded.revision,
                     deleted_here = 0, stale = 0, title = excluded.title, search_key = excluded.search_key,
                     sort_key = excluded.sort_key, parent_id = excluded.parent_id, parent_uuid = excluded.parent_uuid,
                     latitude = excluded.latitude, longitude = excluded.longitude, flag = excluded.flag,
-                    synced = excluded.synced, current = NULL
+                    synced = excluded.synced, current = NULL WHERE \(newer)
                 """
         ).execute(arguments: [
             type, uuid, id, revision, projection.title, projection.searchKey, projection.sortKey, projection.parentID,
             projection.parentUUID, projection.latitude, projection.longitude,
             projection.flag, data.data,
         ])
+        _ = try keptNewer()
     }
 
     /// The next changes to send, oldest first.
     func nextPush(limit: Int = 500) throws -> SyncPush? {
         try read { db in
-            let mutations = try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id LIMIT ?", arguments: [limit])
-                .map(Self.mutation)
+            let mutations = try Self.waiting(limit: limit, in: db)
             guard !mutations.isEmpty else { return nil }
             let clientID = try Self.settingValue(.clientID, in: db) ?? ""
             return SyncPush(clientID: clientID, cursor: try Self.settingValue(.cursor, in: db), mutations: mutations)
@@ -656,10 +653,6 @@ public final class LocifyStore: Sendable {
                             arguments: [mutation.type, mutation.uuid])
                     }
                 case .rejected, .conflict:
-                    let errors = JSONValue.array(
-                        result.errors.map {
-                            .object(["field": $0.field.map(JSONValue.string) ?? .null, "message": .string($0.message)])
-                        })
                     try db.execute(
                         sql: """
                             INSERT OR REPLACE INTO refusal (id, type, op, uuid, base_revision, fields, status, errors, refused_at)
@@ -668,7 +661,8 @@ public final class LocifyStore: Sendable {
                         arguments: [
                             mutation.id, mutation.type, mutation.operation.rawValue, mutation.uuid,
                             mutation.baseRevision,
-                            JSONValue.object(mutation.fields).data, result.status.rawValue, errors.data,
+                            JSONValue.object(mutation.fields).data, result.status.rawValue,
+                            try JSONEncoder().encode(result.errors),
                             Date().timeIntervalSince1970,
                         ])
                 }

@@ -35,11 +35,10 @@ struct RecordProjection: Equatable {
         flag = false
         switch type {
         case "contact":
-            let first = json["first_name"]?.string
-            let last = json["last_name"]?.string
-            let composed = [first, last].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            title = json["complete_name"]?.string ?? composed
-            searchKey = TextFolding.searchKey([first, last, json["nickname"]?.string])
+            title = StoredContact.name(in: json)
+            searchKey = TextFolding.searchKey([
+                json["first_name"]?.string, json["last_name"]?.string, json["nickname"]?.string,
+            ])
             sortKey = TextFolding.searchKey([title])
             flag = json["is_starred"]?.bool ?? false
         case "place":

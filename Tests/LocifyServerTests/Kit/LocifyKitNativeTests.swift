@@ -256,7 +256,7 @@ final class LocifyKitNativeTests: XCTestCase {
                 XCTAssertEqual(served.job, "Analyst")
                 XCTAssertEqual(served.company, "Babbage & Co")
                 XCTAssertTrue(served.isStarred)
-                XCTAssertEqual(try store.addresses(ofContact: served).map(\.countryCode), ["GB"])
+                XCTAssertEqual(try store.addresses(ofContact: served).map(\.postalAddress.countryCode), ["GB"])
                 XCTAssertNotNil(try store.addresses(ofContact: served).first { $0.state.uuid == address }?.state.id)
                 XCTAssertEqual(try store.place(uuid: place)?.isFavorite, true)
                 XCTAssertEqual(try store.reminders(ofContact: served).map(\.state.uuid), [call])
