@@ -118,11 +118,14 @@ public struct HealthResource: Codable, Sendable, Equatable {
     public var status: String
     public var database: String
     public var version: String
+    /// Why the server is unavailable; absent when it is fine.
+    public var reason: String?
 
-    public init(status: String, database: String, version: String) {
+    public init(status: String, database: String, version: String, reason: String? = nil) {
         self.status = status
         self.database = database
         self.version = version
+        self.reason = reason
     }
 }
 

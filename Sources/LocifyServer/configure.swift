@@ -44,12 +44,16 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     if config.preloadsGazetteer {
         app.lifecycle.use(GazetteerPreloader())
     }
+    if config.metricsToken != nil { ServerMetrics.start() }
     app.gravatarRefresher = GravatarRefresher()
     app.jobHandlers = [
         RegisteredJob(GeocodeAddressJob()), RegisteredJob(DeliverNotificationJob()), RegisteredJob(GravatarLookUpJob()),
         RegisteredJob(PlaceImportJob()),
     ]
-    app.periodicTasks = [.planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app)]
+    app.periodicTasks = [
+        .planningNotifications(in: app), .sweepingGravatars(in: app), .purgingTombstones(in: app),
+        .pruningFinishedWork(in: app), .pruningDeliveryLog(in: app),
+    ]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
         .reminder, .photo, .document, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
@@ -87,7 +91,10 @@ private func registerDatabase(_ app: Application, config: LocifyConfig) async th
         try await applyConnectionSettings(app)
         app.lifecycle.use(KeptStatementsLifecycle())
     case .postgres(let url):
-        try app.databases.use(.postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .debug), as: .psql)
+        try app.databases.use(
+            .postgres(
+                url: url, maxConnectionsPerEventLoop: LocifyConfig.postgresConnectionsPerEventLoop, sqlLogLevel: .debug),
+            as: .psql)
     }
 }
 
@@ -196,6 +203,7 @@ let locifyMigrations: [any Migration] = [
     CreateSignedPolicies(),
     CreateAuditLogs(),
     CreateDocuments(),
+    CreateLeases(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -228,6 +236,7 @@ let locifyTables: [any StoredTable.Type] = [
     NotificationsTable.self,
     NotificationDeliveriesTable.self,
     JobsTable.self,
+    LeasesTable.self,
     GeocodeCacheTable.self,
     LoginFailuresTable.self,
     SyncTombstonesTable.self,
@@ -375,6 +384,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: PlacesWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())
+    try signedIn.register(collection: ServerWebController())
     try signedIn.register(collection: OfflinePlanController())
     try signedIn.register(collection: MapAreasWebController())
 }

@@ -184,11 +184,15 @@ enum SettingsPage {
         let looksUpGravatar: Bool
         /// `LOCIFY_GRAVATAR_URL=off`: the administrator turned look-ups off for everyone.
         let gravatarOffForServer: Bool
+        /// Settings → Server, for an administrator only.
+        let serverURL: String?
 
         init(
             profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession,
-            serverAddress: String = "", looksUpGravatar: Bool = true, gravatarOffForServer: Bool = false
+            serverAddress: String = "", looksUpGravatar: Bool = true, gravatarOffForServer: Bool = false,
+            isAdministrator: Bool = false
         ) {
+            serverURL = isAdministrator ? SitePaths.settingsServer.path : nil
             let form = state.profile
             let timezone = form?.timezone ?? stored.timezone
             let mapsApp = form?.mapsApp ?? stored.mapsApp.rawValue
@@ -279,6 +283,7 @@ enum SettingsPage {
         return Context(
             profile: user.profile, tokens: tokens, state: state, session: request.pageSession,
             serverAddress: request.baseURL, looksUpGravatar: try await avatars.accountLooksUpGravatar(),
-            gravatarOffForServer: !request.dependencies.gravatar.isEnabled)
+            gravatarOffForServer: !request.dependencies.gravatar.isEnabled,
+            isAdministrator: request.application.locifyConfig.isAdministrator(user))
     }
 }

@@ -83,6 +83,20 @@ public struct LocifyConfig: Sendable {
     public var geocoder: GeocoderChoice
     /// Background workers running jobs (geocoding, notifications); 0 for a web-only instance.
     public var workers: Int
+    /// How long an instance's hold on a job or on the periodic work lasts without being renewed
+    /// (`LOCIFY_LEASE_SECONDS`, 60 unless set): a holder renews it while it works, so this is how long the
+    /// work of an instance that died waits before another instance takes it.
+    public var leaseLifetime: TimeInterval = 60
+    /// The bearer token `/metrics` asks for (`LOCIFY_METRICS_TOKEN`); without one there is no `/metrics`.
+    public var metricsToken: String?
+    /// Connections each event loop may open to PostgreSQL: an instance opens at most this many times its
+    /// cores.
+    public static let postgresConnectionsPerEventLoop = 4
+    /// The accounts that see Settings → Server (the jobs, the instances), by e-mail in lower case
+    /// (`LOCIFY_ADMIN_EMAILS`, separated by commas); nobody unless set.
+    public var adminEmails: Set<String> = []
+    /// How long the records of finished work are kept (`Retention`).
+    public var retention = Retention()
     /// The largest photo accepted (`LOCIFY_MAX_PHOTO_MB`, 5 MB unless set).
     public var maximumPhotoBytes: Int
     /// How long the sync feed keeps deletions (`LOCIFY_SYNC_RETENTION_DAYS`, 90 unless set); a client away
@@ -182,28 +196,12 @@ public struct LocifyConfig: Sendable {
             throw Problem.invalid(
                 variable: "LOCIFY_GEOCODER", value: "nominatim", expected: "LOCIFY_NOMINATIM_URL to be set with it")
         }
-        var workers = 2
-        if let text = nonEmpty(environment["LOCIFY_WORKERS"]) {
-            guard let count = Int(text), (0...64).contains(count) else {
-                throw Problem.invalid(variable: "LOCIFY_WORKERS", value: text, expected: "a number from 0 to 64")
-            }
-            workers = count
-        }
-        var maximumPhotoBytes = PhotoUpload.defaultMaximumBytes
-        if let text = nonEmpty(environment["LOCIFY_MAX_PHOTO_MB"]) {
-            guard let megabytes = Int(text), (1...100).contains(megabytes) else {
-                throw Problem.invalid(variable: "LOCIFY_MAX_PHOTO_MB", value: text, expected: "a number from 1 to 100")
-            }
-            maximumPhotoBytes = megabytes * 1024 * 1024
-        }
-        var syncRetentionDays = 90
-        if let text = nonEmpty(environment["LOCIFY_SYNC_RETENTION_DAYS"]) {
-            guard let days = Int(text), (1...3650).contains(days) else {
-                throw Problem.invalid(
-                    variable: "LOCIFY_SYNC_RETENTION_DAYS", value: text, expected: "a number of days from 1 to 3650")
-            }
-            syncRetentionDays = days
-        }
+        let workers = try number("LOCIFY_WORKERS", in: 0...64, in: environment) ?? 2
+        let maximumPhotoBytes =
+            try number("LOCIFY_MAX_PHOTO_MB", in: 1...100, in: environment).map { $0 * 1024 * 1024 }
+            ?? PhotoUpload.defaultMaximumBytes
+        let syncRetentionDays =
+            try number("LOCIFY_SYNC_RETENTION_DAYS", in: 1...3650, in: environment, unit: "days") ?? 90
         var trustedProxies = TrustedProxies.none
         if let text = nonEmpty(environment["LOCIFY_TRUSTED_PROXIES"]) {
             do {
@@ -221,6 +219,29 @@ public struct LocifyConfig: Sendable {
             registration: registration, publicBaseURL: publicBaseURL,
             outside: outside, geocoder: geocoder, workers: workers, maximumPhotoBytes: maximumPhotoBytes,
             trustedProxies: trustedProxies, syncRetentionDays: syncRetentionDays)
+        if let seconds = try number("LOCIFY_LEASE_SECONDS", in: 5...3600, in: environment, unit: "seconds") {
+            config.leaseLifetime = TimeInterval(seconds)
+        }
+        if let days = try number("LOCIFY_JOB_RETENTION_DAYS", in: 1...3650, in: environment, unit: "days") {
+            config.retention.finishedJobs = TimeInterval(days) * 86_400
+        }
+        if let days = try number("LOCIFY_DELIVERY_RETENTION_DAYS", in: 1...3650, in: environment, unit: "days") {
+            config.retention.deliveryLog = TimeInterval(days) * 86_400
+        }
+        if let token = nonEmpty(environment["LOCIFY_METRICS_TOKEN"]) {
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw Problem.invalid(
+                    variable: "LOCIFY_METRICS_TOKEN", value: "…",
+                    expected: "at least 16 characters without spaces (e.g. from `openssl rand -hex 32`)")
+            }
+            config.metricsToken = token
+        }
+        if let text = nonEmpty(environment["LOCIFY_ADMIN_EMAILS"]) {
+            config.adminEmails = Set(
+                text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
+                    !$0.isEmpty
+                })
+        }
         if let path = nonEmpty(environment["LOCIFY_BASEMAP_FILE"]) {
             guard [".mbtiles", ".pmtiles"].contains(where: path.lowercased().hasSuffix) else {
                 throw Problem.invalid(
@@ -230,6 +251,20 @@ public struct LocifyConfig: Sendable {
             config.basemapFilePath = path
         }
         return config
+    }
+
+    /// The whole number `variable` holds, nil when it is unset; one outside `range` is refused.
+    private static func number(
+        _ variable: String, in range: ClosedRange<Int>, in environment: [String: String], unit: String? = nil
+    ) throws -> Int? {
+        guard let text = nonEmpty(environment[variable]) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            let what = unit.map { "a number of \($0)" } ?? "a number"
+            throw Problem.invalid(
+                variable: variable, value: text,
+                expected: "\(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 
     /// OpenStreetMap's own tile servers, whose usage policy forbids bulk and offline downloads.
@@ -324,5 +359,18 @@ public struct LocifyConfig: Sendable {
 
     private static func isWebURL(_ text: String) -> Bool {
         text.hasPrefix("http://") || text.hasPrefix("https://")
+    }
+}
+
+extension LocifyConfig {
+    /// How long the records of finished work stay before the periodic clean-up lets them go. Failed jobs
+    /// are never let go by it: they wait for an operator (`locify jobs`).
+    public struct Retention: Sendable, Equatable {
+        /// Jobs done (`LOCIFY_JOB_RETENTION_DAYS`, 7 unless set).
+        public var finishedJobs: TimeInterval = 7 * 86_400
+        /// The webhook and e-mail delivery log (`LOCIFY_DELIVERY_RETENTION_DAYS`, 90 unless set).
+        public var deliveryLog: TimeInterval = 90 * 86_400
+
+        public init() {}
     }
 }

@@ -32,8 +32,9 @@ struct JobRunner: Sendable {
     let cpuWork: NIOThreadPool
     /// Names this process in `locked_by`, so an operator can see who holds a job.
     let workerID: String
-    /// A claim older than this is taken to be a dead worker's, and the job runs again.
-    static let claimLifetime: TimeInterval = 5 * 60
+    /// How long a claim lasts unless renewed (`LOCIFY_LEASE_SECONDS`): the worker renews it while the job
+    /// runs, so one that outlives it belongs to a worker that died, and the job runs again.
+    var claimLifetime: TimeInterval { config.leaseLifetime }
 
     init(
         database: any Database, dependencies: LocifyDependencies, config: LocifyConfig, logger: Logger,
@@ -79,7 +80,7 @@ struct JobRunner: Sendable {
             AND ("locked_until" IS NULL OR "locked_until" < \#(bind: now))
             """#
         let rows = try await jobs.update(
-            [.lockedBy: workerID, .lockedUntil: now.addingTimeInterval(Self.claimLifetime)],
+            [.lockedBy: workerID, .lockedUntil: now.addingTimeInterval(claimLifetime)],
             computing: [.attempts: #""attempts" + 1"#],
             where: """
                 "id" = (SELECT "id" FROM "jobs" WHERE \(due) ORDER BY "run_at", "id" LIMIT 1\(skipLocked)) \
@@ -104,7 +105,7 @@ struct JobRunner: Sendable {
             database: database, dependencies: dependencies, config: config, logger: logger, attempt: job.attempts,
             cpuWork: cpuWork)
         do {
-            try await handler.run(job.payload, context)
+            try await whileRenewingClaim(on: job.id) { try await handler.run(job.payload, context) }
             try await jobs.update(
                 unlocked.merging([.doneAt: dependencies.now(), .lastError: String?.none]) { $1 }, where: thisJob)
         } catch {
@@ -122,6 +123,24 @@ struct JobRunner: Sendable {
         }
     }
 
+    /// Runs `work` while renewing this worker's claim on the job every third of its lifetime, so a job
+    /// that takes long is not taken for a dead worker's and run a second time beside it.
+    private func whileRenewingClaim(on jobID: Int, _ work: @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(claimLifetime / 3))
+                    if Task.isCancelled { return }
+                    _ = try? await jobs.update(
+                        [.lockedUntil: dependencies.now().addingTimeInterval(claimLifetime)],
+                        where: #""id" = \#(literal: jobID) AND "locked_by" = \#(bind: workerID)"#)
+                }
+            }
+            defer { group.cancelAll() }
+            try await work()
+        }
+    }
+
     /// 30 s, 1 min, 2 min, … doubling up to 6 h, plus up to a quarter more so jobs that failed together
     /// do not retry together. The jitter comes from the job's id, so a test knows when a retry is due.
     static func backOff(attempt: Int, jobID: Int) -> TimeInterval {
@@ -131,14 +150,16 @@ struct JobRunner: Sendable {
     }
 }
 
-/// The runner's loop while the server runs: `count` workers each run due jobs (the first also runs the
-/// application's periodic tasks first), then wait for a nudge (work was just queued) or the poll
-/// interval. Shutdown stops the loop and lets a running job finish.
+/// The runner's loop while the server runs: `count` workers each run due jobs, then wait for a nudge
+/// (work was just queued) or the poll interval. The first worker also runs the application's periodic
+/// tasks first, when this instance holds the periodic-work lease: among the instances on one database,
+/// one at a time does. Shutdown stops the loop, lets a running job finish and gives the lease up.
 final class JobWorkers: LifecycleHandler, Sendable {
     let count: Int
     let pollInterval: Duration
     private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
     private let signal = JobSignal()
+    private let lease = NIOLockedValueBox<Lease?>(nil)
 
     init(count: Int, pollInterval: Duration = .seconds(1)) {
         self.count = count
@@ -155,11 +176,13 @@ final class JobWorkers: LifecycleHandler, Sendable {
         let periodicTasks = application.periodicTasks
         let pollInterval = pollInterval
         let signal = signal
+        let lease = Lease.periodicWork(holder: runner.workerID, lifetime: runner.claimLifetime)
+        self.lease.withLockedValue { $0 = lease }
         let started = (0..<count).map { index in
             Task {
                 while !Task.isCancelled {
                     // One worker is enough for the periodic tasks: what they queue, every worker runs.
-                    if index == 0 {
+                    if index == 0, await Self.holds(lease, runner: runner) {
                         for task in periodicTasks {
                             do {
                                 try await task.run(runner.dependencies.now())
@@ -187,6 +210,19 @@ final class JobWorkers: LifecycleHandler, Sendable {
         for task in running { task.cancel() }
         signal.fire()
         for task in running { await task.value }
+        if let lease = lease.withLockedValue({ $0 }) {
+            try? await lease.release(on: application.db)
+        }
+    }
+
+    /// Takes or renews `lease`; a database that cannot be reached holds nothing.
+    private static func holds(_ lease: Lease, runner: JobRunner) async -> Bool {
+        do {
+            return try await lease.take(now: runner.dependencies.now(), on: runner.database)
+        } catch {
+            runner.logger.error("Taking the periodic-work lease failed: \(String(reflecting: error))")
+            return false
+        }
     }
 }
 

@@ -5,9 +5,10 @@ import SQLKit
 
 /// Delivers one notice on one channel. Everything is read again when it runs, so a reminder edited or
 /// deleted since it was queued, or a channel turned off, sends nothing stale. In-app notices are stored
-/// under their key; webhook and e-mail deliveries are logged before they are attempted, so one that was
-/// interrupted half-way is never attempted again (at most once), while one that certainly failed is
-/// retried with back-off.
+/// under their key; webhook and e-mail deliveries are logged before they are attempted. A webhook
+/// delivery interrupted half-way is sent again with the same `Idempotency-Key`, so the receiver can drop
+/// the second copy; an e-mail has no such key, so an interrupted one is not sent again (at most once).
+/// One that certainly failed is retried with back-off.
 struct DeliverNotificationJob: JobHandler {
     struct Payload: Codable, Sendable {
         let userID: Int
@@ -70,6 +71,9 @@ struct NotificationOutbox {
         case sending, sent, retrying, failed, interrupted
     }
 
+    /// The log's word for a webhook sent again after an interruption; `Status.sent` follows once it is.
+    static let resentAfterInterruption = "Sent again after an interruption, with the same Idempotency-Key."
+
     /// Where the outside channels reach the user.
     struct Recipient {
         let email: String
@@ -83,26 +87,36 @@ struct NotificationOutbox {
         }
     }
 
-    /// Delivers `notice` on `channel` at most once per `key`. In-app notices are stored under the key. For
-    /// the outside channels the log row is claimed first; a row left "sending" by a delivery that never
-    /// finished is marked interrupted instead of being sent again. A failure is logged as retrying (the
-    /// job runs again) or, from `DeliverNotificationJob.maximumAttempts` on, failed, and rethrown.
+    /// Delivers `notice` on `channel` once per `key`. In-app notices are stored under the key. For the
+    /// outside channels the log row is claimed first; a row left "sending" by a delivery that never
+    /// finished is sent again under the same key on a webhook, and marked interrupted instead on e-mail.
+    /// A failure is logged as retrying (the job runs again) or, from `DeliverNotificationJob.maximumAttempts`
+    /// on, failed, and rethrown.
     func deliver(
         _ notice: OutgoingNotice, key: String, on channel: NotificationChannel, to recipient: Recipient, attempt: Int,
         sentDetail: String? = nil
     ) async throws {
-        if channel == .inApp { return try await storeInApp(notice, key: key) }
+        if channel == .inApp {
+            try await storeInApp(notice, key: key)
+            return ServerMetrics.countDelivery(on: channel.rawValue, succeeded: true)
+        }
         // A webhook removed since the notice was queued: nothing to send, nothing to log.
         if channel == .webhook, recipient.webhook == nil { return }
-        guard try await claim(key: key, channel: channel, title: notice.text.title) else { return }
+        guard let claim = try await claim(key: key, channel: channel, title: notice.text.title) else { return }
         do {
-            try await send(notice, on: channel, to: recipient)
+            try await send(notice, key: key, on: channel, to: recipient)
         } catch {
             let last = attempt >= DeliverNotificationJob.maximumAttempts
             try await record(key: key, status: last ? .failed : .retrying, detail: describe(error))
+            ServerMetrics.countDelivery(on: channel.rawValue, succeeded: false)
             throw error
         }
-        try await record(key: key, status: .sent, detail: sentDetail ?? (notice.isLate ? "Sent late." : nil))
+        let detail = [
+            sentDetail, notice.isLate ? "Sent late." : nil,
+            claim == .afterInterruption ? Self.resentAfterInterruption : nil,
+        ].compactMap { $0 }
+        try await record(key: key, status: .sent, detail: detail.isEmpty ? nil : detail.joined(separator: " "))
+        ServerMetrics.countDelivery(on: channel.rawValue, succeeded: true)
     }
 
     /// A "Send test" from Settings: sent at once on an outside channel, logged like the real ones, never
@@ -113,7 +127,7 @@ struct NotificationOutbox {
             attempt: DeliverNotificationJob.maximumAttempts, sentDetail: "A test.")
     }
 
-    private func send(_ notice: OutgoingNotice, on channel: NotificationChannel, to recipient: Recipient)
+    private func send(_ notice: OutgoingNotice, key: String, on channel: NotificationChannel, to recipient: Recipient)
         async throws
     {
         switch channel {
@@ -122,7 +136,7 @@ struct NotificationOutbox {
         case .webhook:
             guard let target = recipient.webhook else { return }
             let request = WebhookPayload.request(for: target, notice: notice)
-            try await dependencies.webhooks.post(json: request.body, to: request.url)
+            try await dependencies.webhooks.post(json: request.body, to: request.url, idempotencyKey: key)
         case .email:
             try await dependencies.mailer.send(
                 MailMessage(
@@ -142,7 +156,13 @@ struct NotificationOutbox {
             ], onConflict: [.dedupeKey])
     }
 
-    private func claim(key: String, channel: NotificationChannel, title: String) async throws -> Bool {
+    /// How a delivery came to be attempted.
+    private enum Claim {
+        case first, retry, afterInterruption
+    }
+
+    /// Logs the delivery as being sent and says whether to send it: nil when it must not be.
+    private func claim(key: String, channel: NotificationChannel, title: String) async throws -> Claim? {
         let now = dependencies.now()
         let deliveries = TableWriter(NotificationDeliveriesTable.self, on: database)
         let inserted = try await deliveries.insert(
@@ -150,18 +170,24 @@ struct NotificationOutbox {
                 .owner: userID, .channel: channel.rawValue, .title: title, .status: Status.sending.rawValue,
                 .attempts: 1, .dedupeKey: key, .createdAt: now, .updatedAt: now,
             ], onConflict: [.dedupeKey], returning: [.id])
-        if !inserted.isEmpty { return true }
+        if !inserted.isEmpty { return .first }
         let retried = try await deliveries.update(
             [.status: Status.sending.rawValue, .updatedAt: now], computing: [.attempts: #""attempts" + 1"#],
             where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.retrying.rawValue)"#)
-        if retried > 0 { return true }
+        if retried > 0 { return .retry }
+        if channel == .webhook {
+            let resent = try await deliveries.update(
+                [.updatedAt: now], computing: [.attempts: #""attempts" + 1"#],
+                where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.sending.rawValue)"#)
+            return resent > 0 ? .afterInterruption : nil
+        }
         try await deliveries.update(
             [
                 .status: Status.interrupted.rawValue,
                 .detail: "The server stopped while sending; it is not sent again, so it may not have arrived.",
                 .updatedAt: now,
             ], where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.sending.rawValue)"#)
-        return false
+        return nil
     }
 
     private func record(key: String, status: Status, detail: String?) async throws {

@@ -6,26 +6,58 @@ import NIOConcurrencyHelpers
 import SQLKit
 import Vapor
 
-/// `GET /health`, `GET /health/live` and `GET /openapi.json`.
+/// `GET /health` (and `/health/ready`), `GET /health/live`, `GET /metrics` and `GET /openapi.json`.
 struct OperationsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(OperationPaths.health, use: health)
+        routes.get(OperationPaths.health, use: readiness)
+        routes.get(OperationPaths.readiness, use: readiness)
         routes.get(OperationPaths.liveness, use: liveness)
+        routes.get(OperationPaths.metrics, use: metrics)
         routes.get(OperationPaths.openAPI, use: openAPI)
     }
 
-    func health(request: Request) async throws -> Response {
+    /// Ready when the database answers and holds every migration this instance knows: one started
+    /// against a database another version left behind says so instead of failing requests.
+    func readiness(request: Request) async throws -> Response {
         let kind = request.application.locifyConfig.storage.kindName
-        var status = "ok"
+        var reason: String?
         do {
-            guard let sql = request.db as? any SQLDatabase else { throw Abort(.internalServerError) }
-            _ = try await sql.raw("SELECT 1 AS alive").first()
+            let rows = try await request.db.plainRows(
+                #"SELECT COUNT(*) AS "applied" FROM "_fluent_migrations""#, columns: ["applied"])
+            let applied = try rows.first?.requiredInteger(0) ?? 0
+            if applied < locifyMigrations.count {
+                reason =
+                    "The database holds \(applied) of the \(locifyMigrations.count) migrations this version needs: "
+                    + "run `locify migrate`."
+            }
         } catch {
             request.logger.error("health check: database unreachable: \(String(reflecting: error))")
-            status = "unavailable"
+            reason = "The database cannot be reached: \(String(String(describing: error).prefix(200)))"
         }
-        let resource = HealthResource(status: status, database: kind, version: LocifyConfig.version)
-        return try await resource.encodeResponse(status: status == "ok" ? .ok : .serviceUnavailable, for: request)
+        let resource = HealthResource(
+            status: reason == nil ? "ok" : "unavailable", database: kind, version: LocifyConfig.version, reason: reason)
+        return try await resource.encodeResponse(status: reason == nil ? .ok : .serviceUnavailable, for: request)
+    }
+
+    /// Prometheus' text format, for a scraper that sends `LOCIFY_METRICS_TOKEN` as its bearer token. Without
+    /// the setting there is no such page; with a wrong token, a 401.
+    func metrics(request: Request) async throws -> Response {
+        guard let token = request.application.locifyConfig.metricsToken else { throw Abort(.notFound) }
+        guard let given = request.headers.bearerAuthorization?.token,
+            // Digests compare in constant time, so the answer's timing tells nothing of the token.
+            SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(token.utf8))
+        else {
+            // A scraper reads no page: a line of text says what is wrong.
+            let refusal = Response(status: .unauthorized, body: "/metrics needs the metrics token as a bearer token.\n")
+            refusal.headers.replaceOrAdd(name: .wwwAuthenticate, value: #"Bearer realm="metrics""#)
+            refusal.headers.contentType = .plainText
+            return refusal
+        }
+        let body = try await ServerMetrics.exposition(of: request.application, on: request.db)
+        let response = Response(status: .ok, body: .init(data: Data(body)))
+        response.headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
     }
 
     func liveness(request: Request) async throws -> LivenessResource {

@@ -65,6 +65,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateSignedPolicies"#,
         #"LocifyServer.CreateAuditLogs"#,
         #"LocifyServer.CreateDocuments"#,
+        #"LocifyServer.CreateLeases"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -231,5 +232,6 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "documents_by_contact" ON "documents" ("contact_id", "id")"#,
         #"CREATE INDEX "documents_by_blob" ON "documents" ("blob_id")"#,
         #"CREATE INDEX "documents_revision" ON "documents" ("user_id", "revision")"#,
+        #"CREATE TABLE "leases" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "holder" TEXT NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:leases.name" UNIQUE ("name"))"#,
     ]
 }

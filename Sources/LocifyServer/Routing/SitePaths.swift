@@ -30,6 +30,8 @@ enum SitePaths {
     static let settingsFieldKinds = settings.appending("field-kinds")
     static let settingsGravatar = settings.appending("gravatar")
     static let settingsFeedback = settings.appending("feedback")
+    /// For the accounts in `LOCIFY_ADMIN_EMAILS`: the server's background work.
+    static let settingsServer = settings.appending("server")
 
     static let api = SitePath("api")
     static let apiMe = api.appending("me")

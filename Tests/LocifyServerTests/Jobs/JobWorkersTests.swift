@@ -9,7 +9,10 @@ final class JobWorkersTests: XCTestCase {
         try await withApp(.sqlite) { app, _ in
             XCTAssertEqual(
                 app.periodicTasks.map(\.name),
-                ["planning notifications", "sweeping Gravatars", "letting go of old tombstones"],
+                [
+                    "planning notifications", "sweeping Gravatars", "letting go of old tombstones",
+                    "letting go of finished work", "letting go of the delivery log",
+                ],
                 "the features register theirs in configure; the runner names none")
             struct Broken: Error {}
             let rounds = NIOLockedValueBox<[String]>([])

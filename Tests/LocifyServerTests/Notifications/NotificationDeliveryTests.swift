@@ -243,7 +243,32 @@ final class NotificationDeliveryTests: XCTestCase {
         }
     }
 
-    func testADeliveryInterruptedHalfWayIsNeverSentAgain() async throws {
+    /// Leaves what a server killed in the middle of sending leaves behind: the job claimed by a worker
+    /// that is gone, and the delivery logged as being sent on `channel`.
+    func interruptTheOnlyJob(_ app: Application, _ clock: TestClock, _ account: TestAccount, on channel: String)
+        async throws -> JobRecord
+    {
+        let queued = try await JobRecord.all(on: app.db)
+        let job = try XCTUnwrap(queued.first)
+        let sql = try app.db.sqlDatabase()
+        try await sql.raw(
+            """
+            UPDATE "jobs" SET "locked_by" = 'dead', "attempts" = 1, \
+            "locked_until" = \(bind: clock.now.addingTimeInterval(app.jobRunner.claimLifetime)) \
+            WHERE "id" = \(bind: job.id)
+            """
+        ).run()
+        try await sql.raw(
+            """
+            INSERT INTO "notification_deliveries" ("user_id", "channel", "title", "status", "attempts", \
+            "dedupe_key", "created_at", "updated_at") VALUES (\(bind: account.id), \(bind: channel), 'Ada: Call', \
+            'sending', 1, \(bind: job.dedupeKey), \(bind: clock.now), \(bind: clock.now))
+            """
+        ).run()
+        return job
+    }
+
+    func testAWebhookInterruptedHalfWayIsSentAgainWithTheSameIdempotencyKey() async throws {
         try await forEachDatabase { app, clock, _ in
             let hook = Hook()
             try await withStandIn(hook.routes) { standIn in
@@ -252,37 +277,49 @@ final class NotificationDeliveryTests: XCTestCase {
                     contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "week"))
                 clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
                 try await app.notificationPlanner.plan(now: clock.now)
-                // What a server killed in the middle of the POST leaves behind: the job claimed by a
-                // worker that is gone, and the delivery logged as being sent.
-                let jobs = try await JobRecord.all(on: app.db)
-                let job = try XCTUnwrap(jobs.first)
-                let sql = try app.db.sqlDatabase()
-                try await sql.raw(
-                    """
-                    UPDATE "jobs" SET "locked_by" = 'dead', "attempts" = 1, \
-                    "locked_until" = \(bind: clock.now.addingTimeInterval(JobRunner.claimLifetime)) \
-                    WHERE "id" = \(bind: job.id)
-                    """
-                ).run()
-                try await sql.raw(
-                    """
-                    INSERT INTO "notification_deliveries" ("user_id", "channel", "title", "status", "attempts", \
-                    "dedupe_key", "created_at", "updated_at") VALUES (\(bind: account.id), 'webhook', 'Ada: Call', \
-                    'sending', 1, \(bind: job.dedupeKey), \(bind: clock.now), \(bind: clock.now))
-                    """
-                ).run()
+                let job = try await self.interruptTheOnlyJob(app, clock, account, on: "webhook")
 
                 let early = try await app.jobRunner.runDue(now: clock.now)
                 XCTAssertEqual(early, 0, "the dead worker's claim still holds")
-                clock.advance(by: JobRunner.claimLifetime + 1)
+                clock.advance(by: app.jobRunner.claimLifetime + 1)
                 let ran = try await app.jobRunner.runDue(now: clock.now)
                 XCTAssertEqual(ran, 1, "the claim expired and the job ran again")
-                XCTAssertEqual(standIn.requests.count, 0, "but it did not post a second time")
+                XCTAssertEqual(standIn.requests.count, 1, "it posted again")
+                XCTAssertEqual(
+                    standIn.requests.first?.headers.first(name: "Idempotency-Key"), job.dedupeKey,
+                    "under the key the first try carried, so the receiver can drop a second copy")
                 let log = try await self.deliveries(app, account)
-                XCTAssertEqual(log.map(\.status), ["interrupted"])
+                XCTAssertEqual(log.map(\.status), ["sent"])
+                XCTAssertEqual(log.first?.detail, NotificationOutbox.resentAfterInterruption)
                 let finished = try await JobRecord.all(on: app.db)
                 XCTAssertEqual(finished.first?.state, .done)
             }
+        }
+    }
+
+    func testAnEmailInterruptedHalfWayIsNeverSentAgain() async throws {
+        try await forEachDatabase { app, clock, _ in
+            let mail = NIOLockedValueBox<[MailMessage]>([])
+            app.dependencies.mailer = FakeMailer { message in mail.withLockedValue { $0.append(message) } }
+            let account = try await app.makeAccount()
+            let ada = try await app.makeContact(for: account, ContactDraft(firstName: "Ada"))
+            try await self.step(app, clock, to: "2024-05-04T12:00:00Z")
+            try await self.settings(app, account).save(
+                NotificationPreferences(inApp: false, email: true), timeZone: .gmt)
+            _ = try await self.reminders(app, account).create(
+                contactID: ada.id, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "week"))
+            clock.advance(by: try self.instant("2024-05-05T09:00:00Z").timeIntervalSince(clock.now))
+            try await app.notificationPlanner.plan(now: clock.now)
+            _ = try await self.interruptTheOnlyJob(app, clock, account, on: "email")
+
+            clock.advance(by: app.jobRunner.claimLifetime + 1)
+            let ran = try await app.jobRunner.runDue(now: clock.now)
+            XCTAssertEqual(ran, 1, "the claim expired and the job ran again")
+            XCTAssertEqual(mail.withLockedValue { $0.count }, 0, "but an e-mail has no key to tell a copy by")
+            let log = try await self.deliveries(app, account)
+            XCTAssertEqual(log.map(\.status), ["interrupted"])
+            let finished = try await JobRecord.all(on: app.db)
+            XCTAssertEqual(finished.first?.state, .done)
         }
     }
 

@@ -1,6 +1,7 @@
 import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
+import LocifyAPI
 import LocifyCore
 import SQLKit
 import XCTVapor
@@ -37,6 +38,72 @@ final class OperationsTests: XCTestCase {
             let stillLive = try await app.send(.GET, "/health/live")
             XCTAssertEqual(stillLive.status, .ok)
             XCTAssertEqual(stillLive.text, live.text)
+        }
+    }
+
+    func testReadinessSaysWhyAnInstanceCannotServe() async throws {
+        try await forEachDatabase { app, _, database in
+            let ready = try await app.send(.GET, "/health/ready")
+            XCTAssertEqual(ready.status, .ok, "\(database)")
+            XCTAssertEqual(
+                ready.text,
+                #"{"status":"ok","database":"\#(database.rawValue)","version":"\#(LocifyConfig.version)"}"#)
+            // A database an older version left behind: this one's newest migration is missing.
+            let sql = try app.db.sqlDatabase()
+            try await sql.raw(#"DELETE FROM "_fluent_migrations" WHERE "name" = 'LocifyServer.CreateLeases'"#).run()
+            let behind = try await app.send(.GET, "/health/ready")
+            XCTAssertEqual(behind.status, .serviceUnavailable)
+            let count = locifyMigrations.count
+            XCTAssertEqual(
+                try behind.decoded(HealthResource.self).reason,
+                "The database holds \(count - 1) of the \(count) migrations this version needs: run `locify migrate`.")
+
+            app.logger.logLevel = .critical
+            let unreachable = try SQLPostgresConfiguration(url: "postgres://nobody@127.0.0.1:1/none")
+            app.databases.use(
+                .postgres(configuration: unreachable), as: DatabaseID(string: "unreachable"), isDefault: true)
+            let down = try await app.send(.GET, "/health/ready")
+            XCTAssertEqual(down.status, .serviceUnavailable)
+            let reason = try XCTUnwrap(try down.decoded(HealthResource.self).reason)
+            XCTAssertTrue(reason.hasPrefix("The database cannot be reached: "), reason)
+        }
+    }
+
+    func testMetricsAreForTheScraperWithTheTokenOnly() async throws {
+        try await forEachDatabase { app, _, database in
+            let closed = try await app.send(.GET, "/metrics")
+            XCTAssertEqual(closed.status, .notFound, "\(database): no token set, no metrics")
+
+            let token = "scrape-me-please-0123456789"
+            app.locifyConfig.metricsToken = token
+            ServerMetrics.start()
+            let account = try await app.makeAccount()
+            let listed = try await app.send(
+                .GET, "/api/contacts", headers: ["Authorization": "Bearer \(account.token)"])
+            XCTAssertEqual(listed.status, .ok)
+            let anonymous = try await app.send(.GET, "/metrics")
+            XCTAssertEqual(anonymous.status, .unauthorized)
+            XCTAssertEqual(anonymous.text, "/metrics needs the metrics token as a bearer token.\n")
+            XCTAssertEqual(anonymous.headers.first(name: .wwwAuthenticate), #"Bearer realm="metrics""#)
+            let wrong = try await app.send(.GET, "/metrics", headers: ["Authorization": "Bearer not-the-token"])
+            XCTAssertEqual(wrong.status, .unauthorized)
+
+            let scraped = try await app.send(.GET, "/metrics", headers: ["Authorization": "Bearer \(token)"])
+            XCTAssertEqual(scraped.status, .ok)
+            XCTAssertEqual(scraped.headers.first(name: .contentType), "text/plain; version=0.0.4; charset=utf-8")
+            let text = scraped.text
+            for expected in [
+                #"http_requests_total{method="GET",path="/api/contacts",status="200"}"#,
+                #"http_request_duration_seconds_bucket{method="GET",path="/api/contacts",status="200",le="0.001"}"#,
+                #"locify_jobs{kind="notifications.deliver",state="failed"} 0"#,
+                "locify_database_connections_per_instance_max ",
+                "locify_periodic_work_held 0",
+            ] {
+                XCTAssertTrue(text.contains(expected), "\(database): \(expected) missing from\n\(text.prefix(3000))")
+            }
+            if database == .postgres {
+                XCTAssertTrue(text.contains(#"locify_database_connections{state="active"}"#))
+            }
         }
     }
 

@@ -82,11 +82,14 @@ final class OutsideClientsTests: XCTestCase {
         try await withStandIn(serve) { standIn in
             let sender = LiveWebhookSender(http: http)
             let payload = Data(#"{"reminder":"Call Ada"}"#.utf8)
-            try await sender.post(json: payload, to: standIn.baseURL + "/hook")
+            try await sender.post(json: payload, to: standIn.baseURL + "/hook", idempotencyKey: "notify:7:2024-05-05")
             XCTAssertEqual(standIn.requests.first?.method, .POST)
             XCTAssertEqual(standIn.requests.first?.body, payload)
             XCTAssertEqual(standIn.requests.first?.headers.first(name: "Content-Type"), "application/json")
-            await assertThrowsAsync(try await sender.post(json: payload, to: standIn.baseURL + "/broken")) {
+            XCTAssertEqual(standIn.requests.first?.headers.first(name: "Idempotency-Key"), "notify:7:2024-05-05")
+            await assertThrowsAsync(
+                try await sender.post(json: payload, to: standIn.baseURL + "/broken", idempotencyKey: "k")
+            ) {
                 XCTAssertEqual(
                     $0 as? OutsideServiceError, OutsideServiceError(service: "The webhook", reason: .status(503)))
             }

@@ -63,7 +63,7 @@ struct FakeGravatar: GravatarFetching {
 struct FakeWebhookSender: WebhookSending {
     var answer: (@Sendable (Data, String) async throws -> Void)?
 
-    func post(json: Data, to url: String) async throws {
+    func post(json: Data, to url: String, idempotencyKey: String) async throws {
         guard let answer else { throw unplanned("webhooks.post(to: \(url))") }
         try await answer(json, url)
     }
