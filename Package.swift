@@ -65,6 +65,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [

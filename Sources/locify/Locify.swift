@@ -19,7 +19,7 @@ struct Locify: AsyncParsableCommand {
         version: LocifyConfig.version,
         subcommands: [
             Serve.self, Migrate.self, User.self, Token.self, Seed.self, Import.self, Export.self, Sync.self,
-            Bench.self, Client.self, Jobs.self,
+            Bench.self, Client.self, Jobs.self, Backup.self, Restore.self,
         ],
         defaultSubcommand: Serve.self)
 

@@ -56,6 +56,18 @@ public enum LocifyApp {
         announce("Locify stopped cleanly.")
     }
 
+    /// Runs `body` against the database `config` names as it is, migrating nothing (a restore asks
+    /// whether it is empty first).
+    static func withUnmigratedDatabase<Result: Sendable>(
+        config: LocifyConfig, _ body: @Sendable (any Database) async throws -> Result
+    ) async throws -> Result {
+        let app = try await Application.make(Environment(name: "production", arguments: ["locify"]))
+        return try await app.shuttingDown { app in
+            try await configure(app, config: config)
+            return try await body(app.db)
+        }
+    }
+
     /// Runs `body` against a configured, migrated application that serves no requests.
     public static func withApplication<Result: Sendable>(
         config: LocifyConfig, _ body: @Sendable (Application) async throws -> Result

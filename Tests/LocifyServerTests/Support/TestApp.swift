@@ -105,7 +105,7 @@ func withInstancesSharingOneDatabase(
 }
 
 /// One migrated application on `storage`; PostgreSQL starts from an empty schema when `emptiesDatabase`.
-private func withInstance(
+func withInstance(
     storage: LocifyConfig.Storage, clock: TestClock, registration: RegistrationPolicy = .open,
     emptiesDatabase: Bool, _ body: (Application) async throws -> Void
 ) async throws {
