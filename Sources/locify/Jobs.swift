@@ -73,14 +73,7 @@ extension Locify.Jobs {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            try await storage.withApplication { app in
-                do {
-                    try await app.jobAdministration.retry(id)
-                } catch let problem as JobAdministration.Problem {
-                    throw CommandFailure(problem.description)
-                }
-            }
-            print("Job \(id) is queued again.")
+            try await Locify.Jobs.act(on: id, storage: storage, saying: "is queued again") { try await $0.retry($1) }
         }
     }
 
@@ -94,14 +87,22 @@ extension Locify.Jobs {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            try await storage.withApplication { app in
-                do {
-                    try await app.jobAdministration.discard(id)
-                } catch let problem as JobAdministration.Problem {
-                    throw CommandFailure(problem.description)
-                }
-            }
-            print("Job \(id) is discarded.")
+            try await Locify.Jobs.act(on: id, storage: storage, saying: "is discarded") { try await $0.discard($1) }
         }
+    }
+
+    /// Does `action` to job `id` and says so; what the operator asked for that cannot be is an error.
+    static func act(
+        on id: Int, storage: StorageOptions, saying outcome: String,
+        _ action: @escaping @Sendable (JobAdministration, Int) async throws -> Void
+    ) async throws {
+        try await storage.withApplication { app in
+            do {
+                try await action(app.jobAdministration, id)
+            } catch let problem as JobAdministration.Problem {
+                throw CommandFailure(problem.description)
+            }
+        }
+        print("Job \(id) \(outcome).")
     }
 }
