@@ -50,12 +50,17 @@ struct JobRunner: Sendable {
     }
 
     /// Runs every job due at `now`, one after another, and returns how many ran (failures included).
-    /// A cancelled task (the server shutting down) finishes the job it holds and claims no more.
+    /// A cancelled task (the server shutting down) finishes the job it holds and claims no more. Each
+    /// claim is made at the clock's time when it is later than `now`: a pass through a long queue that
+    /// claimed with the time it started would claim its last jobs already expired, for another worker
+    /// to run as well.
     @discardableResult
     func runDue(now: Date) async throws -> Int {
         var count = 0
-        while !Task.isCancelled, let claimed = try await claim(now: now) {
-            await run(claimed, now: now)
+        while !Task.isCancelled {
+            let claimTime = max(now, dependencies.now())
+            guard let claimed = try await claim(now: claimTime) else { break }
+            await run(claimed, now: claimTime)
             count += 1
         }
         return count

@@ -118,6 +118,40 @@ final class RunningAsAServiceTests: XCTestCase {
         }
     }
 
+    /// A job that moves the clock on as it runs, and notes whether its own claim was current meanwhile.
+    struct SlowJob: JobHandler {
+        struct Payload: Codable, Sendable {}
+        static let kind = "test.slow"
+        static let maximumAttempts = 1
+        static let claimsSeenCurrent = NIOLockedValueBox<[Bool]>([])
+        static let clock = NIOLockedValueBox<TestClock?>(nil)
+
+        func run(_ payload: Payload, context: JobContext) async throws {
+            let running = try await JobAdministration(
+                database: context.database, now: { context.dependencies.now() }
+            ).jobs(in: ["running"])
+            Self.claimsSeenCurrent.withLockedValue { $0.append(running.count == 1) }
+            Self.clock.withLockedValue { $0 }?.advance(by: 10)
+        }
+    }
+
+    func testALongPassClaimsEachJobAtTheTimeItTakesIt() async throws {
+        try await forEachDatabase { app, clock, database in
+            SlowJob.claimsSeenCurrent.withLockedValue { $0 = [] }
+            SlowJob.clock.withLockedValue { $0 = clock }
+            app.locifyConfig.leaseLifetime = 5
+            app.jobHandlers = [RegisteredJob(SlowJob())]
+            for key in ["first", "second", "third"] {
+                try await JobQueue.enqueue(SlowJob.self, .init(), dedupeKey: key, runAt: clock.now, on: app.db)
+            }
+            let ran = try await app.jobRunner.runDue(now: clock.now)
+            XCTAssertEqual(ran, 3)
+            XCTAssertEqual(
+                SlowJob.claimsSeenCurrent.withLockedValue { $0 }, [true, true, true],
+                "\(database): each job, taken 10 s after the last, is held while it runs, not expired at once")
+        }
+    }
+
     func testFinishedWorkIsLetGoAndFailedJobsStay() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
