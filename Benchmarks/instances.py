@@ -135,6 +135,9 @@ defaults
     timeout server 60s
     retries 3
     option redispatch
+    # A new connection to an instance for each request: one sent after an instance died then fails to
+    # connect and goes to the other (a connection kept from before the kill would fail it instead).
+    option http-server-close
     # Only a connection that was never made is tried on the other instance: a request the dead instance
     # may have applied is not sent twice.
     retry-on conn-failure
@@ -430,8 +433,12 @@ def capacity(options, work, token, instance):
     cores), and what it makes of an active person's hour."""
     cores = os.cpu_count() or 1
     client = Client(instance.port, token)
-    _, body = client.request("GET", "/api/sync")
-    cursor = json.loads(body)["cursor"]
+    # The cursor of a client that has everything: a whole download, page after page.
+    page = {"cursor": "", "has_more": True}
+    while page["has_more"]:
+        _, body = client.request("GET", f"/api/sync?limit=500&cursor={page['cursor']}")
+        page = json.loads(body)
+    cursor = page["cursor"]
     _, body = client.request("GET", "/api/contacts?limit=1")
     avatar = re.search(r'(/store/avatars/[^"]+)', body.decode()).group(1).replace("\\/", "/")
     post = os.path.join(work, "post.lua")
