@@ -363,6 +363,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: SettingsWebController())
     try signedIn.register(collection: NotificationsWebController())
     try signedIn.register(collection: RemindersWebController())
+    try signedIn.register(collection: ReminderDownloadWebController())
     try signedIn.register(collection: ContactInterchangeWebController())
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())

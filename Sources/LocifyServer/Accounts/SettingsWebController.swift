@@ -178,6 +178,8 @@ enum SettingsPage {
         let mapAreasURL = MapPaths.settingsAreas.path
         let fieldKindsURL = SitePaths.settingsFieldKinds.path
         let feedbackURL: String
+        let remindersExportURL: String
+        let placesExportURL: String
         let aboutURL: String
         let startURL: String
         let gravatarURL: String
@@ -265,6 +267,8 @@ enum SettingsPage {
             tokensURL = SitePaths.settingsTokens.path
             importURL = SitePaths.settingsImport.path
             exportURL = SitePaths.settingsExport.path
+            remindersExportURL = SitePaths.settingsExportReminders.path
+            placesExportURL = SitePaths.settingsPlacesExport.path + "?format=geojson"
             notificationsURL = SitePaths.settingsNotifications.path
             placesURL = SitePaths.settingsPlaces.path
             feedbackURL = SitePaths.settingsFeedback.path

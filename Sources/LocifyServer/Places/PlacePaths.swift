@@ -23,7 +23,7 @@ enum PlacePaths {
 
     static let settings = SitePaths.settingsPlaces
     static let settingsImport = settings.appending("import")
-    static let settingsExport = settings.appending("export")
+    static let settingsExport = SitePaths.settingsPlacesExport
     static let settingsImportStatus = settings.appending("imports").appending(.importID)
 
     static let api = SitePaths.apiPlaces

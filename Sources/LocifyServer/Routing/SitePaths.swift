@@ -24,8 +24,12 @@ enum SitePaths {
     static let settingsTokens = settings.appending("tokens")
     static let settingsImport = settings.appending("import")
     static let settingsExport = settings.appending("export")
+    /// Every reminder as one iCalendar file, to download (the feed is the same, to subscribe to).
+    static let settingsExportReminders = settingsExport.appending("reminders.ics")
     static let settingsNotifications = settings.appending("notifications")
     static let settingsPlaces = settings.appending("places")
+    /// A download of places: `?format=` one of the export formats.
+    static let settingsPlacesExport = settingsPlaces.appending("export")
     static let settingsGenders = settings.appending("genders")
     static let settingsFieldKinds = settings.appending("field-kinds")
     static let settingsGravatar = settings.appending("gravatar")

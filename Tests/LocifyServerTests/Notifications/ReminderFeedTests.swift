@@ -112,6 +112,47 @@ final class ReminderFeedTests: XCTestCase {
         }
     }
 
+    func testSettingsOffersEveryReminderAsOneCalendarFileAndTheOtherDownloads() async throws {
+        try await forEachDatabase { app, _, database in
+            let browser = WebClient(app: app)
+            let contactPath = try await browser.registerWithContact(firstName: "Ada", lastName: "Lovelace")
+            let settings = try await browser.get("/settings")
+            for link in [
+                #"href="/settings/export" download"#, #"href="/settings/export/reminders.ics" download"#,
+                #"href="/settings/places/export?format=geojson" download"#,
+            ] {
+                XCTAssertTrue(settings.text.contains(link), "\(database): \(link)")
+            }
+            let places = try await browser.get("/settings/places/export?format=geojson")
+            XCTAssertEqual(places.status, .ok)
+            XCTAssertTrue(places.text.contains(#""FeatureCollection""#), places.text)
+            let empty = try await browser.get("/settings/export/reminders.ics")
+            XCTAssertEqual(empty.status, .ok)
+            XCTAssertFalse(empty.text.contains("BEGIN:VEVENT"), "no reminders yet")
+            let page = try await browser.get("/settings/notifications")
+            let feedURL = try XCTUnwrap(
+                page.text.components(separatedBy: #"id="feed-url" type="text" value=""#)
+                    .dropFirst().first?.components(separatedBy: "\"").first)
+            let feedPath = try XCTUnwrap(URLComponents(string: feedURL)?.path)
+            let contactID = try XCTUnwrap(contactPath.split(separator: "/").last.flatMap { Int($0) })
+            let users = try await app.db.plainRows(#"SELECT "id" FROM "users""#, columns: ["id"])
+            let ownerID = try XCTUnwrap(try users.first?.requiredInteger(0))
+            _ = try await ReminderService(database: app.db, ownerID: ownerID, dependencies: app.dependencies).create(
+                contactID: contactID, ReminderDraft(title: "Call", initialDate: "2024-05-05", frequencyType: "year"))
+
+            let download = try await browser.get("/settings/export/reminders.ics")
+            XCTAssertEqual(download.status, .ok)
+            XCTAssertEqual(download.headers.first(name: .contentType), "text/calendar; charset=utf-8")
+            XCTAssertEqual(
+                download.headers.first(name: .contentDisposition), #"attachment; filename="locify-reminders.ics""#)
+            XCTAssertTrue(download.text.contains("SUMMARY:Ada Lovelace: Call"), download.text)
+            let feed = try await app.send(.GET, feedPath)
+            XCTAssertEqual(download.text, feed.text, "the download is the feed")
+            let signedOut = try await app.send(.GET, "/settings/export/reminders.ics")
+            XCTAssertEqual(signedOut.status, .seeOther, "only for the signed-in person")
+        }
+    }
+
     func testANewAddressFromSettingsRetiresTheOldOne() async throws {
         try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)
