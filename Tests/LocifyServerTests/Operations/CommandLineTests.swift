@@ -87,4 +87,42 @@ final class CommandLineTests: XCTestCase {
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_REGISTRATION": "maybe"]))
         XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["DATABASE_URL": "mysql://x"]))
     }
+
+    func testTheServiceSettingsFromEnvironment() throws {
+        let defaults = try LocifyConfig.resolve(environment: [:])
+        XCTAssertEqual(defaults.leaseLifetime, 60)
+        XCTAssertEqual(defaults.retention, LocifyConfig.Retention())
+        XCTAssertEqual(defaults.retention.finishedJobs, 7 * 86_400)
+        XCTAssertEqual(defaults.retention.deliveryLog, 90 * 86_400)
+        XCTAssertNil(defaults.metricsToken)
+        XCTAssertEqual(defaults.adminEmails, [])
+
+        let configured = try LocifyConfig.resolve(environment: [
+            "LOCIFY_LEASE_SECONDS": "15", "LOCIFY_JOB_RETENTION_DAYS": "2", "LOCIFY_DELIVERY_RETENTION_DAYS": "30",
+            "LOCIFY_METRICS_TOKEN": "0123456789abcdef0123",
+            "LOCIFY_ADMIN_EMAILS": " Ops@Example.com, ,root@example.org",
+        ])
+        XCTAssertEqual(configured.leaseLifetime, 15)
+        XCTAssertEqual(configured.retention.finishedJobs, 2 * 86_400)
+        XCTAssertEqual(configured.retention.deliveryLog, 30 * 86_400)
+        XCTAssertEqual(configured.metricsToken, "0123456789abcdef0123")
+        XCTAssertEqual(configured.adminEmails, ["ops@example.com", "root@example.org"])
+
+        for (variable, value, expected) in [
+            ("LOCIFY_LEASE_SECONDS", "2", "a number of seconds from 5 to 3600"),
+            ("LOCIFY_JOB_RETENTION_DAYS", "0", "a number of days from 1 to 3650"),
+            ("LOCIFY_DELIVERY_RETENTION_DAYS", "many", "a number of days from 1 to 3650"),
+            ("LOCIFY_WORKERS", "65", "a number from 0 to 64"),
+        ] {
+            XCTAssertThrowsError(try LocifyConfig.resolve(environment: [variable: value])) { error in
+                XCTAssertEqual(String(describing: error), "\(variable)=\(value) is not valid: expected \(expected).")
+            }
+        }
+        XCTAssertThrowsError(try LocifyConfig.resolve(environment: ["LOCIFY_METRICS_TOKEN": "short"])) { error in
+            XCTAssertEqual(
+                String(describing: error),
+                "LOCIFY_METRICS_TOKEN=… is not valid: expected at least 16 characters without spaces "
+                    + "(e.g. from `openssl rand -hex 32`).")
+        }
+    }
 }
