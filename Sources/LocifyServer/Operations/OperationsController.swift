@@ -39,11 +39,13 @@ struct OperationsController: RouteCollection {
         return try await resource.encodeResponse(status: reason == nil ? .ok : .serviceUnavailable, for: request)
     }
 
-    /// Prometheus' text format, for a scraper that sends `LOCIFY_METRICS_TOKEN` as its bearer token. Without
-    /// the setting there is no such page; with a wrong token, a 401.
+    /// Prometheus' text format, for a scraper that sends `LOCIFY_METRICS_TOKEN` as its bearer token. A
+    /// request without a bearer token is refused (401) whether metrics are on or not; with one, there is no
+    /// such page without the setting (404), and a token that is not it is refused (401).
     func metrics(request: Request) async throws -> Response {
-        guard let token = request.application.locifyConfig.metricsToken else { throw Abort(.notFound) }
-        guard let given = request.headers.bearerAuthorization?.token,
+        let given = request.headers.bearerAuthorization?.token
+        if given != nil, request.application.locifyConfig.metricsToken == nil { throw Abort(.notFound) }
+        guard let given, let token = request.application.locifyConfig.metricsToken,
             // Digests compare in constant time, so the answer's timing tells nothing of the token.
             SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(token.utf8))
         else {

@@ -72,7 +72,9 @@ final class OperationsTests: XCTestCase {
     func testMetricsAreForTheScraperWithTheTokenOnly() async throws {
         try await forEachDatabase { app, _, database in
             let closed = try await app.send(.GET, "/metrics")
-            XCTAssertEqual(closed.status, .notFound, "\(database): no token set, no metrics")
+            XCTAssertEqual(closed.status, .unauthorized, "\(database): closed without a token, on or off")
+            let off = try await app.send(.GET, "/metrics", headers: ["Authorization": "Bearer whatever-it-may-be"])
+            XCTAssertEqual(off.status, .notFound, "no token set, no metrics")
 
             let token = "scrape-me-please-0123456789"
             app.locifyConfig.metricsToken = token
