@@ -38,50 +38,51 @@ public struct JobAdministration: Sendable {
             case .notFailed(let id, let state):
                 "Job \(id) is \(state); only a failed job can be retried or discarded."
             case .unknownState(let text):
-                "“\(text)” is not a job state: say \(JobRecord.State.allCases.map(\.rawValue).joined(separator: ", "))."
+                "“\(text)” is not a job state: say \(State.allCases.map(\.rawValue).joined(separator: ", "))."
             }
         }
+    }
+
+    /// Where a job is: running while a worker's claim on it lasts.
+    enum State: String, CaseIterable {
+        case queued, running, done, failed
+    }
+
+    /// A job's state at `now`, as SQL: the one definition the list, the counts and the actions share.
+    private static func state(at now: Date) -> SQLQueryString {
+        #"""
+        CASE WHEN "done_at" IS NOT NULL THEN 'done' WHEN "failed_at" IS NOT NULL THEN 'failed' \#
+        WHEN "locked_until" >= \#(bind: now) THEN 'running' ELSE 'queued' END
+        """#
     }
 
     /// The jobs in `states` (every state but done when nil), oldest first, at most `limit`.
     public func jobs(in states: [String]? = nil, limit: Int = 200) async throws -> [Summary] {
         let wanted = try (states ?? ["queued", "running", "failed"]).map { text in
-            guard let state = JobRecord.State(rawValue: text) else { throw Problem.unknownState(text) }
-            return state
+            guard let state = State(rawValue: text) else { throw Problem.unknownState(text) }
+            return state.rawValue
         }
-        let now = now()
-        let conditions: [SQLQueryString] = wanted.map { state in
-            switch state {
-            case .done: #""done_at" IS NOT NULL"#
-            case .failed: #""done_at" IS NULL AND "failed_at" IS NOT NULL"#
-            case .running: #""done_at" IS NULL AND "failed_at" IS NULL AND "locked_until" >= \#(bind: now)"#
-            case .queued:
-                #"""
-                "done_at" IS NULL AND "failed_at" IS NULL AND ("locked_until" IS NULL OR "locked_until" < \#(bind: now))
-                """#
-            }
-        }
+        let state = Self.state(at: now())
         let rows = try await database.plainRows(
             #"""
-            SELECT \#(JobsTable.recordColumns.list) FROM "jobs" \#
-            WHERE (\#(conditions.joined(separator: ") OR ("))) ORDER BY "id" LIMIT \#(literal: max(1, limit))
-            """#, columns: JobsTable.recordColumns.names)
-        return try rows.map(JobRecord.init(row:)).map {
-            let state = $0.state(at: now)
+            SELECT "id", "kind", \#(state) AS "state", "attempts", "run_at", "last_error", "locked_by" FROM "jobs" \#
+            WHERE \#(state) IN (\#(binds: wanted)) ORDER BY "id" LIMIT \#(literal: max(1, limit))
+            """#, columns: ["id", "kind", "state", "attempts", "run_at", "last_error", "locked_by"])
+        return try rows.map { row in
+            let state = try row.requiredText(2)
             return Summary(
-                id: $0.id, kind: $0.kind, state: state.rawValue, attempts: $0.attempts, runAt: $0.runAt,
-                lastError: $0.lastError, heldBy: state == .running ? $0.lockedBy : nil)
+                id: try row.requiredInteger(0), kind: try row.requiredText(1), state: state,
+                attempts: try row.requiredInteger(3), runAt: try row.requiredDate(4), lastError: try row.text(5),
+                heldBy: state == State.running.rawValue ? try row.text(6) : nil)
         }
     }
 
     /// How many jobs of each kind are queued, running, done and failed.
     public func counts() async throws -> [Count] {
-        let now = now()
         let rows = try await database.plainRows(
             #"""
-            SELECT "kind", CASE WHEN "done_at" IS NOT NULL THEN 'done' WHEN "failed_at" IS NOT NULL THEN 'failed' \#
-            WHEN "locked_until" >= \#(bind: now) THEN 'running' ELSE 'queued' END AS "state", COUNT(*) AS "count" \#
-            FROM "jobs" GROUP BY 1, 2 ORDER BY 1, 2
+            SELECT "kind", \#(Self.state(at: now())) AS "state", COUNT(*) AS "count" FROM "jobs" \#
+            GROUP BY 1, 2 ORDER BY 1, 2
             """#, columns: ["kind", "state", "count"])
         return try rows.map {
             Count(kind: try $0.requiredText(0), state: try $0.requiredText(1), count: try $0.requiredInteger(2))
@@ -90,28 +91,31 @@ public struct JobAdministration: Sendable {
 
     /// Queues failed job `id` to run at once, with its attempts counted afresh.
     public func retry(_ id: Int) async throws {
-        try await requireFailed(id)
-        try await TableWriter(JobsTable.self, on: database).update(
+        let changed = try await TableWriter(JobsTable.self, on: database).update(
             [
                 .failedAt: Date?.none, .attempts: 0, .runAt: now(), .lockedBy: String?.none,
                 .lockedUntil: Date?.none,
-            ], where: #""id" = \#(literal: id) AND "failed_at" IS NOT NULL"#)
+            ], where: Self.failed(id))
+        if changed == 0 { try await explainNotFailed(id) }
     }
 
     /// Lets failed job `id` go.
     public func discard(_ id: Int) async throws {
-        try await requireFailed(id)
-        try await TableWriter(JobsTable.self, on: database).delete(
-            where: #""id" = \#(literal: id) AND "failed_at" IS NOT NULL"#)
+        let deleted = try await TableWriter(JobsTable.self, on: database).delete(where: Self.failed(id))
+        if deleted == 0 { try await explainNotFailed(id) }
     }
 
-    private func requireFailed(_ id: Int) async throws {
+    private static func failed(_ id: Int) -> SQLQueryString {
+        #""id" = \#(literal: id) AND "done_at" IS NULL AND "failed_at" IS NOT NULL"#
+    }
+
+    /// Says why job `id` was left as it was: it is not there, or not failed.
+    private func explainNotFailed(_ id: Int) async throws -> Never {
         let rows = try await database.plainRows(
-            #"SELECT \#(JobsTable.recordColumns.list) FROM "jobs" WHERE "id" = \#(literal: id)"#,
-            columns: JobsTable.recordColumns.names)
-        guard let job = try rows.first.map(JobRecord.init(row:)) else { throw Problem.noSuchJob(id) }
-        let state = job.state(at: now())
-        guard state == .failed else { throw Problem.notFailed(id: id, state: state.rawValue) }
+            #"SELECT \#(Self.state(at: now())) AS "state" FROM "jobs" WHERE "id" = \#(literal: id)"#,
+            columns: ["state"])
+        guard let state = try rows.first?.requiredText(0) else { throw Problem.noSuchJob(id) }
+        throw Problem.notFailed(id: id, state: state)
     }
 }
 

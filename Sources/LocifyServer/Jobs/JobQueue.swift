@@ -51,23 +51,11 @@ struct JobRecord: Sendable, Equatable {
     let doneAt: Date?
     let failedAt: Date?
     let dedupeKey: String
-    /// The worker holding it, and until when; a claim that ran out belongs to a worker that died.
-    let lockedBy: String?
-    let lockedUntil: Date?
 
-    enum State: String, CaseIterable, Sendable {
-        case queued, running, done, failed
+    enum State: String {
+        case queued, done, failed
     }
 
-    /// Running while a worker's claim on it lasts, at `now`.
-    func state(at now: Date) -> State {
-        if doneAt != nil { return .done }
-        if failedAt != nil { return .failed }
-        if let lockedUntil, lockedUntil >= now { return .running }
-        return .queued
-    }
-
-    /// Done or failed, else queued (tests that do not care whether a claim still holds).
     var state: State { doneAt != nil ? .done : failedAt != nil ? .failed : .queued }
 
     init(row: PlainRow) throws {
@@ -80,8 +68,6 @@ struct JobRecord: Sendable, Equatable {
         doneAt = try row.date(6)
         failedAt = try row.date(7)
         dedupeKey = try row.requiredText(8)
-        lockedBy = try row.text(9)
-        lockedUntil = try row.date(10)
     }
 
     static func all(on database: any Database) async throws -> [JobRecord] {

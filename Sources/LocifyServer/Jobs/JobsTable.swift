@@ -23,6 +23,6 @@ enum JobsTable: StoredTable {
 
     /// The columns `JobRecord(row:)` reads.
     static let recordColumns = selection([
-        .id, .kind, .payload, .runAt, .attempts, .lastError, .doneAt, .failedAt, .dedupeKey, .lockedBy, .lockedUntil,
+        .id, .kind, .payload, .runAt, .attempts, .lastError, .doneAt, .failedAt, .dedupeKey,
     ])
 }

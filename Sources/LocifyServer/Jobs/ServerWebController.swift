@@ -25,7 +25,7 @@ struct ServerWebController: RouteCollection {
         let counts = try await administration.counts()
         let failed = try await administration.jobs(in: ["failed"], limit: 100)
         let now = request.dependencies.now()
-        let holder = try await Lease.holder(of: "periodic", now: now, on: request.db)
+        let holder = try await Lease.periodicWorkHolder(now: now, on: request.db)
         let config = request.application.locifyConfig
         return try await request.view.render(
             "settings/server",

@@ -44,7 +44,8 @@ enum ServerMetrics {
         let counts = try await application.jobAdministration.counts()
         var byKindAndState: [String: [String: Int]] = [:]
         for kind in application.jobHandlers.map(\.kind) {
-            byKindAndState[kind] = Dictionary(uniqueKeysWithValues: JobRecord.State.allCases.map { ($0.rawValue, 0) })
+            byKindAndState[kind] = Dictionary(
+                uniqueKeysWithValues: JobAdministration.State.allCases.map { ($0.rawValue, 0) })
         }
         for count in counts { byKindAndState[count.kind, default: [:]][count.state] = count.count }
         for (kind, states) in byKindAndState {
@@ -72,7 +73,8 @@ enum ServerMetrics {
             }
         }
         registry.makeGauge(name: "locify_database_connections_per_instance_max").set(Double(budget))
-        let holder = try await Lease.holder(of: "periodic", now: application.dependencies.now(), on: database)
+        let holder = try await Lease.periodicWorkHolder(
+            now: application.dependencies.now(), on: database)
         registry.makeGauge(name: "locify_periodic_work_held")
             .set(holder == application.jobRunner.workerID ? 1.0 : 0.0)
         return registry.emitToBuffer()

@@ -17,16 +17,28 @@ final class RunningAsAServiceTests: XCTestCase {
             XCTAssertTrue(takenFirst, "\(database)")
             let takenSecond = try await second.take(now: clock.now, on: app.db)
             XCTAssertFalse(takenSecond, "\(database): held by the first")
-            clock.advance(by: 59)
+            let takenAt = clock.now
+            clock.advance(by: 15)
+            let stillHers = try await first.take(now: clock.now, on: app.db)
+            XCTAssertTrue(stillHers)
+            let unchanged = try await self.periodicLeaseExpiry(app)
+            XCTAssertEqual(
+                unchanged?.timeIntervalSince1970 ?? 0, takenAt.addingTimeInterval(60).timeIntervalSince1970,
+                accuracy: 0.001, "with most of its time left, the lease is not written again")
+            clock.advance(by: 44)
             let renewed = try await first.take(now: clock.now, on: app.db)
             XCTAssertTrue(renewed, "the holder renews it")
+            let renewedExpiry = try await self.periodicLeaseExpiry(app)
+            XCTAssertEqual(
+                renewedExpiry?.timeIntervalSince1970 ?? 0, clock.now.addingTimeInterval(60).timeIntervalSince1970,
+                accuracy: 0.001, "with less than two thirds left, it is written again")
             clock.advance(by: 59)
             let stillHeld = try await second.take(now: clock.now, on: app.db)
             XCTAssertFalse(stillHeld, "renewed 59 s ago, it still holds")
             clock.advance(by: 2)
             let takenOver = try await second.take(now: clock.now, on: app.db)
             XCTAssertTrue(takenOver, "the first stopped renewing: the second takes it")
-            let holder = try await Lease.holder(of: "periodic", now: clock.now, on: app.db)
+            let holder = try await Lease.periodicWorkHolder(now: clock.now, on: app.db)
             XCTAssertEqual(holder, "two:2")
             let lost = try await first.take(now: clock.now, on: app.db)
             XCTAssertFalse(lost, "the first comes back to find it taken")
@@ -34,6 +46,12 @@ final class RunningAsAServiceTests: XCTestCase {
             let free = try await first.take(now: clock.now, on: app.db)
             XCTAssertTrue(free, "given up at shutdown, it is free at once")
         }
+    }
+
+    private func periodicLeaseExpiry(_ app: Application) async throws -> Date? {
+        try await app.db.plainRows(
+            #"SELECT "expires_at" FROM "leases" WHERE "name" = 'periodic'"#, columns: ["expires_at"]
+        ).first?.date(0)
     }
 
     func testAnInstanceRunsNoPeriodicTaskWhileAnotherHoldsTheLease() async throws {
@@ -53,10 +71,10 @@ final class RunningAsAServiceTests: XCTestCase {
                 try await Task.sleep(for: .milliseconds(5))
             }
             XCTAssertGreaterThanOrEqual(rounds.withLockedValue { $0 }, 2, "its lease ran out: this one took over")
-            let holder = try await Lease.holder(of: "periodic", now: clock.now, on: app.db)
+            let holder = try await Lease.periodicWorkHolder(now: clock.now, on: app.db)
             XCTAssertEqual(holder, app.jobRunner.workerID)
             await workers.shutdownAsync(app)
-            let afterShutdown = try await Lease.holder(of: "periodic", now: clock.now, on: app.db)
+            let afterShutdown = try await Lease.periodicWorkHolder(now: clock.now, on: app.db)
             XCTAssertNil(afterShutdown, "a clean shutdown gives the lease up")
         }
     }
