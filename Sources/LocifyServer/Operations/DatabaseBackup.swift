@@ -58,10 +58,7 @@ public enum DatabaseBackup {
         let work = try temporaryDirectory(beside: destination)
         defer { try? FileManager.default.removeItem(at: work) }
         let snapshot = work.appendingPathComponent(snapshotName(for: kind))
-        let migrations =
-            try await application.db.plainRows(
-                #"SELECT COUNT(*) AS "n" FROM "_fluent_migrations""#, columns: ["n"]
-            ).first?.requiredInteger(0) ?? 0
+        let migrations = try await application.appliedMigrations()?.count ?? 0
         switch config.storage {
         case .sqlite(let path):
             guard path != nil else { throw CommandFailure("An in-memory database cannot be backed up.") }

@@ -163,7 +163,7 @@ extension Application {
     /// The names in Fluent's migration log, or nil when there is no log yet (a new database). Every
     /// start but the first finds them all there: one query says so, where Fluent's migrator took 23 ms of
     /// a 90 ms restart (Benchmarks/startup.sh) reading its log through its models.
-    private func appliedMigrations() async throws -> Set<String>? {
+    func appliedMigrations() async throws -> Set<String>? {
         let sql = try db.sqlDatabase()
         let tables =
             sql.dialect.name == "sqlite"

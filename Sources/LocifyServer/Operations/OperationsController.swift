@@ -22,9 +22,8 @@ struct OperationsController: RouteCollection {
         let kind = request.application.locifyConfig.storage.kindName
         var reason: String?
         do {
-            let rows = try await request.db.plainRows(
-                #"SELECT COUNT(*) AS "applied" FROM "_fluent_migrations""#, columns: ["applied"])
-            let applied = try rows.first?.requiredInteger(0) ?? 0
+            let logged = try await request.application.appliedMigrations() ?? []
+            let applied = locifyMigrations.filter { logged.contains($0.logName) }.count
             if applied < locifyMigrations.count {
                 reason =
                     "The database holds \(applied) of the \(locifyMigrations.count) migrations this version needs: "
