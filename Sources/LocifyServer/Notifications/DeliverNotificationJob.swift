@@ -156,9 +156,10 @@ struct NotificationOutbox {
             ], onConflict: [.dedupeKey])
     }
 
-    /// How a delivery came to be attempted.
+    /// How a delivery came to be attempted: afresh (its first try, or a retry after a certain failure), or
+    /// again after a try that was cut off, which the log says.
     private enum Claim {
-        case first, retry, afterInterruption
+        case fresh, afterInterruption
     }
 
     /// Logs the delivery as being sent and says whether to send it: nil when it must not be.
@@ -170,11 +171,11 @@ struct NotificationOutbox {
                 .owner: userID, .channel: channel.rawValue, .title: title, .status: Status.sending.rawValue,
                 .attempts: 1, .dedupeKey: key, .createdAt: now, .updatedAt: now,
             ], onConflict: [.dedupeKey], returning: [.id])
-        if !inserted.isEmpty { return .first }
+        if !inserted.isEmpty { return .fresh }
         let retried = try await deliveries.update(
             [.status: Status.sending.rawValue, .updatedAt: now], computing: [.attempts: #""attempts" + 1"#],
             where: #""dedupe_key" = \#(bind: key) AND "status" = \#(bind: Status.retrying.rawValue)"#)
-        if retried > 0 { return .retry }
+        if retried > 0 { return .fresh }
         if channel == .webhook {
             let resent = try await deliveries.update(
                 [.updatedAt: now], computing: [.attempts: #""attempts" + 1"#],
