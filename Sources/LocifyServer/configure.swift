@@ -365,6 +365,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: RemindersWebController())
     try signedIn.register(collection: ReminderDownloadWebController())
     try signedIn.register(collection: ContactInterchangeWebController())
+    try signedIn.register(collection: AccountArchiveWebController())
     try signedIn.register(collection: ContactPicturesWebController())
     try signedIn.register(collection: NotesAndTasksWebController())
     try signedIn.register(collection: CallsWebController())

@@ -164,6 +164,7 @@ enum SettingsPage {
         let contactsAppFields: [FormField]
         let gravatarField: FormField
         let importField: FormField
+        let accountImportField: FormField
         let tokens: [TokenRow]
         let hasTokens: Bool
         let newToken: NewToken?
@@ -172,6 +173,8 @@ enum SettingsPage {
         let tokensURL: String
         let importURL: String
         let exportURL: String
+        let accountExportURL = SitePaths.settingsExportAccount.path
+        let accountImportURL = SitePaths.settingsImportAccount.path
         let notificationsURL: String
         let placesURL: String
         let gendersURL = SitePaths.settingsGenders.path
@@ -255,6 +258,12 @@ enum SettingsPage {
                     + "already have are left out.",
                 isRequired: true, accept: ".vcf,text/vcard,text/x-vcard"
             ).identified(as: "import-file")
+            accountImportField = FormField(
+                "file", label: "Locify account file to import", control: .file,
+                hint: "The file “Export everything” wrote, on this server or another. What you already have "
+                    + "stays; importing the same file again adds nothing twice.",
+                isRequired: true, accept: ".json,application/json"
+            ).identified(as: "account-import-file")
             self.tokens = tokens.map {
                 TokenRow(
                     label: $0.label, created: day($0.createdAt), lastUsed: day($0.lastUsedAt),

@@ -3,17 +3,18 @@ import Vapor
 
 extension SyncedType {
     /// An activity travels with who was there; a change of who was there is a change of the activity.
-    static let activity = SyncedType(ActivitiesTable.self, writes: .activity) { request, ids in
+    static let activity = SyncedType(ActivitiesTable.self, writes: .activity, restore: .activity) { request, ids in
         let activities = try await request.activities().activities(ids)
         return byID(try await request.activityResources(activities), id: \.id, as: SyncRecord.activity)
     }
 
-    static let activityType = SyncedType(ActivityTypesTable.self) { request, ids in
+    static let activityType = SyncedType(ActivityTypesTable.self, restore: .activityType) { request, ids in
         let types = try await request.activityTypes().types().filter { ids.contains($0.id) }
         return byID(try await request.activityTypeResources(types), id: \.id, as: SyncRecord.activityType)
     }
 
-    static let activityTypeCategory = SyncedType(ActivityTypeCategoriesTable.self) { request, ids in
+    static let activityTypeCategory = SyncedType(ActivityTypeCategoriesTable.self, restore: .activityTypeCategory) {
+        request, ids in
         let categories = try await request.activityTypes().categories().filter { ids.contains($0.id) }
         return byID(
             categories.map(ActivityTypeCategoryResource.init), id: \.id, as: SyncRecord.activityTypeCategory)
@@ -40,4 +41,48 @@ extension OfflinePages {
     static let activityTypeCategory = OfflinePages(type: SyncedType.activityTypeCategory.name) { _ in
         [SitePaths.journal.path]
     }
+}
+
+extension ArchiveRestore {
+    /// Those who were there and were imported come back with it.
+    static let activity = ArchiveRestore(writes: .activity) { record, ids in
+        var fields = try record.fields(
+            ["summary", "description", "happened_at", "emotions"], references: ["activity_type_id": "activitytype"],
+            ids: ids)
+        if case .object(let attendees) = record["attendees"], case .array(let contacts) = attendees["contacts"] ?? .null
+        {
+            fields["contacts"] = .array(
+                ids.ids(of: "contact", contacts.compactMap { ArchivedRecord.id(in: $0) }).map(JSONValue.integer))
+        }
+        return fields
+    }
+
+    /// A type of the same name in the same category (the account's defaults) stands for the archive's.
+    static let activityType = ArchiveRestore(
+        existing: { request, record, ids in
+            guard let name = record.text("name"),
+                let categoryID = try ids.id(of: "activitytypecategory", record.referencedID("activity_type_category"))
+            else { return nil }
+            return try await request.activityTypes().types().first {
+                $0.categoryID == categoryID && $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
+            }?.id
+        },
+        create: { request, record, uuid, ids in
+            try await request.activityTypes().createType(
+                name: record.text("name"),
+                categoryID: try ids.id(of: "activitytypecategory", record.referencedID("activity_type_category")),
+                locationType: record.text("location_type"), uuid: uuid
+            ).id
+        })
+
+    static let activityTypeCategory = ArchiveRestore(
+        existing: { request, record, _ in
+            guard let name = record.text("name") else { return nil }
+            return try await request.activityTypes().categories().first {
+                $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
+            }?.id
+        },
+        create: { request, record, uuid, _ in
+            try await request.activityTypes().createCategory(name: record.text("name"), uuid: uuid).id
+        })
 }

@@ -2,7 +2,7 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let address = SyncedType(AddressesTable.self, writes: .address) { request, ids in
+    static let address = SyncedType(AddressesTable.self, writes: .address, restore: .address) { request, ids in
         let addresses = try await request.ownedRows(
             ids, in: AddressesTable.self,
             selecting: AddressesTable.addressColumns, read: AddressesTable.address(from:))
@@ -31,4 +31,14 @@ extension SyncWrites {
             ) { input.merged(into: $0) }
         },
         delete: { request, id, _ in try await request.addresses().delete(id) })
+}
+
+extension ArchiveRestore {
+    static let address = ArchiveRestore(writes: .address) { record, ids in
+        var fields = try record.fields(
+            ["name", "street", "city", "province", "postal_code", "latitude", "longitude"],
+            references: ["contact_id": "contact"], ids: ids)
+        if case .object(let country) = record["country"] { fields["country"] = country["iso"] ?? .null }
+        return fields
+    }
 }

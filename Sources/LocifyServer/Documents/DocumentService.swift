@@ -59,6 +59,19 @@ struct DocumentService {
         return try await document(id)
     }
 
+    /// The bytes of the documents `ids` by id, without counting a download (an account's export).
+    func contents(_ ids: [Int]) async throws -> [Int: [UInt8]] {
+        let documents = try await database.ownedRows(
+            ids, ownedBy: ownerID, in: DocumentsTable.self, selecting: DocumentsTable.documentColumns,
+            read: DocumentsTable.document(from:))
+        let bytes = try await PhotoBlobs(database: database, ownerID: ownerID).bytes(
+            digests: Array(Set(documents.map(\.digest))))
+        return Dictionary(
+            uniqueKeysWithValues: documents.compactMap { document in
+                bytes[document.digest].map { (document.id, $0) }
+            })
+    }
+
     /// The document and its bytes, counted as one more download (Monica's `number_of_downloads`).
     func download(_ id: Int) async throws -> (Document, [UInt8]) {
         var document = try await document(id)

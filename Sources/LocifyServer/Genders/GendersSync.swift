@@ -2,10 +2,24 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let gender = SyncedType(GendersTable.self) { request, ids in
+    static let gender = SyncedType(GendersTable.self, restore: .gender) { request, ids in
         let genders = try await request.ownedRows(
             ids, in: GendersTable.self,
             selecting: GendersTable.genderColumns, read: GendersTable.gender(from:))
         return byID(genders.map(GenderResource.init), id: \.id, as: SyncRecord.gender)
     }
+}
+
+extension ArchiveRestore {
+    /// A gender of the same name (the account's defaults) is the archive's gender.
+    static let gender = ArchiveRestore(
+        existing: { request, record, _ in
+            guard let name = record.text("name") else { return nil }
+            return try await request.genders().all().first {
+                $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
+            }?.id
+        },
+        create: { request, record, uuid, _ in
+            try await request.genders().create(name: record.text("name"), type: record.text("type"), uuid: uuid).id
+        })
 }

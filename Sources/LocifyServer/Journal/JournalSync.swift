@@ -2,7 +2,8 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let journalEntry = SyncedType(JournalEntriesTable.self, writes: .journalEntry) { request, ids in
+    static let journalEntry = SyncedType(JournalEntriesTable.self, writes: .journalEntry, restore: .journalEntry) {
+        request, ids in
         let entries = try await request.ownedRows(
             ids, in: JournalEntriesTable.self, selecting: JournalEntriesTable.entryColumns,
             read: JournalEntriesTable.entry(from:))
@@ -20,4 +21,10 @@ extension SyncWrites {
             _ = try await request.journal().update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
         },
         delete: { request, id, _ in try await request.journal().delete(id) })
+}
+
+extension ArchiveRestore {
+    static let journalEntry = ArchiveRestore(writes: .journalEntry) { record, ids in
+        try record.fields(["title", "post"], ids: ids)
+    }
 }

@@ -2,7 +2,7 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let lifeEvent = SyncedType(LifeEventsTable.self, writes: .lifeEvent) { request, ids in
+    static let lifeEvent = SyncedType(LifeEventsTable.self, writes: .lifeEvent, restore: .lifeEvent) { request, ids in
         let lifeEvents = try await request.ownedRows(
             ids, in: LifeEventsTable.self, selecting: LifeEventsTable.lifeEventColumns,
             read: LifeEventsTable.lifeEvent(from:))
@@ -18,4 +18,11 @@ extension SyncWrites {
 
 extension OfflinePages {
     static let lifeEvent = onContactPage(SyncedType.lifeEvent.name)
+}
+
+extension ArchiveRestore {
+    static let lifeEvent = ArchiveRestore(writes: .lifeEvent) { record, ids in
+        try record.fields(
+            ["name", "note", "happened_at", "life_event_type_id"], references: ["contact_id": "contact"], ids: ids)
+    }
 }

@@ -2,14 +2,14 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let note = SyncedType(NotesTable.self, writes: .note) { request, ids in
+    static let note = SyncedType(NotesTable.self, writes: .note, restore: .note) { request, ids in
         let notes = try await request.ownedRows(
             ids, in: NotesTable.self, selecting: NotesTable.noteColumns,
             read: NotesTable.note(from:))
         return byID(try await request.noteResources(notes), id: \.id, as: SyncRecord.note)
     }
 
-    static let task = SyncedType(TasksTable.self, writes: .task) { request, ids in
+    static let task = SyncedType(TasksTable.self, writes: .task, restore: .task) { request, ids in
         let tasks = try await request.ownedRows(
             ids, in: TasksTable.self, selecting: TasksTable.taskColumns,
             read: TasksTable.task(from:))
@@ -47,4 +47,14 @@ extension SyncWrites {
             }
         },
         delete: { request, id, _ in try await request.tasks().delete(id) })
+}
+
+extension ArchiveRestore {
+    static let note = ArchiveRestore(writes: .note) { record, ids in
+        try record.fields(["body", "is_favorited"], references: ["contact_id": "contact"], ids: ids)
+    }
+
+    static let task = ArchiveRestore(writes: .task) { record, ids in
+        try record.fields(["title", "description", "completed"], references: ["contact_id": "contact"], ids: ids)
+    }
 }

@@ -3,7 +3,7 @@ import LocifyCore
 import Vapor
 
 extension SyncedType {
-    static let place = SyncedType(PlacesTable.self, writes: .place) { request, ids in
+    static let place = SyncedType(PlacesTable.self, writes: .place, restore: .place) { request, ids in
         let places = try await request.ownedRows(
             ids, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
             read: { PlaceService.Found(place: try PlacesTable.place(from: $0), distanceKilometers: nil) })
@@ -11,7 +11,7 @@ extension SyncedType {
     }
 
     /// Categories with their places' count, as `GET /api/categories/{id}` answers them.
-    static let category = SyncedType(PlaceCategoriesTable.self, writes: .category) { request, ids in
+    static let category = SyncedType(PlaceCategoriesTable.self, writes: .category, restore: .category) { request, ids in
         let wanted = Set(ids)
         let categories = try await request.places().categories().categories.filter { wanted.contains($0.0.id) }
         return byID(
@@ -54,4 +54,21 @@ extension SyncWrites {
             }
             try await request.places().deleteCategory(id, moveTo: moveTo)
         })
+}
+
+extension ArchiveRestore {
+    static let place = ArchiveRestore(writes: .place) { record, ids in
+        try record.fields(
+            ["name", "address", "latitude", "longitude", "notes", "is_favorite", "source", "external_id"],
+            references: ["category_id": "category"], ids: ids)
+    }
+
+    /// A category of the same name (the account's defaults) takes the archive's places.
+    static let category = ArchiveRestore(
+        writes: .category,
+        existing: { request, record, _ in
+            guard let name = record.text("name") else { return nil }
+            return try await request.places().category(named: name)?.id
+        },
+        fields: { record, ids in try record.fields(["name"], ids: ids) })
 }

@@ -1,8 +1,10 @@
 import LocifyAPI
+import SQLKit
 import Vapor
 
 extension SyncedType {
-    static let relationship = SyncedType(RelationshipsTable.self, writes: .relationship) { request, ids in
+    static let relationship = SyncedType(RelationshipsTable.self, writes: .relationship, restore: .relationship) {
+        request, ids in
         let relationships = try await request.ownedRows(
             ids, in: RelationshipsTable.self, selecting: RelationshipsTable.relationshipColumns,
             read: RelationshipsTable.relationship(from:))
@@ -37,4 +39,27 @@ extension SyncReference {
     /// The two contacts of a relationship made offline, by the uuids the client made them with.
     static let contactIs = SyncReference("contact_is_uuid", for: "contact_is", in: ContactsTable.self)
     static let ofContact = SyncReference("of_contact_uuid", for: "of_contact", in: ContactsTable.self)
+}
+
+extension ArchiveRestore {
+    /// A relationship is made with its reverse: the reverse in the archive is the one made already.
+    static let relationship = ArchiveRestore(
+        writes: .relationship, existingComesWithTheImport: true,
+        existing: { request, record, ids in
+            guard let contactID = try ids.id(of: "contact", record.referencedID("contact_is")),
+                let ofContactID = try ids.id(of: "contact", record.referencedID("of_contact")),
+                let typeID = record.referencedID("relationship_type")
+            else { return nil }
+            let rows = try await request.database.plainRows(
+                """
+                SELECT "id" FROM "relationships" WHERE "user_id" = \(bind: try request.requireUser().id) \
+                AND "contact_id" = \(bind: contactID) AND "of_contact_id" = \(bind: ofContactID) \
+                AND "relationship_type_id" = \(bind: typeID)
+                """, columns: ["id"])
+            return try rows.first?.requiredInteger(0)
+        },
+        fields: { record, ids in
+            try record.fields(
+                ["relationship_type_id"], references: ["contact_is": "contact", "of_contact": "contact"], ids: ids)
+        })
 }

@@ -273,10 +273,31 @@ struct ReminderService {
             }, wanted: wanted, hadDay: hadDay)
     }
 
+    /// Gives `contact` its yearly reminder of `kind` (its birthday, or the day the owner met them) under
+    /// `uuid`, as an import brings back the one it had; nil when the contact has no such day. A contact that
+    /// has the reminder already keeps it.
+    func makeYearlyReminder(_ kind: String, of contact: Contact, uuid: UUID) async throws -> Int? {
+        let fields: ReminderFields? =
+            switch kind {
+            case Self.birthdayKind:
+                contact.fields.birthdate.flatMap {
+                    ReminderFields.birthday(of: $0, firstName: contact.fields.firstName)
+                }
+            case Self.firstMeetingKind:
+                contact.introduction.firstMet.flatMap {
+                    $0.isAgeBased ? nil : ReminderFields.firstMeeting(on: $0, firstName: contact.fields.firstName)
+                }
+            default: nil
+            }
+        guard fields != nil else { return nil }
+        try await syncYearly(kind, of: contact.id, fields: fields, wanted: true, hadDay: true, uuid: uuid)
+        return try await yearlyReminder(kind, of: contact.id)?.id
+    }
+
     /// Keeps the contact's yearly reminder of `kind` as `fields` say (nil: no day to remind of).
-    private func syncYearly(_ kind: String, of contactID: Int, fields: ReminderFields?, wanted: Bool?, hadDay: Bool)
-        async throws
-    {
+    private func syncYearly(
+        _ kind: String, of contactID: Int, fields: ReminderFields?, wanted: Bool?, hadDay: Bool, uuid: UUID? = nil
+    ) async throws {
         // A reminder follows a day: a contact that had none has none to look for, and one that has none
         // now either needs nothing done.
         let existing = hadDay ? try await yearlyReminder(kind, of: contactID) : nil
@@ -291,7 +312,8 @@ struct ReminderService {
         guard let existing else {
             var values = RemindersTable.values(of: fields, now: now)
             values.merge([
-                .uuid: dependencies.newUUID(), .owner: ownerID, .contact: contactID, .isDelible: false, .kind: kind,
+                .uuid: uuid ?? dependencies.newUUID(), .owner: ownerID, .contact: contactID, .isDelible: false,
+                .kind: kind,
                 .createdAt: now,
             ]) { $1 }
             try await writingReminders { [values] in try await $0.insert(values) }

@@ -26,6 +26,9 @@ enum SitePaths {
     static let settingsExport = settings.appending("export")
     /// Every reminder as one iCalendar file, to download (the feed is the same, to subscribe to).
     static let settingsExportReminders = settingsExport.appending("reminders.ics")
+    /// Everything the account holds as one JSON file, to import into another Locify server.
+    static let settingsExportAccount = settingsExport.appending("account.json")
+    static let settingsImportAccount = settingsImport.appending("account")
     static let settingsNotifications = settings.appending("notifications")
     static let settingsPlaces = settings.appending("places")
     /// A download of places: `?format=` one of the export formats.

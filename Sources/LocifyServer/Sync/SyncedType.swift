@@ -18,16 +18,30 @@ struct SyncedType: Sendable {
     let writes: SyncWrites?
     /// Finds records by the uuids clients know them by.
     let locator: SyncLocator
+    /// How the records leave in an account archive and are made again from one.
+    let restore: ArchiveRestore
+    /// Gives the record `id` of `ownerID` the times it had in an archive, inside the import's write.
+    let keepTimes:
+        @Sendable (_ database: any Database, _ ownerID: Int, _ id: Int, _ times: ArchivedTimes) async throws -> Void
 
     init<Table: StoredTable>(
-        _ table: Table.Type, writes: SyncWrites? = nil,
+        _ table: Table.Type, writes: SyncWrites? = nil, restore: ArchiveRestore,
         records: @escaping @Sendable (Request, [Int]) async throws -> [Int: SyncRecord]
     ) {
         name = Table.sync?.type ?? Table.name
         self.table = Table.name
         self.records = records
         self.writes = writes
+        self.restore = restore
         locator = SyncLocator(table)
+        keepTimes = { database, ownerID, id, times in
+            var values: Table.Values = [:]
+            for (name, date) in times.dates {
+                if let column = Table.Column(rawValue: name) { values[column] = date }
+            }
+            guard !values.isEmpty else { return }
+            try await TableWriter(Table.self, on: database).update(id, ownedBy: ownerID, set: values)
+        }
     }
 
     /// Pairs each resource with its id, for `records`.

@@ -83,7 +83,7 @@ struct TagService {
         }
     }
 
-    private func tag(named name: String) async throws -> Tag? {
+    func tag(named name: String) async throws -> Tag? {
         let rows = try await database.plainRows(
             """
             SELECT \(Self.columns.list) FROM "tags" \
@@ -134,6 +134,24 @@ struct TagService {
                     .createdAt: dependencies.now(),
                 ])
             }
+        }
+    }
+
+    /// Puts the tag `tagID` on the contact under the link's `uuid` (an import keeps the one it had), and
+    /// returns the link's id; a tag already on the contact keeps its link.
+    func link(_ tagID: Int, toContact contactID: Int, uuid: UUID) async throws -> Int {
+        try await requireEditable(contactID)
+        _ = try await tag(tagID)
+        try await database.requireNewRecord(uuid, in: ContactTagsTable.self, ownedBy: ownerID)
+        let links = try await database.plainRows(
+            """
+            SELECT "id" FROM "contact_tags" WHERE "user_id" = \(literal: ownerID) \
+            AND "contact_id" = \(bind: contactID) AND "tag_id" = \(bind: tagID)
+            """, columns: ["id"])
+        if let id = try links.first?.requiredInteger(0) { return id }
+        let now = dependencies.now()
+        return try await database.write(ContactTagsTable.self, ownedBy: ownerID, at: now) { [ownerID] links in
+            try await links.insert([.uuid: uuid, .owner: ownerID, .contact: contactID, .tag: tagID, .createdAt: now])
         }
     }
 

@@ -2,13 +2,14 @@ import LocifyAPI
 import Vapor
 
 extension SyncedType {
-    static let company = SyncedType(CompaniesTable.self, writes: .company) { request, ids in
+    static let company = SyncedType(CompaniesTable.self, writes: .company, restore: .company) { request, ids in
         let companies = try await request.ownedRows(
             ids, in: CompaniesTable.self, selecting: CompaniesTable.companyColumns, read: CompaniesTable.company(from:))
         return byID(companies.map(CompanyResource.init), id: \.id, as: SyncRecord.company)
     }
 
-    static let occupation = SyncedType(OccupationsTable.self, writes: .occupation) { request, ids in
+    static let occupation = SyncedType(OccupationsTable.self, writes: .occupation, restore: .occupation) {
+        request, ids in
         let occupations = try await request.ownedRows(
             ids, in: OccupationsTable.self, selecting: OccupationsTable.occupationColumns,
             read: OccupationsTable.occupation(from:))
@@ -43,4 +44,17 @@ extension SyncWrites {
 extension OfflinePages {
     static let company = OfflinePages(type: SyncedType.company.name)
     static let occupation = OfflinePages(type: SyncedType.occupation.name)
+}
+
+extension ArchiveRestore {
+    static let company = ArchiveRestore(writes: .company) { record, ids in
+        try record.fields(["name", "website", "number_of_employees"], ids: ids)
+    }
+
+    static let occupation = ArchiveRestore(writes: .occupation) { record, ids in
+        try record.fields(
+            [
+                "title", "description", "salary", "salary_unit", "currently_works_here", "start_date", "end_date",
+            ], references: ["contact_id": "contact", "company_id": "company"], ids: ids)
+    }
 }
