@@ -60,12 +60,10 @@ extension ArchiveRestore {
     /// A type of the same name in the same category (the account's defaults) stands for the archive's.
     static let activityType = ArchiveRestore(
         existing: { request, record, ids in
-            guard let name = record.text("name"),
-                let categoryID = try ids.id(of: "activitytypecategory", record.referencedID("activity_type_category"))
+            guard let categoryID = try ids.id(of: "activitytypecategory", record.referencedID("activity_type_category"))
             else { return nil }
-            return try await request.activityTypes().types().first {
-                $0.categoryID == categoryID && $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
-            }?.id
+            let types = try await request.activityTypes().types().filter { $0.categoryID == categoryID }
+            return record.sameName(among: types, name: \.name)?.id
         },
         create: { request, record, uuid, ids in
             try await request.activityTypes().createType(
@@ -77,10 +75,7 @@ extension ArchiveRestore {
 
     static let activityTypeCategory = ArchiveRestore(
         existing: { request, record, _ in
-            guard let name = record.text("name") else { return nil }
-            return try await request.activityTypes().categories().first {
-                $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
-            }?.id
+            record.sameName(among: try await request.activityTypes().categories(), name: \.name)?.id
         },
         create: { request, record, uuid, _ in
             try await request.activityTypes().createCategory(name: record.text("name"), uuid: uuid).id

@@ -39,10 +39,7 @@ extension ArchiveRestore {
     /// A kind of the same name (the account's defaults: Email, Phone, …) is the archive's kind.
     static let contactFieldType = ArchiveRestore(
         existing: { request, record, _ in
-            guard let name = record.text("name") else { return nil }
-            return try await request.contactFields().types().first {
-                $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
-            }?.id
+            record.sameName(among: try await request.contactFields().types(), name: \.name)?.id
         },
         create: { request, record, uuid, _ in
             try await request.contactFields().createType(

@@ -14,10 +14,7 @@ extension ArchiveRestore {
     /// A gender of the same name (the account's defaults) is the archive's gender.
     static let gender = ArchiveRestore(
         existing: { request, record, _ in
-            guard let name = record.text("name") else { return nil }
-            return try await request.genders().all().first {
-                $0.name.localizedCaseInsensitiveCompare(name) == .orderedSame
-            }?.id
+            record.sameName(among: try await request.genders().all(), name: \.name)?.id
         },
         create: { request, record, uuid, _ in
             try await request.genders().create(name: record.text("name"), type: record.text("type"), uuid: uuid).id

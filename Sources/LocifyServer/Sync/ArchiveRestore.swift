@@ -111,6 +111,13 @@ struct ArchivedRecord: Sendable {
         return fields
     }
 
+    /// The first of `items` whose name is the record's, whatever the case: the account's own gender,
+    /// field kind or category that stands for the archived one.
+    func sameName<Item>(among items: [Item], name: (Item) -> String) -> Item? {
+        guard let own = text("name") else { return nil }
+        return items.first { name($0).localizedCaseInsensitiveCompare(own) == .orderedSame }
+    }
+
     /// A few words that name the record in a report: its name, title or the start of its text.
     var label: String {
         for key in ["complete_name", "name", "title", "summary", "body", "content", "original_filename", "reason"] {
