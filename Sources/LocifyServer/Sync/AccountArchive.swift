@@ -237,6 +237,7 @@ struct ArchiveImport {
                 done += chunk.count
                 progress(done, total)
             }
+            progress(done, total)
         }
         try await finish(made, ids: ids, report: &report)
         return report

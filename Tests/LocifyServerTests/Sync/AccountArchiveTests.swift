@@ -1,6 +1,7 @@
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOConcurrencyHelpers
 import XCTVapor
 
 @testable import LocifyServer
@@ -150,6 +151,42 @@ final class AccountArchiveTests: XCTestCase {
             let copy = try Self.records(try await other.get("/settings/export/account.json").text)
             XCTAssertEqual(copy.filter { $0.type == "contact" }.map { $0.data["first_name"] }, [.string("Charles")])
             XCTAssertTrue(copy.filter { $0.type == "note" }.isEmpty)
+        }
+    }
+
+    /// `locify export account` and `locify import account`: the same file, the report as lines, progress
+    /// to the end, and a clear error for a file that is not an export.
+    func testTheCommandLineMovesAnAccountToo() async throws {
+        try await forEachDatabase { app, clock, database in
+            _ = try await app.makeAccount(email: "ada@example.com")
+            _ = try await app.makeAccount(email: "mary@example.com", name: "Mary Somerville")
+            try await Self.fill(app, email: "ada@example.com", clock: clock)
+            let file = try await LocifyApp.exportAccount(in: app, email: "ada@example.com")
+            let original = try Self.records(String(decoding: file, as: UTF8.self))
+            let seen = NIOLockedValueBox<[Int]>([])
+            let lines = try await LocifyApp.importAccount(in: app, email: "mary@example.com", file: file) {
+                done, total in
+                XCTAssertEqual(total, original.count)
+                seen.withLockedValue { $0.append(done) }
+            }
+            XCTAssertTrue(lines[0].hasPrefix("Added "), "\(database): \(lines)")
+            XCTAssertTrue(
+                lines.contains("contact: \(original.filter { $0.type == "contact" }.count) added"), "\(lines)")
+            XCTAssertFalse(lines.contains { $0.hasPrefix("Left out") }, "\(database): \(lines)")
+            XCTAssertEqual(seen.withLockedValue { $0.last }, original.count, "progress goes to the end")
+            let copy = try Self.records(
+                String(decoding: try await LocifyApp.exportAccount(in: app, email: "mary@example.com"), as: UTF8.self))
+            try Self.assertSame(copy, original, keepingUUIDs: false, "\(database): through the command line")
+            do {
+                _ = try await LocifyApp.importAccount(in: app, email: "mary@example.com", file: Data("{}".utf8)) {
+                    _, _ in
+                }
+                XCTFail("\(database): a file that is not an export is refused")
+            } catch let failure as CommandFailure {
+                XCTAssertEqual(
+                    failure.description,
+                    "The file is not a Locify account export (it has no \"format\": \"locify-account\").")
+            }
         }
     }
 
