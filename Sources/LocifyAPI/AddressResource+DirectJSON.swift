@@ -150,6 +150,8 @@ extension PlaceResource: DirectJSONWritable {
         writer.writeString(category.name)
         writer.append(#"},"is_favorite":"#)
         writer.writeBool(isFavorite)
+        writer.append(#","rating":"#)
+        writer.writeOptional(rating)
         writer.append(#","source":"#)
         writer.writeOptional(source)
         writer.append(#","external_id":"#)

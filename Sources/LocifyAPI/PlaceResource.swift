@@ -66,6 +66,8 @@ public struct PlaceResource: Codable, Sendable, Equatable {
     public var categoryID: Int
     public var category: CategoryReference
     public var isFavorite: Bool
+    /// 1 to 5 stars, or null.
+    @Nullable public var rating: Int?
     @Nullable public var source: String?
     @Nullable public var externalID: String?
     /// `CoordinatePrecision`: `manual` unless the geocoder placed it by its address.
@@ -83,6 +85,7 @@ public struct PlaceResource: Codable, Sendable, Equatable {
         case categoryID = "category_id"
         case category
         case isFavorite = "is_favorite"
+        case rating
         case source
         case externalID = "external_id"
         case precision
@@ -107,6 +110,7 @@ public struct PlaceResource: Codable, Sendable, Equatable {
         categoryID = place.categoryID
         category = CategoryReference(id: place.categoryID, name: categoryName)
         isFavorite = fields.isFavorite
+        rating = fields.rating
         source = fields.source
         externalID = fields.externalID
         precision = fields.coordinatePrecision.rawValue
@@ -143,6 +147,7 @@ public struct PlaceInput: Decodable, Sendable {
         draft.notes = reader.string("notes")
         draft.categoryID = reader.integer("category_id")
         draft.isFavorite = reader.boolean("is_favorite")
+        draft.rating = reader.integer("rating")
         draft.source = reader.string("source")
         draft.externalID = reader.string("external_id")
         presentKeys = Set(container.allKeys.map(\.stringValue))
@@ -162,6 +167,7 @@ public struct PlaceInput: Decodable, Sendable {
         take("notes", \.notes)
         take("category_id", \.categoryID)
         take("is_favorite", \.isFavorite)
+        take("rating", \.rating)
         take("source", \.source)
         take("external_id", \.externalID)
         return result

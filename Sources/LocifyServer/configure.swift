@@ -204,6 +204,7 @@ let locifyMigrations: [any Migration] = [
     CreateAuditLogs(),
     CreateDocuments(),
     CreateLeases(),
+    AddPlaceRating(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the

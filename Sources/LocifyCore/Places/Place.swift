@@ -30,6 +30,8 @@ public struct PlaceFields: Hashable, Sendable {
     public var coordinate: Coordinate
     public var notes: String?
     public var isFavorite: Bool
+    /// The owner's stars, 1 to 5; nil for none given.
+    public var rating: Int?
     /// Where an imported place came from ("gpx", "takeout"…), and its id there, for merging repeats.
     public var source: String?
     public var externalID: String?
@@ -38,9 +40,11 @@ public struct PlaceFields: Hashable, Sendable {
 
     public init(
         name: String, address: String? = nil, coordinate: Coordinate, notes: String? = nil, isFavorite: Bool = false,
-        source: String? = nil, externalID: String? = nil, coordinatePrecision: CoordinatePrecision = .manual
+        rating: Int? = nil, source: String? = nil, externalID: String? = nil,
+        coordinatePrecision: CoordinatePrecision = .manual
     ) {
         self.name = name
+        self.rating = rating
         self.address = address
         self.coordinate = coordinate
         self.notes = notes
@@ -83,6 +87,8 @@ public struct PlaceDraft: Sendable, Equatable {
     public var notes: String?
     public var categoryID: Int?
     public var isFavorite: Bool?
+    /// 1 to 5 stars; nil for none.
+    public var rating: Int?
     public var source: String?
     public var externalID: String?
     /// How exact the latitude and longitude are; nil for a person's (`manual`).
@@ -90,17 +96,20 @@ public struct PlaceDraft: Sendable, Equatable {
 
     public static let maximumNameLength = 200
     public static let maximumNotesLength = 10_000
+    public static let ratings = 1...5
 
     public static let fieldLabels: [String: String] = [
         "name": "Name", "address": "Address", "latitude": "Latitude", "longitude": "Longitude", "notes": "Notes",
-        "category_id": "Category", "is_favorite": "Favorite", "source": "Source", "external_id": "External id",
+        "category_id": "Category", "is_favorite": "Favorite", "rating": "Rating", "source": "Source",
+        "external_id": "External id",
     ]
 
     public init(
         name: String? = nil, address: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        notes: String? = nil, categoryID: Int? = nil, isFavorite: Bool? = nil, source: String? = nil,
-        externalID: String? = nil
+        notes: String? = nil, categoryID: Int? = nil, isFavorite: Bool? = nil, rating: Int? = nil,
+        source: String? = nil, externalID: String? = nil
     ) {
+        self.rating = rating
         self.name = name
         self.address = address
         self.latitude = latitude
@@ -118,7 +127,7 @@ public struct PlaceDraft: Sendable, Equatable {
         self.init(
             name: fields.name, address: fields.address, latitude: fields.coordinate.latitude,
             longitude: fields.coordinate.longitude, notes: fields.notes, categoryID: place.categoryID,
-            isFavorite: fields.isFavorite, source: fields.source, externalID: fields.externalID)
+            isFavorite: fields.isFavorite, rating: fields.rating, source: fields.source, externalID: fields.externalID)
         coordinatePrecision = fields.coordinatePrecision == .manual ? nil : fields.coordinatePrecision
     }
 
@@ -144,6 +153,9 @@ public struct PlaceDraft: Sendable, Equatable {
         } else if longitude == nil, !failed.contains("longitude") {
             check.fail("longitude", "Longitude is required.")
         }
+        if let rating, !Self.ratings.contains(rating) {
+            check.fail("rating", "Rating must be from 1 to 5 stars, or none.")
+        }
         if categoryID == nil, !failed.contains("category_id") {
             check.fail("category_id", "Choose the category this place belongs to.")
         }
@@ -152,7 +164,7 @@ public struct PlaceDraft: Sendable, Equatable {
         }
         let fields = PlaceFields(
             name: name, address: address, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-            notes: notes, isFavorite: isFavorite ?? false, source: source, externalID: externalID,
+            notes: notes, isFavorite: isFavorite ?? false, rating: rating, source: source, externalID: externalID,
             coordinatePrecision: coordinatePrecision ?? .manual)
         return (fields, categoryID)
     }

@@ -1,16 +1,20 @@
 import Foundation
 
-/// The fields a place list sorts by: `name`, `distance` (needs `near`) and `created_at`, `-` for descending.
+/// The fields a place list sorts by: `name`, `distance` (needs `near`), `created_at` and `rating` (a place
+/// without one counts as none, below one star), `-` for descending.
 public enum PlaceSortField: String, CaseIterable, Sendable {
     case name
     case distance
     case createdAt = "created_at"
+    case rating
 }
 
 /// Which places a list shows: by category, favorites, text, distance from a point, or a map's box.
 public struct PlaceFilter: Equatable, Sendable {
     public var categoryID: Int?
     public var favorite: Bool?
+    /// At least this many stars.
+    public var minimumRating: Int?
     /// Folded like `PlaceFields.searchKey`, so the match ignores case and accents.
     public var text: String?
     public var near: Coordinate?
@@ -18,18 +22,19 @@ public struct PlaceFilter: Equatable, Sendable {
     public var box: Geo.BoundingBox?
 
     public init(
-        categoryID: Int? = nil, favorite: Bool? = nil, text: String? = nil, near: Coordinate? = nil,
-        withinKilometers: Double? = nil, box: Geo.BoundingBox? = nil
+        categoryID: Int? = nil, favorite: Bool? = nil, minimumRating: Int? = nil, text: String? = nil,
+        near: Coordinate? = nil, withinKilometers: Double? = nil, box: Geo.BoundingBox? = nil
     ) {
         self.categoryID = categoryID
         self.favorite = favorite
+        self.minimumRating = minimumRating
         self.text = text.map { TextFolding.searchKey([$0]) }.flatMap { $0.isEmpty ? nil : $0 }
         self.near = near
         self.withinKilometers = withinKilometers
         self.box = box
     }
 
-    /// The filter in a list's query parameters (`category_id`, `favorite`, `q`, `near=lat,lon`,
+    /// The filter in a list's query parameters (`category_id`, `favorite`, `min_rating`, `q`, `near=lat,lon`,
     /// `within_km`, `bbox=west,south,east,north`), every problem reported at once. A `bbox` whose west
     /// edge is east of its east edge crosses the antimeridian. An empty `near`, `bbox` or `q` is no
     /// filter; an empty number or boolean is a problem, as any other value that is not one.
@@ -45,6 +50,12 @@ public struct PlaceFilter: Equatable, Sendable {
             // Empty is "no" for a form's checkbox, but a filter left empty says nothing.
             favorite = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : LooseValue.boolean(text)
             if favorite == nil { check.fail("favorite", "favorite must be true or false.") }
+        }
+        var minimumRating: Int?
+        if let text = parameters["min_rating"], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            minimumRating = LooseValue.integer(text)
+            if let stars = minimumRating, !PlaceDraft.ratings.contains(stars) { minimumRating = nil }
+            if minimumRating == nil { check.fail("min_rating", "min_rating must be a number of stars from 1 to 5.") }
         }
         var near: Coordinate?
         if let text = parameters["near"], !text.isEmpty {
@@ -73,14 +84,15 @@ public struct PlaceFilter: Equatable, Sendable {
         }
         guard check.errors.isEmpty else { throw ValidationFailure(check.errors) }
         self.init(
-            categoryID: categoryID, favorite: favorite, text: parameters["q"], near: near, withinKilometers: within,
-            box: box)
+            categoryID: categoryID, favorite: favorite, minimumRating: minimumRating, text: parameters["q"], near: near,
+            withinKilometers: within, box: box)
     }
 
     /// Whether `place` passes every part of the filter (the database narrows first; this is exact).
     public func matches(_ place: Place) -> Bool {
         if let categoryID, place.categoryID != categoryID { return false }
         if let favorite, place.fields.isFavorite != favorite { return false }
+        if let minimumRating, (place.fields.rating ?? 0) < minimumRating { return false }
         if let text, !place.fields.searchKey.contains(text) { return false }
         return contains(place.fields.coordinate)
     }

@@ -66,6 +66,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateAuditLogs"#,
         #"LocifyServer.CreateDocuments"#,
         #"LocifyServer.CreateLeases"#,
+        #"LocifyServer.AddPlaceRating"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -106,7 +107,7 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "gravatar_cache_by_age" ON "gravatar_cache" ("fetched_at")"#,
         #"CREATE TABLE "server_secrets" ("name" TEXT NOT NULL, "value" TEXT NOT NULL, "created_at" REAL NOT NULL, CONSTRAINT "uq:server_secrets.name" UNIQUE ("name"))"#,
         #"CREATE TABLE "place_categories" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, "uuid" UUID, CONSTRAINT "uq:place_categories.user_id+place_categories.name_key" UNIQUE ("user_id", "name_key"))"#,
-        #"CREATE TABLE "places" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "category_id" INTEGER NOT NULL REFERENCES "place_categories" ("id") ON DELETE NO ACTION ON UPDATE NO ACTION, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "address" TEXT, "latitude" DOUBLE NOT NULL, "longitude" DOUBLE NOT NULL, "notes" TEXT, "is_favorite" INTEGER NOT NULL, "source" TEXT, "external_id" TEXT, "search_key" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, "coordinate_precision" TEXT, CONSTRAINT "uq:places.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE TABLE "places" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "category_id" INTEGER NOT NULL REFERENCES "place_categories" ("id") ON DELETE NO ACTION ON UPDATE NO ACTION, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "address" TEXT, "latitude" DOUBLE NOT NULL, "longitude" DOUBLE NOT NULL, "notes" TEXT, "is_favorite" INTEGER NOT NULL, "source" TEXT, "external_id" TEXT, "search_key" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, "coordinate_precision" TEXT, "rating" INTEGER, CONSTRAINT "uq:places.uuid" UNIQUE ("uuid"))"#,
         #"CREATE INDEX "places_by_position" ON "places" ("user_id", "latitude", "longitude")"#,
         #"CREATE INDEX "places_by_name" ON "places" ("user_id", "name_key", "id")"#,
         #"CREATE INDEX "places_by_created" ON "places" ("user_id", "created_at", "id")"#,

@@ -8,6 +8,8 @@ struct PlaceForm: Content {
     var categoryID: String?
     var newCategory: String?
     var notes: String?
+    /// "" for none, else 1 to 5.
+    var rating: String?
     var latitude: String?
     var longitude: String?
 
@@ -15,14 +17,15 @@ struct PlaceForm: Content {
         case name, address
         case categoryID = "category_id"
         case newCategory = "new_category"
-        case notes, latitude, longitude
+        case notes, rating, latitude, longitude
     }
 
     init(
         name: String? = nil, address: String? = nil, categoryID: String? = nil, notes: String? = nil,
-        latitude: String? = nil, longitude: String? = nil
+        rating: String? = nil, latitude: String? = nil, longitude: String? = nil
     ) {
         self.name = name
+        self.rating = rating
         self.address = address
         self.categoryID = categoryID
         self.notes = notes
@@ -34,7 +37,7 @@ struct PlaceForm: Content {
         let fields = place.fields
         self.init(
             name: fields.name, address: fields.address, categoryID: String(place.categoryID), notes: fields.notes,
-            latitude: MapLinks.number(fields.coordinate.latitude),
+            rating: fields.rating.map(String.init) ?? "", latitude: MapLinks.number(fields.coordinate.latitude),
             longitude: MapLinks.number(fields.coordinate.longitude))
     }
 
@@ -55,9 +58,16 @@ struct PlaceForm: Content {
         let wantsNewCategory = !(newCategory?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
         let category = LooseValue.integer(
             categoryID, field: "category_id", label: "Category", problems: &problems)
+        var stars: Int?
+        if let text = rating?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            stars = LooseValue.integer(text)
+            if stars == nil {
+                problems.append(FieldError(field: "rating", message: "Rating must be from 1 to 5 stars, or none."))
+            }
+        }
         let draft = PlaceDraft(
             name: name, address: address, latitude: latitude, longitude: longitude, notes: notes,
-            categoryID: wantsNewCategory ? nil : category)
+            categoryID: wantsNewCategory ? nil : category, rating: stars)
         return (draft, problems)
     }
 
@@ -91,6 +101,7 @@ enum PlaceFormPage {
         let categoryField: FormField
         let newCategoryField: FormField
         let notesField: FormField
+        let ratingField: FormField
         let latitudeField: FormField
         let longitudeField: FormField
         let map: MapView
@@ -133,6 +144,14 @@ enum PlaceFormPage {
                 hint: "Made with the place; leave empty to use the category chosen above.",
                 maxLength: PlaceCategory.maximumNameLength)
             notesField = FormField("notes", label: "Notes", control: .textarea, value: form.notes, errors: errors)
+            ratingField = FormField(
+                "rating", label: "Rating", control: .select, errors: errors,
+                options: [SelectOption(value: "", label: "No rating", isSelected: (form.rating ?? "").isEmpty)]
+                    + PlaceDraft.ratings.map { stars in
+                        SelectOption(
+                            value: String(stars), label: PlaceRating.words(stars),
+                            isSelected: form.rating == String(stars))
+                    })
             latitudeField = FormField(
                 "latitude", label: "Latitude", value: form.latitude, errors: errors, isRequired: true,
                 inputMode: "decimal")

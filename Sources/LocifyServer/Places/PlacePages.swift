@@ -10,6 +10,9 @@ struct PlaceRow: Encodable {
     let address: String?
     let distance: String?
     let isFavorite: Bool
+    /// `★★★★☆` and "4 stars", when rated.
+    let stars: String?
+    let ratingWords: String?
 
     init(_ found: PlaceService.Found, categoryName: String) {
         let place = found.place
@@ -19,6 +22,8 @@ struct PlaceRow: Encodable {
         address = place.fields.address
         distance = found.distanceKilometers.map(DistanceText.kilometres)
         isFavorite = place.fields.isFavorite
+        stars = place.fields.rating.map(PlaceRating.stars)
+        ratingWords = place.fields.rating.map(PlaceRating.words)
     }
 }
 
@@ -50,19 +55,29 @@ enum PlaceListPage {
         /// As typed: `lat,lon` or a place's name, which the geocoder finds.
         var near = ""
         var within = ""
+        /// "" for any, else the fewest stars.
+        var minimumRating = ""
         var page = 1
 
         init(_ request: Request) {
             let parameters = request.queryParameters
             text = parameters["q"] ?? ""
-            sort = parameters["sort"].flatMap { ["name", "distance", "newest"].contains($0) ? $0 : nil } ?? "name"
+            sort =
+                parameters["sort"].flatMap { ["name", "distance", "newest", "rating"].contains($0) ? $0 : nil }
+                ?? "name"
+            minimumRating =
+                parameters["min_rating"].flatMap { PlaceDraft.ratings.map(String.init).contains($0) ? $0 : nil } ?? ""
             near = parameters["near"]?.trimmingCharacters(in: .whitespaces) ?? ""
             within = parameters["within_km"] ?? ""
             page = parameters["page"].flatMap { Int($0) }.map { max(1, min($0, 100_000)) } ?? 1
         }
 
         var items: [(String, String?)] {
-            [("q", text), ("sort", sort == "name" ? nil : sort), ("near", near), ("within_km", within)]
+            [
+                ("q", text), ("sort", sort == "name" ? nil : sort),
+                ("min_rating", minimumRating.isEmpty ? nil : minimumRating),
+                ("near", near), ("within_km", within),
+            ]
         }
     }
 
@@ -77,6 +92,7 @@ enum PlaceListPage {
         let summary: String
         let searchField: FormField
         let sortField: FormField
+        let ratingField: FormField
         let nearField: FormField
         let withinField: FormField
         let map: MapView
@@ -109,13 +125,23 @@ enum PlaceListPage {
                     ? ", nearest to \(nearLabel) first" : " within \(query.within) km of \(nearLabel)"
             }
             self.summary = summary + "."
-            isFiltered = !query.text.isEmpty || !query.near.isEmpty
+            isFiltered = !query.text.isEmpty || !query.near.isEmpty || !query.minimumRating.isEmpty
             searchField = FormField("q", label: "Search", control: .text, value: query.text, errors: errors)
             sortField = FormField(
                 "sort", label: "Sort by", control: .select, errors: errors,
-                options: [("name", "Name"), ("distance", "Distance"), ("newest", "Newest first")].map {
-                    SelectOption(value: $0.0, label: $0.1, isSelected: $0.0 == query.sort)
-                })
+                options: [
+                    ("name", "Name"), ("distance", "Distance"), ("newest", "Newest first"),
+                    ("rating", "Best rated first"),
+                ]
+                .map { SelectOption(value: $0.0, label: $0.1, isSelected: $0.0 == query.sort) })
+            ratingField = FormField(
+                "min_rating", label: "Rating", control: .select, errors: errors,
+                options: [SelectOption(value: "", label: "Any rating", isSelected: query.minimumRating.isEmpty)]
+                    + PlaceDraft.ratings.map { stars in
+                        SelectOption(
+                            value: String(stars), label: stars == 5 ? "5 stars" : "\(PlaceRating.words(stars)) or more",
+                            isSelected: query.minimumRating == String(stars))
+                    })
             nearField = FormField(
                 "near", label: "Near", value: query.near, errors: errors,
                 hint: "A town, an address or latitude,longitude; or use your location.")
@@ -152,6 +178,8 @@ enum PlacePage {
         let categoryName: String
         let categoryURL: String
         let isFavorite: Bool
+        let stars: String?
+        let ratingWords: String?
         let favoriteURL: String
         let editURL: String
         let deleteURL: String
@@ -179,6 +207,8 @@ enum PlacePage {
             self.categoryName = categoryName
             categoryURL = PlacePaths.category(place.categoryID).path
             isFavorite = fields.isFavorite
+            stars = fields.rating.map(PlaceRating.stars)
+            ratingWords = fields.rating.map(PlaceRating.words)
             favoriteURL = PlacePaths.favorite(place.id).path
             editURL = PlacePaths.edit(place.id).path
             deleteURL = PlacePaths.delete(place.id).path

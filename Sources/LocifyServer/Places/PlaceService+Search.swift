@@ -76,7 +76,8 @@ extension PlaceService {
     /// counts them alone, reading no row of `places`: SQLite's FTS table by the owner's mark, PostgreSQL's
     /// narrow `place_search_keys` (see AddPlaceSearchKeys).
     private func searchCount(_ filter: PlaceFilter) async throws -> Int {
-        guard filter.categoryID == nil, filter.favorite == nil, let text = filter.text else {
+        guard filter.categoryID == nil, filter.favorite == nil, filter.minimumRating == nil, let text = filter.text
+        else {
             return try await count(conditions(filter, ownerFromIndex: false))
         }
         let counted = try await database.plainRows(
@@ -95,7 +96,7 @@ extension PlaceService {
 
     /// The sort keys of the places a text search matches, in no order; `limit` stops early.
     private func sortKeys(matching filter: PlaceFilter, limit: Int? = nil) async throws -> [SortKeys] {
-        let columns = ["id", "name_key", "created_at"]
+        let columns = ["id", "name_key", "created_at", "rating"]
         let source: SQLQueryString =
             if isSQLite, let text = filter.text {
                 """
@@ -110,7 +111,9 @@ extension PlaceService {
         let rows = try await database.plainRows(
             "SELECT \(SQLQueryString.columnList(columns, of: "places")) FROM \(source)\(limited)", columns: columns)
         return try rows.map {
-            SortKeys(id: try $0.requiredInteger(0), nameKey: try $0.requiredText(1), createdAt: try $0.requiredDate(2))
+            SortKeys(
+                id: try $0.requiredInteger(0), nameKey: try $0.requiredText(1), createdAt: try $0.requiredDate(2),
+                rating: try $0.integer(3) ?? 0)
         }
     }
 
@@ -119,6 +122,8 @@ extension PlaceService {
         let id: Int
         let nameKey: String
         let createdAt: Date
+        /// 0 for none.
+        let rating: Int
         var meters: Double?
     }
 
@@ -132,6 +137,7 @@ extension PlaceService {
             case .distance: ordered = (a.meters ?? 0, a.id) < (b.meters ?? 0, b.id)
             case .name: ordered = (a.nameKey, a.id) < (b.nameKey, b.id)
             case .createdAt: ordered = (a.createdAt, a.id) < (b.createdAt, b.id)
+            case .rating: ordered = (a.rating, a.id) < (b.rating, b.id)
             }
             return sort.isDescending ? !ordered : ordered
         }
@@ -230,7 +236,12 @@ extension PlaceService {
 
     private func order(_ sort: ListSort<PlaceSortField>) -> SQLQueryString {
         let direction: SQLQueryString = sort.isDescending ? "DESC" : "ASC"
-        let column: SQLQueryString = sort.field == .name ? #""name_key""# : #""created_at""#
+        let column: SQLQueryString =
+            switch sort.field {
+            case .name: #""name_key""#
+            case .rating: #"COALESCE("rating", 0)"#
+            case .createdAt, .distance: #""created_at""#
+            }
         return #"ORDER BY \#(column) \#(direction), "id" \#(direction)"#
     }
 
@@ -239,7 +250,7 @@ extension PlaceService {
     private func page(
         near: Coordinate, filter: PlaceFilter, sort: ListSort<PlaceSortField>, page: PageSelection
     ) async throws -> ([Found], PageWindow) {
-        let columns = ["id", "latitude", "longitude", "name_key", "created_at"]
+        let columns = ["id", "latitude", "longitude", "name_key", "created_at", "rating"]
         let rows = try await database.plainRows(
             #"SELECT \#(SQLQueryString.columnList(columns)) FROM "places" WHERE \#(conditions(filter))"#,
             columns: columns)
@@ -251,7 +262,7 @@ extension PlaceService {
             keys.append(
                 SortKeys(
                     id: try row.requiredInteger(0), nameKey: try row.requiredText(3),
-                    createdAt: try row.requiredDate(4),
+                    createdAt: try row.requiredDate(4), rating: try row.integer(5) ?? 0,
                     meters: Geo.distance(near, coordinate)))
         }
         return try await self.page(of: keys, sort: sort, page: page)
@@ -308,6 +319,7 @@ extension PlaceService {
             ownerFromIndex ? #""user_id" = \#(literal: ownerID)"# : #"+"user_id" = \#(literal: ownerID)"#
         if let categoryID = filter.categoryID { conditions += #" AND "category_id" = \#(literal: categoryID)"# }
         if let favorite = filter.favorite { conditions += #" AND "is_favorite" = \#(bind: favorite)"# }
+        if let stars = filter.minimumRating { conditions += #" AND "rating" >= \#(literal: stars)"# }
         if let text = filter.text {
             // On SQLite the FTS table finds the candidates (see AddPlaceSearchIndex) and the LIKE on the
             // place's own text decides. On PostgreSQL the narrow table's LIKE decides (see

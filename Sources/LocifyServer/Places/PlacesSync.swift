@@ -23,7 +23,8 @@ extension SyncWrites {
     static let place = SyncWrites(
         reading: PlaceInput.self,
         fields: [
-            "name", "address", "latitude", "longitude", "notes", "category_id", "is_favorite", "source", "external_id",
+            "name", "address", "latitude", "longitude", "notes", "category_id", "is_favorite", "rating", "source",
+            "external_id",
         ],
         references: [SyncReference("category_uuid", for: "category_id", in: PlaceCategoriesTable.self)],
         create: { request, input, uuid in
@@ -59,7 +60,7 @@ extension SyncWrites {
 extension ArchiveRestore {
     static let place = ArchiveRestore(writes: .place) { record, ids in
         try record.fields(
-            ["name", "address", "latitude", "longitude", "notes", "is_favorite", "source", "external_id"],
+            ["name", "address", "latitude", "longitude", "notes", "is_favorite", "rating", "source", "external_id"],
             references: ["category_id": "category"], ids: ids)
     }
 

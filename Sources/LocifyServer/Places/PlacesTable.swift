@@ -31,6 +31,8 @@ enum PlacesTable: StoredTable {
         case revision
         /// `CoordinatePrecision` of a position the geocoder found; null for one a person gave (`manual`).
         case coordinatePrecision = "coordinate_precision"
+        /// The owner's stars, 1 to 5; null for none.
+        case rating
     }
 
     static let sync: SyncedColumns<Column>? = SyncedColumns(type: "place", revision: .revision, uuid: .uuid)
@@ -38,7 +40,7 @@ enum PlacesTable: StoredTable {
     /// The columns `place(from:)` reads.
     static let placeColumns = selection([
         .id, .uuid, .owner, .category, .name, .address, .latitude, .longitude, .notes, .isFavorite, .source,
-        .externalID, .createdAt, .updatedAt, .coordinatePrecision,
+        .externalID, .createdAt, .updatedAt, .coordinatePrecision, .rating,
     ])
 
     /// The name as sorted: folded, so "éclair" sorts with "eclair" and case does not matter.
@@ -48,7 +50,8 @@ enum PlacesTable: StoredTable {
         let fields = PlaceFields(
             name: try row.requiredText(4), address: try row.text(5),
             coordinate: Coordinate(latitude: try row.requiredDouble(6), longitude: try row.requiredDouble(7)),
-            notes: try row.text(8), isFavorite: try row.requiredBool(9), source: try row.text(10),
+            notes: try row.text(8), isFavorite: try row.requiredBool(9), rating: try row.integer(15),
+            source: try row.text(10),
             externalID: try row.text(11),
             coordinatePrecision: try row.text(14).flatMap(CoordinatePrecision.init(rawValue:)) ?? .manual)
         return Place(
@@ -62,7 +65,8 @@ enum PlacesTable: StoredTable {
         [
             .category: categoryID, .name: fields.name, .nameKey: nameKey(fields.name), .address: fields.address,
             .latitude: fields.coordinate.latitude, .longitude: fields.coordinate.longitude, .notes: fields.notes,
-            .isFavorite: fields.isFavorite, .source: fields.source, .externalID: fields.externalID,
+            .isFavorite: fields.isFavorite, .rating: fields.rating, .source: fields.source,
+            .externalID: fields.externalID,
             .searchKey: fields.searchKey, .updatedAt: now,
             .coordinatePrecision: fields.coordinatePrecision == .manual ? nil : fields.coordinatePrecision.rawValue,
         ]

@@ -167,6 +167,7 @@ struct PlacesWebController: RouteCollection {
         let query = PlaceListPage.Query(request)
         var filter = base
         filter.text = PlaceFilter(text: query.text).text
+        filter.minimumRating = Int(query.minimumRating)
         var errors: FieldMessages = [:]
         var nearLabel: String?
         if !query.near.isEmpty {
@@ -188,6 +189,7 @@ struct PlacesWebController: RouteCollection {
             switch query.sort {
             case "distance" where filter.near != nil: ListSort(.distance)
             case "newest": ListSort(.createdAt, descending: true)
+            case "rating": ListSort(.rating, descending: true)
             default: ListSort(.name)
             }
         let places = try request.places()

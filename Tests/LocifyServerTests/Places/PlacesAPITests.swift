@@ -99,6 +99,57 @@ final class PlacesAPITests: XCTestCase {
         }
     }
 
+    /// A rating is 1 to 5 stars or none; lists sort by it (none below one star) and keep those with at
+    /// least so many, however the list is narrowed.
+    func testARatingIsOneToFiveStarsAndListsSortAndFilterByIt() async throws {
+        try await forEachDatabase { app, _, database in
+            let account = try await app.makeAccount()
+            let start = try await categories(app, account)
+            let cafe = try XCTUnwrap(start.data.first { $0.name == "Cafe" })
+            func place(_ name: String, _ rating: String) async throws -> PlaceResource {
+                try await create(
+                    app, account,
+                    #"{"name": "\#(name)", "latitude": 48.85, "longitude": 2.35, "category_id": \#(cafe.id), "rating": \#(rating)}"#
+                )
+            }
+            let flore = try await place("Flore cafe", "5")
+            let deux = try await place("Deux Magots cafe", #""3""#)
+            let unrated = try await place("Procope cafe", "null")
+            let good = try await place("Lipp cafe", #"" 4 ""#)
+            XCTAssertEqual([flore.rating, deux.rating, unrated.rating, good.rating], [5, 3, nil, 4], "\(database)")
+            for bad in ["0", "6", "2.5", #""many""#, "true"] {
+                let refused = try await app.send(
+                    .PUT, "/api/places/\(deux.id)", headers: account.bearer, json: #"{"rating": \#(bad)}"#)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(database): rating \(bad): \(refused.text)")
+            }
+            let cleared = try await app.send(
+                .PUT, "/api/places/\(good.id)", headers: account.bearer, json: #"{"notes": "Choucroute"}"#)
+            XCTAssertEqual(try cleared.decoded(DataEnvelope<PlaceResource>.self).data.rating, 4, "left out, kept")
+            let none = try await app.send(
+                .PUT, "/api/places/\(deux.id)", headers: account.bearer, json: #"{"rating": null}"#)
+            XCTAssertNil(try none.decoded(DataEnvelope<PlaceResource>.self).data.rating, "null clears it")
+            let rerated = try await app.send(
+                .PUT, "/api/places/\(deux.id)", headers: account.bearer, json: #"{"rating": 2}"#)
+            XCTAssertEqual(try rerated.decoded(DataEnvelope<PlaceResource>.self).data.rating, 2)
+
+            // The database's pages, a text search's pages sorted here, and distance's: each sorts and filters.
+            for narrowing in ["", "&q=cafe", "&near=48.85,2.35", "&category_id=\(cafe.id)"] {
+                let best = try await list(app, account, "sort=-rating" + narrowing).data.map(\.name)
+                XCTAssertEqual(
+                    best, ["Flore cafe", "Lipp cafe", "Deux Magots cafe", "Procope cafe"], "\(database) \(narrowing)")
+                let worst = try await list(app, account, "sort=rating" + narrowing).data.map(\.name)
+                XCTAssertEqual(worst, best.reversed(), "\(database) \(narrowing)")
+                let four = try await list(app, account, "min_rating=4&sort=name" + narrowing).data.map(\.name)
+                XCTAssertEqual(four, ["Flore cafe", "Lipp cafe"], "\(database) \(narrowing)")
+            }
+            for bad in ["0", "6", "x"] {
+                let refused = try await app.send(.GET, "/api/places?min_rating=\(bad)", headers: account.bearer)
+                XCTAssertEqual(refused.status, .unprocessableEntity, "\(database): min_rating \(bad)")
+                XCTAssertTrue(refused.text.contains("min_rating must be a number of stars from 1 to 5."))
+            }
+        }
+    }
+
     func testAPlaceIsCheckedAndCarriesLinksAndShareText() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
@@ -120,7 +171,8 @@ final class PlacesAPITests: XCTestCase {
                 [
                     "id", "uuid", "object", "name", "address", "latitude", "longitude", "notes", "category_id",
                     "category",
-                    "is_favorite", "source", "external_id", "precision", "map_links", "share_text", "distance_km",
+                    "is_favorite", "rating", "source", "external_id", "precision", "map_links", "share_text",
+                    "distance_km",
                     "url", "account",
                     "created_at", "updated_at",
                 ])

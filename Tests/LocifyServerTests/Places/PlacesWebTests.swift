@@ -116,6 +116,61 @@ final class PlacesWebTests: XCTestCase {
         }
     }
 
+    /// The form rates a place; its page and the lists show the stars, and a list sorts and filters by them.
+    func testAPlaceIsRatedOnTheFormAndListsShowSortAndFilterByStars() async throws {
+        try await forEachDatabase { app, _, database in
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let account = try await app.apiAccount(email: "grace@example.com")
+            let form = try await browser.get("/places/new")
+            XCTAssertTrue(form.text.contains(#"<option value="4">4 stars</option>"#), "\(database): \(form.text)")
+            let refused = try await browser.post(
+                "/places",
+                form: [
+                    "name": "Les Halles", "latitude": "45.76", "longitude": "4.84", "new_category": "Markets",
+                    "rating": "lots",
+                ])
+            XCTAssertEqual(refused.status, .unprocessableEntity)
+            XCTAssertTrue(refused.text.contains("Rating must be from 1 to 5 stars, or none."), refused.text)
+            let rated = try await browser.post(
+                "/places",
+                form: [
+                    "name": "Les Halles", "latitude": "45.76", "longitude": "4.84", "new_category": "Markets",
+                    "rating": "4",
+                ])
+            XCTAssertEqual(rated.status, .seeOther, rated.text)
+            let place = try await browser.get(try XCTUnwrap(rated.headers.first(name: .location)))
+            XCTAssertTrue(
+                place.text.contains(
+                    #"<dt>Rating</dt><dd class="rating"><span aria-hidden="true">★★★★☆</span><span class="visually-hidden">4 stars</span></dd>"#
+                ), place.text)
+            let saved = try await app.places(of: account)
+            let halles = try XCTUnwrap(saved.first)
+            XCTAssertEqual(halles.rating, 4)
+            let edit = try await browser.get("/places/\(halles.id)/edit")
+            XCTAssertTrue(edit.text.contains(#"<option value="4" selected>4 stars</option>"#), edit.text)
+            let unrated = try await browser.post(
+                "/places",
+                form: [
+                    "name": "Parc", "latitude": "45.77", "longitude": "4.85", "category_id": String(halles.categoryID),
+                    "rating": "",
+                ])
+            XCTAssertEqual(unrated.status, .seeOther, unrated.text)
+
+            let list = "/places/categories/\(halles.categoryID)"
+            let best = try await browser.get(list + "?sort=rating")
+            XCTAssertEqual(best.status, .ok, best.text)
+            let halle = try XCTUnwrap(best.text.range(of: "Les Halles"))
+            let parc = try XCTUnwrap(best.text.range(of: "<strong data-sync-field=\"name\">Parc"))
+            XCTAssertLessThan(halle.lowerBound, parc.lowerBound, "\(database): the rated place first")
+            XCTAssertTrue(best.text.contains(#"<span class="rating" title="4 stars">"#))
+            let filtered = try await browser.get(list + "?min_rating=3")
+            XCTAssertTrue(filtered.text.contains("1 place."), filtered.text)
+            XCTAssertTrue(filtered.text.contains(#"<option value="3" selected>3 stars or more</option>"#))
+            XCTAssertFalse(filtered.text.contains(">Parc<"))
+        }
+    }
+
     func testCategoriesAreAddedRenamedInlineAndDeletedMovingTheirPlaces() async throws {
         try await forEachDatabase { app, _, _ in
             let browser = WebClient(app: app)

@@ -275,6 +275,11 @@ final class AccountArchiveTests: XCTestCase {
             by: account, "/api/activities",
             #"{"summary":"Walk","description":"Along the Thames","happened_at":"1843-04-20","activity_type_id":\#(walk),"contacts":[\#(ada),\#(byron)],"emotions":[24]}"#
         )
+        let places = try await app.send(.GET, "/api/places", headers: account.bearer)
+        let placeID = try XCTUnwrap(((try places.json()["data"] as? [[String: Any]])?.first)?["id"] as? Int)
+        let rated = try await app.send(
+            .PUT, "/api/places/\(placeID)", headers: account.bearer, json: #"{"rating":4}"#)
+        XCTAssertEqual(rated.status, .ok, rated.text)
         let photos = try await app.send(.GET, "/api/photos", headers: account.bearer)
         let picture = try XCTUnwrap(((try photos.json()["data"] as? [[String: Any]])?.first)?["dataUrl"] as? String)
         let photoID = try await app.createdID(
