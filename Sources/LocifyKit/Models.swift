@@ -102,6 +102,8 @@ public struct StoredPlace: StoredRecord {
     public var notes: String?
     public var categoryID: Int?
     public var isFavorite: Bool
+    /// 1 to 5 stars; nil for none.
+    public var rating: Int?
     /// Metres from the point a "near" read was asked around; nil for other reads.
     public var distance: Double?
     public var json: JSONValue
@@ -115,6 +117,7 @@ public struct StoredPlace: StoredRecord {
         notes = json["notes"]?.string
         categoryID = json["category_id"]?.int
         isFavorite = json["is_favorite"]?.bool ?? false
+        rating = json["rating"]?.int
     }
 }
 

@@ -69,6 +69,7 @@ extension LocifyStore {
         ]
         if let address = place.address { fields["address"] = .string(address) }
         if let notes = place.notes { fields["notes"] = .string(notes) }
+        if let rating = place.rating { fields["rating"] = .integer(rating) }
         if let id = category.state.id {
             fields["category_id"] = .integer(id)
         } else {
@@ -79,6 +80,16 @@ extension LocifyStore {
 
     public func setFavorite(_ place: StoredPlace, _ isFavorite: Bool) throws {
         try update("place", uuid: place.state.uuid, fields: ["is_favorite": .bool(isFavorite)])
+    }
+
+    /// Gives the place 1 to 5 stars, or takes its rating away (nil).
+    public func setRating(_ place: StoredPlace, _ rating: Int?) throws {
+        if let rating, !PlaceDraft.ratings.contains(rating) {
+            throw LocifyError.invalidInput([
+                FieldError(field: "rating", message: "Rating must be from 1 to 5 stars, or none.")
+            ])
+        }
+        try update("place", uuid: place.state.uuid, fields: ["rating": rating.map(JSONValue.integer) ?? .null])
     }
 
     /// A new reminder about `contact`; answers its uuid.

@@ -239,9 +239,13 @@ final class LocifyKitNativeTests: XCTestCase {
                     try store.createAddress(PostalAddressDraft(city: "Atlantis", country: "Atlantis"), of: contact))
                 let cafe = try XCTUnwrap(try store.categories().first { $0.name == "Cafe" })
                 let place = try store.createPlace(
-                    PlaceDraft(name: "Mokxa", latitude: 45.7578, longitude: 4.832), in: cafe)
+                    PlaceDraft(name: "Mokxa", latitude: 45.7578, longitude: 4.832, rating: 4), in: cafe)
                 try store.setFavorite(try XCTUnwrap(try store.place(uuid: place)), true)
                 XCTAssertEqual(try store.place(uuid: place)?.isFavorite, true)
+                XCTAssertThrowsError(try store.setRating(try XCTUnwrap(try store.place(uuid: place)), 6))
+                XCTAssertThrowsError(
+                    try store.createPlace(PlaceDraft(name: "Too good", latitude: 1, longitude: 1, rating: 9), in: cafe))
+                try store.setRating(try XCTUnwrap(try store.place(uuid: place)), 5)
                 let call = try store.createReminder(
                     ReminderDraft(title: "Call", initialDate: "2024-05-10", frequencyType: "week"), about: contact)
                 XCTAssertThrowsError(
@@ -259,6 +263,7 @@ final class LocifyKitNativeTests: XCTestCase {
                 XCTAssertEqual(try store.addresses(ofContact: served).map(\.postalAddress.countryCode), ["GB"])
                 XCTAssertNotNil(try store.addresses(ofContact: served).first { $0.state.uuid == address }?.state.id)
                 XCTAssertEqual(try store.place(uuid: place)?.isFavorite, true)
+                XCTAssertEqual(try store.place(uuid: place)?.rating, 5, "the stars reached the server and came back")
                 XCTAssertEqual(try store.reminders(ofContact: served).map(\.state.uuid), [call])
                 XCTAssertEqual(try store.reminders(ofContact: served).first?.frequencyType, "week")
                 let fields = try await app.send(
