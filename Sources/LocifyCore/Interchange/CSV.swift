@@ -58,10 +58,10 @@ public enum CSV {
     }
 }
 
-/// Places as CSV: `name,latitude,longitude,category,favorite,address,notes,created_at`.
+/// Places as CSV: `name,latitude,longitude,category,favorite,address,notes,created_at,rating`.
 public enum PlacesCSV {
     public static let header = [
-        "name", "latitude", "longitude", "category", "favorite", "address", "notes", "created_at",
+        "name", "latitude", "longitude", "category", "favorite", "address", "notes", "created_at", "rating",
     ]
 
     public static func write(_ places: [PlaceRecord]) -> String {
@@ -73,7 +73,7 @@ public enum PlacesCSV {
                         place.coordinate.map { MapLinks.number($0.longitude) } ?? "",
                         place.category ?? "", place.isFavorite ? "true" : "false", place.address ?? "",
                         place.notes ?? "",
-                        place.createdAt.map(Timestamp.string) ?? "",
+                        place.createdAt.map(Timestamp.string) ?? "", place.rating.map(String.init) ?? "",
                     ]
                 })
     }
@@ -120,6 +120,7 @@ public enum PlacesCSV {
                     name: name, coordinate: coordinate, address: value("address"), notes: value("notes"),
                     category: value("category"),
                     isFavorite: ["true", "1", "yes"].contains(value("favorite")?.lowercased() ?? ""),
+                    rating: value("rating").flatMap { Int($0) },
                     createdAt: InterchangeDates.parse(value("created_at"))))
         }
         return result

@@ -16,12 +16,13 @@ public enum GPX {
             xml += "    <name>\(XMLText.escape(place.name))</name>\n"
             if let notes = place.notes { xml += "    <desc>\(XMLText.escape(notes))</desc>\n" }
             if let category = place.category { xml += "    <type>\(XMLText.escape(category))</type>\n" }
-            if place.isFavorite || place.address != nil {
+            if place.isFavorite || place.address != nil || place.rating != nil {
                 xml += "    <extensions>\n"
                 if let address = place.address {
                     xml += "      <locify:address>\(XMLText.escape(address))</locify:address>\n"
                 }
                 if place.isFavorite { xml += "      <locify:favorite>true</locify:favorite>\n" }
+                if let rating = place.rating { xml += "      <locify:rating>\(rating)</locify:rating>\n" }
                 xml += "    </extensions>\n"
             }
             xml += "  </wpt>\n"
@@ -52,6 +53,7 @@ public enum GPX {
                         address: extensions?.childText("address"),
                         notes: point.childText("desc") ?? point.childText("cmt"), category: point.childText("type"),
                         isFavorite: extensions?.childText("favorite") == "true",
+                        rating: extensions?.childText("rating").flatMap { Int($0) },
                         createdAt: InterchangeDates.parse(point.childText("time"))))
             }
         }

@@ -10,6 +10,7 @@ public enum GeoJSON {
             properties["category"] = place.category
             properties["address"] = place.address
             properties["created_at"] = place.createdAt.map(Timestamp.string)
+            properties["rating"] = place.rating
             return [
                 "type": "Feature",
                 "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]],
@@ -51,6 +52,7 @@ public enum GeoJSON {
                     coordinate: Coordinate(latitude: latitude, longitude: longitude), address: text("address"),
                     notes: text("notes") ?? text("description"), category: text("category"),
                     isFavorite: properties["favorite"] as? Bool ?? false,
+                    rating: properties["rating"].flatMap { InterchangeNumbers.double($0) }.flatMap(Int.init(exactly:)),
                     createdAt: InterchangeDates.parse(text("created_at"))))
         }
         return result

@@ -62,6 +62,7 @@ public enum KML {
         var extended: [(String, String)] = []
         if let address = place.address { extended.append(("address", address)) }
         if place.isFavorite { extended.append(("favorite", "true")) }
+        if let rating = place.rating { extended.append(("rating", String(rating))) }
         if !extended.isEmpty {
             xml +=
                 "    <ExtendedData>\n"
@@ -121,7 +122,7 @@ public enum KML {
                 coordinate: Coordinate(latitude: latitude, longitude: longitude),
                 address: extended["address"] ?? placemark.childText("address"),
                 notes: placemark.childText("description"), category: category,
-                isFavorite: extended["favorite"] == "true",
+                isFavorite: extended["favorite"] == "true", rating: extended["rating"].flatMap { Int($0) },
                 createdAt: InterchangeDates.parse(placemark.child("TimeStamp")?.childText("when")), color: color))
     }
 

@@ -9,6 +9,8 @@ public struct PlaceRecord: Equatable, Sendable {
     public var notes: String?
     public var category: String?
     public var isFavorite: Bool
+    /// 1 to 5 stars; a value out of that range in a file is no rating.
+    public var rating: Int?
     public var createdAt: Date?
     /// Organic Maps' placemark colour ("red", "blue", …).
     public var color: String?
@@ -19,8 +21,10 @@ public struct PlaceRecord: Equatable, Sendable {
 
     public init(
         name: String, coordinate: Coordinate?, address: String? = nil, notes: String? = nil, category: String? = nil,
-        isFavorite: Bool = false, createdAt: Date? = nil, color: String? = nil, externalID: String? = nil
+        isFavorite: Bool = false, rating: Int? = nil, createdAt: Date? = nil, color: String? = nil,
+        externalID: String? = nil
     ) {
+        self.rating = rating.flatMap { PlaceDraft.ratings.contains($0) ? $0 : nil }
         self.name = name
         self.coordinate = coordinate
         self.address = address

@@ -39,7 +39,7 @@ extension PlaceRecord {
         let fields = place.fields
         self.init(
             name: fields.name, coordinate: fields.coordinate, address: fields.address, notes: fields.notes,
-            category: categoryName, isFavorite: fields.isFavorite, createdAt: place.createdAt,
+            category: categoryName, isFavorite: fields.isFavorite, rating: fields.rating, createdAt: place.createdAt,
             externalID: fields.externalID)
     }
 }

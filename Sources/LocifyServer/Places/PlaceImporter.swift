@@ -185,7 +185,8 @@ struct PlaceImporter {
                 var draft = PlaceDraft(
                     name: record.name, address: record.address, latitude: coordinate.latitude,
                     longitude: coordinate.longitude, notes: record.notes, categoryID: fallbackCategory,
-                    isFavorite: record.isFavorite, source: source, externalID: record.externalID)
+                    isFavorite: record.isFavorite, rating: record.rating, source: source,
+                    externalID: record.externalID)
                 draft.coordinatePrecision = record.coordinatePrecision
                 let fields: PlaceFields
                 do {

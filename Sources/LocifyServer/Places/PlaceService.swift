@@ -128,7 +128,7 @@ struct PlaceService {
         }
     }
 
-    /// A place imported again adds what the stored one lacks (notes, address, being a favorite) and
+    /// A place imported again adds what the stored one lacks (notes, address, being a favorite, a rating) and
     /// changes nothing it has. One statement, so an import's transaction starts with a write.
     func fillGaps(of id: Int, with fields: PlaceFields) async throws {
         let now = dependencies.now()
@@ -139,6 +139,7 @@ struct PlaceService {
                     .notes: #"COALESCE("notes", \#(bind: fields.notes))"#,
                     .address: #"COALESCE("address", \#(bind: fields.address))"#,
                     .isFavorite: #"("is_favorite" OR \#(bind: fields.isFavorite))"#,
+                    .rating: #"COALESCE("rating", \#(bind: fields.rating))"#,
                     .externalID: #"COALESCE("external_id", \#(bind: fields.externalID))"#,
                 ], where: PlacesTable.ownedRow(id, ownedBy: ownerID))
         }

@@ -8,8 +8,8 @@ final class PlacesFormatsTests: XCTestCase {
         PlaceRecord(
             name: "Café Sprüngli", coordinate: Coordinate(latitude: 47.369758, longitude: 8.539288),
             address: "Paradeplatz, 8001 Zürich",
-            notes: "Luxemburgerli <3 & coffee, \"the best\"", category: "Cafe", isFavorite: true, createdAt: created,
-            color: "blue"),
+            notes: "Luxemburgerli <3 & coffee, \"the best\"", category: "Cafe", isFavorite: true, rating: 4,
+            createdAt: created, color: "blue"),
         PlaceRecord(
             name: "Louvre", coordinate: Coordinate(latitude: 48.860611, longitude: 2.337644),
             notes: "Line one\nLine two",
@@ -95,7 +95,10 @@ final class PlacesFormatsTests: XCTestCase {
 
     func testCSVRoundTripsWithQuotingAndLineBreaks() {
         let text = PlacesCSV.write(places)
-        XCTAssertTrue(text.hasPrefix("name,latitude,longitude,category,favorite,address,notes,created_at\r\n"))
+        XCTAssertTrue(text.hasPrefix("name,latitude,longitude,category,favorite,address,notes,created_at,rating\r\n"))
+        // A rating out of 1 to 5 (another app's 0 to 10, say) is no rating.
+        let odd = PlacesCSV.read("name,latitude,longitude,rating\nA,1,1,7\nB,1,1,0\nC,1,1,5\n")
+        XCTAssertEqual(odd.places.map(\.rating), [nil, nil, 5])
         XCTAssertTrue(text.contains(#""Luxemburgerli <3 & coffee, ""the best""""#))
         XCTAssertTrue(text.contains("\"Line one\nLine two\""))
         let read = PlacesCSV.read(text)

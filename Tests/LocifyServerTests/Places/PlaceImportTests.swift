@@ -29,14 +29,15 @@ final class PlaceImportTests: XCTestCase {
             )
             .decoded(DataEnvelope<PlaceCategoryResource>.self).data
             let sights = try XCTUnwrap(categories.first { $0.name == "Tourist Attraction" })
-            for (name, latitude, longitude, category, favorite, notes) in [
-                ("Du Pain et des Idées", 48.871_234_5, 2.363_456_7, bakeries.id, true, "Escargot pistache"),
-                ("Sagrada Família", 41.403_629, 2.174_356, sights.id, false, "Book ahead\n<tickets & times>"),
+            for (name, latitude, longitude, category, favorite, notes, rating) in [
+                ("Du Pain et des Idées", 48.871_234_5, 2.363_456_7, bakeries.id, true, "Escargot pistache", 5),
+                ("Sagrada Família", 41.403_629, 2.174_356, sights.id, false, "Book ahead\n<tickets & times>", 0),
             ] {
-                let body: [String: Any] = [
+                var body: [String: Any] = [
                     "name": name, "latitude": latitude, "longitude": longitude, "category_id": category,
                     "is_favorite": favorite, "notes": notes,
                 ]
+                if rating > 0 { body["rating"] = rating }
                 let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
                 let created = try await app.send(.POST, "/api/places", headers: ada.bearer, json: json)
                 XCTAssertEqual(created.status, .created)
@@ -62,6 +63,7 @@ final class PlaceImportTests: XCTestCase {
                 XCTAssertEqual(imported.map(\.name), ["Du Pain et des Idées", "Sagrada Família"], "\(format)")
                 XCTAssertEqual(imported.map(\.category.name), ["Bakeries", "Tourist Attraction"], "\(format)")
                 XCTAssertEqual(imported.map(\.isFavorite), [true, false], "\(format)")
+                XCTAssertEqual(imported.map(\.rating), [5, nil], "\(format): the stars come back")
                 XCTAssertEqual(imported[0].latitude, 48.871_234_5, accuracy: 1e-6)
                 XCTAssertEqual(imported[1].longitude, 2.174_356, accuracy: 1e-6)
                 XCTAssertEqual(imported[1].notes, "Book ahead\n<tickets & times>", "\(format)")
