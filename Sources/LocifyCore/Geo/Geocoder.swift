@@ -35,10 +35,16 @@ public struct GeocodingResult: Sendable, Equatable {
     public var precision: GeocodingPrecision
     /// Which geocoder answered ("gazetteer", "nominatim").
     public var source: String
+    /// What the place is, when the geocoder says (OpenStreetMap's `type`: "cafe", "museum"), for the category
+    /// a new place is offered (`PlaceCategory.suggested(forKind:among:)`).
+    public var placeKind: String?
 
     public init(
-        coordinate: Coordinate, displayName: String, countryCode: String?, precision: GeocodingPrecision, source: String
+        coordinate: Coordinate, displayName: String, countryCode: String?, precision: GeocodingPrecision,
+        source: String,
+        placeKind: String? = nil
     ) {
+        self.placeKind = placeKind
         self.coordinate = coordinate
         self.displayName = displayName
         self.countryCode = countryCode

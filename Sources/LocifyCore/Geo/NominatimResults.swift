@@ -30,7 +30,8 @@ public enum NominatimResults {
                 coordinate: coordinate,
                 displayName: place.displayName ?? "\(place.lat), \(place.lon)",
                 countryCode: place.address?["country_code"]?.uppercased(),
-                precision: precision(of: place.addresstype ?? place.type ?? ""), source: source)
+                precision: precision(of: place.addresstype ?? place.type ?? ""), source: source,
+                placeKind: place.type.flatMap { $0.isEmpty || $0 == "yes" ? nil : $0 })
         }
     }
 

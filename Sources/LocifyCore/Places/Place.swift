@@ -188,6 +188,32 @@ public struct PlaceCategory: Hashable, Sendable {
 
     /// What a new person starts with.
     public static let defaults = ["Restaurant", "Cafe", "Tourist Attraction", "Other"]
+
+    /// The default category each kind of place a map names goes to (OpenStreetMap's types).
+    static let defaultsByKind: [String: String] = [
+        "cafe": "Cafe", "coffee_shop": "Cafe", "tea": "Cafe", "ice_cream": "Cafe",
+        "restaurant": "Restaurant", "fast_food": "Restaurant", "food_court": "Restaurant", "pub": "Restaurant",
+        "bar": "Restaurant", "biergarten": "Restaurant",
+        "attraction": "Tourist Attraction", "museum": "Tourist Attraction", "viewpoint": "Tourist Attraction",
+        "artwork": "Tourist Attraction", "monument": "Tourist Attraction", "memorial": "Tourist Attraction",
+        "castle": "Tourist Attraction", "gallery": "Tourist Attraction", "zoo": "Tourist Attraction",
+        "theme_park": "Tourist Attraction", "aquarium": "Tourist Attraction", "ruins": "Tourist Attraction",
+    ]
+
+    /// The category a place of `kind` (a map's "cafe", "museum") belongs in: one of `categories` named like
+    /// the kind ("Bakery" for a bakery, "Bakeries" too), else the default category for that kind when the
+    /// person still has it; nil when the kind says nothing.
+    public static func suggested(forKind kind: String, among categories: [PlaceCategory]) -> PlaceCategory? {
+        let words = kind.replacingOccurrences(of: "_", with: " ").lowercased()
+        guard !words.isEmpty else { return nil }
+        let named = categories.first { category in
+            let name = category.name.lowercased()
+            return name == words || name == words + "s" || (words.hasSuffix("y") && name == words.dropLast() + "ies")
+        }
+        if let named { return named }
+        guard let fallback = defaultsByKind[kind.lowercased()] else { return nil }
+        return categories.first { $0.name.lowercased() == fallback.lowercased() }
+    }
     public static let maximumNameLength = 100
 
     /// The name as compared for uniqueness: "cafe", "Cafe" and "CAFE" are one category.

@@ -17,11 +17,15 @@ public struct PlaceSearchHit: Equatable, Sendable {
     public var addressID: Int?
     public var precision: GeocodingPrecision?
     public var source: String?
+    /// What a geocoder's answer is ("cafe"), when it says.
+    public var placeKind: String?
 
     public init(
         kind: Kind, name: String, detail: String? = nil, coordinate: Coordinate, placeID: Int? = nil,
-        contactID: Int? = nil, addressID: Int? = nil, precision: GeocodingPrecision? = nil, source: String? = nil
+        contactID: Int? = nil, addressID: Int? = nil, precision: GeocodingPrecision? = nil, source: String? = nil,
+        placeKind: String? = nil
     ) {
+        self.placeKind = placeKind
         self.kind = kind
         self.name = name
         self.detail = detail

@@ -2,10 +2,12 @@ import LocifyCore
 
 /// "Save as a place": the add form, filled in with a point and what is known of it.
 enum NewPlaceLink {
-    static func path(name: String?, address: String?, at coordinate: Coordinate) -> String {
+    /// `kind`: what the map says the point is ("cafe"), for the form to offer its category.
+    static func path(name: String?, address: String?, at coordinate: Coordinate, kind: String? = nil) -> String {
         PlacePaths.new.path(query: [
             ("name", name), ("address", address == name ? nil : address),
             ("lat", MapLinks.number(coordinate.latitude)), ("lon", MapLinks.number(coordinate.longitude)),
+            ("kind", kind),
         ])
     }
 
@@ -13,7 +15,7 @@ enum NewPlaceLink {
     /// whole of it becoming the address; a place or an address keeps its name and detail.
     static func path(for hit: PlaceSearchHit) -> String {
         hit.kind == .geocoder
-            ? path(name: shortName(of: hit.name), address: hit.name, at: hit.coordinate)
+            ? path(name: shortName(of: hit.name), address: hit.name, at: hit.coordinate, kind: hit.placeKind)
             : path(name: hit.name, address: hit.detail, at: hit.coordinate)
     }
 

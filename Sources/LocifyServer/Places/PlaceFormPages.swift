@@ -12,6 +12,8 @@ struct PlaceForm: Content {
     var rating: String?
     var latitude: String?
     var longitude: String?
+    /// What the map called the point ("cafe"), when its category was chosen from it: the form says so.
+    var suggestedKind: String?
 
     enum CodingKeys: String, CodingKey {
         case name, address
@@ -137,7 +139,8 @@ enum PlaceFormPage {
             ]
             let chosen = form.categoryID
             categoryField = FormField(
-                "category_id", label: "Category", control: .select, errors: errors, isRequired: true,
+                "category_id", label: "Category", control: .select, errors: errors,
+                hint: form.suggestedKind.map { "Suggested: the map calls it a \($0)." }, isRequired: true,
                 options: SelectOption.categories(categories, chosen: chosen, none: "Choose a category"))
             newCategoryField = FormField(
                 "new_category", label: "Or a new category", value: form.newCategory, errors: errors,

@@ -225,9 +225,17 @@ struct PlacesWebController: RouteCollection {
 
     func new(request: Request) async throws -> View {
         let parameters = request.queryParameters
-        let form = PlaceForm(
+        var form = PlaceForm(
             name: parameters["name"], address: parameters["address"], categoryID: parameters["category_id"],
             latitude: parameters["lat"], longitude: parameters["lon"])
+        // A point the map named ("cafe") comes with the category a place of that kind goes to.
+        if form.categoryID == nil, let kind = parameters["kind"],
+            let category = PlaceCategory.suggested(
+                forKind: kind, among: try await request.places().categories().categories.map(\.0))
+        {
+            form.categoryID = String(category.id)
+            form.suggestedKind = kind.replacingOccurrences(of: "_", with: " ")
+        }
         var search: (String, [PlaceSearchHit])?
         if let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
             search = (text, await request.geocoderHits(text: text, near: nil, limit: 8))

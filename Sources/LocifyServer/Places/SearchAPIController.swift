@@ -88,7 +88,7 @@ extension Request {
             return try await dependencies.geocoder.search(GeocodingQuery(text: text, near: near, limit: limit)).map {
                 PlaceSearchHit(
                     kind: .geocoder, name: $0.displayName, coordinate: $0.coordinate, precision: $0.precision,
-                    source: $0.source)
+                    source: $0.source, placeKind: $0.placeKind)
             }
         } catch {
             logger.warning("The geocoder could not be asked: \(error)")

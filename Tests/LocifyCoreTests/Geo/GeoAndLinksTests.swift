@@ -248,4 +248,29 @@ final class NominatimResultsTests: XCTestCase {
         XCTAssertEqual(results.first?.source, "nominatim")
         XCTAssertThrowsError(try NominatimResults.parse(Data("<html>".utf8)))
     }
+
+    /// What the map says a point is offers the category a new place goes to: one of the person's named
+    /// like it, else the default for that kind while they have it.
+    func testAKindOfPlaceSuggestsItsCategory() throws {
+        let json = #"""
+            [{"lat":"45.7687","lon":"4.8346","display_name":"Café Mokxa, Lyon","category":"amenity","type":"cafe"},
+             {"lat":"45.76","lon":"4.83","display_name":"Lyon","type":"administrative"},
+             {"lat":"45.76","lon":"4.83","display_name":"Somewhere","type":"yes"}]
+            """#
+        XCTAssertEqual(try NominatimResults.parse(Data(json.utf8)).map(\.placeKind), ["cafe", "administrative", nil])
+        let now = Date(timeIntervalSince1970: 0)
+        let categories = ["Restaurant", "Cafe", "Tourist Attraction", "Bakeries", "Book shop"].enumerated().map {
+            PlaceCategory(id: $0.offset + 1, ownerID: 1, name: $0.element, createdAt: now, updatedAt: now)
+        }
+        func suggested(_ kind: String, _ among: [PlaceCategory] = categories) -> String? {
+            PlaceCategory.suggested(forKind: kind, among: among)?.name
+        }
+        XCTAssertEqual(suggested("cafe"), "Cafe")
+        XCTAssertEqual(suggested("fast_food"), "Restaurant")
+        XCTAssertEqual(suggested("museum"), "Tourist Attraction")
+        XCTAssertEqual(suggested("bakery"), "Bakeries", "the person's own category of that name, plural too")
+        XCTAssertEqual(suggested("book_shop"), "Book shop")
+        XCTAssertNil(suggested("administrative"))
+        XCTAssertNil(suggested("museum", categories.filter { $0.name != "Tourist Attraction" }), "a default let go")
+    }
 }

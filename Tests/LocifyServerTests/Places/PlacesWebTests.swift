@@ -116,6 +116,36 @@ final class PlacesWebTests: XCTestCase {
         }
     }
 
+    /// A point the map names ("a cafe") comes to the add form with its category chosen, and the form says why.
+    func testTheMapsKindOfAPlaceChoosesItsCategory() async throws {
+        try await forEachDatabase { app, _, database in
+            app.dependencies.geocoder = StubGeocoder { _ in
+                [
+                    GeocodingResult(
+                        coordinate: Coordinate(latitude: 45.7687, longitude: 4.8346), displayName: "Café Mokxa, Lyon",
+                        countryCode: "FR", precision: .building, source: "nominatim", placeKind: "cafe")
+                ]
+            }
+            let browser = WebClient(app: app)
+            _ = try await browser.register()
+            let search = try await browser.get("/places/new?q=Mokxa")
+            let link =
+                "/places/new?name=Caf%C3%A9%20Mokxa&amp;address=Caf%C3%A9%20Mokxa,%20Lyon&amp;lat=45.7687&amp;lon=4.8346&amp;kind=cafe"
+            XCTAssertTrue(search.text.contains(link), "\(database): \(search.text)")
+            let form = try await browser.get(link.replacingOccurrences(of: "&amp;", with: "&"))
+            let account = try await app.apiAccount(email: "grace@example.com")
+            let categories = try await app.placeCategories(of: account)
+            let cafe = try XCTUnwrap(categories.first { $0.name == "Cafe" })
+            XCTAssertTrue(form.text.contains(#"<option value="\#(cafe.id)" selected>Cafe</option>"#), form.text)
+            XCTAssertTrue(form.text.contains("Suggested: the map calls it a cafe."), form.text)
+            let unknown = try await browser.get("/places/new?name=Town%20hall&lat=45&lon=4&kind=townhall")
+            XCTAssertFalse(unknown.text.contains(#"selected>Cafe</option>"#), "\(database): no kind, no guess")
+            XCTAssertFalse(unknown.text.contains("Suggested:"))
+            let chosen = try await browser.get("/places/new?name=X&lat=45&lon=4&kind=cafe&category_id=999")
+            XCTAssertFalse(chosen.text.contains("Suggested:"), "a category already chosen stays")
+        }
+    }
+
     /// The form rates a place; its page and the lists show the stars, and a list sorts and filters by them.
     func testAPlaceIsRatedOnTheFormAndListsShowSortAndFilterByStars() async throws {
         try await forEachDatabase { app, _, database in
