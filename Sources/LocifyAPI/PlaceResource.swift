@@ -204,6 +204,10 @@ public struct PlaceSearchResultResource: Codable, Sendable, Equatable {
     @Nullable public var addressID: Int?
     @Nullable public var precision: String?
     @Nullable public var source: String?
+    /// What the geocoder says the place is ("cafe"), and the person's category a new place of that kind
+    /// goes to (`PlaceCategory.suggested(forKind:among:)`).
+    @Nullable public var placeKind: String?
+    @Nullable public var suggestedCategoryID: Int?
 
     enum CodingKeys: String, CodingKey {
         case type, name, detail, latitude, longitude
@@ -212,9 +216,13 @@ public struct PlaceSearchResultResource: Codable, Sendable, Equatable {
         case contactID = "contact_id"
         case addressID = "address_id"
         case precision, source
+        case placeKind = "place_kind"
+        case suggestedCategoryID = "suggested_category_id"
     }
 
-    public init(_ hit: PlaceSearchHit, meters: Double?) {
+    public init(_ hit: PlaceSearchHit, meters: Double?, suggestedCategoryID: Int? = nil) {
+        placeKind = hit.placeKind
+        self.suggestedCategoryID = suggestedCategoryID
         type = hit.kind.rawValue
         name = hit.name
         detail = hit.detail

@@ -35,9 +35,19 @@ struct SearchAPIController: RouteCollection {
             }
         }
         guard problems.isEmpty else { throw ValidationFailure(problems) }
+        let found = try await request.searchEverywhere(text, near: near, limit: limit)
+        // The categories are read only when an answer says what kind of place it is.
+        let categories =
+            found.contains { $0.hit.placeKind != nil }
+            ? try await request.places().categories().categories.map(\.0) : []
         return DataEnvelope(
-            data: try await request.searchEverywhere(text, near: near, limit: limit).map {
-                PlaceSearchResultResource($0.hit, meters: $0.meters)
+            data: found.map { hit, meters in
+                PlaceSearchResultResource(
+                    hit, meters: meters,
+                    suggestedCategoryID: hit.placeKind.flatMap {
+                        PlaceCategory.suggested(forKind: $0, among: categories)
+                    }?
+                    .id)
             })
     }
 }

@@ -13,7 +13,12 @@ final class SearchAPITests: XCTestCase {
                 coordinate: Coordinate(latitude: 45.748, longitude: 4.847), displayName: "Lyon, France",
                 countryCode: "FR",
                 precision: .city, source: "stub")
-            let geocoder = StubGeocoder { query in query.text.lowercased().contains("lyon") ? [lyon] : [] }
+            let mokxa = GeocodingResult(
+                coordinate: Coordinate(latitude: 45.7687, longitude: 4.8346), displayName: "Café Mokxa, Lyon",
+                countryCode: "FR", precision: .building, source: "stub", placeKind: "cafe")
+            let geocoder = StubGeocoder { query in
+                query.text.lowercased().contains("lyon") ? [lyon] : query.text == "mokxa" ? [mokxa] : []
+            }
             app.dependencies.geocoder = geocoder
             let account = try await app.makeAccount()
             let categories = try await app.send(.GET, "/api/categories", headers: account.bearer)
@@ -58,6 +63,13 @@ final class SearchAPITests: XCTestCase {
             }
             XCTAssertEqual(nearby.map(\.type), expected.map(\.type))
             XCTAssertTrue(nearby.allSatisfy { $0.distanceKm != nil })
+            // An answer the geocoder says is a cafe offers the person's Cafe for it; a city, nothing.
+            XCTAssertNil(results[2].placeKind)
+            XCTAssertNil(results[2].suggestedCategoryID)
+            let kind = try await app.send(.GET, "/api/search?q=mokxa", headers: account.bearer)
+                .decoded(DataEnvelope<[PlaceSearchResultResource]>.self).data
+            XCTAssertEqual(kind.map(\.placeKind), ["cafe"], "\(database)")
+            XCTAssertEqual(kind.map(\.suggestedCategoryID), [cafe.id])
             // The person's name finds their address; a geocoder that fails leaves the rest.
             app.dependencies.geocoder = StubGeocoder { _ in throw GeocoderDown() }
             let byName = try await app.send(.GET, "/api/search?q=amelie", headers: account.bearer)
