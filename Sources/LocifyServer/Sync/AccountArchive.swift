@@ -21,6 +21,11 @@ enum AccountArchive {
     /// Records read and written at a time.
     static let chunkSize = 200
 
+    /// `items` a chunk at a time.
+    static func chunks<Item>(of items: [Item]) -> [ArraySlice<Item>] {
+        stride(from: 0, to: items.count, by: chunkSize).map { items[$0..<min($0 + chunkSize, items.count)] }
+    }
+
     /// The account's whole archive.
     static func write(_ request: Request, types: [SyncedType]) async throws -> Data {
         let user = try request.requireUser()
@@ -43,9 +48,7 @@ enum AccountArchive {
                 SELECT "id", "uuid" FROM "\(unsafeRaw: type.table)" WHERE "user_id" = \(bind: user.id) ORDER BY "id"
                 """, columns: ["id", "uuid"])
             let entries = try rows.map { (id: try $0.requiredInteger(0), uuid: try $0.requiredUUID(1)) }
-            for chunk in stride(from: 0, to: entries.count, by: chunkSize).map({
-                entries[$0..<min($0 + chunkSize, entries.count)]
-            }) {
+            for chunk in chunks(of: entries) {
                 let ids = chunk.map(\.id)
                 let records = try await type.records(request, ids)
                 let extras = try await type.restore.extras?(request, ids) ?? [:]
@@ -133,7 +136,7 @@ struct ArchivedTimes: Sendable {
 
 /// What an import did: how many records of each type were added, found already here, or left out, and
 /// why each was left out.
-struct ArchiveImportReport: Sendable, Equatable {
+struct ArchiveImportReport: Sendable {
     struct Counts: Sendable, Equatable {
         var added = 0
         /// Already in the account: imported before (the same uuid), or the account's own of the same name.
@@ -144,11 +147,6 @@ struct ArchiveImportReport: Sendable, Equatable {
     /// By type, in the order they were imported.
     private(set) var counts: [(type: String, counts: Counts)] = []
     private(set) var leftOut: [String] = []
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.leftOut == rhs.leftOut && lhs.counts.map(\.type) == rhs.counts.map(\.type)
-            && lhs.counts.map(\.counts) == rhs.counts.map(\.counts)
-    }
 
     mutating func count(_ type: String, _ change: (inout Counts) -> Void) {
         if let index = counts.firstIndex(where: { $0.type == type }) {
@@ -221,8 +219,8 @@ struct ArchiveImport {
                 }
             }
             done += records.count - fresh.count
-            for start in stride(from: 0, to: fresh.count, by: AccountArchive.chunkSize) {
-                let chunk = Array(fresh[start..<min(start + AccountArchive.chunkSize, fresh.count)])
+            for slice in AccountArchive.chunks(of: fresh) {
+                let chunk = Array(slice)
                 let outcome = try await make(chunk, of: type, ids: ids)
                 ids.merge(outcome.ids)
                 for (record, result) in zip(chunk.map(\.record), outcome.results) {
@@ -313,8 +311,7 @@ struct ArchiveImport {
     ) async throws {
         let pending = made.filter { $0.type.restore.finish != nil }
         let request = request
-        for start in stride(from: 0, to: pending.count, by: AccountArchive.chunkSize) {
-            let chunk = Array(pending[start..<min(start + AccountArchive.chunkSize, pending.count)])
+        for chunk in AccountArchive.chunks(of: pending) {
             let refusals = try await request.db.write(ownedBy: ownerID, at: request.dependencies.now()) { database in
                 var refusals: [(ArchivedRecord, [String])] = []
                 for (type, record, id) in chunk {
@@ -342,8 +339,6 @@ struct ArchiveImport {
         switch error {
         case let missing as ArchiveIDs.Missing:
             return ["The \(missing.type) it belongs to was left out."]
-        case let failure as ValidationFailure:
-            return failure.errors.map(\.message)
         default:
             let failure = LocifyErrorMiddleware.Failure(error)
             guard failure.status.code < 500 else { throw error }
