@@ -257,38 +257,37 @@ struct ReminderService {
     /// before this change (false for one made just now).
     func syncBirthday(of contact: Contact, wanted: Bool?, hadBirthday: Bool) async throws {
         try await syncYearly(
-            Self.birthdayKind, of: contact.id,
-            fields: contact.fields.birthdate.flatMap {
-                ReminderFields.birthday(of: $0, firstName: contact.fields.firstName)
-            }, wanted: wanted, hadDay: hadBirthday)
+            Self.birthdayKind, of: contact.id, fields: Self.yearlyFields(Self.birthdayKind, of: contact),
+            wanted: wanted, hadDay: hadBirthday)
     }
 
     /// `syncBirthday(of:wanted:hadBirthday:)` for the day the owner met the contact; a day worked out from
     /// an age has no reminder (its day is a guess).
     func syncFirstMeeting(of contact: Contact, wanted: Bool?, hadDay: Bool) async throws {
         try await syncYearly(
-            Self.firstMeetingKind, of: contact.id,
-            fields: contact.introduction.firstMet.flatMap {
+            Self.firstMeetingKind, of: contact.id, fields: Self.yearlyFields(Self.firstMeetingKind, of: contact),
+            wanted: wanted, hadDay: hadDay)
+    }
+
+    /// What the contact's yearly reminder of `kind` says and when; nil when the contact has no such day (a
+    /// first meeting worked out from an age has none: its day is a guess).
+    private static func yearlyFields(_ kind: String, of contact: Contact) -> ReminderFields? {
+        switch kind {
+        case birthdayKind:
+            contact.fields.birthdate.flatMap { ReminderFields.birthday(of: $0, firstName: contact.fields.firstName) }
+        case firstMeetingKind:
+            contact.introduction.firstMet.flatMap {
                 $0.isAgeBased ? nil : ReminderFields.firstMeeting(on: $0, firstName: contact.fields.firstName)
-            }, wanted: wanted, hadDay: hadDay)
+            }
+        default: nil
+        }
     }
 
     /// Gives `contact` its yearly reminder of `kind` (its birthday, or the day the owner met them) under
     /// `uuid`, as an import brings back the one it had; nil when the contact has no such day. A contact that
     /// has the reminder already keeps it.
     func makeYearlyReminder(_ kind: String, of contact: Contact, uuid: UUID) async throws -> Int? {
-        let fields: ReminderFields? =
-            switch kind {
-            case Self.birthdayKind:
-                contact.fields.birthdate.flatMap {
-                    ReminderFields.birthday(of: $0, firstName: contact.fields.firstName)
-                }
-            case Self.firstMeetingKind:
-                contact.introduction.firstMet.flatMap {
-                    $0.isAgeBased ? nil : ReminderFields.firstMeeting(on: $0, firstName: contact.fields.firstName)
-                }
-            default: nil
-            }
+        let fields = Self.yearlyFields(kind, of: contact)
         guard fields != nil else { return nil }
         try await syncYearly(kind, of: contact.id, fields: fields, wanted: true, hadDay: true, uuid: uuid)
         return try await yearlyReminder(kind, of: contact.id)?.id
