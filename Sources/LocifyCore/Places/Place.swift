@@ -97,6 +97,7 @@ public struct PlaceDraft: Sendable, Equatable {
     public static let maximumNameLength = 200
     public static let maximumNotesLength = 10_000
     public static let ratings = 1...5
+    public static let ratingProblem = "Rating must be from 1 to 5 stars, or none."
 
     public static let fieldLabels: [String: String] = [
         "name": "Name", "address": "Address", "latitude": "Latitude", "longitude": "Longitude", "notes": "Notes",
@@ -154,7 +155,7 @@ public struct PlaceDraft: Sendable, Equatable {
             check.fail("longitude", "Longitude is required.")
         }
         if let rating, !Self.ratings.contains(rating) {
-            check.fail("rating", "Rating must be from 1 to 5 stars, or none.")
+            check.fail("rating", Self.ratingProblem)
         }
         if categoryID == nil, !failed.contains("category_id") {
             check.fail("category_id", "Choose the category this place belongs to.")

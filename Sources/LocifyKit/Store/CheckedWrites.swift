@@ -86,7 +86,7 @@ extension LocifyStore {
     public func setRating(_ place: StoredPlace, _ rating: Int?) throws {
         if let rating, !PlaceDraft.ratings.contains(rating) {
             throw LocifyError.invalidInput([
-                FieldError(field: "rating", message: "Rating must be from 1 to 5 stars, or none.")
+                FieldError(field: "rating", message: PlaceDraft.ratingProblem)
             ])
         }
         try update("place", uuid: place.state.uuid, fields: ["rating": rating.map(JSONValue.integer) ?? .null])

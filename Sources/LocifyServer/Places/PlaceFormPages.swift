@@ -64,7 +64,7 @@ struct PlaceForm: Content {
         if let text = rating?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             stars = LooseValue.integer(text)
             if stars == nil {
-                problems.append(FieldError(field: "rating", message: "Rating must be from 1 to 5 stars, or none."))
+                problems.append(FieldError(field: "rating", message: PlaceDraft.ratingProblem))
             }
         }
         let draft = PlaceDraft(

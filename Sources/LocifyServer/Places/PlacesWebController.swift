@@ -228,10 +228,10 @@ struct PlacesWebController: RouteCollection {
         var form = PlaceForm(
             name: parameters["name"], address: parameters["address"], categoryID: parameters["category_id"],
             latitude: parameters["lat"], longitude: parameters["lon"])
+        let categories = try await request.places().categories().categories.map(\.0)
         // A point the map named ("cafe") comes with the category a place of that kind goes to.
         if form.categoryID == nil, let kind = parameters["kind"],
-            let category = PlaceCategory.suggested(
-                forKind: kind, among: try await request.places().categories().categories.map(\.0))
+            let category = PlaceCategory.suggested(forKind: kind, among: categories)
         {
             form.categoryID = String(category.id)
             form.suggestedKind = kind.replacingOccurrences(of: "_", with: " ")
@@ -240,7 +240,7 @@ struct PlacesWebController: RouteCollection {
         if let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
             search = (text, await request.geocoderHits(text: text, near: nil, limit: 8))
         }
-        return try await render(request, form: form, search: search)
+        return try await render(request, form: form, search: search, categories: categories)
     }
 
     func create(request: Request) async throws -> Response {
@@ -309,13 +309,18 @@ struct PlacesWebController: RouteCollection {
 
     private func render(
         _ request: Request, form: PlaceForm, errors: FieldMessages = [:], editing: Place? = nil,
-        search: (text: String, hits: [PlaceSearchHit])? = nil
+        search: (text: String, hits: [PlaceSearchHit])? = nil, categories read: [PlaceCategory]? = nil
     ) async throws -> View {
-        let (categories, _) = try await request.places().categories()
+        let categories: [PlaceCategory]
+        if let read {
+            categories = read
+        } else {
+            categories = try await request.places().categories().categories.map(\.0)
+        }
         return try await request.view.render(
             "places/form",
             PlaceFormPage.Context(
-                form: form, errors: errors, categories: categories.map(\.0), editing: editing, search: search,
+                form: form, errors: errors, categories: categories, editing: editing, search: search,
                 tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
     }
 }
