@@ -31,6 +31,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case company(CompanyResource)
     case occupation(OccupationResource)
     case document(DocumentResource)
+    case placeComment(PlaceCommentResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -62,15 +63,16 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .company: "company"
         case .occupation: "occupation"
         case .document: "document"
+        case .placeComment: "place_comment"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "company", "contact", "address", "contactfield", "note",
-        "task", "reminder", "photo", "document", "contact_tag", "place", "call", "entry", "relationship", "debt",
-        "gift", "pet",
-        "lifeevent", "conversation", "occupation", "activitytypecategory", "activitytype", "activity",
+        "task", "reminder", "photo", "document", "contact_tag", "place", "place_comment", "call", "entry",
+        "relationship", "debt", "gift", "pet", "lifeevent", "conversation", "occupation", "activitytypecategory",
+        "activitytype", "activity",
     ]
 
     /// Reads the record a change of `type` carries.
@@ -105,6 +107,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "company": self = .company(try container.decode(CompanyResource.self))
         case "occupation": self = .occupation(try container.decode(OccupationResource.self))
         case "document": self = .document(try container.decode(DocumentResource.self))
+        case "place_comment": self = .placeComment(try container.decode(PlaceCommentResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -147,6 +150,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .company(let resource): try container.encode(resource)
         case .occupation(let resource): try container.encode(resource)
         case .document(let resource): try container.encode(resource)
+        case .placeComment(let resource): try container.encode(resource)
         }
     }
 }

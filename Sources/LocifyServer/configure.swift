@@ -56,13 +56,15 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     ]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .document, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .reminder, .photo, .document, .contactTag, .place, .placeComment, .call, .journalEntry, .relationship, .debt,
+        .gift, .pet,
         .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .document, .contactTag, .place, .call, .journalEntry, .relationship, .debt, .gift, .pet,
+        .reminder, .photo, .document, .contactTag, .place, .placeComment, .call, .journalEntry, .relationship, .debt,
+        .gift, .pet,
         .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
@@ -205,6 +207,7 @@ let locifyMigrations: [any Migration] = [
     CreateDocuments(),
     CreateLeases(),
     AddPlaceRating(),
+    CreatePlaceComments(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -230,6 +233,7 @@ let locifyTables: [any StoredTable.Type] = [
     ServerSecretsTable.self,
     PlaceCategoriesTable.self,
     PlacesTable.self,
+    PlaceCommentsTable.self,
     PlaceImportsTable.self,
     PlaceImportFilesTable.self,
     PlaceImportRowsTable.self,
@@ -337,6 +341,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: ContactFieldsAPIController())
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
+    try api.register(collection: PlaceCommentsAPIController())
     try api.register(collection: SearchAPIController())
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
     // the client has, so its pages carry no ETag: digesting each megabyte page was 3 % of a download.
@@ -385,6 +390,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: ContactFieldsWebController())
     try signedIn.register(collection: PlacesWebController())
+    try signedIn.register(collection: PlaceCommentsWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())
     try signedIn.register(collection: ServerWebController())

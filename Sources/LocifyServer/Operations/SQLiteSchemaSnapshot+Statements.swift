@@ -67,6 +67,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateDocuments"#,
         #"LocifyServer.CreateLeases"#,
         #"LocifyServer.AddPlaceRating"#,
+        #"LocifyServer.CreatePlaceComments"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -234,5 +235,10 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "documents_by_blob" ON "documents" ("blob_id")"#,
         #"CREATE INDEX "documents_revision" ON "documents" ("user_id", "revision")"#,
         #"CREATE TABLE "leases" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "holder" TEXT NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:leases.name" UNIQUE ("name"))"#,
+        #"CREATE TABLE "place_comments" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "place_id" INTEGER NOT NULL REFERENCES "places" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "author_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "body" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:place_comments.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "place_comments_by_place" ON "place_comments" ("place_id", "created_at", "id")"#,
+        #"CREATE INDEX "place_comments_list" ON "place_comments" ("user_id", "created_at", "id")"#,
+        #"CREATE INDEX "place_comments_by_author" ON "place_comments" ("author_id")"#,
+        #"CREATE INDEX "place_comments_revision" ON "place_comments" ("user_id", "revision")"#,
     ]
 }

@@ -192,11 +192,13 @@ enum PlacePage {
         let addedOn: String
         /// "around Lyon" when the geocoder placed the place only in its area.
         let around: String?
+        let comments: PlaceCommentsSection
 
         init(
-            place: Place, categoryName: String, neighbours: [Place], preferredApp: MapsApp, tilesEnabled: Bool,
-            session: PageSession
+            place: Place, categoryName: String, neighbours: [Place], comments: PlaceCommentsSection,
+            preferredApp: MapsApp, tilesEnabled: Bool, session: PageSession
         ) {
+            self.comments = comments
             let fields = place.fields
             layout = LayoutContext(title: fields.name, section: .places, session: session)
             id = place.id
@@ -238,6 +240,30 @@ enum PlacePage {
                 tilesEnabled: tilesEnabled, behaviour: .init(centresOnFirst: true))
             addedOn = CalendarDate(place.createdAt, in: .gmt).description
         }
+    }
+}
+
+extension PlacePage {
+    /// The page of the signed-in person's place `id`; `problem` puts a refused comment form back as it was.
+    static func load(_ request: Request, id: Int, problem: FormProblem? = nil) async throws -> Context {
+        let places = try request.places()
+        let place = try await places.place(id)
+        let commentService = try request.placeComments()
+        // Each reads one thing about the place only: they run together.
+        async let category = places.category(place.categoryID)
+        async let neighbours = places.page(
+            filter: PlaceFilter(categoryID: place.categoryID), sort: ListSort(.name),
+            page: PageSelection(page: 1, limit: 500)
+        ).0.map(\.place)
+        async let comments = commentService.all(onPlace: place.id)
+        let authors = try await commentService.authorNames(of: try await comments)
+        return Context(
+            place: place, categoryName: try await category.name, neighbours: try await neighbours,
+            comments: PlaceCommentsSection(
+                placeID: place.id, comments: try await comments, authors: authors,
+                viewerID: commentService.authorID, problem: problem),
+            preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
+            session: request.pageSession)
     }
 }
 

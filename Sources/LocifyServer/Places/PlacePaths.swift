@@ -38,3 +38,17 @@ enum PlacePaths {
     static let apiImportStatus = apiImports.appending(.importID)
     static let apiImportRows = apiImportStatus.appending("rows")
 }
+
+extension PathParameter {
+    static let commentID = PathParameter("commentID")
+}
+
+/// Comments on places: the place page's forms and the API.
+enum PlaceCommentPaths {
+    static let placeComments = PlacePaths.place.appending("comments")
+    static let comment = PlacePaths.list.appending("comments").appending(.commentID)
+    static let delete = comment.appending("delete")
+    static let api = SitePaths.api.appending("placecomments")
+    static let apiComment = api.appending(.commentID)
+    static let apiPlaceComments = PlacePaths.apiPlace.appending("comments")
+}

@@ -14,6 +14,10 @@ extension OfflinePages {
         request in try await placeLists(request)
     }
 
+    /// A comment shows on its place's page.
+    static let placeComment = OfflinePages(
+        type: SyncedType.placeComment.name, reach: .parent(type: SyncedType.place.name, key: ["place_id"]))
+
     static func placeLists(_ request: Request) async throws -> [String] {
         let (categories, favorites) = try await request.places().categories()
         let limit = PlaceListPage.pageSize

@@ -73,3 +73,36 @@ extension ArchiveRestore {
         },
         fields: { record, ids in try record.fields(["name"], ids: ids) })
 }
+
+extension SyncedType {
+    static let placeComment = SyncedType(PlaceCommentsTable.self, writes: .placeComment, restore: .placeComment) {
+        request, ids in
+        let comments = try await request.ownedRows(
+            ids, in: PlaceCommentsTable.self, selecting: PlaceCommentsTable.commentColumns,
+            read: PlaceCommentsTable.comment(from:))
+        return byID(try await request.placeCommentResources(comments), id: \.id, as: SyncRecord.placeComment)
+    }
+}
+
+extension SyncWrites {
+    /// A comment stays on the place it was written about: an update changes its text only.
+    static let placeComment = SyncWrites(
+        reading: PlaceCommentInput.self, fields: ["place_id", "body"],
+        references: [SyncReference("place_uuid", for: "place_id", in: PlacesTable.self)],
+        create: { request, input, uuid in
+            try await request.placeComments().create(
+                placeID: input.placeID, input.draft, typeErrors: input.typeErrors, uuid: uuid
+            )
+            .id
+        },
+        update: { request, id, input in
+            _ = try await request.placeComments().update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
+        },
+        delete: { request, id, _ in try await request.placeComments().delete(id) })
+}
+
+extension ArchiveRestore {
+    static let placeComment = ArchiveRestore(writes: .placeComment) { record, ids in
+        try record.fields(["body"], references: ["place_id": "place"], ids: ids)
+    }
+}

@@ -35,7 +35,9 @@ enum PlacesTable: StoredTable {
         case rating
     }
 
-    static let sync: SyncedColumns<Column>? = SyncedColumns(type: "place", revision: .revision, uuid: .uuid)
+    static let sync: SyncedColumns<Column>? = SyncedColumns(
+        type: "place", revision: .revision, uuid: .uuid,
+        dependents: [SyncedDependent(PlaceCommentsTable.self, by: .place)])
 
     /// The columns `place(from:)` reads.
     static let placeColumns = selection([

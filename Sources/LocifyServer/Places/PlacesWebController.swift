@@ -207,20 +207,7 @@ struct PlacesWebController: RouteCollection {
     // MARK: A place
 
     func show(request: Request) async throws -> View {
-        let places = try request.places()
-        let place = try await places.place(try request.pathID(.placeID))
-        // Both read the place's category only: they run together.
-        async let category = places.category(place.categoryID)
-        async let neighbours = places.page(
-            filter: PlaceFilter(categoryID: place.categoryID), sort: ListSort(.name),
-            page: PageSelection(page: 1, limit: 500)
-        ).0.map(\.place)
-        return try await request.view.render(
-            "places/show",
-            PlacePage.Context(
-                place: place, categoryName: try await category.name, neighbours: try await neighbours,
-                preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
-                session: request.pageSession))
+        try await request.view.render("places/show", PlacePage.load(request, id: try request.pathID(.placeID)))
     }
 
     func new(request: Request) async throws -> View {

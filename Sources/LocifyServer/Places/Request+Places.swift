@@ -57,3 +57,31 @@ extension Request {
         }
     }
 }
+
+extension Request {
+    /// The comments on the signed-in user's places, written by them.
+    func placeComments() throws -> PlaceCommentService {
+        let user = try requireUser()
+        return PlaceCommentService(
+            database: database, ownerID: user.id, authorID: user.id, dependencies: dependencies)
+    }
+
+    /// The body as a comment input (see `jsonInput`).
+    func placeCommentInput() throws -> PlaceCommentInput {
+        try jsonInput(PlaceCommentInput.self, empty: PlaceCommentInput(draft: PlaceCommentDraft(), presentKeys: []))
+    }
+
+    func placeCommentResource(_ comment: PlaceComment) async throws -> PlaceCommentResource {
+        try await placeCommentResources([comment])[0]
+    }
+
+    /// Each comment with its author's name, the names read in one query.
+    func placeCommentResources(_ comments: [PlaceComment]) async throws -> [PlaceCommentResource] {
+        let names = try await placeComments().authorNames(of: comments)
+        let base = baseURL
+        return comments.map {
+            PlaceCommentResource(
+                $0, url: base + PlaceCommentPaths.apiComment($0.id).path, authorName: names[$0.authorID] ?? "")
+        }
+    }
+}

@@ -338,6 +338,21 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/occupations/{id}", "200")
                 ),
                 (
+                    "a page of a place's comments, one edited",
+                    try encoded(
+                        PageResource(
+                            items: [
+                                PlaceCommentResource(
+                                    PlaceComment(
+                                        id: 4, uuid: UUID(), ownerID: 1, placeID: 9, authorID: 2,
+                                        body: "Closed on Mondays\nCash only", createdAt: TestClock.start,
+                                        updatedAt: TestClock.start.addingTimeInterval(60)),
+                                    url: "http://x/api/placecomments/4", authorName: "Grace Hopper")
+                            ], window: PageWindow(page: 1, limit: 15, total: 1), path: "http://x/api/places/9/comments"
+                        ) { "http://x/api/places/9/comments?page=\($0)" }),
+                    try responseSchema(document, "get", "/api/places/{id}/comments", "200")
+                ),
+                (
                     "a page of companies",
                     try encoded(
                         PageResource(
