@@ -81,6 +81,8 @@ known = {
     "Conversations": {"ContactFields"},
     # A document's file is kept with the photos' bytes.
     "Documents": {"Photos"},
+    # A place's pictures are kept, served and signed as photos are.
+    "Places": {"Photos"},
 }
 texts = {}
 for folder in sorted(os.listdir(root)):

@@ -32,6 +32,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
     case occupation(OccupationResource)
     case document(DocumentResource)
     case placeComment(PlaceCommentResource)
+    case placePhoto(PlacePhotoResource)
 
     /// The `type` a change of this record carries.
     public var type: String {
@@ -64,13 +65,15 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .occupation: "occupation"
         case .document: "document"
         case .placeComment: "place_comment"
+        case .placePhoto: "place_photo"
         }
     }
 
     /// Every `type` the feed carries, in the order a revision's changes come.
     public static let types = [
         "gender", "contactfieldtype", "tag", "category", "company", "contact", "address", "contactfield", "note",
-        "task", "reminder", "photo", "document", "contact_tag", "place", "place_comment", "call", "entry",
+        "task", "reminder", "photo", "document", "contact_tag", "place", "place_photo", "place_comment", "call",
+        "entry",
         "relationship", "debt", "gift", "pet", "lifeevent", "conversation", "occupation", "activitytypecategory",
         "activitytype", "activity",
     ]
@@ -108,6 +111,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case "occupation": self = .occupation(try container.decode(OccupationResource.self))
         case "document": self = .document(try container.decode(DocumentResource.self))
         case "place_comment": self = .placeComment(try container.decode(PlaceCommentResource.self))
+        case "place_photo": self = .placePhoto(try container.decode(PlacePhotoResource.self))
         default:
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(type) is not a type the sync feed carries")
@@ -151,6 +155,7 @@ public enum SyncRecord: Codable, Sendable, Equatable {
         case .occupation(let resource): try container.encode(resource)
         case .document(let resource): try container.encode(resource)
         case .placeComment(let resource): try container.encode(resource)
+        case .placePhoto(let resource): try container.encode(resource)
         }
     }
 }

@@ -56,14 +56,16 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
     ]
     app.syncedTypes = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .document, .contactTag, .place, .placeComment, .call, .journalEntry, .relationship, .debt,
+        .reminder, .photo, .document, .contactTag, .place, .placePhoto, .placeComment, .call, .journalEntry,
+        .relationship, .debt,
         .gift, .pet,
         .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
     app.offlinePages = [
         .gender, .contactFieldType, .tag, .category, .company, .contact, .address, .contactField, .note, .task,
-        .reminder, .photo, .document, .contactTag, .place, .placeComment, .call, .journalEntry, .relationship, .debt,
+        .reminder, .photo, .document, .contactTag, .place, .placePhoto, .placeComment, .call, .journalEntry,
+        .relationship, .debt,
         .gift, .pet,
         .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
@@ -208,6 +210,7 @@ let locifyMigrations: [any Migration] = [
     CreateLeases(),
     AddPlaceRating(),
     CreatePlaceComments(),
+    CreatePlacePhotos(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -234,6 +237,7 @@ let locifyTables: [any StoredTable.Type] = [
     PlaceCategoriesTable.self,
     PlacesTable.self,
     PlaceCommentsTable.self,
+    PlacePhotosTable.self,
     PlaceImportsTable.self,
     PlaceImportFilesTable.self,
     PlaceImportRowsTable.self,
@@ -342,6 +346,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: PlaceCommentsAPIController())
+    try api.register(collection: PlacePhotosAPIController())
     try api.register(collection: SearchAPIController())
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
     // the client has, so its pages carry no ETag: digesting each megabyte page was 3 % of a download.
@@ -361,6 +366,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.register(collection: MapsController())
     try app.register(collection: ReminderFeedController())
     try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())
+    try app.grouped(PictureLinksMiddleware()).register(collection: PlacePicturesController())
     try web.register(collection: AuthWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: StartPageController())
@@ -391,6 +397,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: ContactFieldsWebController())
     try signedIn.register(collection: PlacesWebController())
     try signedIn.register(collection: PlaceCommentsWebController())
+    try signedIn.register(collection: PlacePhotosWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())
     try signedIn.register(collection: FeedbackWebController())
     try signedIn.register(collection: ServerWebController())

@@ -15,6 +15,10 @@ public enum GPX {
             if let created = place.createdAt { xml += "    <time>\(Timestamp.string(created))</time>\n" }
             xml += "    <name>\(XMLText.escape(place.name))</name>\n"
             if let notes = place.notes { xml += "    <desc>\(XMLText.escape(notes))</desc>\n" }
+            for photo in place.photos {
+                xml +=
+                    "    <link href=\"\(XMLText.escape(photo.link))\"><text>Photo</text><type>\(photo.mimeType)</type></link>\n"
+            }
             if let category = place.category { xml += "    <type>\(XMLText.escape(category))</type>\n" }
             if place.isFavorite || place.address != nil || place.rating != nil {
                 xml += "    <extensions>\n"

@@ -11,6 +11,7 @@ public enum GeoJSON {
             properties["address"] = place.address
             properties["created_at"] = place.createdAt.map(Timestamp.string)
             properties["rating"] = place.rating
+            if !place.photos.isEmpty { properties["photos"] = place.photos.map(\.link) }
             return [
                 "type": "Feature",
                 "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]],

@@ -12,11 +12,12 @@ public enum KML {
 
     /// One document, each category's places in a folder of its name (Organic Maps keeps one file per
     /// list; a file of one category is then one folder in the document).
-    public static func write(_ places: [PlaceRecord], documentName: String) -> String {
+    /// `photosInFile`: a KMZ's placemarks name their pictures by their files in it, a KML's by their links.
+    public static func write(_ places: [PlaceRecord], documentName: String, photosInFile: Bool = false) -> String {
         let used = Set(places.map { style(for: $0) }).sorted()
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <kml xmlns="http://www.opengis.net/kml/2.2">
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
             <Document>
               <name>\(XMLText.escape(documentName))</name>
 
@@ -37,13 +38,13 @@ public enum KML {
         }
         for (category, members) in groups {
             if let category { xml += "  <Folder>\n  <name>\(XMLText.escape(category))</name>\n" }
-            for place in members { xml += placemark(place) }
+            for place in members { xml += placemark(place, photosInFile: photosInFile) }
             if category != nil { xml += "  </Folder>\n" }
         }
         return xml + "</Document>\n</kml>\n"
     }
 
-    private static func placemark(_ place: PlaceRecord) -> String {
+    private static func placemark(_ place: PlaceRecord, photosInFile: Bool) -> String {
         guard let point = place.coordinate else { return "" }
         var xml = ""
         xml += "  <Placemark>\n    <name>\(XMLText.escape(place.name))</name>\n"
@@ -68,6 +69,14 @@ public enum KML {
                 "    <ExtendedData>\n"
                 + extended.map { "      <Data name=\"\($0.0)\"><value>\(XMLText.escape($0.1))</value></Data>\n" }
                 .joined() + "    </ExtendedData>\n"
+        }
+        if !place.photos.isEmpty {
+            // Google Earth's carousel of pictures; other readers skip the extension.
+            xml +=
+                "    <gx:Carousel>\n"
+                + place.photos.map {
+                    "      <gx:Image><gx:ImageUrl>\(XMLText.escape(photosInFile ? $0.fileName : $0.link))</gx:ImageUrl></gx:Image>\n"
+                }.joined() + "    </gx:Carousel>\n"
         }
         xml +=
             "    <Point><coordinates>\(MapLinks.number(point.longitude)),\(MapLinks.number(point.latitude))</coordinates></Point>\n  </Placemark>\n"
@@ -130,14 +139,24 @@ public enum KML {
         place.color.flatMap { colors.contains($0) ? $0 : nil } ?? "red"
     }
 
-    /// A KMZ: a zip archive holding `doc.kml`.
+    /// A KMZ: a zip archive holding `doc.kml` and the places' pictures, each under its `fileName`.
     public static func writeKMZ(_ places: [PlaceRecord], documentName: String) throws -> Data {
         let archive = try Archive(accessMode: .create)
-        let kml = Data(write(places, documentName: documentName).utf8)
+        let kml = Data(write(places, documentName: documentName, photosInFile: true).utf8)
         try archive.addEntry(
             with: "doc.kml", type: .file, uncompressedSize: Int64(kml.count), compressionMethod: .deflate
         ) { position, size in
             kml.subdata(in: Int(position)..<Int(position) + size)
+        }
+        var added: Set<String> = []
+        for photo in places.flatMap(\.photos) {
+            guard let bytes = photo.bytes, added.insert(photo.fileName).inserted else { continue }
+            // Pictures are compressed already: stored as they are.
+            try archive.addEntry(
+                with: photo.fileName, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .none
+            ) { position, size in
+                Data(bytes[Int(position)..<Int(position) + size])
+            }
         }
         guard let data = archive.data else { throw FormatProblem(reason: "the KMZ archive could not be written") }
         return data

@@ -18,6 +18,24 @@ public struct PlaceRecord: Equatable, Sendable {
     public var externalID: String?
     /// Set when the importer had the geocoder place the record by its address: how exactly it could.
     public var coordinatePrecision: CoordinatePrecision?
+    /// The place's pictures, cover first, for exports (imports do not read them).
+    public var photos: [Picture] = []
+
+    /// A picture as an export carries it: a link for the formats that link (GPX, GeoJSON, KML), the file
+    /// itself for the one that holds files (KMZ, under `fileName`).
+    public struct Picture: Equatable, Sendable {
+        public var link: String
+        public var fileName: String
+        public var mimeType: String
+        public var bytes: [UInt8]?
+
+        public init(link: String, fileName: String, mimeType: String, bytes: [UInt8]? = nil) {
+            self.link = link
+            self.fileName = fileName
+            self.mimeType = mimeType
+            self.bytes = bytes
+        }
+    }
 
     public init(
         name: String, coordinate: Coordinate?, address: String? = nil, notes: String? = nil, category: String? = nil,

@@ -6,6 +6,9 @@ public enum PlaceExportFormat: String, CaseIterable, Sendable {
 
     public var fileExtension: String { rawValue }
 
+    /// The format holds the pictures themselves (KMZ); the others link to them, or (CSV) leave them out.
+    public var holdsPictures: Bool { self == .kmz }
+
     public var mediaType: String {
         switch self {
         case .gpx: "application/gpx+xml"

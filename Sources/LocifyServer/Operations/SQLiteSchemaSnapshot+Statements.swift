@@ -68,6 +68,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreateLeases"#,
         #"LocifyServer.AddPlaceRating"#,
         #"LocifyServer.CreatePlaceComments"#,
+        #"LocifyServer.CreatePlacePhotos"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -240,5 +241,10 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "place_comments_list" ON "place_comments" ("user_id", "created_at", "id")"#,
         #"CREATE INDEX "place_comments_by_author" ON "place_comments" ("author_id")"#,
         #"CREATE INDEX "place_comments_revision" ON "place_comments" ("user_id", "revision")"#,
+        #"CREATE TABLE "place_photos" ("id" INTEGER PRIMARY KEY, "uuid" UUID NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "place_id" INTEGER NOT NULL REFERENCES "places" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "blob_id" INTEGER NOT NULL REFERENCES "photo_blobs" ("id") ON DELETE NO ACTION ON UPDATE NO ACTION, "position" INTEGER NOT NULL, "original_filename" TEXT NOT NULL, "mime_type" TEXT NOT NULL, "byte_count" INTEGER NOT NULL, "width" INTEGER NOT NULL, "height" INTEGER NOT NULL, "digest" TEXT NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, "revision" INTEGER NOT NULL DEFAULT 0, CONSTRAINT "uq:place_photos.uuid" UNIQUE ("uuid"))"#,
+        #"CREATE INDEX "place_photos_by_place" ON "place_photos" ("place_id", "position", "id")"#,
+        #"CREATE INDEX "place_photos_list" ON "place_photos" ("user_id", "id")"#,
+        #"CREATE INDEX "place_photos_by_blob" ON "place_photos" ("blob_id")"#,
+        #"CREATE INDEX "place_photos_revision" ON "place_photos" ("user_id", "revision")"#,
     ]
 }

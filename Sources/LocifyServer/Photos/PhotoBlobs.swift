@@ -61,13 +61,14 @@ struct PhotoBlobs {
         return try row.requiredBytes(0)
     }
 
-    /// Deletes the account's bytes that no photo, no document (which keeps its files here) and no cached
-    /// Gravatar shows any more.
+    /// Deletes the account's bytes that no photo, no place's picture, no document (which keeps its files
+    /// here) and no cached Gravatar shows any more.
     func deleteUnused() async throws {
         try await TableWriter(PhotoBlobsTable.self, on: database).delete(
             where: """
                 "user_id" = \(literal: ownerID) \
                 AND NOT EXISTS (SELECT 1 FROM "photos" WHERE "photos"."blob_id" = "photo_blobs"."id") \
+                AND NOT EXISTS (SELECT 1 FROM "place_photos" WHERE "place_photos"."blob_id" = "photo_blobs"."id") \
                 AND NOT EXISTS (SELECT 1 FROM "documents" WHERE "documents"."blob_id" = "photo_blobs"."id") \
                 AND NOT EXISTS (SELECT 1 FROM "gravatar_cache" WHERE "gravatar_cache"."blob_id" = "photo_blobs"."id")
                 """)

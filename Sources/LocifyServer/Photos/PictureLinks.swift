@@ -101,23 +101,28 @@ extension Request {
 
     /// A stored photo's link (Monica's `link`), signed like avatars.
     func photoLink(_ photo: Photo, base: String? = nil, expires: Int? = nil) -> String {
-        let name = photo.storedFilename
-        return signed(
-            (base ?? baseURL) + PhotoPaths.storedPhoto(name.split(separator: "/").last.map(String.init) ?? name).path,
-            query: [],
-            subject: PictureLinks.photoSubject(name), expires: expires)
+        storedFileLink(photo.storedFilename, base: base, expires: expires)
+    }
+
+    /// The link of a stored picture (`/store/{storedFilename}`, served by `StoredPictures.file`), signed
+    /// like avatars.
+    func storedFileLink(_ storedFilename: String, base: String? = nil, expires: Int? = nil) -> String {
+        application.pictureLinks.storedFileLink(
+            storedFilename, base: base ?? baseURL, expires: expires ?? pictureLinkExpiry)
     }
 
     /// The expiry of links made now.
     var pictureLinkExpiry: Int { LinkSigner.expiry(now: now) }
+}
 
-    private func signed(_ url: String, query: [String], subject: String, expires: Int?) -> String {
-        var items = query
+extension PictureLinks {
+    /// `{base}/store/{storedFilename}`, signed until `expires`: for requests, and for exports made on the
+    /// command line (at the configured public address).
+    func storedFileLink(_ storedFilename: String, base: String, expires: Int) -> String {
+        let url = base + SitePaths.store.path + "/" + storedFilename
         // Without the key (a process that has served nothing yet) the link still works with credentials.
-        if let signer = application.pictureLinks.current {
-            let expiry = expires ?? pictureLinkExpiry
-            items += ["expires=\(expiry)", "signature=" + signer.signature(of: subject, expires: expiry)]
-        }
-        return items.isEmpty ? url : url + "?" + items.joined(separator: "&")
+        guard let signer = current else { return url }
+        return url + "?expires=\(expires)&signature="
+            + signer.signature(of: Self.photoSubject(storedFilename), expires: expires)
     }
 }

@@ -117,18 +117,11 @@ struct PicturesController: RouteCollection {
     }
 
     func photo(request: Request) async throws -> Response {
-        guard let file = request.pathText(.photoFile), let dot = file.firstIndex(of: "."),
-            let uuid = UUID(uuidString: String(file[..<dot]))
-        else { throw AppError.notFound }
-        let access = try await request.pictureAccess(subject: PictureLinks.photoSubject("photos/" + file))
-        guard let photo = try await StoredPictures.photo(uuid, on: request.db),
-            photo.storedFilename == "photos/" + file,
-            access.mayOpen(ownedBy: photo.ownerID)
-        else { throw AppError.notFound }
-        // A photo's bytes never change under its name.
-        return try await StoredPictures.response(
-            ownerID: photo.ownerID, digest: photo.digest, etag: String(photo.digest.prefix(16)),
-            cacheControl: "private, max-age=\(Self.versionedMaxAge), immutable", for: request)
+        try await StoredPictures.file(request, folder: "photos") { uuid in
+            try await StoredPictures.photo(uuid, on: request.db).map {
+                StoredPictures.File(storedFilename: $0.storedFilename, ownerID: $0.ownerID, digest: $0.digest)
+            }
+        }
     }
 }
 
@@ -207,6 +200,31 @@ enum StoredPictures {
             #"SELECT \#(PhotosTable.photoColumns.list) FROM "photos" WHERE "uuid" = \#(bind: uuid)"#,
             columns: PhotosTable.photoColumns.names)
         return try rows.first.map(PhotosTable.photo(from:))
+    }
+
+    /// A stored picture as its route finds it by the uuid in its name.
+    struct File {
+        let storedFilename: String
+        let ownerID: Int
+        let digest: String
+    }
+
+    /// `/store/{folder}/{uuid}.{ext}`: the picture `find` reads by its uuid, to whoever holds its signed
+    /// link or is its owner; to anyone else as absent as a missing one. Its bytes never change under its
+    /// name, so clients keep it.
+    static func file(_ request: Request, folder: String, find: (UUID) async throws -> File?) async throws
+        -> Response
+    {
+        guard let file = request.pathText(.photoFile), let dot = file.firstIndex(of: "."),
+            let uuid = UUID(uuidString: String(file[..<dot]))
+        else { throw AppError.notFound }
+        let name = folder + "/" + file
+        let access = try await request.pictureAccess(subject: PictureLinks.photoSubject(name))
+        guard let found = try await find(uuid), found.storedFilename == name, access.mayOpen(ownedBy: found.ownerID)
+        else { throw AppError.notFound }
+        return try await response(
+            ownerID: found.ownerID, digest: found.digest, etag: String(found.digest.prefix(16)),
+            cacheControl: "private, max-age=\(PicturesController.versionedMaxAge), immutable", for: request)
     }
 
     /// The stored image `digest` of `ownerID`: from memory when it is small and was sent before, else from

@@ -62,7 +62,14 @@ extension LocifyApp {
             filter.categoryID = category.id
         }
         if favoritesOnly { filter.favorite = true }
-        let records = try await places.records(filter: filter)
+        // Pictures' links at the server's public address, signed with the server's key (loaded first).
+        _ = try await app.pictureLinks.load(on: app.db, newSecret: app.dependencies.newSecret)
+        let base = app.locifyConfig.baseURLForLinks
+        let expires = LinkSigner.expiry(now: app.dependencies.now())
+        let records = try await places.records(
+            filter: filter,
+            photoLink: { app.pictureLinks.storedFileLink($0.storedFilename, base: base, expires: expires) },
+            includingBytes: format.holdsPictures)
         return (try format.file(records), format.fileName(on: owner.today(now: app.dependencies.now())), records.count)
     }
 }

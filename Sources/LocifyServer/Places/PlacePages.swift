@@ -13,9 +13,12 @@ struct PlaceRow: Encodable {
     /// `★★★★☆` and "4 stars", when rated.
     let stars: String?
     let ratingWords: String?
+    /// The cover picture's signed link, when the place has pictures.
+    let coverURL: String?
 
-    init(_ found: PlaceService.Found, categoryName: String) {
+    init(_ found: PlaceService.Found, categoryName: String, coverURL: String? = nil) {
         let place = found.place
+        self.coverURL = coverURL
         name = place.fields.name
         url = PlacePaths.place(place.id).path
         self.categoryName = categoryName
@@ -109,14 +112,18 @@ enum PlaceListPage {
         init(
             heading: String, list: some SiteAddress, query: Query, found: [PlaceService.Found], window: PageWindow,
             categoryNames: [Int: String], errors: FieldMessages, nearLabel: String?, newPlaceURL: String,
-            exportURL: String, tilesEnabled: Bool, session: PageSession, filter: PlaceFilter
+            exportURL: String, tilesEnabled: Bool, session: PageSession, filter: PlaceFilter,
+            coverURLs: [Int: String] = [:]
         ) {
             offlineHolds =
                 filter.categoryID.map { "category_id=\($0)" } ?? (filter.favorite == true ? "is_favorite=true" : nil)
             layout = LayoutContext(title: heading, section: .places, session: session)
             self.heading = heading
             listURL = list.path
-            places = found.map { PlaceRow($0, categoryName: categoryNames[$0.place.categoryID] ?? "") }
+            places = found.map {
+                PlaceRow(
+                    $0, categoryName: categoryNames[$0.place.categoryID] ?? "", coverURL: coverURLs[$0.place.id])
+            }
             let count = window.total
             var summary = "\(count) place\(count == 1 ? "" : "s")"
             if let nearLabel {
@@ -193,12 +200,14 @@ enum PlacePage {
         /// "around Lyon" when the geocoder placed the place only in its area.
         let around: String?
         let comments: PlaceCommentsSection
+        let photos: PlacePhotosSection
 
         init(
             place: Place, categoryName: String, neighbours: [Place], comments: PlaceCommentsSection,
-            preferredApp: MapsApp, tilesEnabled: Bool, session: PageSession
+            photos: PlacePhotosSection, preferredApp: MapsApp, tilesEnabled: Bool, session: PageSession
         ) {
             self.comments = comments
+            self.photos = photos
             let fields = place.fields
             layout = LayoutContext(title: fields.name, section: .places, session: session)
             id = place.id
@@ -256,12 +265,16 @@ extension PlacePage {
             page: PageSelection(page: 1, limit: 500)
         ).0.map(\.place)
         async let comments = commentService.all(onPlace: place.id)
+        async let photos = request.placePhotos().photos(ofPlace: place.id)
         let authors = try await commentService.authorNames(of: try await comments)
         return Context(
             place: place, categoryName: try await category.name, neighbours: try await neighbours,
             comments: PlaceCommentsSection(
                 placeID: place.id, comments: try await comments, authors: authors,
                 viewerID: commentService.authorID, problem: problem),
+            photos: PlacePhotosSection(
+                place: place, photos: try await photos, links: request.placePhotoResources(try await photos),
+                maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem),
             preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession)
     }

@@ -1,3 +1,5 @@
+import LocifyCore
+
 extension PathParameter {
     static let placeID = PathParameter("placeID")
     static let categoryID = PathParameter("categoryID")
@@ -51,4 +53,21 @@ enum PlaceCommentPaths {
     static let api = SitePaths.api.appending("placecomments")
     static let apiComment = api.appending(.commentID)
     static let apiPlaceComments = PlacePaths.apiPlace.appending("comments")
+}
+
+extension PathParameter {
+    static let placePhotoID = PathParameter("placePhotoID")
+}
+
+/// Places' pictures: the place page's forms, the API, and the stored files.
+enum PlacePhotoPaths {
+    static let placePhotos = PlacePaths.place.appending("photos")
+    static let photo = PlacePaths.list.appending("photos").appending(.placePhotoID)
+    static let move = photo.appending("move")
+    static let delete = photo.appending("delete")
+    static let api = SitePaths.api.appending("placephotos")
+    static let apiPhoto = api.appending(.placePhotoID)
+    static let apiPlacePhotos = PlacePaths.apiPlace.appending("photos")
+    /// A picture's file, by the name after `place-photos/` in its `new_filename`.
+    static let stored = SitePaths.store.appending(PlacePhoto.folder).appending(text: .photoFile)
 }

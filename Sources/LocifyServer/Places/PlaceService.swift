@@ -21,11 +21,26 @@ struct PlaceService {
         return try rows.map(PlacesTable.place(from:)).filter(filter.matches)
     }
 
-    /// The places that pass `filter`, each with its category's name, for an export.
-    func records(filter: PlaceFilter) async throws -> [PlaceRecord] {
+    /// The places that pass `filter`, each with its category's name, for an export; with their pictures'
+    /// links when `photoLink` makes them, and the pictures' bytes too for a format that holds them.
+    func records(
+        filter: PlaceFilter, photoLink: ((PlacePhoto) -> String)? = nil, includingBytes: Bool = false
+    ) async throws -> [PlaceRecord] {
         let found = try await all(filter: filter)
         let names = try await categoryNames(of: found.map(\.categoryID))
-        return found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) }
+        var records = found.map { PlaceRecord($0, categoryName: names[$0.categoryID]) }
+        guard let photoLink else { return records }
+        let pictures = PlacePhotoService(database: database, ownerID: ownerID, dependencies: dependencies)
+        let photos = try await pictures.photos(ofPlaces: found.map(\.id))
+        let bytes = includingBytes ? try await pictures.bytes(of: photos.values.flatMap { $0 }) : [:]
+        for (index, place) in found.enumerated() {
+            records[index].photos = (photos[place.id] ?? []).map {
+                PlaceRecord.Picture(
+                    link: photoLink($0), fileName: $0.storedFilename, mimeType: $0.format.mimeType,
+                    bytes: bytes[$0.digest])
+            }
+        }
+        return records
     }
 
     func place(_ id: Int) async throws -> Place {
@@ -181,9 +196,11 @@ struct PlaceService {
         }
     }
 
+    /// Deletes a place with its comments and pictures; the pictures' bytes go when nothing else shows them.
     func delete(_ id: Int) async throws {
-        try await database.write(PlacesTable.self, ownedBy: ownerID, at: dependencies.now()) { [ownerID] in
-            try await $0.delete(id, ownedBy: ownerID)
+        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [ownerID] transaction in
+            try await TableWriter(PlacesTable.self, on: transaction).delete(id, ownedBy: ownerID)
+            try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }
     }
 

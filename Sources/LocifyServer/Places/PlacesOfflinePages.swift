@@ -18,6 +18,11 @@ extension OfflinePages {
     static let placeComment = OfflinePages(
         type: SyncedType.placeComment.name, reach: .parent(type: SyncedType.place.name, key: ["place_id"]))
 
+    /// A picture shows on its place's page, and the cover in the lists.
+    static let placePhoto = OfflinePages(
+        type: SyncedType.placePhoto.name, reach: .parent(type: SyncedType.place.name, key: ["place_id"])
+    ) { request in try await placeLists(request) }
+
     static func placeLists(_ request: Request) async throws -> [String] {
         let (categories, favorites) = try await request.places().categories()
         let limit = PlaceListPage.pageSize

@@ -106,3 +106,55 @@ extension ArchiveRestore {
         try record.fields(["body"], references: ["place_id": "place"], ids: ids)
     }
 }
+
+extension SyncedType {
+    /// A place's pictures as `GET /api/placephotos/{id}` answers them (the file by its `link`). Clients
+    /// upload them through their route, as contacts' photos.
+    static let placePhoto = SyncedType(PlacePhotosTable.self, restore: .placePhoto) { request, ids in
+        let photos = try await request.ownedRows(
+            ids, in: PlacePhotosTable.self, selecting: PlacePhotosTable.photoColumns,
+            read: PlacePhotosTable.photo(from:))
+        return byID(request.placePhotoResources(photos), id: \.id, as: SyncRecord.placePhoto)
+    }
+}
+
+extension ArchiveRestore {
+    /// A picture's bytes travel in the archive's `extra` (`content`, in base64): its resource only links to
+    /// them. Each is added after its place's others, then, once all are in, moved to its position.
+    static let placePhoto = ArchiveRestore(
+        finish: { request, record, id, _ in
+            guard case .integer(let position) = record["position"] else { return }
+            _ = try await request.placePhotos().move(id, to: position)
+        },
+        extras: { request, ids in
+            let photos = try await request.ownedRows(
+                ids, in: PlacePhotosTable.self, selecting: PlacePhotosTable.photoColumns,
+                read: PlacePhotosTable.photo(from:))
+            let bytes = try await request.placePhotos().bytes(of: photos)
+            var extras: [Int: [String: JSONValue]] = [:]
+            for photo in photos {
+                guard let data = bytes[photo.digest] else { continue }
+                extras[photo.id] = ["content": .string(Data(data).base64EncodedString())]
+            }
+            return extras
+        },
+        create: { request, record, uuid, ids in
+            guard case .string(let content) = record.extra["content"] ?? .null else {
+                throw ValidationFailure(field: "content", "The picture's bytes are missing from the file.")
+            }
+            let upload: PhotoUpload
+            do {
+                upload = try PhotoUpload(base64: content)
+            } catch {
+                throw ValidationFailure(
+                    field: "content", "The picture's bytes are not a picture this server keeps: \(error).")
+            }
+            guard let placeID = try ids.id(of: "place", record.referencedID("place_id")) else {
+                throw ValidationFailure(field: "place_id", "The picture names no place.")
+            }
+            return try await request.placePhotos().create(
+                placeID: placeID, upload: upload,
+                originalFilename: record.text("original_filename"), uuid: uuid
+            ).id
+        })
+}

@@ -37,7 +37,9 @@ enum PlacesTable: StoredTable {
 
     static let sync: SyncedColumns<Column>? = SyncedColumns(
         type: "place", revision: .revision, uuid: .uuid,
-        dependents: [SyncedDependent(PlaceCommentsTable.self, by: .place)])
+        dependents: [
+            SyncedDependent(PlaceCommentsTable.self, by: .place), SyncedDependent(PlacePhotosTable.self, by: .place),
+        ])
 
     /// The columns `place(from:)` reads.
     static let placeColumns = selection([

@@ -196,12 +196,16 @@ struct PlacesWebController: RouteCollection {
         let (found, window) = try await places.page(
             filter: filter, sort: sort, page: PageSelection(page: query.page, limit: PlaceListPage.pageSize))
         let names = try await places.categoryNames(for: found)
+        let covers = try await request.placePhotos().covers(ofPlaces: found.map(\.place.id))
+        let coverLinks = request.placePhotoResources(Array(covers.values))
         return try await request.view.render(
             "places/list",
             PlaceListPage.Context(
                 heading: heading, list: site, query: query, found: found, window: window, categoryNames: names,
                 errors: errors, nearLabel: nearLabel, newPlaceURL: newPlaceURL, exportURL: exportURL,
-                tilesEnabled: request.mapTilesEnabled, session: request.pageSession, filter: base))
+                tilesEnabled: request.mapTilesEnabled, session: request.pageSession, filter: base,
+                coverURLs: Dictionary(coverLinks.map { ($0.placeID, $0.link) }, uniquingKeysWith: { first, _ in first })
+            ))
     }
 
     // MARK: A place

@@ -9,7 +9,11 @@ extension Request {
 
     /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
     func placesDownload(_ format: PlaceExportFormat, filter: PlaceFilter) async throws -> Response {
-        let records = try await places().records(filter: filter)
+        let base = baseURL
+        let expires = pictureLinkExpiry
+        let records = try await places().records(
+            filter: filter, photoLink: { self.storedFileLink($0.storedFilename, base: base, expires: expires) },
+            includingBytes: format.holdsPictures)
         let file = try await application.cpuWork.offloaded { try format.file(records) }
         let response = Response(status: .ok, body: .init(data: file))
         response.headers.replaceOrAdd(name: .contentType, value: format.mediaType)
@@ -82,6 +86,22 @@ extension Request {
         return comments.map {
             PlaceCommentResource(
                 $0, url: base + PlaceCommentPaths.apiComment($0.id).path, authorName: names[$0.authorID] ?? "")
+        }
+    }
+}
+
+extension Request {
+    /// The pictures of the signed-in user's places.
+    func placePhotos() throws -> PlacePhotoService {
+        PlacePhotoService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// Each picture with its signed link.
+    func placePhotoResources(_ photos: [PlacePhoto]) -> [PlacePhotoResource] {
+        let base = baseURL
+        let expires = pictureLinkExpiry
+        return photos.map {
+            PlacePhotoResource($0, link: storedFileLink($0.storedFilename, base: base, expires: expires))
         }
     }
 }

@@ -353,6 +353,19 @@ final class OpenAPIResourcesTests: XCTestCase {
                     try responseSchema(document, "get", "/api/places/{id}/comments", "200")
                 ),
                 (
+                    "a place's pictures",
+                    try encoded(
+                        DataEnvelope(data: [
+                            PlacePhotoResource(
+                                PlacePhoto(
+                                    id: 3, uuid: UUID(), ownerID: 1, placeID: 9, position: 1,
+                                    originalFilename: "terrace.jpg", format: .jpeg, byteCount: 2048, width: 800,
+                                    height: 600, digest: "ab", createdAt: TestClock.start, updatedAt: TestClock.start),
+                                link: "http://x/store/place-photos/x.jpg?expires=1&signature=ab")
+                        ])),
+                    try responseSchema(document, "get", "/api/places/{id}/photos", "200")
+                ),
+                (
                     "a page of companies",
                     try encoded(
                         PageResource(

@@ -282,6 +282,19 @@ final class AccountArchiveTests: XCTestCase {
         XCTAssertEqual(rated.status, .ok, rated.text)
         _ = try await app.createdID(
             by: account, "/api/places/\(placeID)/comments", #"{"body":"Ask for the window table.\nCash only."}"#)
+        // Two pictures, the second made the cover: the order comes back too.
+        var placePhotoIDs: [Int] = []
+        for bytes in [TestImages.png(width: 300, height: 200, seed: 3), TestImages.webp] {
+            let (body, type) = TestImages.multipart(bytes, filename: "terrace.png")
+            var headers = account.bearer
+            headers.replaceOrAdd(name: .contentType, value: type)
+            let uploaded = try await app.send(.POST, "/api/places/\(placeID)/photos", headers: headers, body: body)
+            XCTAssertEqual(uploaded.status, .created, uploaded.text)
+            placePhotoIDs.append(try uploaded.decoded(DataEnvelope<PlacePhotoResource>.self).data.id)
+        }
+        let cover = try await app.send(
+            .PUT, "/api/placephotos/\(placePhotoIDs[1])", headers: account.bearer, json: #"{"position":1}"#)
+        XCTAssertEqual(cover.status, .ok, cover.text)
         let photos = try await app.send(.GET, "/api/photos", headers: account.bearer)
         let picture = try XCTUnwrap(((try photos.json()["data"] as? [[String: Any]])?.first)?["dataUrl"] as? String)
         let photoID = try await app.createdID(
