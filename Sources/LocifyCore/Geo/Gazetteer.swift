@@ -214,6 +214,32 @@ public final class Gazetteer: Sendable {
         return best.map { place(Int($0.index)) }
     }
 
+    /// Up to `limit` places within `maximumDistance` metres of `coordinate`, nearest first: the 1° cells the
+    /// circle touches are read, each place's distance worked out once.
+    public func places(near coordinate: Coordinate, within maximumDistance: Double = 30_000, limit: Int = 8)
+        -> [(place: GazetteerPlace, meters: Double)]
+    {
+        guard limit > 0 else { return [] }
+        let latitudeSpan = maximumDistance / 111_200
+        let poleward = Geo.radians(min(abs(coordinate.latitude) + latitudeSpan, 89.9))
+        let longitudeSpan = min(180, maximumDistance / (111_200 * cos(poleward)))
+        var found: [(index: Int32, meters: Double)] = []
+        let rows = Self.row(coordinate.latitude - latitudeSpan)...Self.row(coordinate.latitude + latitudeSpan)
+        let firstColumn = Int((coordinate.longitude - longitudeSpan + 180).rounded(.down))
+        let lastColumn = Int((coordinate.longitude + longitudeSpan + 180).rounded(.down))
+        let columns = Set(
+            (firstColumn...lastColumn).map { (($0 % Self.gridColumns) + Self.gridColumns) % Self.gridColumns })
+        for row in rows {
+            for column in columns {
+                for index in cell(row: row, column: column) {
+                    let meters = Geo.distance(coordinate, self.coordinate(Int(index)))
+                    if meters <= maximumDistance { found.append((index, meters)) }
+                }
+            }
+        }
+        return found.sorted { $0.meters < $1.meters }.prefix(limit).map { (place(Int($0.index)), $0.meters) }
+    }
+
     func cell(row: Int, column: Int) -> ArraySlice<Int32> {
         let cell = row * Self.gridColumns + column
         return gridPlaces[Int(gridStarts[cell])..<Int(gridStarts[cell + 1])]

@@ -42,6 +42,11 @@ public struct GazetteerGeocoder: Geocoder {
         gazetteer().nearest(to: coordinate).map(result(for:))
     }
 
+    /// The towns and villages within 30 km, nearest first.
+    public func nearby(_ coordinate: Coordinate, limit: Int) async throws -> [GeocodingResult] {
+        gazetteer().places(near: coordinate, limit: limit).map { result(for: $0.place) }
+    }
+
     /// The synchronous search behind `search(_:)`. The whole text is tried first, then each
     /// comma-separated part ("10 Main St, Springfield, IL" → "Springfield"); with a country and no
     /// matching place, the country itself (its capital's position) is the answer.

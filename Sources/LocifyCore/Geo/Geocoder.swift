@@ -58,6 +58,16 @@ public struct GeocodingResult: Sendable, Equatable {
 public protocol Geocoder: Sendable {
     func search(_ query: GeocodingQuery) async throws -> [GeocodingResult]
     func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult?
+    /// Named places around `coordinate`, nearest first: what a place being added there may be.
+    func nearby(_ coordinate: Coordinate, limit: Int) async throws -> [GeocodingResult]
+}
+
+extension Geocoder {
+    /// A geocoder that can only name one point names what is there.
+    public func nearby(_ coordinate: Coordinate, limit: Int) async throws -> [GeocodingResult] {
+        guard limit > 0, let found = try await reverse(coordinate) else { return [] }
+        return [found]
+    }
 }
 
 /// How exactly a stored coordinate marks its address or place: `manual` when a person gave it (typed, picked

@@ -107,6 +107,10 @@ struct BundledGeocoder: Geocoder {
     func reverse(_ coordinate: Coordinate) async throws -> GeocodingResult? {
         try await Self.shared.reverse(coordinate)
     }
+
+    func nearby(_ coordinate: Coordinate, limit: Int) async throws -> [GeocodingResult] {
+        try await Self.shared.nearby(coordinate, limit: limit)
+    }
 }
 
 extension Application {

@@ -16,6 +16,15 @@ struct NominatimGeocoder: Geocoder {
             ("q", query.text), ("format", "jsonv2"), ("addressdetails", "1"), ("limit", String(max(1, query.limit))),
         ]
         if let country = query.country { parameters.append(("countrycodes", country.lowercased())) }
+        if let near = query.near {
+            // About 20 km around the point, preferred but not required (no `bounded`).
+            let west = max(-180, near.longitude - 0.15)
+            let east = min(180, near.longitude + 0.15)
+            let north = min(90, near.latitude + 0.1)
+            let south = max(-90, near.latitude - 0.1)
+            parameters.append(
+                ("viewbox", [west, north, east, south].map { MapLinks.number($0) }.joined(separator: ",")))
+        }
         return try await fetch(path: "search", parameters: parameters)
     }
 

@@ -112,10 +112,27 @@ enum PlaceFormPage {
         let cancelURL: String
         let offline: OfflineForm
 
+        /// Named places around the point the form was opened at (a pin dropped on the map), to choose from.
+        let nearby: [SearchResult]
+        /// The point, kept by the search form so that a search looks around it.
+        let searchPoint: [FormField]
+
         init(
             form: PlaceForm, errors: FieldMessages, categories: [PlaceCategory], editing: Place?,
-            search: (text: String, hits: [PlaceSearchHit])?, tilesEnabled: Bool, session: PageSession
+            search: (text: String, hits: [PlaceSearchHit])?, nearby: [PlaceSearchHit] = [],
+            searchPoint: Coordinate? = nil,
+            tilesEnabled: Bool, session: PageSession
         ) {
+            self.nearby = nearby.map { hit in
+                SearchResult(name: hit.name, detail: MapLinks.text(hit.coordinate), useURL: NewPlaceLink.path(for: hit))
+            }
+            self.searchPoint =
+                searchPoint.map {
+                    [
+                        .hidden("lat", value: MapLinks.number($0.latitude)),
+                        .hidden("lon", value: MapLinks.number($0.longitude)),
+                    ]
+                } ?? []
             let title = editing.map { "Edit “\($0.fields.name)”" } ?? "Add a place"
             layout = LayoutContext(title: title, section: .places, session: session)
             heading = title

@@ -36,6 +36,7 @@ enum PlacePaths {
     static let apiCategories = SitePaths.api.appending("categories")
     static let apiCategory = apiCategories.appending(.categoryID)
     static let apiSearch = SitePaths.api.appending("search")
+    static let apiNearby = apiSearch.appending("nearby")
     static let apiImports = SitePaths.api.appending("imports")
     static let apiImportStatus = apiImports.appending(.importID)
     static let apiImportRows = apiImportStatus.appending("rows")

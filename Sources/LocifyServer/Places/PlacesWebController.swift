@@ -227,11 +227,28 @@ struct PlacesWebController: RouteCollection {
             form.categoryID = String(category.id)
             form.suggestedKind = kind.replacingOccurrences(of: "_", with: " ")
         }
+        // A point the page was opened at (a pin dropped on the map): searches look around it, and without
+        // a search the named places there are offered.
+        let point = request.coordinateParameters
         var search: (String, [PlaceSearchHit])?
-        if let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
-            search = (text, await request.geocoderHits(text: text, near: nil, limit: 8))
+        var nearby: [PlaceSearchHit] = []
+        let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !text.isEmpty {
+            let hits =
+                if let point {
+                    await request.suggestions(near: point, text: text, limit: 8).map(\.hit)
+                } else {
+                    await request.geocoderHits(text: text, near: nil, limit: 8)
+                }
+            search = (text, hits)
+        } else if let point {
+            nearby = await request.suggestions(near: point, text: "", limit: 8).map(\.hit)
         }
-        return try await render(request, form: form, search: search, categories: categories)
+        return try await request.view.render(
+            "places/form",
+            PlaceFormPage.Context(
+                form: form, errors: [:], categories: categories, editing: nil, search: search, nearby: nearby,
+                searchPoint: point, tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
     }
 
     func create(request: Request) async throws -> Response {

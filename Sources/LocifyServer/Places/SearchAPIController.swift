@@ -7,6 +7,32 @@ import Vapor
 struct SearchAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(PlacePaths.apiSearch, use: search)
+        routes.get(PlacePaths.apiNearby, use: nearby)
+    }
+
+    /// `GET /api/search/nearby?near=lat,lon[&q=][&limit=]`: what a place being added at a point may be,
+    /// nearest first, each with the category a place of its kind goes to.
+    func nearby(request: Request) async throws -> DataEnvelope<[PlaceSearchResultResource]> {
+        let parameters = request.queryParameters
+        var problems: [FieldError] = []
+        let near = parameters["near"].flatMap(PlaceFilter.coordinate)
+        if near == nil {
+            problems.append(
+                FieldError(field: "near", message: "Say where to look (near=latitude,longitude, e.g. 48.85,2.35)."))
+        }
+        let limit = Self.limit(parameters["limit"], problems: &problems)
+        guard let near, problems.isEmpty else { throw ValidationFailure(problems) }
+        let text = parameters["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let found = await request.suggestions(near: near, text: text, limit: limit)
+        return DataEnvelope(data: try await request.searchResources(found))
+    }
+
+    private static func limit(_ value: String?, problems: inout [FieldError]) -> Int {
+        guard let value else { return PlaceSearch.defaultLimit }
+        if let number = LooseValue.integer(value), (1...PlaceSearch.maximumLimit).contains(number) { return number }
+        problems.append(
+            FieldError(field: "limit", message: "limit must be a whole number from 1 to \(PlaceSearch.maximumLimit)."))
+        return PlaceSearch.defaultLimit
     }
 
     func search(request: Request) async throws -> DataEnvelope<[PlaceSearchResultResource]> {
@@ -24,31 +50,64 @@ struct SearchAPIController: RouteCollection {
                 problems.append(FieldError(field: "near", message: "near must be latitude,longitude, e.g. 48.85,2.35."))
             }
         }
-        var limit = PlaceSearch.defaultLimit
-        if let value = parameters["limit"] {
-            if let number = LooseValue.integer(value), (1...PlaceSearch.maximumLimit).contains(number) {
-                limit = number
-            } else {
-                problems.append(
-                    FieldError(
-                        field: "limit", message: "limit must be a whole number from 1 to \(PlaceSearch.maximumLimit)."))
-            }
-        }
+        let limit = Self.limit(parameters["limit"], problems: &problems)
         guard problems.isEmpty else { throw ValidationFailure(problems) }
         let found = try await request.searchEverywhere(text, near: near, limit: limit)
-        // The categories are read only when an answer says what kind of place it is.
+        return DataEnvelope(data: try await request.searchResources(found))
+    }
+}
+
+extension Request {
+    /// The answers as the API gives them, each with the category a place of its kind goes to. The
+    /// categories are read only when an answer says what kind of place it is.
+    func searchResources(_ found: [(hit: PlaceSearchHit, meters: Double?)]) async throws
+        -> [PlaceSearchResultResource]
+    {
         let categories =
             found.contains { $0.hit.placeKind != nil }
-            ? try await request.places().categories().categories.map(\.0) : []
-        return DataEnvelope(
-            data: found.map { hit, meters in
-                PlaceSearchResultResource(
-                    hit, meters: meters,
-                    suggestedCategoryID: hit.placeKind.flatMap {
-                        PlaceCategory.suggested(forKind: $0, among: categories)
-                    }?
+            ? try await places().categories().categories.map(\.0) : []
+        return found.map { hit, meters in
+            PlaceSearchResultResource(
+                hit, meters: meters,
+                suggestedCategoryID: hit.placeKind.flatMap { PlaceCategory.suggested(forKind: $0, among: categories) }?
                     .id)
-            })
+        }
+    }
+
+    /// What a place being added at `point` may be, nearest first: the configured geocoder's answers for
+    /// `text` near the point, or without text the named places around it; and, whatever the geocoder is
+    /// (Nominatim, off, or down), the bundled gazetteer's towns, which need nothing outside this server.
+    func suggestions(near point: Coordinate, text: String, limit: Int) async -> [(hit: PlaceSearchHit, meters: Double?)]
+    {
+        var hits: [PlaceSearchHit] = []
+        let configured = application.locifyConfig.geocoder
+        if !text.isEmpty {
+            hits += await geocoderHits(text: text, near: point, limit: limit)
+        } else if configured != .off {
+            do {
+                hits += try await dependencies.geocoder.nearby(point, limit: limit).map(PlaceSearchHit.init(geocoded:))
+            } catch {
+                logger.warning("The geocoder could not be asked: \(error)")
+            }
+        }
+        if configured != .gazetteer {
+            let offline = BundledGeocoder()
+            let found =
+                text.isEmpty
+                ? (try? await offline.nearby(point, limit: limit))
+                : (try? await offline.search(GeocodingQuery(text: text, near: point, limit: limit)))
+            hits += (found ?? []).map(PlaceSearchHit.init(geocoded:))
+        }
+        return PlaceSearch.ranked(hits, near: point, limit: limit)
+    }
+}
+
+extension PlaceSearchHit {
+    /// A geocoder's answer.
+    init(geocoded result: GeocodingResult) {
+        self.init(
+            kind: .geocoder, name: result.displayName, coordinate: result.coordinate, precision: result.precision,
+            source: result.source, placeKind: result.placeKind)
     }
 }
 
@@ -95,11 +154,8 @@ extension Request {
     func geocoderHits(text: String, near: Coordinate?, limit: Int = 5) async -> [PlaceSearchHit] {
         guard application.locifyConfig.geocoder != .off else { return [] }
         do {
-            return try await dependencies.geocoder.search(GeocodingQuery(text: text, near: near, limit: limit)).map {
-                PlaceSearchHit(
-                    kind: .geocoder, name: $0.displayName, coordinate: $0.coordinate, precision: $0.precision,
-                    source: $0.source, placeKind: $0.placeKind)
-            }
+            return try await dependencies.geocoder.search(GeocodingQuery(text: text, near: near, limit: limit)).map(
+                PlaceSearchHit.init(geocoded:))
         } catch {
             logger.warning("The geocoder could not be asked: \(error)")
             return []

@@ -78,6 +78,32 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(fiji?.countryCode, "FJ")
     }
 
+    /// The suggestions around a point: every place within the distance, nearest first, as a scan of all
+    /// of them finds them; across the antimeridian too.
+    func testPlacesNearAPointMatchABruteForceScan() {
+        let gazetteer = Gazetteer.bundled
+        for point in [
+            Coordinate(latitude: 48.8566, longitude: 2.3522), Coordinate(latitude: -16.8, longitude: 179.99),
+            Coordinate(latitude: 78.22, longitude: 15.65), Coordinate(latitude: 35.0, longitude: -40.0),
+        ] {
+            let found = gazetteer.places(near: point, within: 30_000, limit: 5)
+            let expected = gazetteer.places.map { ($0, Geo.distance(point, $0.coordinate)) }
+                .filter { $0.1 <= 30_000 }.sorted { $0.1 < $1.1 }.prefix(5)
+            XCTAssertEqual(found.map(\.place.geonameID), expected.map(\.0.geonameID), "\(point)")
+            XCTAssertEqual(found.map(\.meters), found.map(\.meters).sorted(), "nearest first")
+        }
+        let paris = gazetteer.places(near: Coordinate(latitude: 48.8566, longitude: 2.3522), limit: 3)
+        XCTAssertEqual(paris.first?.place.name.hasPrefix("Paris"), true, "\(paris)")
+        XCTAssertTrue(gazetteer.places(near: Coordinate(latitude: 35.0, longitude: -40.0)).isEmpty, "nothing at sea")
+    }
+
+    func testNearbyNamesTheTownsAroundAPoint() async throws {
+        let found = try await Self.geocoder.nearby(Coordinate(latitude: 47.3700, longitude: 8.5400), limit: 4)
+        XCTAssertEqual(found.count, 4)
+        XCTAssertEqual(found.first?.displayName.hasPrefix("Zürich"), true)
+        XCTAssertEqual(Set(found.map(\.source)), ["gazetteer"])
+    }
+
     func testNearestPlaceFarAlongAParallelNearThePole() throws {
         // At 85° N a degree of longitude is about 9.7 km: a town 4.5° east is 44 km away, four grid cells.
         let tsv =
