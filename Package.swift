@@ -32,6 +32,8 @@ let package = Package(
             name: "LocifyCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA signatures, for the RS256 ID tokens OpenID Connect providers sign.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [
@@ -86,7 +88,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LocifyCoreTests",
-            dependencies: ["LocifyCore", "LocifyBenchmarks", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "LocifyCore", "LocifyBenchmarks", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(name: "LocifyAPITests", dependencies: ["LocifyCore", "LocifyAPI"]),
         .testTarget(
             name: "LocifyServerTests",

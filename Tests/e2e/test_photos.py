@@ -7,7 +7,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from conftest import TILE_PNG, click_and_wait_for_page, open_add_form, shot, submit, unfold, wait
+from conftest import TILE_PNG, click_and_wait_for_page, fill, open_add_form, shot, submit, unfold, wait
 
 # Every picture the page has, after scrolling so lazy ones load: which are broken (loaded, no pixels).
 BROKEN_IMAGES = """
@@ -118,3 +118,56 @@ def assert_no_console_errors_except_missing(driver):
     entries = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "999999" not in e["message"]
                and "status of 422" not in e["message"] and "/maps/tiles/" not in e["message"]]
     assert entries == [], entries
+
+
+def test_a_place_gets_pictures_and_comments(server, browser, signed_in, screens):
+    """A place's pictures (uploaded with a preview, the cover large and in the list, reordered) and its
+    comments, in a real browser, with no broken image anywhere."""
+    browser.set_script_timeout(15)
+    browser.get(server.url + "/places/new?name=Caf%C3%A9%20de%20Flore&lat=48.8541&lon=2.3326&kind=cafe")
+    # Opened at a point, the form offers the named places there (the bundled gazetteer's, offline).
+    assert "Named places near here" in browser.find_element(By.ID, "nearby-heading").text
+    assert any("Paris" in a.text for a in browser.find_elements(By.CSS_SELECTOR, ".result-list a"))
+    submit(browser, "form.place-form button.primary")
+    place_url = browser.current_url.split("#")[0]
+    assert "No pictures yet." in browser.find_element(By.ID, "photos").text
+
+    folder = Path(tempfile.mkdtemp())
+    for index, name in enumerate(["terrace.png", "menu.png"]):
+        picture = folder / name
+        picture.write_bytes(TILE_PNG)
+        chooser = browser.find_element(By.ID, "place-photo-file")
+        chooser.send_keys(str(picture))
+        if index == 0:
+            preview = browser.find_element(By.ID, "place-photo-preview")
+            wait(browser).until(lambda d: preview.is_displayed())
+            assert preview.get_attribute("src").startswith("data:image/png;base64,")
+        submit(browser, "form.photo-upload button[type=submit]")
+        assert browser.current_url.split("#")[0] == place_url
+        assert "The picture was added." in browser.find_element(By.CSS_SELECTOR, ".flash").text
+    cover = browser.find_element(By.CSS_SELECTOR, "img.place-cover")
+    wait(browser).until(lambda d: d.execute_script("return arguments[0].naturalWidth", cover) > 0)
+    assert cover.get_attribute("alt") == "Cover picture of Café de Flore"
+    # The second picture made the cover: its "Make it the cover" button is the first in its card.
+    submit(browser, "#photos .photo-grid li:nth-child(2) form button[type=submit]")
+    assert "The picture is now the cover." in browser.find_element(By.CSS_SELECTOR, ".flash").text
+    badges = [li.find_elements(By.CSS_SELECTOR, ".badge") for li in browser.find_elements(By.CSS_SELECTOR, "#photos .photo-grid li")]
+    assert [len(b) for b in badges] == [1, 0]
+    shot(browser, screens, "47-place-pictures")
+    assert_no_broken_images(browser)
+
+    # A comment, kept as typed (no Markdown), with who wrote it.
+    fill(browser, "new-comment", "Ask for the *terrace*.\nClosed on Mondays.")
+    submit(browser, "form.comment-form button[type=submit]")
+    body = browser.find_element(By.CSS_SELECTOR, "#comments .comment-body").text
+    assert body == "Ask for the *terrace*.\nClosed on Mondays.", body
+    assert browser.find_element(By.CSS_SELECTOR, "#comments .comment-meta strong").text
+    shot(browser, screens, "48-place-comments")
+
+    # The list shows the cover beside the place.
+    category = browser.find_element(By.CSS_SELECTOR, ".facts a").get_attribute("href")
+    browser.get(category)
+    thumb = browser.find_element(By.CSS_SELECTOR, ".place-list img.place-thumb")
+    wait(browser).until(lambda d: d.execute_script("return arguments[0].naturalWidth", thumb) > 0)
+    assert_no_broken_images(browser)
+    assert_no_console_errors_except_missing(browser)

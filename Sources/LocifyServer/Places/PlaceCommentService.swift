@@ -54,7 +54,7 @@ struct PlaceCommentService {
         }
         guard let placeID else { throw ValidationFailure(problems) }
         try await database.requireNewRecord(uuid, in: PlaceCommentsTable.self, ownedBy: ownerID)
-        try await requirePlace(placeID)
+        try await database.requirePlace(placeID, ownedBy: ownerID)
         let now = dependencies.now()
         let uuid = uuid ?? dependencies.newUUID()
         let values: TableWriter<PlaceCommentsTable>.Values = [
@@ -111,17 +111,6 @@ struct PlaceCommentService {
         return comment
     }
 
-    /// Another account's place is as absent as a missing one, but for a comment's input it is a problem
-    /// with the input: 422, naming the field.
-    private func requirePlace(_ id: Int) async throws {
-        let rows = try await database.plainRows(
-            #"SELECT "id" FROM "places" WHERE "user_id" = \#(literal: ownerID) AND "id" = \#(literal: id)"#,
-            columns: ["id"])
-        guard !rows.isEmpty else {
-            throw ValidationFailure(
-                field: "place_id", "place_id must be one of your places.", reason: .unknownReference)
-        }
-    }
 }
 
 /// Why a comment cannot be changed.
@@ -130,4 +119,18 @@ enum PlaceCommentFailure: AppFailure {
 
     var kind: FailureKind { .forbidden }
     var messages: [String] { ["Only the person who wrote a comment can change or delete it."] }
+}
+
+extension Database {
+    /// Another account's place is as absent as a missing one, but for the input of something that belongs
+    /// to a place (a comment, a picture) it is a problem with the input: 404, naming `place_id`.
+    func requirePlace(_ id: Int, ownedBy ownerID: Int) async throws {
+        let rows = try await plainRows(
+            #"SELECT "id" FROM "places" WHERE "user_id" = \#(literal: ownerID) AND "id" = \#(literal: id)"#,
+            columns: ["id"])
+        guard !rows.isEmpty else {
+            throw ValidationFailure(
+                field: "place_id", "place_id must be one of your places.", reason: .unknownReference)
+        }
+    }
 }

@@ -61,7 +61,7 @@ struct PlacePhotoService {
         -> PlacePhoto
     {
         try await database.requireNewRecord(uuid, in: PlacePhotosTable.self, ownedBy: ownerID)
-        try await requirePlace(placeID)
+        try await database.requirePlace(placeID, ownedBy: ownerID)
         let now = dependencies.now()
         let uuid = uuid ?? dependencies.newUUID()
         let digest = Photo.digest(of: upload.bytes)
@@ -145,10 +145,4 @@ struct PlacePhotoService {
         return try rows.first?.integer(0) ?? 0
     }
 
-    private func requirePlace(_ id: Int) async throws {
-        let rows = try await database.plainRows(
-            #"SELECT "id" FROM "places" WHERE "user_id" = \#(literal: ownerID) AND "id" = \#(literal: id)"#,
-            columns: ["id"])
-        guard !rows.isEmpty else { throw AppError.notFound }
-    }
 }

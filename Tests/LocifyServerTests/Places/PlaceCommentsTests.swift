@@ -7,17 +7,6 @@ import XCTVapor
 
 /// Comments on places: the API, the place page, the sync feed and who may change a comment.
 final class PlaceCommentsTests: XCTestCase {
-    private func makePlace(_ app: Application, _ account: TestAccount, name: String = "Café de Flore") async throws
-        -> PlaceResource
-    {
-        let categoryID = try await app.placeCategories(of: account)[0].id
-        let response = try await app.send(
-            .POST, "/api/places", headers: account.bearer,
-            json: #"{"name":"\#(name)","latitude":48.854,"longitude":2.333,"category_id":\#(categoryID)}"#)
-        XCTAssertEqual(response.status, .created, response.text)
-        return try response.decoded(DataEnvelope<PlaceResource>.self).data
-    }
-
     private func comments(_ app: Application, _ account: TestAccount, _ path: String) async throws -> PageResource<
         PlaceCommentResource
     > {
@@ -29,8 +18,8 @@ final class PlaceCommentsTests: XCTestCase {
     func testCommentsAreWrittenListedOldestFirstEditedAndDeletedThroughTheAPI() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
-            let flore = try await makePlace(app, account)
-            let other = try await makePlace(app, account, name: "Les Deux Magots")
+            let flore = try await app.makePlace(for: account)
+            let other = try await app.makePlace(for: account, name: "Les Deux Magots")
 
             let first = try await app.send(
                 .POST, "/api/places/\(flore.id)/comments", headers: account.bearer,
@@ -84,7 +73,7 @@ final class PlaceCommentsTests: XCTestCase {
     func testBadCommentsAreRefusedWithTheirReasonAndChangeNothing() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let comment = try await app.createdID(
                 by: account, "/api/places/\(place.id)/comments", #"{"body":"Good coffee"}"#)
             let cases: [(HTTPMethod, String, String, HTTPStatus, String)] = [
@@ -134,7 +123,7 @@ final class PlaceCommentsTests: XCTestCase {
     func testAnotherAccountsCommentsAreNotFoundAndUntouched() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let comment = try await app.createdID(
                 by: account, "/api/places/\(place.id)/comments", #"{"body":"Mine"}"#)
             let stranger = try await app.makeAccount(email: "eve@example.com", name: "Eve")
@@ -170,7 +159,7 @@ final class PlaceCommentsTests: XCTestCase {
         try await forEachDatabase { app, _, database in
             let owner = try await app.makeAccount()
             let friend = try await app.makeAccount(email: "grace@example.com", name: "Grace Hopper")
-            let place = try await makePlace(app, owner)
+            let place = try await app.makePlace(for: owner)
             let written = try await PlaceCommentService(
                 database: app.db, ownerID: owner.id, authorID: friend.id, dependencies: app.dependencies
             ).create(placeID: place.id, PlaceCommentDraft(body: "Try the onion soup"))
@@ -196,7 +185,7 @@ final class PlaceCommentsTests: XCTestCase {
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let api = try await app.apiAccount(email: "grace@example.com")
-            let place = try await makePlace(app, api)
+            let place = try await app.makePlace(for: api)
             let path = "/places/\(place.id)"
             var page = try await browser.get(path)
             XCTAssertTrue(page.text.contains(#"<h2 id="comments-heading">Comments</h2>"#), "\(database)")

@@ -9,17 +9,6 @@ import ZIPFoundation
 /// A place's pictures: the API, the signed files, the place page and the lists, the sync feed and the
 /// exports.
 final class PlacePhotosTests: XCTestCase {
-    private func makePlace(_ app: Application, _ account: TestAccount, name: String = "Café de Flore") async throws
-        -> PlaceResource
-    {
-        let categoryID = try await app.placeCategories(of: account)[0].id
-        let response = try await app.send(
-            .POST, "/api/places", headers: account.bearer,
-            json: #"{"name":"\#(name)","latitude":48.854,"longitude":2.333,"category_id":\#(categoryID)}"#)
-        XCTAssertEqual(response.status, .created, response.text)
-        return try response.decoded(DataEnvelope<PlaceResource>.self).data
-    }
-
     private func upload(
         _ app: Application, _ account: TestAccount, placeID: Int, _ bytes: [UInt8], filename: String = "terrace.png"
     ) async throws -> XCTHTTPResponse {
@@ -43,7 +32,7 @@ final class PlacePhotosTests: XCTestCase {
     func testPicturesAreUploadedServedByTheirSignedLinkReorderedAndDeleted() async throws {
         try await forEachDatabase { app, clock, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let first = TestImages.png(width: 800, height: 600, filler: 10, seed: 1)
             let uploaded = try await upload(app, account, placeID: place.id, first)
             XCTAssertEqual(uploaded.status, .created, "\(database): \(uploaded.text)")
@@ -116,7 +105,7 @@ final class PlacePhotosTests: XCTestCase {
     func testWhatIsNotAPictureOrOneTooManyIsRefusedAndChangesNothing() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let photo = try await upload(app, account, placeID: place.id, TestImages.gif)
                 .decoded(DataEnvelope<PlacePhotoResource>.self).data
             for (bytes, message) in [
@@ -175,7 +164,7 @@ final class PlacePhotosTests: XCTestCase {
             let browser = WebClient(app: app)
             _ = try await browser.register()
             let api = try await app.apiAccount(email: "grace@example.com")
-            let place = try await makePlace(app, api)
+            let place = try await app.makePlace(for: api)
             let path = "/places/\(place.id)"
             var page = try await browser.get(path)
             XCTAssertTrue(page.text.contains("No pictures yet."), "\(database)")
@@ -225,7 +214,7 @@ final class PlacePhotosTests: XCTestCase {
     func testPicturesTravelInTheSyncFeedAndGoWithTheirPlace() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let photo = try await upload(app, account, placeID: place.id, TestImages.gif)
                 .decoded(DataEnvelope<PlacePhotoResource>.self).data
             let pulled = try await app.send(.GET, "/api/sync?types=place,place_photo", headers: account.bearer)
@@ -250,7 +239,7 @@ final class PlacePhotosTests: XCTestCase {
     func testExportsCarryThePictures() async throws {
         try await forEachDatabase { app, _, database in
             let account = try await app.makeAccount()
-            let place = try await makePlace(app, account)
+            let place = try await app.makePlace(for: account)
             let bytes = TestImages.png(width: 64, height: 64, filler: 100, seed: 7)
             _ = try await upload(app, account, placeID: place.id, bytes)
             _ = try await upload(app, account, placeID: place.id, TestImages.jpeg)
