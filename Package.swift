@@ -102,6 +102,8 @@ let package = Package(
                 "LocifyKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "XCTVapor", package: "vapor"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ]

@@ -211,6 +211,7 @@ let locifyMigrations: [any Migration] = [
     AddPlaceRating(),
     CreatePlaceComments(),
     CreatePlacePhotos(),
+    CreateSignInIdentities(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -238,6 +239,9 @@ let locifyTables: [any StoredTable.Type] = [
     PlacesTable.self,
     PlaceCommentsTable.self,
     PlacePhotosTable.self,
+    UserIdentitiesTable.self,
+    SignInAttemptsTable.self,
+    SignInConfirmationsTable.self,
     PlaceImportsTable.self,
     PlaceImportFilesTable.self,
     PlaceImportRowsTable.self,
@@ -368,11 +372,13 @@ private func registerRoutes(_ app: Application) throws {
     try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())
     try app.grouped(PictureLinksMiddleware()).register(collection: PlacePicturesController())
     try web.register(collection: AuthWebController())
+    try web.register(collection: OpenIDWebController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: StartPageController())
     try signedIn.register(collection: ContactsWebController())
     try signedIn.register(collection: AddressesWebController())
     try signedIn.register(collection: SettingsWebController())
+    try signedIn.register(collection: SignInSettingsController())
     try signedIn.register(collection: NotificationsWebController())
     try signedIn.register(collection: RemindersWebController())
     try signedIn.register(collection: ReminderDownloadWebController())

@@ -1,5 +1,6 @@
 extension PathParameter {
     static let tokenID = PathParameter("tokenID")
+    static let provider = PathParameter("provider")
 }
 
 /// Signing up, in and out, and the account's tokens.
@@ -8,4 +9,13 @@ enum AccountPaths {
     static let login = SitePath("login")
     static let logout = SitePath("logout")
     static let revokeToken = SitePaths.settingsTokens.appending(.tokenID).appending("revoke")
+    /// Signing in with another provider (`LOCIFY_OIDC_PROVIDERS`): where it starts and where the provider
+    /// sends the person back.
+    static let signInWith = login.appending("with").appending(text: .provider)
+    static let signInCallback = signInWith.appending("callback")
+    /// A provider account whose address is an account's: that account's password, then the link.
+    static let confirmLink = login.appending("link")
+    static let signInSettings = SitePaths.settings.appending("sign-in")
+    static let linkProvider = signInSettings.appending(text: .provider).appending("link")
+    static let unlinkProvider = signInSettings.appending(text: .provider).appending("unlink")
 }

@@ -46,6 +46,36 @@ struct AccountService {
         return AuthenticatedUser(id: id, uuid: uuid, profile: profile, createdAt: now, updatedAt: now)
     }
 
+    /// An account made by a first sign-in with another provider: no password (it can sign in only through
+    /// its linked providers until it sets one), the profile the provider gave, the same checks as a
+    /// registration's otherwise.
+    func registerWithoutPassword(_ draft: AccountDraft, policy: RegistrationPolicy) async throws -> AuthenticatedUser {
+        let existingUsers =
+            try await database.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"])
+            .first?.requiredInteger(0) ?? 0
+        guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AccountError.registrationClosed }
+        let profile = try draft.validated()
+        if try await isEmailTaken(profile.email) {
+            throw ValidationFailure(field: "email", "An account with this email already exists.", reason: .conflict)
+        }
+        let (uuid, now) = (dependencies.newUUID(), dependencies.now())
+        var values = UsersTable.values(of: profile)
+        values.merge([.uuid: uuid, .passwordHash: Self.noPassword, .createdAt: now, .updatedAt: now]) { $1 }
+        let id = try await users.insert(values)
+        return AuthenticatedUser(id: id, uuid: uuid, profile: profile, createdAt: now, updatedAt: now)
+    }
+
+    /// What `password_hash` holds for an account without a password: no password matches it.
+    static let noPassword = ""
+
+    /// Whether the account can sign in with a password.
+    func hasPassword(_ userID: Int) async throws -> Bool {
+        guard let (_, digest) = try await credentials(where: #""id" = \#(literal: userID)"#) else {
+            throw AppError.notFound
+        }
+        return digest != Self.noPassword
+    }
+
     private var users: TableWriter<UsersTable> { TableWriter(UsersTable.self, on: database) }
 
     func updateProfile(of userID: Int, with draft: AccountDraft) async throws -> AccountProfile {
@@ -259,6 +289,11 @@ struct AccountService {
     }
 
     private func verify(_ password: String, against digest: String) async throws -> Bool {
+        guard digest != Self.noPassword else {
+            // As long as a real check, so timing does not tell an account without a password.
+            _ = try await hash(password)
+            return false
+        }
         let hasher = dependencies.passwords
         return try await cpuWork.offloaded { try hasher.verify(password, digest) }
     }

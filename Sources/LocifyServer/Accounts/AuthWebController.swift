@@ -48,7 +48,8 @@ struct AuthWebController: RouteCollection {
             "auth/login",
             AuthPage.Context(
                 title: "Log in", email: email, formError: formError, next: next,
-                registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
+                registrationOpen: try await isRegistrationOpen(request), providers: AuthPage.providerButtons(request),
+                session: request.pageSession))
     }
 
     func showRegister(request: Request) async throws -> View {
@@ -124,6 +125,18 @@ struct AuthWebController: RouteCollection {
 
 /// `GET /register` and `GET /login`.
 enum AuthPage {
+    struct ProviderButton: Encodable {
+        let label: String
+        let url: String
+    }
+
+    /// The providers `LOCIFY_OIDC_PROVIDERS` names, as the log-in page offers them.
+    static func providerButtons(_ request: Request) -> [ProviderButton] {
+        request.application.locifyConfig.openIDProviders.map {
+            ProviderButton(label: "Sign in with \($0.label)", url: AccountPaths.signInWith($0.name).path)
+        }
+    }
+
     struct Context: Encodable {
         let layout: LayoutContext
         let registerFields: [FormField]
@@ -134,12 +147,16 @@ enum AuthPage {
         let registerURL: String
         let loginURL: String
         let registrationOpen: Bool
+        /// "Sign in with …" for each provider the server offers.
+        let providers: [ProviderButton]
 
         init(
             title: String, registering form: AuthWebController.RegisterForm? = nil, email: String? = nil,
             errors: FieldMessages = [:],
-            formError: String? = nil, next: String? = nil, registrationOpen: Bool, session: PageSession
+            formError: String? = nil, next: String? = nil, registrationOpen: Bool, providers: [ProviderButton] = [],
+            session: PageSession
         ) {
+            self.providers = providers
             layout = LayoutContext(title: title, session: session)
             registerFields = [
                 FormField(

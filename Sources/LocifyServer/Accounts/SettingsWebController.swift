@@ -191,6 +191,17 @@ enum SettingsPage {
         let gravatarOffForServer: Bool
         /// Settings → Server, for an administrator only.
         let serverURL: String?
+        /// The providers this server offers for signing in, each linked or not.
+        var signInMethods: [SignInMethod] = []
+
+        struct SignInMethod: Encodable {
+            let label: String
+            /// The provider account's address, when linked.
+            let email: String?
+            let isLinked: Bool
+            let linkURL: String
+            let unlinkURL: String
+        }
 
         init(
             profile stored: AccountProfile, tokens: [PersonalTokenSummary], state: State, session: PageSession,
@@ -293,10 +304,22 @@ enum SettingsPage {
         let user = try request.requireUser()
         let tokens = try await request.accounts.tokens(of: user.id)
         let avatars = try request.avatars()
-        return Context(
+        var context = Context(
             profile: user.profile, tokens: tokens, state: state, session: request.pageSession,
             serverAddress: request.baseURL, looksUpGravatar: try await avatars.accountLooksUpGravatar(),
             gravatarOffForServer: !request.dependencies.gravatar.isEnabled,
             isAdministrator: request.application.locifyConfig.isAdministrator(user))
+        let providers = request.application.locifyConfig.openIDProviders
+        if !providers.isEmpty {
+            let linked = try await request.openIDSignIn().identities(of: user.id)
+            context.signInMethods = providers.map { provider in
+                let identity = linked.first { $0.provider == provider.name }
+                return Context.SignInMethod(
+                    label: provider.label, email: identity?.email ?? nil, isLinked: identity != nil,
+                    linkURL: AccountPaths.linkProvider(provider.name).path,
+                    unlinkURL: AccountPaths.unlinkProvider(provider.name).path)
+            }
+        }
+        return context
     }
 }

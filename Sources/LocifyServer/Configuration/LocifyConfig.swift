@@ -106,6 +106,8 @@ public struct LocifyConfig: Sendable {
     public var trustedProxies: TrustedProxies
     /// A raster MBTiles or PMTiles file drawn as the map's tiles and taken for saved areas (`LOCIFY_BASEMAP_FILE`).
     public var basemapFilePath: String?
+    /// The OpenID Connect providers people may sign in with (`LOCIFY_OIDC_PROVIDERS`); none unless set.
+    public var openIDProviders: [OpenIDProviderConfig] = []
 
     public static let version = "0.1.0"
 
@@ -196,6 +198,7 @@ public struct LocifyConfig: Sendable {
             throw Problem.invalid(
                 variable: "LOCIFY_GEOCODER", value: "nominatim", expected: "LOCIFY_NOMINATIM_URL to be set with it")
         }
+        let openIDProviders = try OpenIDProviderConfig.providers(environment: environment)
         let workers = try number("LOCIFY_WORKERS", in: 0...64, in: environment) ?? 2
         let maximumPhotoBytes =
             try number("LOCIFY_MAX_PHOTO_MB", in: 1...100, in: environment).map { $0 * 1024 * 1024 }
@@ -250,6 +253,7 @@ public struct LocifyConfig: Sendable {
             }
             config.basemapFilePath = path
         }
+        config.openIDProviders = openIDProviders
         return config
     }
 
@@ -345,7 +349,7 @@ public struct LocifyConfig: Sendable {
         return outside
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
+    static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return text
     }

@@ -205,6 +205,18 @@ struct TableWriter<Table: StoredTable> {
         return deleted.count
     }
 
+    /// Deletes the rows `condition` picks from a table clients keep no copy of, and returns `returning` of
+    /// each: a one-time secret is read and spent in one statement, so two requests cannot both spend it.
+    func delete(where condition: SQLQueryString, returning: [Table.Column]) async throws -> [PlainRow] {
+        // A synced table's deletions leave tombstones: they go through `delete(where:)`.
+        guard Table.sync == nil else { throw WriteFailure.unrevisionedWrite(Table.name) }
+        defer { Self.forgetReads() }
+        let names = returning.map(\.rawValue)
+        return try await database.plainRows(
+            "DELETE FROM \(Table.quoted) WHERE \(condition) RETURNING \(SQLQueryString.columnList(names))",
+            columns: names)
+    }
+
     /// Deletes the row `id` of `ownerID`; another account's row is as absent as a missing one.
     func delete(_ id: Int, ownedBy ownerID: Int) async throws {
         try Self.requireWriteOf(ownerID)

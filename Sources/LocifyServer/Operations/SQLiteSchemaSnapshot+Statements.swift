@@ -69,6 +69,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.AddPlaceRating"#,
         #"LocifyServer.CreatePlaceComments"#,
         #"LocifyServer.CreatePlacePhotos"#,
+        #"LocifyServer.CreateSignInIdentities"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -246,5 +247,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "place_photos_list" ON "place_photos" ("user_id", "id")"#,
         #"CREATE INDEX "place_photos_by_blob" ON "place_photos" ("blob_id")"#,
         #"CREATE INDEX "place_photos_revision" ON "place_photos" ("user_id", "revision")"#,
+        #"CREATE TABLE "user_identities" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "provider" TEXT NOT NULL, "subject" TEXT NOT NULL, "email" TEXT, "created_at" REAL NOT NULL, CONSTRAINT "uq:user_identities.provider+user_identities.subject" UNIQUE ("provider", "subject"))"#,
+        #"CREATE INDEX "user_identities_by_user" ON "user_identities" ("user_id")"#,
+        #"CREATE TABLE "sign_in_attempts" ("id" INTEGER PRIMARY KEY, "state_digest" TEXT NOT NULL, "provider" TEXT NOT NULL, "verifier" TEXT NOT NULL, "nonce" TEXT NOT NULL, "linking_user_id" INTEGER REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "created_at" REAL NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:sign_in_attempts.state_digest" UNIQUE ("state_digest"))"#,
+        #"CREATE TABLE "sign_in_confirmations" ("id" INTEGER PRIMARY KEY, "token_digest" TEXT NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "provider" TEXT NOT NULL, "subject" TEXT NOT NULL, "email" TEXT, "created_at" REAL NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:sign_in_confirmations.token_digest" UNIQUE ("token_digest"))"#,
     ]
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One OpenID Connect provider people may sign in with (`LOCIFY_OIDC_PROVIDERS` names them; each one's
+/// `LOCIFY_OIDC_<NAME>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`, `_LABEL` and `_SCOPES` describe it).
+public struct OpenIDProviderConfig: Sendable, Equatable {
+    /// The short name in addresses (`/login/with/google`) and in the variables' names.
+    public var name: String
+    /// What the sign-in button says after "Sign in with".
+    public var label: String
+    /// The issuer, whose `/.well-known/openid-configuration` says where everything else is.
+    public var issuer: String
+    public var clientID: String
+    /// Nil for a public client (PKCE alone).
+    public var clientSecret: String?
+    public var scopes: [String]
+
+    public init(
+        name: String, label: String, issuer: String, clientID: String, clientSecret: String?,
+        scopes: [String] = ["openid", "email", "profile"]
+    ) {
+        self.name = name
+        self.label = label
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.scopes = scopes
+    }
+
+    /// The labels of the well-known providers; any other is its name, capitalised.
+    static let knownLabels = [
+        "google": "Google", "keycloak": "Keycloak", "authentik": "Authentik", "authelia": "Authelia",
+        "gitlab": "GitLab", "microsoft": "Microsoft",
+    ]
+
+    /// The providers the environment describes, in the order `LOCIFY_OIDC_PROVIDERS` names them; a name
+    /// without its issuer or client id, or an issuer that is not an http(s) address, stops the start.
+    static func providers(environment: [String: String]) throws -> [OpenIDProviderConfig] {
+        guard let list = LocifyConfig.nonEmpty(environment["LOCIFY_OIDC_PROVIDERS"]) else { return [] }
+        var providers: [OpenIDProviderConfig] = []
+        for raw in list.split(separator: ",") {
+            let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            guard !name.isEmpty, name.count <= 32, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else {
+                throw LocifyConfig.Problem.invalid(
+                    variable: "LOCIFY_OIDC_PROVIDERS", value: list,
+                    expected: "short names of letters and digits separated by commas (google,keycloak)")
+            }
+            guard !providers.contains(where: { $0.name == name }) else {
+                throw LocifyConfig.Problem.invalid(
+                    variable: "LOCIFY_OIDC_PROVIDERS", value: list, expected: "each provider named once")
+            }
+            let prefix = "LOCIFY_OIDC_\(name.uppercased())_"
+            guard let issuer = LocifyConfig.nonEmpty(environment[prefix + "ISSUER"]) else {
+                throw LocifyConfig.Problem.invalid(
+                    variable: prefix + "ISSUER", value: "",
+                    expected: "the issuer of \(name), e.g. https://accounts.google.com")
+            }
+            guard let url = URL(string: issuer), ["https", "http"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw LocifyConfig.Problem.invalid(
+                    variable: prefix + "ISSUER", value: issuer, expected: "an https:// address")
+            }
+            guard let clientID = LocifyConfig.nonEmpty(environment[prefix + "CLIENT_ID"]) else {
+                throw LocifyConfig.Problem.invalid(
+                    variable: prefix + "CLIENT_ID", value: "", expected: "the client id \(name) gave this server")
+            }
+            let scopes =
+                LocifyConfig.nonEmpty(environment[prefix + "SCOPES"]).map {
+                    $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                } ?? ["openid", "email", "profile"]
+            providers.append(
+                OpenIDProviderConfig(
+                    name: name,
+                    label: LocifyConfig.nonEmpty(environment[prefix + "LABEL"]) ?? knownLabels[name]
+                        ?? name.prefix(1).uppercased() + name.dropFirst(),
+                    issuer: issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer, clientID: clientID,
+                    clientSecret: LocifyConfig.nonEmpty(environment[prefix + "CLIENT_SECRET"]),
+                    scopes: scopes.contains("openid") ? scopes : ["openid"] + scopes))
+        }
+        return providers
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import LocifyCore
+import NIOConcurrencyHelpers
+import XCTVapor
+import _CryptoExtras
+
+@testable import LocifyServer
+
+/// Signing in with an OpenID Connect provider, against a local stand-in provider that signs its tokens:
+/// a first sign-in makes an account, an address already an account's waits for its password, Settings
+/// links and unlinks, and every bad answer is refused without signing anyone in.
+final class SignInWithProviderTests: XCTestCase {
+    private struct Started {
+        let state: String
+        let nonce: String
+        let challenge: String
+    }
+
+    /// The app's clock (the tests' fixed one), which the tokens' times are checked against.
+    private var now = Date()
+
+    private func configure(_ app: Application, issuer: String) {
+        now = app.dependencies.now()
+        app.dependencies.http = LiveHTTPClient(client: .shared, userAgent: "Locify/test")
+        app.locifyConfig.openIDProviders = [
+            OpenIDProviderConfig(
+                name: "test", label: "Test ID", issuer: issuer, clientID: "locify", clientSecret: "s3cret")
+        ]
+    }
+
+    /// Follows the log-in page's button to the provider: what the sign-in sent.
+    private func start(_ browser: WebClient, _ path: String = "/login/with/test", post: Bool = false) async throws
+        -> Started
+    {
+        let response = post ? try await browser.post(path, form: [:]) : try await browser.get(path)
+        XCTAssertEqual(response.status, .seeOther, response.text)
+        let location = try XCTUnwrap(response.headers.first(name: .location))
+        let items = URLComponents(string: location)?.queryItems ?? []
+        func item(_ name: String) throws -> String { try XCTUnwrap(items.first { $0.name == name }?.value, name) }
+        XCTAssertEqual(try item("redirect_uri"), "http://127.0.0.1:8080/login/with/test/callback")
+        return Started(state: try item("state"), nonce: try item("nonce"), challenge: try item("code_challenge"))
+    }
+
+    private func claims(_ started: Started, issuer: String, _ changes: [String: Any] = [:]) -> [String: Any] {
+        let now = self.now.timeIntervalSince1970
+        var claims: [String: Any] = [
+            "iss": issuer, "aud": "locify", "sub": "person-1", "exp": now + 300, "iat": now, "nonce": started.nonce,
+            "email": "ada@example.org", "email_verified": true, "name": "Ada Lovelace",
+        ]
+        for (key, value) in changes { claims[key] = value }
+        return claims
+    }
+
+    /// The provider's answer, as the browser brings it back.
+    private func finish(
+        _ browser: WebClient, _ provider: StandInProvider, _ started: Started, idToken: String, code: String = "code",
+        challenge: String? = nil
+    ) async throws -> XCTHTTPResponse {
+        provider.codes.withLockedValue { $0[code] = (challenge ?? started.challenge, idToken) }
+        return try await browser.get("/login/with/test/callback?code=\(code)&state=\(started.state)")
+    }
+
+    private func isSignedIn(_ browser: WebClient) async throws -> Bool {
+        try await browser.get("/settings").status == .ok
+    }
+
+    func testAFirstSignInMakesAnAccountAndTheNextSignsIntoIt() async throws {
+        try await forEachDatabase { app, _, database in
+            let provider = try StandInProvider()
+            let issuer = NIOLockedValueBox("")
+            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
+                issuer.withLockedValue { $0 = standIn.baseURL }
+                self.configure(app, issuer: standIn.baseURL)
+                let browser = WebClient(app: app)
+                let login = try await browser.get("/login")
+                XCTAssertTrue(
+                    login.text.contains(#"<a class="button" href="/login/with/test">Sign in with Test ID</a>"#))
+                let started = try await self.start(browser)
+                let answer = try await self.finish(
+                    browser, provider, started,
+                    idToken: try provider.sign(self.claims(started, issuer: standIn.baseURL)))
+                XCTAssertEqual(answer.status, .seeOther, "\(database): \(answer.text)")
+                XCTAssertEqual(answer.headers.first(name: .location), "/map")
+                XCTAssertNil(browser.cookies[OpenIDWebController.stateCookie], "the sign-in's cookie is spent too")
+                let signedIn1 = try await self.isSignedIn(browser)
+                XCTAssertTrue(signedIn1)
+                let settings = try await browser.get("/settings")
+                XCTAssertTrue(settings.text.contains(#"value="Ada Lovelace""#), "named as the provider says")
+                XCTAssertTrue(settings.text.contains("linked as ada@example.org"), settings.text)
+                let sent = try XCTUnwrap(provider.tokenRequests.withLockedValue { $0.last })
+                XCTAssertEqual(ProofKey(verifier: sent["code_verifier"] ?? "").challenge, started.challenge)
+
+                // Signing in again: the same account, found by the provider's subject.
+                let again = WebClient(app: app)
+                let second = try await self.start(again)
+                let back = try await self.finish(
+                    again, provider, second, idToken: try provider.sign(self.claims(second, issuer: standIn.baseURL)))
+                XCTAssertEqual(back.status, .seeOther, back.text)
+                let users = try await app.count(UsersTable.self)
+                XCTAssertEqual(users, 1, "\(database): no second account")
+
+                // Its only way in cannot be unlinked.
+                let refused = try await browser.post("/settings/sign-in/test/unlink", form: [:])
+                XCTAssertEqual(refused.status, .seeOther)
+                let after = try await browser.get("/settings")
+                XCTAssertTrue(after.text.contains("This is the only way into the account"), after.text)
+                XCTAssertTrue(after.text.contains("linked as ada@example.org"))
+            }
+        }
+    }
+
+    /// An address that is already an account's links only after that account's password: never by the
+    /// address alone.
+    func testAnExistingAccountIsLinkedOnlyWithItsPassword() async throws {
+        try await forEachDatabase { app, _, database in
+            let provider = try StandInProvider()
+            let issuer = NIOLockedValueBox("")
+            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
+                issuer.withLockedValue { $0 = standIn.baseURL }
+                self.configure(app, issuer: standIn.baseURL)
+                let owner = WebClient(app: app)
+                _ = try await owner.register(name: "Ada", email: "ada@example.org", password: "analytical")
+                let visitor = WebClient(app: app)
+                let started = try await self.start(visitor)
+                let answer = try await self.finish(
+                    visitor, provider, started,
+                    idToken: try provider.sign(self.claims(started, issuer: standIn.baseURL)))
+                XCTAssertEqual(answer.status, .ok, "\(database): \(answer.text)")
+                XCTAssertTrue(answer.text.contains("Link Test ID to your account"))
+                let signedIn2 = try await self.isSignedIn(visitor)
+                XCTAssertFalse(signedIn2, "not by the address alone")
+                let wrong = try await visitor.post(
+                    "/login/link", form: ["token": Self.token(in: answer.text), "password": "guess"])
+                XCTAssertEqual(wrong.status, .unauthorized)
+                XCTAssertTrue(wrong.text.contains("That is not the password of ada@example.org."))
+                let signedIn3 = try await self.isSignedIn(visitor)
+                XCTAssertFalse(signedIn3)
+                let right = try await visitor.post(
+                    "/login/link", form: ["token": Self.token(in: wrong.text), "password": "analytical"])
+                XCTAssertEqual(right.status, .seeOther, right.text)
+                let signedIn4 = try await self.isSignedIn(visitor)
+                XCTAssertTrue(signedIn4)
+                let users = try await app.count(UsersTable.self)
+                XCTAssertEqual(users, 1)
+                let spent = try await visitor.post(
+                    "/login/link", form: ["token": Self.token(in: wrong.text), "password": "analytical"])
+                XCTAssertNotEqual(spent.status, .seeOther, "a link is made once")
+
+                // Linked now: the provider alone signs in. Unlinked in Settings (a password remains).
+                let later = WebClient(app: app)
+                let next = try await self.start(later)
+                let direct = try await self.finish(
+                    later, provider, next, idToken: try provider.sign(self.claims(next, issuer: standIn.baseURL)))
+                XCTAssertEqual(direct.status, .seeOther, direct.text)
+                let unlinked = try await owner.post("/settings/sign-in/test/unlink", form: [:])
+                XCTAssertEqual(unlinked.status, .seeOther)
+                let settings = try await owner.get("/settings")
+                XCTAssertTrue(settings.text.contains("Test ID is no longer linked to your account."), settings.text)
+
+                // Linked again from Settings: the sign-in started there links instead of signing in.
+                _ = try await owner.get("/settings")
+                let linking = try await self.start(owner, "/settings/sign-in/test/link", post: true)
+                let linked = try await self.finish(
+                    owner, provider, linking,
+                    idToken: try provider.sign(self.claims(linking, issuer: standIn.baseURL, ["sub": "person-2"])))
+                XCTAssertEqual(linked.status, .seeOther, linked.text)
+                XCTAssertEqual(linked.headers.first(name: .location), "/settings#sign-in-heading")
+                let identities = try await app.count(UserIdentitiesTable.self)
+                XCTAssertEqual(identities, 1)
+            }
+        }
+    }
+
+    /// Forged, expired, wrong-audience and wrong-issuer tokens, a replayed state, an answer brought by
+    /// another browser, a code the provider refuses for its PKCE verifier, a cancelled sign-in, and a
+    /// closed registration: each refused, nobody signed in, no account made.
+    func testEveryBadAnswerIsRefused() async throws {
+        try await forEachDatabase { app, _, database in
+            let provider = try StandInProvider()
+            let issuer = NIOLockedValueBox("")
+            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
+                issuer.withLockedValue { $0 = standIn.baseURL }
+                self.configure(app, issuer: standIn.baseURL)
+                let forger = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+                let base = standIn.baseURL
+                let now = self.now.timeIntervalSince1970
+                let cases: [(String, (Started) throws -> String, String)] = [
+                    ("forged", { try provider.sign(self.claims($0, issuer: base), with: forger) }, "signature"),
+                    ("expired", { try provider.sign(self.claims($0, issuer: base, ["exp": now - 3_600])) }, "expired"),
+                    (
+                        "another application's",
+                        { try provider.sign(self.claims($0, issuer: base, ["aud": "someone-else"])) },
+                        "another application"
+                    ),
+                    (
+                        "another issuer's",
+                        { try provider.sign(self.claims($0, issuer: "https://evil.example")) }, "another server"
+                    ),
+                    (
+                        "another sign-in's", { try provider.sign(self.claims($0, issuer: base, ["nonce": "old"])) },
+                        "nonce"
+                    ),
+                ]
+                for (label, token, message) in cases {
+                    let browser = WebClient(app: app)
+                    let started = try await self.start(browser)
+                    let answer = try await self.finish(browser, provider, started, idToken: try token(started))
+                    XCTAssertEqual(answer.status, .badRequest, "\(database) \(label): \(answer.text)")
+                    XCTAssertTrue(answer.text.contains(message), "\(label): \(answer.text)")
+                    let signedIn5 = try await self.isSignedIn(browser)
+                    XCTAssertFalse(signedIn5, label)
+                }
+
+                // A good answer, then the same answer again: the state is spent.
+                let browser = WebClient(app: app)
+                let started = try await self.start(browser)
+                // Even with the browser's cookie of it, copied before it was spent.
+                let stateCookie = try XCTUnwrap(browser.cookies[OpenIDWebController.stateCookie])
+                let token = try provider.sign(self.claims(started, issuer: base))
+                let first = try await self.finish(browser, provider, started, idToken: token)
+                XCTAssertEqual(first.status, .seeOther)
+                let replay = WebClient(app: app)
+                replay.extraHeaders.replaceOrAdd(
+                    name: .cookie, value: "\(OpenIDWebController.stateCookie)=\(stateCookie)")
+                let replayed = try await self.finish(replay, provider, started, idToken: token, code: "again")
+                XCTAssertEqual(replayed.status, .unprocessableEntity, replayed.text)
+                XCTAssertTrue(replayed.text.contains("not one this server started"), replayed.text)
+
+                // Brought by another browser (no state cookie): refused before the code is exchanged.
+                let victim = WebClient(app: app)
+                let attacker = WebClient(app: app)
+                let planted = try await self.start(attacker)
+                let brought = try await self.finish(
+                    victim, provider, planted, idToken: try provider.sign(self.claims(planted, issuer: base)))
+                XCTAssertEqual(brought.status, .badRequest)
+                XCTAssertTrue(brought.text.contains("not started in this browser"), brought.text)
+
+                // A code the provider issued for another challenge: the verifier this server sends fails.
+                let stolen = WebClient(app: app)
+                let flow = try await self.start(stolen)
+                let mismatched = try await self.finish(
+                    stolen, provider, flow, idToken: try provider.sign(self.claims(flow, issuer: base)),
+                    challenge: ProofKey.random().challenge)
+                XCTAssertEqual(mismatched.status, .badGateway, mismatched.text)
+                XCTAssertTrue(mismatched.text.contains("invalid_grant"), mismatched.text)
+                let signedIn6 = try await self.isSignedIn(stolen)
+                XCTAssertFalse(signedIn6)
+
+                // Cancelled at the provider; an unknown provider.
+                let cancelled = WebClient(app: app)
+                let cancelledFlow = try await self.start(cancelled)
+                let denied = try await cancelled.get(
+                    "/login/with/test/callback?error=access_denied&state=\(cancelledFlow.state)")
+                XCTAssertEqual(denied.status, .badRequest)
+                XCTAssertTrue(denied.text.contains("did not finish (access_denied)"), denied.text)
+                let unknown = try await cancelled.get("/login/with/nobody")
+                XCTAssertEqual(unknown.status, .notFound)
+
+                // An address the provider has not confirmed makes no account.
+                let unconfirmed = WebClient(app: app)
+                let unconfirmedFlow = try await self.start(unconfirmed)
+                let notVouched = try await self.finish(
+                    unconfirmed, provider, unconfirmedFlow,
+                    idToken: try provider.sign(
+                        self.claims(
+                            unconfirmedFlow, issuer: base,
+                            ["sub": "other", "email": "grace@example.org", "email_verified": false])))
+                XCTAssertEqual(notVouched.status, .unprocessableEntity, notVouched.text)
+                XCTAssertTrue(notVouched.text.contains("has not confirmed your e-mail address"), notVouched.text)
+
+                // Registration closed: a new person is not given an account.
+                app.locifyConfig.registration = .closed
+                let closed = WebClient(app: app)
+                let closedFlow = try await self.start(closed)
+                let refused = try await self.finish(
+                    closed, provider, closedFlow,
+                    idToken: try provider.sign(
+                        self.claims(closedFlow, issuer: base, ["sub": "new", "email": "new@example.org"])))
+                XCTAssertEqual(refused.status, .forbidden, refused.text)
+                let users = try await app.count(UsersTable.self)
+                XCTAssertEqual(users, 1, "\(database): only the first good sign-in made an account")
+            }
+        }
+    }
+
+    static func token(in html: String) throws -> String {
+        let marker = #"name="token" value=""#
+        let start = try XCTUnwrap(html.range(of: marker), "the page holds the waiting link's token")
+        let rest = html[start.upperBound...]
+        return String(rest.prefix { $0 != "\"" })
+    }
+}
