@@ -101,7 +101,8 @@ struct AccountService {
             throw AppError.notFound
         }
         var problems: [FieldError] = []
-        if try await !verify(current, against: passwordHash) {
+        // An account made by signing in with another provider has no password yet: it sets its first.
+        if passwordHash != Self.noPassword, try await !verify(current, against: passwordHash) {
             problems.append(FieldError(field: "current_password", message: "Current password is not correct."))
         }
         if let problem = PasswordRules.problem(with: new) {

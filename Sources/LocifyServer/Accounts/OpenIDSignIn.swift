@@ -38,6 +38,10 @@ struct OpenIDSignIn {
         let url = try await client.authorizationURL(
             state: state, nonce: nonce, proofKey: proofKey, redirectURI: redirectURI)
         let now = dependencies.now()
+        // Sign-ins never finished, and links never confirmed, go once they are out of date.
+        try await TableWriter(SignInAttemptsTable.self, on: database).delete(where: #""expires_at" < \#(bind: now)"#)
+        try await TableWriter(SignInConfirmationsTable.self, on: database).delete(
+            where: #""expires_at" < \#(bind: now)"#)
         try await TableWriter(SignInAttemptsTable.self, on: database).insert([
             .stateDigest: PersonalToken.digest(state), .provider: client.provider.name, .verifier: proofKey.verifier,
             .nonce: nonce, .linkingUser: linkingUserID, .createdAt: now, .expiresAt: now + Self.lifetime,

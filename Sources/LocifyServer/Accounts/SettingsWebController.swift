@@ -193,6 +193,8 @@ enum SettingsPage {
         let serverURL: String?
         /// The providers this server offers for signing in, each linked or not.
         var signInMethods: [SignInMethod] = []
+        /// False for an account made by signing in with a provider, until it sets a password.
+        var hasPassword = true
 
         struct SignInMethod: Encodable {
             let label: String
@@ -309,6 +311,7 @@ enum SettingsPage {
             serverAddress: request.baseURL, looksUpGravatar: try await avatars.accountLooksUpGravatar(),
             gravatarOffForServer: !request.dependencies.gravatar.isEnabled,
             isAdministrator: request.application.locifyConfig.isAdministrator(user))
+        context.hasPassword = try await request.accounts.hasPassword(user.id)
         let providers = request.application.locifyConfig.openIDProviders
         if !providers.isEmpty {
             let linked = try await request.openIDSignIn().identities(of: user.id)

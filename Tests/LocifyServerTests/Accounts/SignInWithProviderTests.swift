@@ -87,6 +87,7 @@ final class SignInWithProviderTests: XCTestCase {
                 let settings = try await browser.get("/settings")
                 XCTAssertTrue(settings.text.contains(#"value="Ada Lovelace""#), "named as the provider says")
                 XCTAssertTrue(settings.text.contains("linked as ada@example.org"), settings.text)
+                XCTAssertTrue(settings.text.contains("Your account has no password yet"))
                 let sent = try XCTUnwrap(provider.tokenRequests.withLockedValue { $0.last })
                 XCTAssertEqual(ProofKey(verifier: sent["code_verifier"] ?? "").challenge, started.challenge)
 
@@ -105,6 +106,27 @@ final class SignInWithProviderTests: XCTestCase {
                 let after = try await browser.get("/settings")
                 XCTAssertTrue(after.text.contains("This is the only way into the account"), after.text)
                 XCTAssertTrue(after.text.contains("linked as ada@example.org"))
+                let noPassword = WebClient(app: app)
+                _ = try await noPassword.get("/login")
+                let tried = try await noPassword.post("/login", form: ["email": "ada@example.org", "password": ""])
+                XCTAssertEqual(tried.status, .unauthorized, "no password opens an account made by a provider")
+
+                // Its first password needs no current one; then the provider can go.
+                let password = try await browser.post(
+                    "/settings/password",
+                    form: [
+                        "current_password": "", "new_password": "engines1843", "password_confirmation": "engines1843",
+                    ])
+                XCTAssertEqual(password.status, .seeOther, password.text)
+                let unlinked = try await browser.post("/settings/sign-in/test/unlink", form: [:])
+                XCTAssertEqual(unlinked.status, .seeOther)
+                let last = try await browser.get("/settings")
+                XCTAssertTrue(last.text.contains("Test ID is no longer linked to your account."), last.text)
+                let byPassword = WebClient(app: app)
+                _ = try await byPassword.get("/login")
+                let loggedIn = try await byPassword.post(
+                    "/login", form: ["email": "ada@example.org", "password": "engines1843"])
+                XCTAssertEqual(loggedIn.status, .seeOther, loggedIn.text)
             }
         }
     }
