@@ -29,7 +29,7 @@ struct OpenIDSignIn {
 
     /// Where to send the browser: the provider's sign-in, with a fresh state, nonce and proof key kept
     /// here. `linkingUserID` links the provider to that signed-in account instead of signing in.
-    func start(with client: OpenIDClient, redirectURI: String, linkingUserID: Int? = nil) async throws -> (
+    func start(with client: any SignInProviderClient, redirectURI: String, linkingUserID: Int? = nil) async throws -> (
         url: String, state: String
     ) {
         let state = PersonalToken.generate()
@@ -51,7 +51,9 @@ struct OpenIDSignIn {
 
     /// Finishes the sign-in the provider sent back with `state` and `code`. The state is spent first,
     /// whatever happens next, so the same answer cannot be replayed.
-    func finish(with client: OpenIDClient, state: String, code: String, redirectURI: String) async throws -> Outcome {
+    func finish(with client: any SignInProviderClient, state: String, code: String, redirectURI: String) async throws
+        -> Outcome
+    {
         let provider = client.provider
         let now = dependencies.now()
         let spent = try await TableWriter(SignInAttemptsTable.self, on: database).delete(
@@ -61,9 +63,8 @@ struct OpenIDSignIn {
             throw SignInFailure.unknownState
         }
         guard let expiresAt = try attempt.date(3), expiresAt > now else { throw SignInFailure.expired }
-        let idToken = try await client.idToken(
-            forCode: code, proofKey: ProofKey(verifier: verifier), redirectURI: redirectURI)
-        let claims = try await client.claims(of: idToken, nonce: nonce, now: now)
+        let claims = try await client.person(
+            forCode: code, proofKey: ProofKey(verifier: verifier), nonce: nonce, redirectURI: redirectURI, now: now)
         let linked = try await identityOwner(provider: provider.name, subject: claims.subject)
         if let linkingUser = try attempt.integer(2) {
             if let linked {
@@ -191,14 +192,18 @@ enum SignInFailure: AppFailure, Equatable {
     }
 }
 
-/// One `OpenIDClient` per configured provider, kept so discovery and keys are read once.
+/// One client per configured provider, kept so an OpenID provider's discovery and keys are read once.
 final class OpenIDClients: Sendable {
-    private let clients = NIOLockedValueBox<[String: OpenIDClient]>([:])
+    private let clients = NIOLockedValueBox<[String: any SignInProviderClient]>([:])
 
-    func client(for provider: OpenIDProviderConfig, http: any HTTPFetching) -> OpenIDClient {
+    func client(for provider: OpenIDProviderConfig, http: any HTTPFetching) -> any SignInProviderClient {
         clients.withLockedValue { known in
             if let client = known[provider.name], client.provider == provider { return client }
-            let client = OpenIDClient(provider: provider, http: http)
+            let client: any SignInProviderClient =
+                switch provider.kind {
+                case .openID: OpenIDClient(provider: provider, http: http)
+                case .facebook: FacebookSignInClient(provider: provider, http: http)
+                }
             known[provider.name] = client
             return client
         }
@@ -226,7 +231,7 @@ extension Request {
     }
 
     /// The client of the configured provider `name`.
-    func openIDClient(named name: String) throws -> OpenIDClient {
+    func openIDClient(named name: String) throws -> any SignInProviderClient {
         guard let provider = application.locifyConfig.openIDProviders.first(where: { $0.name == name }) else {
             throw SignInFailure.unknownProvider
         }

@@ -13,11 +13,24 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
     /// Nil for a public client (PKCE alone).
     public var clientSecret: String?
     public var scopes: [String]
+    /// How the provider is spoken to: OpenID Connect, or Facebook's OAuth 2 and Graph API.
+    public var kind: Kind
+
+    public enum Kind: String, Sendable, Equatable {
+        case openID
+        /// `issuer` is then the Graph API's address (`https://graph.facebook.com/v19.0`).
+        case facebook
+    }
+
+    /// Facebook's Graph API, whose version its sign-in dialog shares.
+    public static let facebookGraph = "https://graph.facebook.com/v19.0"
+    public static let facebookDialog = "https://www.facebook.com/v19.0/dialog/oauth"
 
     public init(
         name: String, label: String, issuer: String, clientID: String, clientSecret: String?,
-        scopes: [String] = ["openid", "email", "profile"]
+        scopes: [String] = ["openid", "email", "profile"], kind: Kind = .openID
     ) {
+        self.kind = kind
         self.name = name
         self.label = label
         self.issuer = issuer
@@ -29,7 +42,7 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
     /// The labels of the well-known providers; any other is its name, capitalised.
     static let knownLabels = [
         "google": "Google", "keycloak": "Keycloak", "authentik": "Authentik", "authelia": "Authelia",
-        "gitlab": "GitLab", "microsoft": "Microsoft",
+        "gitlab": "GitLab", "microsoft": "Microsoft", "facebook": "Facebook",
     ]
 
     /// The providers the environment describes, in the order `LOCIFY_OIDC_PROVIDERS` names them; a name
@@ -50,7 +63,10 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
                     variable: "LOCIFY_OIDC_PROVIDERS", value: list, expected: "each provider named once")
             }
             let prefix = "LOCIFY_OIDC_\(name.uppercased())_"
-            guard let issuer = LocifyConfig.nonEmpty(environment[prefix + "ISSUER"]) else {
+            // Facebook speaks OAuth 2 and its Graph API, not OpenID Connect: its address is known.
+            let kind: Kind = name == "facebook" ? .facebook : .openID
+            let defaultIssuer = kind == .facebook ? facebookGraph : nil
+            guard let issuer = LocifyConfig.nonEmpty(environment[prefix + "ISSUER"]) ?? defaultIssuer else {
                 throw LocifyConfig.Problem.invalid(
                     variable: prefix + "ISSUER", value: "",
                     expected: "the issuer of \(name), e.g. https://accounts.google.com")
@@ -68,7 +84,7 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
             let scopes =
                 LocifyConfig.nonEmpty(environment[prefix + "SCOPES"]).map {
                     $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-                } ?? ["openid", "email", "profile"]
+                } ?? (kind == .facebook ? ["email", "public_profile"] : ["openid", "email", "profile"])
             providers.append(
                 OpenIDProviderConfig(
                     name: name,
@@ -76,7 +92,7 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
                         ?? name.prefix(1).uppercased() + name.dropFirst(),
                     issuer: issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer, clientID: clientID,
                     clientSecret: LocifyConfig.nonEmpty(environment[prefix + "CLIENT_SECRET"]),
-                    scopes: scopes.contains("openid") ? scopes : ["openid"] + scopes))
+                    scopes: kind == .facebook || scopes.contains("openid") ? scopes : ["openid"] + scopes, kind: kind))
         }
         return providers
     }

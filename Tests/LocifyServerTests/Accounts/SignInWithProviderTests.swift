@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LocifyCore
 import NIOConcurrencyHelpers
@@ -310,5 +311,80 @@ final class SignInWithProviderTests: XCTestCase {
         let start = try XCTUnwrap(html.range(of: marker), "the page holds the waiting link's token")
         let rest = html[start.upperBound...]
         return String(rest.prefix { $0 != "\"" })
+    }
+}
+
+/// Facebook Login against a stand-in Graph API: the dialog, the code's exchange, `/me` with the app
+/// secret's proof.
+final class SignInWithFacebookTests: XCTestCase {
+    func testFacebookSignsInThroughItsGraphAPI() async throws {
+        let codes = NIOLockedValueBox<[String: String]>([:])
+        let proofs = NIOLockedValueBox<[String]>([])
+        let serve: StandInRoutes = { routes in
+            routes.get("oauth", "access_token") { request -> Response in
+                let code = request.query[String.self, at: "code"] ?? ""
+                guard request.query[String.self, at: "client_secret"] == "app-secret",
+                    request.query[String.self, at: "code_verifier"] != nil,
+                    let token = codes.withLockedValue({ $0.removeValue(forKey: code) })
+                else {
+                    return StandInProvider.json(
+                        ["error": ["message": "Invalid verification code format."]], status: .badRequest)
+                }
+                return StandInProvider.json(["access_token": token, "token_type": "bearer"])
+            }
+            routes.get("me") { request -> Response in
+                let token = request.query[String.self, at: "access_token"] ?? ""
+                let proof = HMAC<SHA256>.authenticationCode(
+                    for: Array(token.utf8), using: SymmetricKey(data: Array("app-secret".utf8))
+                ).map { String(format: "%02x", $0) }.joined()
+                proofs.withLockedValue { $0.append(request.query[String.self, at: "appsecret_proof"] ?? "") }
+                guard request.query[String.self, at: "appsecret_proof"] == proof else {
+                    return StandInProvider.json(["error": ["message": "Invalid appsecret_proof"]], status: .badRequest)
+                }
+                return StandInProvider.json(["id": "10150", "name": "Grace Hopper", "email": "grace@example.org"])
+            }
+        }
+        try await forEachDatabase { app, _, database in
+            try await withStandIn(serve) { standIn in
+                app.dependencies.http = LiveHTTPClient(client: .shared, userAgent: "Locify/test")
+                app.locifyConfig.openIDProviders = try LocifyConfig.resolve(environment: [
+                    "LOCIFY_OIDC_PROVIDERS": "facebook", "LOCIFY_OIDC_FACEBOOK_CLIENT_ID": "app-id",
+                    "LOCIFY_OIDC_FACEBOOK_CLIENT_SECRET": "app-secret", "LOCIFY_OIDC_FACEBOOK_ISSUER": standIn.baseURL,
+                ]).openIDProviders
+                XCTAssertEqual(app.locifyConfig.openIDProviders.first?.kind, .facebook)
+                let browser = WebClient(app: app)
+                let login = try await browser.get("/login")
+                XCTAssertTrue(login.text.contains(">Sign in with Facebook</a>"), "\(database)")
+                let started = try await browser.get("/login/with/facebook")
+                let location = try XCTUnwrap(started.headers.first(name: .location))
+                XCTAssertTrue(
+                    location.hasPrefix("https://www.facebook.com/v19.0/dialog/oauth?client_id=app-id"), location)
+                let items = URLComponents(string: location)?.queryItems ?? []
+                let state = try XCTUnwrap(items.first { $0.name == "state" }?.value)
+                XCTAssertEqual(items.first { $0.name == "scope" }?.value, "email,public_profile")
+
+                codes.withLockedValue { $0["fb-code"] = "fb-token" }
+                let back = try await browser.get("/login/with/facebook/callback?code=fb-code&state=\(state)")
+                XCTAssertEqual(back.status, .seeOther, back.text)
+                let settings = try await browser.get("/settings")
+                XCTAssertEqual(settings.status, .ok)
+                XCTAssertTrue(settings.text.contains(#"value="Grace Hopper""#))
+                XCTAssertTrue(settings.text.contains("linked as grace@example.org"))
+                XCTAssertFalse(proofs.withLockedValue { $0 }.isEmpty)
+
+                // A code Facebook does not know: refused, nobody signed in.
+                let other = WebClient(app: app)
+                let second = try await other.get("/login/with/facebook")
+                let secondState = try XCTUnwrap(
+                    URLComponents(string: second.headers.first(name: .location) ?? "")?.queryItems?.first {
+                        $0.name == "state"
+                    }?.value)
+                let refused = try await other.get("/login/with/facebook/callback?code=forged&state=\(secondState)")
+                XCTAssertEqual(refused.status, .badGateway, refused.text)
+                XCTAssertTrue(refused.text.contains("Invalid verification code format."), refused.text)
+                let stillOut = try await other.get("/settings")
+                XCTAssertNotEqual(stillOut.status, .ok)
+            }
+        }
     }
 }
