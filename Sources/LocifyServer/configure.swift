@@ -373,6 +373,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.grouped(PictureLinksMiddleware()).register(collection: PlacePicturesController())
     try web.register(collection: AuthWebController())
     try web.register(collection: OpenIDWebController())
+    try app.register(collection: FormPostCallbackController())
     let signedIn = web.grouped(RequireWebUser())
     try signedIn.register(collection: StartPageController())
     try signedIn.register(collection: ContactsWebController())

@@ -146,6 +146,30 @@ struct OpenIDWebController: RouteCollection {
     }
 }
 
+/// Sign in with Apple answers with a form POST from its own site (`response_mode=form_post`): such a
+/// POST carries neither this site's CSRF token nor its Lax cookies, so it is turned into the GET callback,
+/// a top-level navigation that brings the browser's sign-in cookie, where everything is checked.
+struct FormPostCallbackController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post(AccountPaths.signInCallback, use: hop)
+    }
+
+    struct Answer: Content {
+        var code: String?
+        var state: String?
+        var error: String?
+    }
+
+    func hop(request: Request) async throws -> Response {
+        let provider = try request.openIDClient(named: request.pathText(.provider) ?? "").provider.name
+        let answer = try request.content.decode(Answer.self)
+        let target = AccountPaths.signInCallback(provider).path(query: [
+            ("code", answer.code), ("state", answer.state), ("error", answer.error),
+        ])
+        return request.redirect(to: target, redirectType: .normal)
+    }
+}
+
 /// The settings' Link and Unlink buttons.
 struct SignInSettingsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {

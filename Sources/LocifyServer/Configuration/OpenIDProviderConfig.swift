@@ -22,6 +22,23 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
         case facebook
     }
 
+    /// Sign in with Apple's client secret is a short-lived ES256 JWT signed with the team's key
+    /// (`LOCIFY_OIDC_APPLE_TEAM_ID`, `_KEY_ID`, `_PRIVATE_KEY_FILE`), and its answer comes as a form POST.
+    public var appleKey: AppleKey?
+
+    public struct AppleKey: Sendable, Equatable {
+        public var teamID: String
+        public var keyID: String
+        /// The `.p8` file's PEM (PKCS #8).
+        public var privateKeyPEM: String
+
+        public init(teamID: String, keyID: String, privateKeyPEM: String) {
+            self.teamID = teamID
+            self.keyID = keyID
+            self.privateKeyPEM = privateKeyPEM
+        }
+    }
+
     /// Facebook's Graph API, whose version its sign-in dialog shares.
     public static let facebookGraph = "https://graph.facebook.com/v19.0"
     public static let facebookDialog = "https://www.facebook.com/v19.0/dialog/oauth"
@@ -42,7 +59,7 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
     /// The labels of the well-known providers; any other is its name, capitalised.
     static let knownLabels = [
         "google": "Google", "keycloak": "Keycloak", "authentik": "Authentik", "authelia": "Authelia",
-        "gitlab": "GitLab", "microsoft": "Microsoft", "facebook": "Facebook",
+        "gitlab": "GitLab", "microsoft": "Microsoft", "facebook": "Facebook", "apple": "Apple",
     ]
 
     /// The providers the environment describes, in the order `LOCIFY_OIDC_PROVIDERS` names them; a name
@@ -63,9 +80,9 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
                     variable: "LOCIFY_OIDC_PROVIDERS", value: list, expected: "each provider named once")
             }
             let prefix = "LOCIFY_OIDC_\(name.uppercased())_"
-            // Facebook speaks OAuth 2 and its Graph API, not OpenID Connect: its address is known.
+            // Facebook speaks OAuth 2 and its Graph API, not OpenID Connect: its address is known, as Apple's.
             let kind: Kind = name == "facebook" ? .facebook : .openID
-            let defaultIssuer = kind == .facebook ? facebookGraph : nil
+            let defaultIssuer = kind == .facebook ? facebookGraph : name == "apple" ? "https://appleid.apple.com" : nil
             guard let issuer = LocifyConfig.nonEmpty(environment[prefix + "ISSUER"]) ?? defaultIssuer else {
                 throw LocifyConfig.Problem.invalid(
                     variable: prefix + "ISSUER", value: "",
@@ -84,7 +101,11 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
             let scopes =
                 LocifyConfig.nonEmpty(environment[prefix + "SCOPES"]).map {
                     $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-                } ?? (kind == .facebook ? ["email", "public_profile"] : ["openid", "email", "profile"])
+                }
+                ?? (kind == .facebook
+                    ? ["email", "public_profile"]
+                    : name == "apple" ? ["openid", "name", "email"] : ["openid", "email", "profile"])
+            let appleKey = name == "apple" ? try appleKey(prefix: prefix, environment: environment) : nil
             providers.append(
                 OpenIDProviderConfig(
                     name: name,
@@ -93,7 +114,28 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
                     issuer: issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer, clientID: clientID,
                     clientSecret: LocifyConfig.nonEmpty(environment[prefix + "CLIENT_SECRET"]),
                     scopes: kind == .facebook || scopes.contains("openid") ? scopes : ["openid"] + scopes, kind: kind))
+            providers[providers.count - 1].appleKey = appleKey
         }
         return providers
+    }
+
+    /// Apple's team, key id and private key; a key file that cannot be read, or that holds no P-256 key,
+    /// stops the start.
+    private static func appleKey(prefix: String, environment: [String: String]) throws -> AppleKey {
+        guard let team = LocifyConfig.nonEmpty(environment[prefix + "TEAM_ID"]) else {
+            throw LocifyConfig.Problem.invalid(variable: prefix + "TEAM_ID", value: "", expected: "your Apple team id")
+        }
+        guard let keyID = LocifyConfig.nonEmpty(environment[prefix + "KEY_ID"]) else {
+            throw LocifyConfig.Problem.invalid(
+                variable: prefix + "KEY_ID", value: "", expected: "the id of the Sign in with Apple key")
+        }
+        guard let path = LocifyConfig.nonEmpty(environment[prefix + "PRIVATE_KEY_FILE"]),
+            let pem = try? String(contentsOfFile: path, encoding: .utf8), AppleClientSecret.isKey(pem)
+        else {
+            throw LocifyConfig.Problem.invalid(
+                variable: prefix + "PRIVATE_KEY_FILE", value: environment[prefix + "PRIVATE_KEY_FILE"] ?? "",
+                expected: "the path of the .p8 key file Apple gave (a P-256 private key)")
+        }
+        return AppleKey(teamID: team, keyID: keyID, privateKeyPEM: pem)
     }
 }

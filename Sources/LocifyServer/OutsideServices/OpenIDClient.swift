@@ -62,6 +62,10 @@ final class OpenIDClient: Sendable {
                 URLQueryItem(name: "code_challenge", value: proofKey.challenge),
                 URLQueryItem(name: "code_challenge_method", value: "S256"),
             ]
+        // Apple sends its answer as a form POST when a name or an e-mail address is asked for.
+        if provider.appleKey != nil {
+            components.queryItems?.append(URLQueryItem(name: "response_mode", value: "form_post"))
+        }
         return components.string ?? endpoint
     }
 
@@ -73,7 +77,11 @@ final class OpenIDClient: Sendable {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
             ("client_id", provider.clientID), ("code_verifier", proofKey.verifier),
         ]
-        if let secret = provider.clientSecret { form.append(("client_secret", secret)) }
+        if let key = provider.appleKey {
+            form.append(("client_secret", try AppleClientSecret.make(key, clientID: provider.clientID, now: Date())))
+        } else if let secret = provider.clientSecret {
+            form.append(("client_secret", secret))
+        }
         var components = URLComponents()
         components.queryItems = form.map { URLQueryItem(name: $0.0, value: $0.1) }
         // `+` means a space in a form body; URLComponents leaves it as it is.

@@ -388,3 +388,78 @@ final class SignInWithFacebookTests: XCTestCase {
         }
     }
 }
+
+/// Sign in with Apple against a stand-in: the answer as a form POST, and the client secret an ES256 JWT
+/// signed with the team's key.
+final class SignInWithAppleTests: XCTestCase {
+    func testAppleAnswersByFormPostAndIsPaidWithASignedClientSecret() async throws {
+        let teamKey = P256.Signing.PrivateKey()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey-\(UUID()).p8")
+        try teamKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let provider = try StandInProvider()
+        let issuer = NIOLockedValueBox("")
+        try await forEachDatabase { app, _, database in
+            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
+                issuer.withLockedValue { $0 = standIn.baseURL }
+                app.dependencies.http = LiveHTTPClient(client: .shared, userAgent: "Locify/test")
+                app.locifyConfig.openIDProviders = try LocifyConfig.resolve(environment: [
+                    "LOCIFY_OIDC_PROVIDERS": "apple", "LOCIFY_OIDC_APPLE_ISSUER": standIn.baseURL,
+                    "LOCIFY_OIDC_APPLE_CLIENT_ID": "org.example.locify", "LOCIFY_OIDC_APPLE_TEAM_ID": "TEAM123456",
+                    "LOCIFY_OIDC_APPLE_KEY_ID": "KEY9876543", "LOCIFY_OIDC_APPLE_PRIVATE_KEY_FILE": keyFile.path,
+                ]).openIDProviders
+                let browser = WebClient(app: app)
+                let started = try await browser.get("/login/with/apple")
+                let location = try XCTUnwrap(started.headers.first(name: .location))
+                let items = URLComponents(string: location)?.queryItems ?? []
+                func item(_ name: String) -> String? { items.first { $0.name == name }?.value }
+                XCTAssertEqual(item("response_mode"), "form_post", "\(database): \(location)")
+                XCTAssertEqual(item("scope"), "openid name email")
+                let state = try XCTUnwrap(item("state"))
+                let now = app.dependencies.now().timeIntervalSince1970
+                let token = try provider.sign([
+                    "iss": standIn.baseURL, "aud": "org.example.locify", "sub": "001234.abcd", "exp": now + 300,
+                    "iat": now, "nonce": item("nonce") ?? "", "email": "ada@privaterelay.appleid.com",
+                    "email_verified": "true",
+                ])
+                provider.codes.withLockedValue { $0["apple-code"] = (item("code_challenge") ?? "", token) }
+
+                // Apple's page posts the answer back: no CSRF token, no cookie of this site.
+                let posted = try await app.send(
+                    .POST, "/login/with/apple/callback", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "code=apple-code&state=\(state)"))
+                XCTAssertEqual(posted.status, .seeOther, posted.text)
+                let hop = try XCTUnwrap(posted.headers.first(name: .location))
+                XCTAssertEqual(hop, "/login/with/apple/callback?code=apple-code&state=\(state)")
+                let back = try await browser.get(hop)
+                XCTAssertEqual(back.status, .seeOther, back.text)
+                let settings = try await browser.get("/settings")
+                XCTAssertTrue(settings.text.contains("linked as ada@privaterelay.appleid.com"), settings.text)
+
+                // The client secret: an ES256 JWT from the team, for this service, signed with the team's key.
+                let secret = try XCTUnwrap(provider.tokenRequests.withLockedValue { $0.last }?["client_secret"])
+                let parts = secret.split(separator: ".").map(String.init)
+                XCTAssertEqual(parts.count, 3)
+                let header = try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(Base64URL.decode(parts[0]))))
+                let claims = try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(Base64URL.decode(parts[1]))))
+                XCTAssertEqual((header as? [String: Any])?["kid"] as? String, "KEY9876543")
+                XCTAssertEqual((header as? [String: Any])?["alg"] as? String, "ES256")
+                let body = try XCTUnwrap(claims as? [String: Any])
+                XCTAssertEqual(body["iss"] as? String, "TEAM123456")
+                XCTAssertEqual(body["sub"] as? String, "org.example.locify")
+                XCTAssertEqual(body["aud"] as? String, "https://appleid.apple.com")
+                let signature = try P256.Signing.ECDSASignature(
+                    rawRepresentation: try XCTUnwrap(Base64URL.decode(parts[2])))
+                XCTAssertTrue(
+                    teamKey.publicKey.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8)))
+            }
+        }
+        // A key file that holds no key stops the start, naming the variable.
+        XCTAssertThrowsError(
+            try LocifyConfig.resolve(environment: [
+                "LOCIFY_OIDC_PROVIDERS": "apple", "LOCIFY_OIDC_APPLE_CLIENT_ID": "x", "LOCIFY_OIDC_APPLE_TEAM_ID": "T",
+                "LOCIFY_OIDC_APPLE_KEY_ID": "K", "LOCIFY_OIDC_APPLE_PRIVATE_KEY_FILE": "/nonexistent.p8",
+            ])
+        ) { error in XCTAssertTrue("\(error)".contains("LOCIFY_OIDC_APPLE_PRIVATE_KEY_FILE"), "\(error)") }
+    }
+}
