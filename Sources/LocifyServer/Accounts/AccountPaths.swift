@@ -15,6 +15,9 @@ enum AccountPaths {
     static let signInCallback = signInWith.appending("callback")
     /// A provider account whose address is an account's: that account's password, then the link.
     static let confirmLink = login.appending("link")
+    /// Where a provider that answers with a form POST (Apple) sends it: a protocol's address, like
+    /// `/oauth/login`, not one of this site's forms (it carries no CSRF token).
+    static let formPostCallback = SitePaths.oauth.appending("callback").appending(text: .provider)
     static let signInSettings = SitePaths.settings.appending("sign-in")
     static let linkProvider = signInSettings.appending(text: .provider).appending("link")
     static let unlinkProvider = signInSettings.appending(text: .provider).appending("unlink")

@@ -111,15 +111,23 @@ struct AuthWebController: RouteCollection {
     private func signIn(_ user: AuthenticatedUser, request: Request, destination: String, flash: String?) async throws
         -> Response
     {
-        let secret = try await request.accounts.startSession(for: user.id)
-        let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
-        response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
-        return response
+        try await request.signIn(userID: user.id, goingTo: destination, flash: flash)
     }
 
     /// Only paths on this site, so a crafted link cannot send a fresh log-in elsewhere.
     static func safeDestination(_ next: String?) -> String {
         SitePath.localPath(next) ?? SitePaths.map.path
+    }
+}
+
+extension Request {
+    /// Starts a browser session for `userID` and goes to `destination`: after a log-in, a registration or
+    /// a sign-in with another provider.
+    func signIn(userID: Int, goingTo destination: String, flash: String?) async throws -> Response {
+        let secret = try await accounts.startSession(for: userID)
+        let response = flash.map { redirect(to: destination, flash: $0) } ?? redirect(to: destination)
+        response.cookies[CookieName.session] = cookie(secret, maxAge: Int(AccountService.sessionLifetime))
+        return response
     }
 }
 

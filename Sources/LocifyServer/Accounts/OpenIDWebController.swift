@@ -117,11 +117,7 @@ struct OpenIDWebController: RouteCollection {
     }
 
     private func signIn(_ request: Request, userID: Int, flash: String?) async throws -> Response {
-        let secret = try await request.accounts.startSession(for: userID)
-        let destination = SitePaths.map.path
-        let response = flash.map { request.redirect(to: destination, flash: $0) } ?? request.redirect(to: destination)
-        response.cookies[CookieName.session] = request.cookie(secret, maxAge: Int(AccountService.sessionLifetime))
-        return response
+        try await request.signIn(userID: userID, goingTo: SitePaths.map.path, flash: flash)
     }
 
     private func refused(_ request: Request, _ message: String, status: HTTPResponseStatus) async throws -> Response {
@@ -140,9 +136,13 @@ struct OpenIDWebController: RouteCollection {
         return response
     }
 
-    /// Where the provider sends the person back: registered with the provider as it is.
+    /// Where the provider sends the person back, registered with the provider as it is: the GET callback,
+    /// or for a provider answering with a form POST (Apple) the address that turns it into that GET.
     static func redirectURI(_ request: Request, provider: String) -> String {
-        request.baseURL + AccountPaths.signInCallback(provider).path
+        let answersByPost =
+            request.application.locifyConfig.openIDProviders.first { $0.name == provider }?.appleKey != nil
+        return request.baseURL
+            + (answersByPost ? AccountPaths.formPostCallback(provider) : AccountPaths.signInCallback(provider)).path
     }
 }
 
@@ -151,7 +151,7 @@ struct OpenIDWebController: RouteCollection {
 /// a top-level navigation that brings the browser's sign-in cookie, where everything is checked.
 struct FormPostCallbackController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post(AccountPaths.signInCallback, use: hop)
+        routes.post(AccountPaths.formPostCallback, use: hop)
     }
 
     struct Answer: Content {

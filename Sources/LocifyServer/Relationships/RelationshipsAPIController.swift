@@ -61,9 +61,10 @@ struct RelationshipsAPIController: RouteCollection {
     /// Only the type changes (Monica's update reads nothing else); the other side takes its reverse.
     func update(request: Request) async throws -> DataEnvelope<RelationshipResource> {
         let input = try request.relationshipInput()
+        // contact_is and of_contact do not change a relationship, but one sent unreadable is still refused:
+        // a client sending `"of_contact": false` has a mistake worth hearing of.
         let relationship = try await request.relationships().update(
-            try request.pathID(.relationshipID), typeID: input.draft.typeID,
-            typeErrors: input.typeErrors.filter { $0.field == "relationship_type_id" })
+            try request.pathID(.relationshipID), typeID: input.draft.typeID, typeErrors: input.typeErrors)
         return DataEnvelope(data: try await request.relationshipResource(relationship))
     }
 

@@ -22,9 +22,7 @@ extension SyncWrites {
             try await request.relationships().create(input.draft, typeErrors: input.typeErrors, uuid: uuid).id
         },
         update: { request, id, input in
-            _ = try await request.relationships().update(
-                id, typeID: input.draft.typeID,
-                typeErrors: input.typeErrors.filter { $0.field == "relationship_type_id" })
+            _ = try await request.relationships().update(id, typeID: input.draft.typeID, typeErrors: input.typeErrors)
         },
         delete: { request, id, _ in try await request.relationships().delete(id) })
 }

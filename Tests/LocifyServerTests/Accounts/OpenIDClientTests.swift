@@ -62,6 +62,16 @@ final class StandInProvider: Sendable {
         return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
+    /// A provider served on loopback for `body`, its issuer the stand-in's address.
+    static func serving(_ body: (StandInProvider, LocalStandIn) async throws -> Void) async throws {
+        let provider = try StandInProvider()
+        let issuer = NIOLockedValueBox("")
+        try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
+            issuer.withLockedValue { $0 = standIn.baseURL }
+            try await body(provider, standIn)
+        }
+    }
+
     static func json(_ object: Any, status: HTTPResponseStatus = .ok) -> Response {
         Response(
             status: status, headers: ["Content-Type": "application/json"],
@@ -108,10 +118,7 @@ final class OpenIDClientTests: XCTestCase {
     /// challenge; the code is exchanged with the verifier (a wrong one is refused by the provider); the
     /// ID token is checked, and a token signed by a key the provider does not publish is refused.
     func testASignInIsStartedExchangedAndItsTokenChecked() async throws {
-        let provider = try StandInProvider()
-        let issuer = NIOLockedValueBox("")
-        try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
-            issuer.withLockedValue { $0 = standIn.baseURL }
+        try await StandInProvider.serving { provider, standIn in
             let client = OpenIDClient(
                 provider: OpenIDProviderConfig(
                     name: "test", label: "Test", issuer: standIn.baseURL, clientID: "locify", clientSecret: "s3cret"),

@@ -67,10 +67,7 @@ final class SignInWithProviderTests: XCTestCase {
 
     func testAFirstSignInMakesAnAccountAndTheNextSignsIntoIt() async throws {
         try await forEachDatabase { app, _, database in
-            let provider = try StandInProvider()
-            let issuer = NIOLockedValueBox("")
-            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
-                issuer.withLockedValue { $0 = standIn.baseURL }
+            try await StandInProvider.serving { provider, standIn in
                 self.configure(app, issuer: standIn.baseURL)
                 let browser = WebClient(app: app)
                 let login = try await browser.get("/login")
@@ -136,10 +133,7 @@ final class SignInWithProviderTests: XCTestCase {
     /// address alone.
     func testAnExistingAccountIsLinkedOnlyWithItsPassword() async throws {
         try await forEachDatabase { app, _, database in
-            let provider = try StandInProvider()
-            let issuer = NIOLockedValueBox("")
-            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
-                issuer.withLockedValue { $0 = standIn.baseURL }
+            try await StandInProvider.serving { provider, standIn in
                 self.configure(app, issuer: standIn.baseURL)
                 let owner = WebClient(app: app)
                 _ = try await owner.register(name: "Ada", email: "ada@example.org", password: "analytical")
@@ -199,10 +193,7 @@ final class SignInWithProviderTests: XCTestCase {
     /// closed registration: each refused, nobody signed in, no account made.
     func testEveryBadAnswerIsRefused() async throws {
         try await forEachDatabase { app, _, database in
-            let provider = try StandInProvider()
-            let issuer = NIOLockedValueBox("")
-            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
-                issuer.withLockedValue { $0 = standIn.baseURL }
+            try await StandInProvider.serving { provider, standIn in
                 self.configure(app, issuer: standIn.baseURL)
                 let forger = try _RSA.Signing.PrivateKey(keySize: .bits2048)
                 let base = standIn.baseURL
@@ -397,11 +388,8 @@ final class SignInWithAppleTests: XCTestCase {
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey-\(UUID()).p8")
         try teamKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        let provider = try StandInProvider()
-        let issuer = NIOLockedValueBox("")
         try await forEachDatabase { app, _, database in
-            try await withStandIn(provider.routes(issuer: { issuer.withLockedValue { $0 } })) { standIn in
-                issuer.withLockedValue { $0 = standIn.baseURL }
+            try await StandInProvider.serving { provider, standIn in
                 app.dependencies.http = LiveHTTPClient(client: .shared, userAgent: "Locify/test")
                 app.locifyConfig.openIDProviders = try LocifyConfig.resolve(environment: [
                     "LOCIFY_OIDC_PROVIDERS": "apple", "LOCIFY_OIDC_APPLE_ISSUER": standIn.baseURL,
@@ -425,8 +413,9 @@ final class SignInWithAppleTests: XCTestCase {
                 provider.codes.withLockedValue { $0["apple-code"] = (item("code_challenge") ?? "", token) }
 
                 // Apple's page posts the answer back: no CSRF token, no cookie of this site.
+                XCTAssertEqual(item("redirect_uri"), "http://127.0.0.1:8080/oauth/callback/apple")
                 let posted = try await app.send(
-                    .POST, "/login/with/apple/callback", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    .POST, "/oauth/callback/apple", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                     body: ByteBuffer(string: "code=apple-code&state=\(state)"))
                 XCTAssertEqual(posted.status, .seeOther, posted.text)
                 let hop = try XCTUnwrap(posted.headers.first(name: .location))

@@ -182,6 +182,11 @@ final class RelationshipsAPITests: XCTestCase {
             let badType = try await app.send(
                 .PUT, "/api/relationships/\(made.id)", headers: account.bearer, json: #"{"relationship_type_id": 0}"#)
             XCTAssertEqual(badType.status, .unprocessableEntity, badType.text)
+            // The contacts do not change on update, but one sent unreadable is a mistake said, not ignored.
+            let unreadable = try await app.send(
+                .PUT, "/api/relationships/\(made.id)", headers: account.bearer,
+                json: #"{"relationship_type_id": 10, "of_contact": false, "contact_is": "Anna"}"#)
+            XCTAssertEqual(unreadable.status, .unprocessableEntity, unreadable.text)
             let noType = try await app.send(.PUT, "/api/relationships/\(made.id)", headers: account.bearer, json: "{}")
             XCTAssertEqual(
                 try noType.decoded(ErrorEnvelope.self).error.message, .list(["Choose the kind of relationship."]))
