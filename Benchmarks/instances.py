@@ -72,6 +72,12 @@ class Instance:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
+    def pause(self):
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.terminate()
@@ -340,6 +346,12 @@ def run(options, binary, env, work, token, first, second, balancer, single, expe
         nonlocal held
         if kill_at[0] is not None or len(webhook.counts()[0]) < options.notifications // 4 \
                 or not holds_a_job(env["DATABASE_URL"], second.worker_id):
+            return
+        # A delivery takes milliseconds: the job seen held may be done before the kill lands. Stopped, the
+        # instance finishes nothing, so a second look decides whether this is the moment.
+        second.pause()
+        if not holds_a_job(env["DATABASE_URL"], second.worker_id):
+            second.resume()
             return
         second_id = second.worker_id
         second.kill()

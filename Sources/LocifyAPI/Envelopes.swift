@@ -27,6 +27,18 @@ public struct AccountReference: Codable, Sendable, Equatable {
     }
 }
 
+/// `{"id": 1, "name": "Ada Lovelace"}`: another account, by the name it goes by (a comment's author, a
+/// shared category's owner).
+public struct AccountName: Codable, Sendable, Equatable {
+    public var id: Int
+    public var name: String
+
+    public init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
 /// Monica's error envelope: `{"error": {"message": …, "error_code": N}}`. Validation errors carry an
 /// array of messages, everything else a string.
 public struct ErrorEnvelope: Codable, Sendable, Equatable {

@@ -17,15 +17,7 @@ public struct PlaceCommentResource: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     /// The account that wrote a comment, by the name it goes by.
-    public struct Author: Codable, Sendable, Equatable {
-        public var id: Int
-        public var name: String
-
-        public init(id: Int, name: String) {
-            self.id = id
-            self.name = name
-        }
-    }
+    public typealias Author = AccountName
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, object, body

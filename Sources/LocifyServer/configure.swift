@@ -212,6 +212,7 @@ let locifyMigrations: [any Migration] = [
     CreatePlaceComments(),
     CreatePlacePhotos(),
     CreateSignInIdentities(),
+    CreateCategoryShares(),
 ]
 
 /// Every table written through a `TableWriter`: `StoredTableTests` holds each one's `Column` to the
@@ -239,6 +240,8 @@ let locifyTables: [any StoredTable.Type] = [
     PlacesTable.self,
     PlaceCommentsTable.self,
     PlacePhotosTable.self,
+    CategorySharesTable.self,
+    CategoryLinksTable.self,
     UserIdentitiesTable.self,
     SignInAttemptsTable.self,
     SignInConfirmationsTable.self,
@@ -350,6 +353,7 @@ private func registerRoutes(_ app: Application) throws {
     try api.register(collection: PhotosAPIController())
     try api.register(collection: PlacesAPIController())
     try api.register(collection: PlaceCommentsAPIController())
+    try api.register(collection: CategorySharesAPIController())
     try api.register(collection: PlacePhotosAPIController())
     try api.register(collection: SearchAPIController())
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
@@ -372,6 +376,7 @@ private func registerRoutes(_ app: Application) throws {
     try app.grouped(PictureLinksMiddleware()).register(collection: PicturesController())
     try app.grouped(PictureLinksMiddleware()).register(collection: PlacePicturesController())
     try web.register(collection: AuthWebController())
+    try web.register(collection: PublicPlaceListController())
     try web.register(collection: OpenIDWebController())
     try app.register(collection: FormPostCallbackController())
     let signedIn = web.grouped(RequireWebUser())
@@ -403,6 +408,7 @@ private func registerRoutes(_ app: Application) throws {
     try signedIn.register(collection: GendersWebController())
     try signedIn.register(collection: ContactFieldsWebController())
     try signedIn.register(collection: PlacesWebController())
+    try signedIn.register(collection: CategorySharingWebController())
     try signedIn.register(collection: PlaceCommentsWebController())
     try signedIn.register(collection: PlacePhotosWebController())
     try signedIn.register(collection: PlaceInterchangeWebController())

@@ -34,7 +34,8 @@ def pages(driver, server):
     category = driver.find_element(By.CSS_SELECTOR, ".category-list li:not(.category-favorites) a.category-link").get_attribute("href")
     driver.get(category)
     place = driver.find_element(By.CSS_SELECTOR, ".place-list a").get_attribute("href")
-    return ["/start", "/contacts", contact, "/contacts/new", "/map", "/places", category, place, "/places/new",
+    return ["/start", "/contacts", contact, "/contacts/new", "/map", "/places", category, category + "/sharing", place,
+            "/places/new",
             "/reminders", "/reminders/new", "/tasks", "/journal", "/notifications", "/settings", "/settings/notifications",
             "/settings/places", "/settings/map-areas", "/settings/genders", "/settings/field-kinds",
             "/settings/feedback", "/about"]

@@ -273,3 +273,63 @@ def test_places_on_a_phone(server, phone, signed_in_phone, screens):
     assert_fits(phone)
     export_and_import_back(phone, server, downloads, place_url, "Other", screens, "phone")
     assert_no_console_errors(phone)
+
+
+def test_a_category_is_shared_with_a_friend_and_through_a_public_link(server, browser, phone, lived_in_account):
+    """The owner shares a category on the desktop (by e-mail, able to edit) and makes its public link; the friend,
+    on a phone, finds it under "Shared with you", opens a place, comments on it and leaves; the public page shows
+    the places to anyone. Each page passes axe and fits the phone."""
+    import uuid
+    from conftest import Account, log_in
+    from test_accessibility import violations
+    friend = Account(name="Rob Friend", email=f"rob-{uuid.uuid4().hex[:10]}@example.com", password="shared places")
+    server.cli("user", "create", "--email", friend.email, "--name", friend.name, "--password", friend.password)
+    log_in(browser, server, lived_in_account)
+    browser.get(server.url + "/places")
+    category = browser.find_element(By.CSS_SELECTOR, ".category-list li:not(.category-favorites) a.category-link")
+    name = category.find_element(By.CSS_SELECTOR, ".category-name").text
+    browser.get(category.get_attribute("href") + "/sharing")
+    assert violations(browser) == []
+    fill(browser, "email", "nobody@example.com")
+    submit(browser, "form[aria-labelledby=invite-heading] button[type=submit]")
+    assert "No account on this server uses nobody@example.com" in browser.find_element(By.ID, "email-error").text
+    fill(browser, "email", friend.email.upper())
+    Select(browser.find_element(By.ID, "access")).select_by_value("edit")
+    submit(browser, "form[aria-labelledby=invite-heading] button[type=submit]")
+    assert f"{friend.email}, can edit" in browser.find_element(By.CSS_SELECTOR, ".share-list").text
+    submit(browser, "form[action$='/sharing/link'] button[type=submit]")
+    public_url = browser.find_element(By.ID, "public_link").get_attribute("value")
+    assert "/shared/" in public_url
+    assert violations(browser) == []
+
+    log_in(phone, server, friend)
+    phone.get(server.url + "/places")
+    shared = phone.find_element(By.CSS_SELECTOR, "ul[aria-labelledby=shared]")
+    assert f"shared by {lived_in_account.name}, you can edit" in shared.text
+    click_and_wait_for_page(phone, shared.find_element(By.CSS_SELECTOR, "a.category-link"))
+    assert f"Shared with you by {lived_in_account.name}" in phone.find_element(By.CSS_SELECTOR, ".shared-note").text
+    assert violations(phone) == []
+    assert_fits(phone)
+    click_and_wait_for_page(phone, phone.find_element(By.CSS_SELECTOR, ".place-list a"))
+    assert phone.find_element(By.LINK_TEXT, "Edit").is_displayed(), "an editor edits"
+    fill(phone, "new-comment", "Rob was here")
+    submit(phone, "form[action$='/comments'] button[type=submit]")
+    assert "Rob was here" in phone.find_element(By.ID, "comments").text
+    assert violations(phone) == []
+    assert_fits(phone)
+
+    phone.get(public_url)
+    assert phone.find_element(By.ID, "public-heading").text == name
+    assert phone.find_elements(By.CSS_SELECTOR, ".place-list li"), "its places are listed"
+    assert phone.find_element(By.ID, "places-map").is_displayed()
+    assert violations(phone) == []
+    assert_fits(phone)
+
+    phone.get(server.url + "/places")
+    submit(phone, "ul[aria-labelledby=shared] form button[type=submit]")
+    assert f"You left “{name}”" in phone.find_element(By.CSS_SELECTOR, ".flash").text
+    assert not phone.find_elements(By.CSS_SELECTOR, "ul[aria-labelledby=shared]")
+    submit(browser, "form[action$='/sharing/link/revoke'] button[type=submit]")
+    phone.get(public_url)
+    assert "Not found" in phone.title or "not found" in phone.page_source.lower()
+    assert_no_console_errors(browser)

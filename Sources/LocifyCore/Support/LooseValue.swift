@@ -129,13 +129,26 @@ extension ValidationFailure {
     public static func checking<Value>(
         contactID: Int?, about noun: String, typeErrors: [FieldError], _ rules: () throws(ValidationFailure) -> Value
     ) throws(ValidationFailure) -> (value: Value, contactID: Int) {
+        let (value, id) = try checking(
+            parent: contactID, field: "contact_id", missing: "Choose the contact this \(noun) is about.",
+            typeErrors: typeErrors, rules)
+        return (value, id)
+    }
+
+    /// `checking(typeErrors:_:)` for a record that belongs to another (a note to its contact, a comment to
+    /// its place): a missing `parent` is one more problem of the same answer under `field`, worded
+    /// `missing`, unless the parent's id could not be read at all.
+    public static func checking<Value>(
+        parent: Int?, field: String, missing: String, typeErrors: [FieldError],
+        _ rules: () throws(ValidationFailure) -> Value
+    ) throws(ValidationFailure) -> (value: Value, parentID: Int) {
         var problems = typeErrors
-        if contactID == nil, !typeErrors.contains(where: { $0.field == "contact_id" }) {
-            problems.append(FieldError(field: "contact_id", message: "Choose the contact this \(noun) is about."))
+        if parent == nil, !typeErrors.contains(where: { $0.field == field }) {
+            problems.append(FieldError(field: field, message: missing))
         }
         let value = try checking(typeErrors: problems, rules)
-        guard let contactID else { throw ValidationFailure(problems) }
-        return (value, contactID)
+        guard let parent else { throw ValidationFailure(problems) }
+        return (value, parent)
     }
 
     /// The first message per field, for showing beside each form field.

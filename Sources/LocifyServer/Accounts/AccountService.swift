@@ -17,13 +17,12 @@ struct AccountService {
 
     // MARK: Registration and profile
 
-    func register(_ draft: AccountDraft, password: String, policy: RegistrationPolicy) async throws
+    /// Makes an account. `password` nil makes one without a password (a first sign-in with another
+    /// provider): it signs in through its linked providers until it sets one.
+    func register(_ draft: AccountDraft, password: String?, policy: RegistrationPolicy) async throws
         -> AuthenticatedUser
     {
-        let existingUsers =
-            try await database.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"])
-            .first?.requiredInteger(0) ?? 0
-        guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AccountError.registrationClosed }
+        guard try await allowsRegistration(policy) else { throw AccountError.registrationClosed }
         var problems: [FieldError] = []
         var profile: AccountProfile?
         do {
@@ -31,14 +30,15 @@ struct AccountService {
         } catch {
             problems += error.errors
         }
-        if let problem = PasswordRules.problem(with: password) {
+        if let password, let problem = PasswordRules.problem(with: password) {
             problems.append(FieldError(field: "password", message: problem))
         }
         if let email = profile?.email, try await isEmailTaken(email) {
             problems.append(FieldError(field: "email", message: "An account with this email already exists."))
         }
         guard let profile, problems.isEmpty else { throw ValidationFailure(problems) }
-        let passwordHash = try await hash(password)
+        var passwordHash = Self.noPassword
+        if let password { passwordHash = try await hash(password) }
         let (uuid, now) = (dependencies.newUUID(), dependencies.now())
         var values = UsersTable.values(of: profile)
         values.merge([.uuid: uuid, .passwordHash: passwordHash, .createdAt: now, .updatedAt: now]) { $1 }
@@ -46,23 +46,12 @@ struct AccountService {
         return AuthenticatedUser(id: id, uuid: uuid, profile: profile, createdAt: now, updatedAt: now)
     }
 
-    /// An account made by a first sign-in with another provider: no password (it can sign in only through
-    /// its linked providers until it sets one), the profile the provider gave, the same checks as a
-    /// registration's otherwise.
-    func registerWithoutPassword(_ draft: AccountDraft, policy: RegistrationPolicy) async throws -> AuthenticatedUser {
+    /// Whether `policy` lets one more account be made now (the first always may be).
+    func allowsRegistration(_ policy: RegistrationPolicy) async throws -> Bool {
         let existingUsers =
             try await database.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"])
             .first?.requiredInteger(0) ?? 0
-        guard policy.allowsRegistration(existingUserCount: existingUsers) else { throw AccountError.registrationClosed }
-        let profile = try draft.validated()
-        if try await isEmailTaken(profile.email) {
-            throw ValidationFailure(field: "email", "An account with this email already exists.", reason: .conflict)
-        }
-        let (uuid, now) = (dependencies.newUUID(), dependencies.now())
-        var values = UsersTable.values(of: profile)
-        values.merge([.uuid: uuid, .passwordHash: Self.noPassword, .createdAt: now, .updatedAt: now]) { $1 }
-        let id = try await users.insert(values)
-        return AuthenticatedUser(id: id, uuid: uuid, profile: profile, createdAt: now, updatedAt: now)
+        return policy.allowsRegistration(existingUserCount: existingUsers)
     }
 
     /// What `password_hash` holds for an account without a password: no password matches it.

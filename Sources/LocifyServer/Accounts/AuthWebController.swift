@@ -24,13 +24,6 @@ struct AuthWebController: RouteCollection {
         var next: String?
     }
 
-    private func isRegistrationOpen(_ request: Request) async throws -> Bool {
-        let userCount =
-            try await request.db.plainRows(#"SELECT COUNT(*) AS "users" FROM "users""#, columns: ["users"]).first?
-            .requiredInteger(0) ?? 0
-        return request.application.locifyConfig.registration.allowsRegistration(existingUserCount: userCount)
-    }
-
     private func registerPage(_ request: Request, form: RegisterForm? = nil, errors: FieldMessages = [:]) async throws
         -> View
     {
@@ -38,18 +31,7 @@ struct AuthWebController: RouteCollection {
             "auth/register",
             AuthPage.Context(
                 title: "Create your account", registering: form, errors: errors,
-                registrationOpen: try await isRegistrationOpen(request), session: request.pageSession))
-    }
-
-    private func logInPage(_ request: Request, email: String? = nil, formError: String? = nil, next: String?)
-        async throws -> View
-    {
-        try await request.view.render(
-            "auth/login",
-            AuthPage.Context(
-                title: "Log in", email: email, formError: formError, next: next,
-                registrationOpen: try await isRegistrationOpen(request), providers: AuthPage.providerButtons(request),
-                session: request.pageSession))
+                registrationOpen: try await request.isRegistrationOpen(), session: request.pageSession))
     }
 
     func showRegister(request: Request) async throws -> View {
@@ -72,7 +54,7 @@ struct AuthWebController: RouteCollection {
     }
 
     func showLogIn(request: Request) async throws -> View {
-        try await logInPage(request, next: request.queryParameters["next"])
+        try await request.logInPage(next: request.queryParameters["next"])
     }
 
     func logIn(request: Request) async throws -> Response {
@@ -82,16 +64,8 @@ struct AuthWebController: RouteCollection {
             return try await signIn(user, request: request, destination: Self.safeDestination(form.next), flash: nil)
         } catch let failure as AccountError {
             // Shown on the form, with the status and headers the failure carries (429 keeps Retry-After).
-            let message =
-                switch failure {
-                case .badCredentials: "Email or password is not correct."
-                case .tooManyAttempts(let seconds): "Too many failed attempts. Try again in \(seconds) seconds."
-                case .registrationClosed: failure.plainMessage
-                }
-            let response = try await logInPage(request, email: form.email, formError: message, next: form.next)
-                .encodeResponse(status: failure.kind.status, for: request)
-            failure.kind.addHeaders(to: &response.headers)
-            return response
+            return try await failure.answer(
+                request.logInPage(email: form.email, formError: failure.formMessage, next: form.next), for: request)
         }
     }
 
@@ -121,6 +95,21 @@ struct AuthWebController: RouteCollection {
 }
 
 extension Request {
+    /// Whether the server's registration policy lets one more account be made now.
+    func isRegistrationOpen() async throws -> Bool {
+        try await accounts.allowsRegistration(application.locifyConfig.registration)
+    }
+
+    /// `GET /login`, with what was typed and why the last try was refused.
+    func logInPage(email: String? = nil, formError: String? = nil, next: String? = nil) async throws -> View {
+        try await view.render(
+            "auth/login",
+            AuthPage.Context(
+                title: "Log in", email: email, formError: formError, next: next,
+                registrationOpen: try await isRegistrationOpen(), providers: AuthPage.providerButtons(self),
+                session: pageSession))
+    }
+
     /// Starts a browser session for `userID` and goes to `destination`: after a log-in, a registration or
     /// a sign-in with another provider.
     func signIn(userID: Int, goingTo destination: String, flash: String?) async throws -> Response {

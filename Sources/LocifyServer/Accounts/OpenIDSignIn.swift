@@ -38,10 +38,6 @@ struct OpenIDSignIn {
         let url = try await client.authorizationURL(
             state: state, nonce: nonce, proofKey: proofKey, redirectURI: redirectURI)
         let now = dependencies.now()
-        // Sign-ins never finished, and links never confirmed, go once they are out of date.
-        try await TableWriter(SignInAttemptsTable.self, on: database).delete(where: #""expires_at" < \#(bind: now)"#)
-        try await TableWriter(SignInConfirmationsTable.self, on: database).delete(
-            where: #""expires_at" < \#(bind: now)"#)
         try await TableWriter(SignInAttemptsTable.self, on: database).insert([
             .stateDigest: PersonalToken.digest(state), .provider: client.provider.name, .verifier: proofKey.verifier,
             .nonce: nonce, .linkingUser: linkingUserID, .createdAt: now, .expiresAt: now + Self.lifetime,
@@ -88,8 +84,8 @@ struct OpenIDSignIn {
         // could hold an address they do not own, and its owner could not register.
         guard claims.isEmailVerified else { throw SignInFailure.unverifiedEmail(provider.label) }
         let name = claims.name.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" })
-        let user = try await accounts.registerWithoutPassword(
-            AccountDraft(name: name, email: email), policy: registration)
+        let user = try await accounts.register(
+            AccountDraft(name: name, email: email), password: nil, policy: registration)
         try await link(userID: user.id, provider: provider.name, subject: claims.subject, email: email)
         return .signedIn(userID: user.id)
     }

@@ -101,18 +101,14 @@ struct OpenIDWebController: RouteCollection {
             return try await self.signIn(request, userID: user.id, flash: "\(label) is linked to your account.")
         } catch let failure as AccountError {
             let message =
-                switch failure {
-                case .tooManyAttempts(let seconds): "Too many failed attempts. Try again in \(seconds) seconds."
-                default: "That is not the password of \(account.profile.email)."
-                }
-            let response = try await request.view.render(
-                "auth/link",
-                LinkPage.Context(
-                    provider: label, email: account.profile.email, token: token, error: message,
-                    session: request.pageSession)
-            ).encodeResponse(status: failure.kind.status, for: request)
-            failure.kind.addHeaders(to: &response.headers)
-            return response
+                failure == .badCredentials
+                ? "That is not the password of \(account.profile.email)." : failure.formMessage
+            return try await failure.answer(
+                request.view.render(
+                    "auth/link",
+                    LinkPage.Context(
+                        provider: label, email: account.profile.email, token: token, error: message,
+                        session: request.pageSession)), for: request)
         }
     }
 
@@ -121,12 +117,7 @@ struct OpenIDWebController: RouteCollection {
     }
 
     private func refused(_ request: Request, _ message: String, status: HTTPResponseStatus) async throws -> Response {
-        try await request.view.render(
-            "auth/login",
-            AuthPage.Context(
-                title: "Log in", formError: message, registrationOpen: false,
-                providers: AuthPage.providerButtons(request), session: request.pageSession)
-        ).encodeResponse(status: status, for: request)
+        try await request.logInPage(formError: message).encodeResponse(status: status, for: request)
     }
 
     /// Off to the provider, the browser keeping the sign-in's state for ten minutes.

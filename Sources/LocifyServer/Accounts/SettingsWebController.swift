@@ -318,7 +318,7 @@ enum SettingsPage {
             context.signInMethods = providers.map { provider in
                 let identity = linked.first { $0.provider == provider.name }
                 return Context.SignInMethod(
-                    label: provider.label, email: identity?.email ?? nil, isLinked: identity != nil,
+                    label: provider.label, email: identity.flatMap(\.email), isLinked: identity != nil,
                     linkURL: AccountPaths.linkProvider(provider.name).path,
                     unlinkURL: AccountPaths.unlinkProvider(provider.name).path)
             }

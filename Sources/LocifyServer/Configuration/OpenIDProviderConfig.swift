@@ -45,9 +45,10 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
 
     public init(
         name: String, label: String, issuer: String, clientID: String, clientSecret: String?,
-        scopes: [String] = ["openid", "email", "profile"], kind: Kind = .openID
+        scopes: [String] = ["openid", "email", "profile"], kind: Kind = .openID, appleKey: AppleKey? = nil
     ) {
         self.kind = kind
+        self.appleKey = appleKey
         self.name = name
         self.label = label
         self.issuer = issuer
@@ -113,8 +114,8 @@ public struct OpenIDProviderConfig: Sendable, Equatable {
                         ?? name.prefix(1).uppercased() + name.dropFirst(),
                     issuer: issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer, clientID: clientID,
                     clientSecret: LocifyConfig.nonEmpty(environment[prefix + "CLIENT_SECRET"]),
-                    scopes: kind == .facebook || scopes.contains("openid") ? scopes : ["openid"] + scopes, kind: kind))
-            providers[providers.count - 1].appleKey = appleKey
+                    scopes: kind == .facebook || scopes.contains("openid") ? scopes : ["openid"] + scopes, kind: kind,
+                    appleKey: appleKey))
         }
         return providers
     }

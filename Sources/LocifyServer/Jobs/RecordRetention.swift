@@ -5,7 +5,8 @@ import SQLKit
 import Vapor
 
 /// Lets go of the records of finished work, so the tables that every background pass reads stay small:
-/// jobs done longer ago than the retention, expired browser sessions and expired OAuth tokens. Failed
+/// jobs done longer ago than the retention, expired browser sessions and OAuth tokens, and sign-ins with
+/// another provider never finished (or links never confirmed) once out of date. Failed
 /// jobs stay until an operator retries or discards them. (Features let go of their own records the same
 /// way, e.g. the notification delivery log.)
 struct RecordRetention {
@@ -17,6 +18,7 @@ struct RecordRetention {
         var finishedJobs = 0
         var sessions = 0
         var tokens = 0
+        var signIns = 0
     }
 
     @discardableResult
@@ -28,6 +30,10 @@ struct RecordRetention {
             where: #""expires_at" <= \#(bind: now)"#)
         pruned.tokens = try await TableWriter(APITokensTable.self, on: database).delete(
             where: #""expires_at" IS NOT NULL AND "expires_at" <= \#(bind: now)"#)
+        pruned.signIns =
+            try await TableWriter(SignInAttemptsTable.self, on: database).delete(
+                where: #""expires_at" <= \#(bind: now)"#)
+            + TableWriter(SignInConfirmationsTable.self, on: database).delete(where: #""expires_at" <= \#(bind: now)"#)
         return pruned
     }
 }

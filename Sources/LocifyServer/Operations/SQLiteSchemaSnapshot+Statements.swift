@@ -70,6 +70,7 @@ extension SQLiteSchemaSnapshot {
         #"LocifyServer.CreatePlaceComments"#,
         #"LocifyServer.CreatePlacePhotos"#,
         #"LocifyServer.CreateSignInIdentities"#,
+        #"LocifyServer.CreateCategoryShares"#,
     ]
 
     /// The statements, in the order SQLite made the objects (a table before its indexes).
@@ -251,5 +252,9 @@ extension SQLiteSchemaSnapshot {
         #"CREATE INDEX "user_identities_by_user" ON "user_identities" ("user_id")"#,
         #"CREATE TABLE "sign_in_attempts" ("id" INTEGER PRIMARY KEY, "state_digest" TEXT NOT NULL, "provider" TEXT NOT NULL, "verifier" TEXT NOT NULL, "nonce" TEXT NOT NULL, "linking_user_id" INTEGER REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "created_at" REAL NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:sign_in_attempts.state_digest" UNIQUE ("state_digest"))"#,
         #"CREATE TABLE "sign_in_confirmations" ("id" INTEGER PRIMARY KEY, "token_digest" TEXT NOT NULL, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "provider" TEXT NOT NULL, "subject" TEXT NOT NULL, "email" TEXT, "created_at" REAL NOT NULL, "expires_at" REAL NOT NULL, CONSTRAINT "uq:sign_in_confirmations.token_digest" UNIQUE ("token_digest"))"#,
+        #"CREATE TABLE "category_shares" ("id" INTEGER PRIMARY KEY, "category_id" INTEGER NOT NULL REFERENCES "place_categories" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "member_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "can_edit" INTEGER NOT NULL, "created_at" REAL NOT NULL, "updated_at" REAL NOT NULL, CONSTRAINT "uq:category_shares.category_id+category_shares.member_id" UNIQUE ("category_id", "member_id"))"#,
+        #"CREATE INDEX "category_shares_by_member" ON "category_shares" ("member_id")"#,
+        #"CREATE INDEX "category_shares_by_owner" ON "category_shares" ("user_id")"#,
+        #"CREATE TABLE "category_links" ("id" INTEGER PRIMARY KEY, "category_id" INTEGER NOT NULL REFERENCES "place_categories" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, "token" TEXT NOT NULL, "created_at" REAL NOT NULL, CONSTRAINT "uq:category_links.category_id" UNIQUE ("category_id"), CONSTRAINT "uq:category_links.token" UNIQUE ("token"))"#,
     ]
 }

@@ -2,25 +2,6 @@ import Crypto
 import Foundation
 import LocifyCore
 
-/// A provider a person signs in with: where the sign-in starts, and who came back with a code.
-protocol SignInProviderClient: Sendable {
-    var provider: OpenIDProviderConfig { get }
-    func authorizationURL(state: String, nonce: String, proofKey: ProofKey, redirectURI: String) async throws
-        -> String
-    /// The person the code names, checked as the provider's protocol asks (`nonce` where it carries one).
-    func person(forCode code: String, proofKey: ProofKey, nonce: String, redirectURI: String, now: Date)
-        async throws -> OpenIDClaims
-}
-
-extension OpenIDClient: SignInProviderClient {
-    func person(forCode code: String, proofKey: ProofKey, nonce: String, redirectURI: String, now: Date)
-        async throws -> OpenIDClaims
-    {
-        let token = try await idToken(forCode: code, proofKey: proofKey, redirectURI: redirectURI)
-        return try await claims(of: token, nonce: nonce, now: now)
-    }
-}
-
 /// Facebook Login: OAuth 2 with its dialog, the code exchanged at the Graph API for an access token, and
 /// the person read from `/me` with it. There is no ID token: the state (single use, bound to the browser)
 /// and PKCE are the sign-in's checks, and every Graph call carries `appsecret_proof`, so a token taken

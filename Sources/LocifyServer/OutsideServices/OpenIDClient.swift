@@ -71,14 +71,14 @@ final class OpenIDClient: Sendable {
 
     /// Exchanges the code the provider sent back for its ID token, proving with the verifier that this
     /// server started the sign-in.
-    func idToken(forCode code: String, proofKey: ProofKey, redirectURI: String) async throws -> String {
+    func idToken(forCode code: String, proofKey: ProofKey, redirectURI: String, now: Date) async throws -> String {
         let endpoint = try await discovery().tokenEndpoint
         var form = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
             ("client_id", provider.clientID), ("code_verifier", proofKey.verifier),
         ]
         if let key = provider.appleKey {
-            form.append(("client_secret", try AppleClientSecret.make(key, clientID: provider.clientID, now: Date())))
+            form.append(("client_secret", try AppleClientSecret.make(key, clientID: provider.clientID, now: now)))
         } else if let secret = provider.clientSecret {
             form.append(("client_secret", secret))
         }
@@ -141,5 +141,24 @@ final class OpenIDClient: Sendable {
             throw OutsideServiceError(service: provider.label, reason: .unreadable("not JSON"))
         }
         return object
+    }
+}
+
+/// A provider a person signs in with: where the sign-in starts, and who came back with a code.
+protocol SignInProviderClient: Sendable {
+    var provider: OpenIDProviderConfig { get }
+    func authorizationURL(state: String, nonce: String, proofKey: ProofKey, redirectURI: String) async throws
+        -> String
+    /// The person the code names, checked as the provider's protocol asks (`nonce` where it carries one).
+    func person(forCode code: String, proofKey: ProofKey, nonce: String, redirectURI: String, now: Date)
+        async throws -> OpenIDClaims
+}
+
+extension OpenIDClient: SignInProviderClient {
+    func person(forCode code: String, proofKey: ProofKey, nonce: String, redirectURI: String, now: Date)
+        async throws -> OpenIDClaims
+    {
+        let token = try await idToken(forCode: code, proofKey: proofKey, redirectURI: redirectURI, now: now)
+        return try await claims(of: token, nonce: nonce, now: now)
     }
 }

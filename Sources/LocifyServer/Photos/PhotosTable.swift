@@ -32,15 +32,23 @@ enum PhotosTable: StoredTable {
     ])
 
     static func photo(from row: PlainRow) throws -> Photo {
-        let mimeType = try row.requiredText(5)
-        guard let format = ImageFormat(mimeType: mimeType) else {
-            throw PlainRow.UnreadableColumn(column: "mime_type", expected: "a known image type, not \(mimeType)")
-        }
+        let format = try row.requiredImageFormat(5)
         return Photo(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             contactID: try row.requiredInteger(3), originalFilename: try row.requiredText(4), format: format,
             byteCount: try row.requiredInteger(6), width: try row.requiredInteger(7),
             height: try row.requiredInteger(8),
             digest: try row.requiredText(9), createdAt: try row.requiredDate(10), updatedAt: try row.requiredDate(11))
+    }
+}
+
+extension PlainRow {
+    /// The image format a stored picture's `mime_type` at `index` names.
+    func requiredImageFormat(_ index: Int) throws -> ImageFormat {
+        let mimeType = try requiredText(index)
+        guard let format = ImageFormat(mimeType: mimeType) else {
+            throw UnreadableColumn(column: "mime_type", expected: "a known image type, not \(mimeType)")
+        }
+        return format
     }
 }

@@ -13,6 +13,28 @@ enum PlaceCategoriesPage {
         /// The inline rename field, with its problem when a rename was refused.
         let field: FormField
         let renameOffline: OfflineForm
+        let sharingURL: String
+    }
+
+    /// A category someone else shares with the person: whose, what they may do, and leaving it.
+    struct SharedRow: Encodable {
+        let id: Int
+        let name: String
+        let ownerName: String
+        let roleWords: String
+        let count: Int
+        let url: String
+        let leaveURL: String
+
+        init(_ shared: CategorySharing.SharedCategory) {
+            id = shared.category.id
+            name = shared.category.name
+            ownerName = shared.ownerName
+            roleWords = shared.role.words
+            count = shared.placesCount
+            url = PlacePaths.category(id).path
+            leaveURL = CategorySharePaths.leave(id).path
+        }
     }
 
     struct Context: Encodable {
@@ -20,6 +42,7 @@ enum PlaceCategoriesPage {
         let favoritesCount: Int
         let favoritesURL: String
         let categories: [Row]
+        let shared: [SharedRow]
         let placesCount: Int
         let newCategory: FormField
         let createURL: String
@@ -28,12 +51,14 @@ enum PlaceCategoriesPage {
         let importExportURL: String
 
         init(
-            categories: [(PlaceCategory, Int)], favorites: Int, errors: FieldMessages = [:], typedName: String? = nil,
+            categories: [(PlaceCategory, Int)], favorites: Int, shared: [CategorySharing.SharedCategory] = [],
+            errors: FieldMessages = [:], typedName: String? = nil,
             renaming: (id: Int, name: String, errors: FieldMessages)? = nil, session: PageSession
         ) {
             layout = LayoutContext(title: "Places", section: .places, session: session)
             favoritesCount = favorites
             favoritesURL = PlacePaths.favorites.path
+            self.shared = shared.map(SharedRow.init)
             self.categories = categories.map { category, count in
                 let isRenamed = renaming?.id == category.id
                 return Row(
@@ -48,7 +73,8 @@ enum PlaceCategoriesPage {
                     ).identified(as: "category-\(category.id)-name"),
                     renameOffline: OfflineForm(
                         .update, of: .category, id: category.id, summary: "Renaming “\(category.name)”",
-                        then: SitePaths.places.path))
+                        then: SitePaths.places.path),
+                    sharingURL: CategorySharePaths.sharing(category.id).path)
             }
             placesCount = categories.reduce(0) { $0 + $1.1 }
             newCategory = FormField(

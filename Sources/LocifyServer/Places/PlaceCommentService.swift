@@ -45,14 +45,10 @@ struct PlaceCommentService {
     func create(placeID: Int?, _ draft: PlaceCommentDraft, typeErrors: [FieldError] = [], uuid: UUID? = nil)
         async throws -> PlaceComment
     {
-        var problems = typeErrors
-        if placeID == nil, !typeErrors.contains(where: { $0.field == "place_id" }) {
-            problems.append(FieldError(field: "place_id", message: "Choose the place this comment is about."))
-        }
-        let body = try ValidationFailure.checking(typeErrors: problems) { () throws(ValidationFailure) in
-            try draft.validated()
-        }
-        guard let placeID else { throw ValidationFailure(problems) }
+        let (body, placeID) = try ValidationFailure.checking(
+            parent: placeID, field: "place_id", missing: "Choose the place this comment is about.",
+            typeErrors: typeErrors
+        ) { () throws(ValidationFailure) in try draft.validated() }
         try await database.requireNewRecord(uuid, in: PlaceCommentsTable.self, ownedBy: ownerID)
         try await database.requirePlace(placeID, ownedBy: ownerID)
         let now = dependencies.now()
@@ -119,18 +115,4 @@ enum PlaceCommentFailure: AppFailure {
 
     var kind: FailureKind { .forbidden }
     var messages: [String] { ["Only the person who wrote a comment can change or delete it."] }
-}
-
-extension Database {
-    /// Another account's place is as absent as a missing one, but for the input of something that belongs
-    /// to a place (a comment, a picture) it is a problem with the input: 404, naming `place_id`.
-    func requirePlace(_ id: Int, ownedBy ownerID: Int) async throws {
-        let rows = try await plainRows(
-            #"SELECT "id" FROM "places" WHERE "user_id" = \#(literal: ownerID) AND "id" = \#(literal: id)"#,
-            columns: ["id"])
-        guard !rows.isEmpty else {
-            throw ValidationFailure(
-                field: "place_id", "place_id must be one of your places.", reason: .unknownReference)
-        }
-    }
 }

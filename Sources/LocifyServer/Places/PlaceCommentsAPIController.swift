@@ -20,15 +20,15 @@ struct PlaceCommentsAPIController: RouteCollection {
 
     func indexOfPlace(request: Request) async throws -> PageResource<PlaceCommentResource> {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
         return try await page(request, placeID: placeID, path: PlaceCommentPaths.apiPlaceComments(placeID))
     }
 
+    /// The comments on the person's places (every one when `placeID` is nil), or on one shared with them.
     private func page(_ request: Request, placeID: Int?, path: some SiteAddress) async throws -> PageResource<
         PlaceCommentResource
     > {
         let query = try ListQuery(from: request, defaultSort: PlaceCommentService.defaultSort)
-        let (comments, window) = try await request.placeComments().page(
+        let (comments, window) = try await request.placeComments(onPlace: placeID).page(
             placeID: placeID, sort: query.sort, page: query.page)
         return PageResource(
             items: try await request.placeCommentResources(comments), window: window,
@@ -36,7 +36,8 @@ struct PlaceCommentsAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceCommentResource> {
-        let comment = try await request.placeComments().comment(try request.pathID(.commentID))
+        let id = try request.pathID(.commentID)
+        let comment = try await request.placeComments(around: id).comment(id)
         return DataEnvelope(data: try await request.placeCommentResource(comment))
     }
 
@@ -48,12 +49,18 @@ struct PlaceCommentsAPIController: RouteCollection {
     /// The path names the place.
     func createForPlace(request: Request) async throws -> Response {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
+        _ = try await request.placeAccess(placeID)
         return try await created(request, input: try request.placeCommentInput(), placeID: placeID)
     }
 
     private func created(_ request: Request, input: PlaceCommentInput, placeID: Int?) async throws -> Response {
-        let comments = try request.placeComments()
+        // A place out of the person's reach is refused as a missing one, by their own comments.
+        let comments =
+            if let placeID, let reached = try? await request.placeComments(onPlace: placeID) {
+                reached
+            } else {
+                try request.placeComments()
+            }
         let uuid = try request.clientUUID()
         return try await request.answerCreate(of: PlaceCommentsTable.self, uuid: uuid) {
             DataEnvelope(data: try await request.placeCommentResource(try await comments.comment($0)))
@@ -66,16 +73,16 @@ struct PlaceCommentsAPIController: RouteCollection {
 
     /// `body` left out keeps the text; a comment stays on its place.
     func update(request: Request) async throws -> DataEnvelope<PlaceCommentResource> {
+        let id = try request.pathID(.commentID)
+        let comments = try await request.placeComments(around: id)
         let input = try request.placeCommentInput()
-        let comment = try await request.placeComments().update(
-            try request.pathID(.commentID), typeErrors: input.typeErrors
-        ) { input.merged(into: $0) }
+        let comment = try await comments.update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
         return DataEnvelope(data: try await request.placeCommentResource(comment))
     }
 
     func delete(request: Request) async throws -> DeletedResource {
         let id = try request.pathID(.commentID)
-        try await request.placeComments().delete(id)
+        try await request.placeComments(around: id).delete(id)
         return DeletedResource(id: id)
     }
 }

@@ -16,26 +16,30 @@ struct PlaceCommentsWebController: RouteCollection {
 
     func add(request: Request) async throws -> Response {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
+        let comments = try await request.placeComments(onPlace: placeID)
         let form = try request.content.decode(CommentForm.self)
         return try await handle(request, place: placeID, typed: form) {
-            _ = try await request.placeComments().create(placeID: placeID, PlaceCommentDraft(body: form.body))
+            _ = try await comments.create(placeID: placeID, PlaceCommentDraft(body: form.body))
             return .redirect(to: PlaceCommentPaths.onPage(of: placeID), flash: "The comment was added.")
         }
     }
 
     func edit(request: Request) async throws -> Response {
-        let comment = try await request.placeComments().comment(try request.pathID(.commentID))
+        let id = try request.pathID(.commentID)
+        let comments = try await request.placeComments(around: id)
+        let comment = try await comments.comment(id)
         let form = try request.content.decode(CommentForm.self)
         return try await handle(request, place: comment.placeID, item: comment.id, typed: form) {
-            _ = try await request.placeComments().update(comment.id) { _ in PlaceCommentDraft(body: form.body) }
+            _ = try await comments.update(comment.id) { _ in PlaceCommentDraft(body: form.body) }
             return .redirect(to: PlaceCommentPaths.onPage(of: comment.placeID), flash: "The comment was saved.")
         }
     }
 
     func delete(request: Request) async throws -> Response {
-        let comment = try await request.placeComments().comment(try request.pathID(.commentID))
-        try await request.placeComments().delete(comment.id)
+        let id = try request.pathID(.commentID)
+        let comments = try await request.placeComments(around: id)
+        let comment = try await comments.comment(id)
+        try await comments.delete(comment.id)
         return request.redirect(to: PlaceCommentPaths.onPage(of: comment.placeID), flash: "The comment was deleted.")
     }
 

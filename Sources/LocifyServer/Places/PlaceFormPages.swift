@@ -101,7 +101,8 @@ enum PlaceFormPage {
         let searched: Bool
         let fields: [FormField]
         let categoryField: FormField
-        let newCategoryField: FormField
+        /// Absent when a member edits a shared place: their categories are not its owner's.
+        let newCategoryField: FormField?
         let notesField: FormField
         let ratingField: FormField
         let latitudeField: FormField
@@ -120,7 +121,7 @@ enum PlaceFormPage {
         init(
             form: PlaceForm, errors: FieldMessages, categories: [PlaceCategory], editing: Place?,
             search: (text: String, hits: [PlaceSearchHit])?, nearby: [PlaceSearchHit] = [],
-            searchPoint: Coordinate? = nil,
+            searchPoint: Coordinate? = nil, allowsNewCategory: Bool = true,
             tilesEnabled: Bool, session: PageSession
         ) {
             self.nearby = nearby.map { hit in
@@ -159,10 +160,12 @@ enum PlaceFormPage {
                 "category_id", label: "Category", control: .select, errors: errors,
                 hint: form.suggestedKind.map { "Suggested: the map calls it a \($0)." }, isRequired: true,
                 options: SelectOption.categories(categories, chosen: chosen, none: "Choose a category"))
-            newCategoryField = FormField(
-                "new_category", label: "Or a new category", value: form.newCategory, errors: errors,
-                hint: "Made with the place; leave empty to use the category chosen above.",
-                maxLength: PlaceCategory.maximumNameLength)
+            newCategoryField =
+                allowsNewCategory
+                ? FormField(
+                    "new_category", label: "Or a new category", value: form.newCategory, errors: errors,
+                    hint: "Made with the place; leave empty to use the category chosen above.",
+                    maxLength: PlaceCategory.maximumNameLength) : nil
             notesField = FormField("notes", label: "Notes", control: .textarea, value: form.notes, errors: errors)
             ratingField = FormField(
                 "rating", label: "Rating", control: .select, errors: errors,

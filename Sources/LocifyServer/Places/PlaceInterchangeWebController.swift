@@ -21,11 +21,12 @@ struct PlaceInterchangeWebController: RouteCollection {
 
     private func render(_ request: Request, errors: FieldMessages, chosenCategory: String?) async throws -> View {
         let (categories, _) = try await request.places().categories()
+        let shared = try await request.categorySharing().sharedWithMe()
         return try await request.view.render(
             "settings/places",
             PlaceInterchangePage.Context(
-                categories: categories.map(\.0), chosenCategory: chosenCategory, errors: errors,
-                session: request.pageSession))
+                categories: categories.map(\.0), shared: shared.map(\.labelled), chosenCategory: chosenCategory,
+                errors: errors, session: request.pageSession))
     }
 
     func export(request: Request) async throws -> Response {
@@ -36,7 +37,10 @@ struct PlaceInterchangeWebController: RouteCollection {
             }
             var filter = PlaceFilter()
             if let text = parameters["category_id"], !text.isEmpty {
-                filter.categoryID = try await request.places().category(LooseValue.integer(text) ?? 0).id
+                // One of the person's categories, or one shared with them: its owner's places.
+                filter.categoryID = try await request.categorySharing().access(
+                    toCategory: LooseValue.integer(text) ?? 0
+                ).categoryID
             }
             if parameters["favorite"] != nil { filter.favorite = true }
             return .page(try await request.placesDownload(format, filter: filter))
@@ -132,7 +136,11 @@ enum PlaceInterchangePage {
         let importCategory: FormField
         let settingsURL: String
 
-        init(categories: [PlaceCategory], chosenCategory: String?, errors: FieldMessages, session: PageSession) {
+        /// `shared`, the categories shared with the person, are exported, not imported into.
+        init(
+            categories: [PlaceCategory], shared: [PlaceCategory] = [], chosenCategory: String?, errors: FieldMessages,
+            session: PageSession
+        ) {
             layout = LayoutContext(title: "Import and export places", section: .settings, session: session)
             exportURL = PlacePaths.settingsExport.path
             importURL = PlacePaths.settingsImport.path
@@ -158,17 +166,20 @@ enum PlaceInterchangePage {
                     + "CSV). You see what would happen before anything is saved.",
                 isRequired: true, accept: ".gpx,.kml,.kmz,.json,.geojson,.csv"
             ).identified(as: "places-file")
-            func categoryField(_ name: String, id: String, label: String, all: String) -> FormField {
+            func categoryField(_ name: String, id: String, label: String, all: String, among: [PlaceCategory])
+                -> FormField
+            {
                 FormField(
                     name, label: label, control: .select,
-                    options: SelectOption.categories(categories, chosen: chosenCategory, none: all)
+                    options: SelectOption.categories(among, chosen: chosenCategory, none: all)
                 ).identified(as: id)
             }
             exportCategory = categoryField(
-                "category_id", id: "export-category", label: "Places", all: "All categories")
+                "category_id", id: "export-category", label: "Places", all: "All categories",
+                among: categories + shared)
             importCategory = categoryField(
                 "category_id", id: "import-category", label: "Put them in",
-                all: "The categories the file names (made when missing)")
+                all: "The categories the file names (made when missing)", among: categories)
             settingsURL = SitePaths.settings.path
         }
     }

@@ -101,9 +101,15 @@ enum PlaceListPage {
         let map: MapView
         let previousURL: String?
         let nextURL: String?
-        let newPlaceURL: String
+        /// Absent for a reader of a shared category.
+        let newPlaceURL: String?
         let categoriesURL: String
-        let exportURL: String
+        /// The owner's own: a shared category's members export nothing of it here.
+        let exportURL: String?
+        let sharingURL: String?
+        /// The owner's name on a category shared with the person, and what the person may do.
+        let sharedBy: String?
+        let roleWords: String?
         let isFiltered: Bool
         /// What a place made offline holds to belong in this list (`category_id=5`): the offline app shows
         /// such a place at its top until it is sent.
@@ -111,10 +117,13 @@ enum PlaceListPage {
 
         init(
             heading: String, list: some SiteAddress, query: Query, found: [PlaceService.Found], window: PageWindow,
-            categoryNames: [Int: String], errors: FieldMessages, nearLabel: String?, newPlaceURL: String,
-            exportURL: String, tilesEnabled: Bool, session: PageSession, filter: PlaceFilter,
-            coverURLs: [Int: String] = [:]
+            categoryNames: [Int: String], errors: FieldMessages, nearLabel: String?, newPlaceURL: String?,
+            exportURL: String?, sharingURL: String? = nil, shared: CategorySharing.SharedCategory? = nil,
+            tilesEnabled: Bool, session: PageSession, filter: PlaceFilter, coverURLs: [Int: String] = [:]
         ) {
+            self.sharingURL = sharingURL
+            sharedBy = shared?.ownerName
+            roleWords = shared?.role.words
             offlineHolds =
                 filter.categoryID.map { "category_id=\($0)" } ?? (filter.favorite == true ? "is_favorite=true" : nil)
             layout = LayoutContext(title: heading, section: .places, session: session)
@@ -201,11 +210,23 @@ enum PlacePage {
         let around: String?
         let comments: PlaceCommentsSection
         let photos: PlacePhotosSection
+        /// The owner's own buttons (favorite, the offline forms), and the editing ones of the owner and a
+        /// shared list's editors.
+        let isOwner: Bool
+        let canEdit: Bool
+        /// The owner's name, on a place of a category shared with the person, and what they may do.
+        let sharedBy: String?
+        let roleWords: String
 
         init(
             place: Place, categoryName: String, neighbours: [Place], comments: PlaceCommentsSection,
-            photos: PlacePhotosSection, preferredApp: MapsApp, tilesEnabled: Bool, session: PageSession
+            photos: PlacePhotosSection, role: PlaceRole = .owner, sharedBy: String? = nil, preferredApp: MapsApp,
+            tilesEnabled: Bool, session: PageSession
         ) {
+            isOwner = role == .owner
+            canEdit = role.canEditPlaces
+            self.sharedBy = sharedBy
+            roleWords = role.words
             self.comments = comments
             self.photos = photos
             let fields = place.fields
@@ -255,9 +276,11 @@ enum PlacePage {
 extension PlacePage {
     /// The page of the signed-in person's place `id`; `problem` puts a refused comment form back as it was.
     static func load(_ request: Request, id: Int, problem: FormProblem? = nil) async throws -> Context {
-        let places = try request.places()
+        let (access, places) = try await request.placeAccess(id)
         let place = try await places.place(id)
-        let commentService = try request.placeComments()
+        let commentService = try request.placeComments(of: access)
+        let sharedBy =
+            access.isOwner ? nil : try await request.categorySharing().sharedCategory(access.categoryID).ownerName
         // Each reads one thing about the place only: they run together.
         async let category = places.category(place.categoryID)
         async let neighbours = places.page(
@@ -265,7 +288,7 @@ extension PlacePage {
             page: PageSelection(page: 1, limit: 500)
         ).0.map(\.place)
         async let comments = commentService.all(onPlace: place.id)
-        async let photos = request.placePhotos().photos(ofPlace: place.id)
+        async let photos = request.placePhotos(of: access).photos(ofPlace: place.id)
         let authors = try await commentService.authorNames(of: try await comments)
         return Context(
             place: place, categoryName: try await category.name, neighbours: try await neighbours,
@@ -273,9 +296,11 @@ extension PlacePage {
                 placeID: place.id, comments: try await comments, authors: authors,
                 viewerID: commentService.authorID, problem: problem),
             photos: PlacePhotosSection(
-                place: place, photos: try await photos, links: request.placePhotoResources(try await photos),
-                maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem),
-            preferredApp: request.preferredMapsApp, tilesEnabled: request.mapTilesEnabled,
+                place: place, photos: try await photos,
+                maximumBytes: request.application.locifyConfig.maximumPhotoBytes, problem: problem,
+                canEdit: access.role.canEditPlaces, link: { request.storedFileLink($0.storedFilename) }),
+            role: access.role, sharedBy: sharedBy, preferredApp: request.preferredMapsApp,
+            tilesEnabled: request.mapTilesEnabled,
             session: request.pageSession)
     }
 }

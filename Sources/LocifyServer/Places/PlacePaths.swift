@@ -72,3 +72,26 @@ enum PlacePhotoPaths {
     /// A picture's file, by the name after `place-photos/` in its `new_filename`.
     static let stored = SitePaths.store.appending(PlacePhoto.folder).appending(text: .photoFile)
 }
+
+extension PathParameter {
+    static let shareID = PathParameter("shareID")
+    static let linkToken = PathParameter("linkToken")
+}
+
+/// Categories shared with other accounts and through public links: the owner's sharing page, a member's
+/// leaving, the public page, and the API.
+enum CategorySharePaths {
+    static let sharing = PlacePaths.category.appending("sharing")
+    static let share = sharing.appending(.shareID)
+    static let revoke = share.appending("revoke")
+    static let link = sharing.appending("link")
+    static let revokeLink = link.appending("revoke")
+    static let leave = PlacePaths.category.appending("leave")
+    /// A category's public page, for anyone holding its link.
+    static let publicList = SitePath("shared").appending(text: .linkToken)
+    static let apiShares = PlacePaths.apiCategory.appending("shares")
+    static let apiShare = apiShares.appending(.shareID)
+    static let apiLink = PlacePaths.apiCategory.appending("link")
+    static let apiShared = SitePaths.api.appending("sharedcategories")
+    static let apiSharedCategory = apiShared.appending(.categoryID)
+}

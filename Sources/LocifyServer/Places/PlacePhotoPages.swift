@@ -1,5 +1,4 @@
 import Foundation
-import LocifyAPI
 import LocifyCore
 import Vapor
 
@@ -36,16 +35,20 @@ struct PlacePhotosSection: Encodable {
     let uploadURL: String
     let fileField: FormField
     let isFull: Bool
+    /// The owner and a shared list's editors add, move and delete pictures; its readers look.
+    let canEdit: Bool
 
+    /// `link` makes each picture's signed link.
     init(
-        place: Place, photos: [PlacePhoto], links: [PlacePhotoResource], maximumBytes: Int, problem: FormProblem?
+        place: Place, photos: [PlacePhoto], maximumBytes: Int, problem: FormProblem?, canEdit: Bool = true,
+        link: (PlacePhoto) -> String
     ) {
-        let urls = Dictionary(links.map { ($0.id, $0.link) }, uniquingKeysWith: { first, _ in first })
+        self.canEdit = canEdit
         let name = place.fields.name
         items = photos.enumerated().map { index, photo in
             let scale = min(1, 160 / Double(max(photo.width, photo.height, 1)))
             return Card(
-                id: photo.id, url: urls[photo.id] ?? "", width: max(1, Int((Double(photo.width) * scale).rounded())),
+                id: photo.id, url: link(photo), width: max(1, Int((Double(photo.width) * scale).rounded())),
                 height: max(1, Int((Double(photo.height) * scale).rounded())),
                 label: index == 0 ? "Cover picture of \(name)" : "Picture \(index + 1) of \(name)",
                 position: index + 1, isCover: index == 0, isLast: index == photos.count - 1,

@@ -70,8 +70,7 @@ struct PlacePhotoService {
         let id = try await database.write(ownedBy: ownerID, at: now) { [self] transaction in
             // Counted inside the write, which holds the account's revision lock: two uploads at once
             // cannot both take the last free place or the same position.
-            let count = try await PlacePhotoService(database: transaction, ownerID: ownerID, dependencies: dependencies)
-                .count(ofPlace: placeID)
+            let count = try await on(transaction).photos(ofPlace: placeID).count
             guard count < PlacePhoto.maximumPerPlace else {
                 throw ValidationFailure(field: "photo", PlacePhoto.tooMany, reason: .conflict)
             }
@@ -93,11 +92,10 @@ struct PlacePhotoService {
         let moved = try await photo(id)
         let now = dependencies.now()
         try await database.write(ownedBy: ownerID, at: now) { [self] transaction in
-            var order = try await PlacePhotoService(
-                database: transaction, ownerID: ownerID, dependencies: dependencies
-            ).photos(ofPlace: moved.placeID).map(\.id)
-            order.removeAll { $0 == id }
-            order.insert(id, at: PlacePhoto.position(position, among: order.count + 1) - 1)
+            var order = try await on(transaction).photos(ofPlace: moved.placeID)
+            guard let index = order.firstIndex(where: { $0.id == id }) else { throw AppError.notFound }
+            let picture = order.remove(at: index)
+            order.insert(picture, at: PlacePhoto.position(position, among: order.count + 1) - 1)
             try await renumber(order, on: transaction, now: now)
         }
         return try await photo(id)
@@ -107,42 +105,24 @@ struct PlacePhotoService {
     /// shows them.
     func delete(_ id: Int) async throws {
         let photo = try await photo(id)
-        try await database.write(ownedBy: ownerID, at: dependencies.now()) { [self] transaction in
+        let now = dependencies.now()
+        try await database.write(ownedBy: ownerID, at: now) { [self] transaction in
             try await TableWriter(PlacePhotosTable.self, on: transaction).delete(photo.id, ownedBy: ownerID)
-            let rest = try await PlacePhotoService(database: transaction, ownerID: ownerID, dependencies: dependencies)
-                .photos(ofPlace: photo.placeID).map(\.id)
-            try await renumber(rest, on: transaction, now: dependencies.now())
+            try await renumber(on(transaction).photos(ofPlace: photo.placeID), on: transaction, now: now)
             try await PhotoBlobs(database: transaction, ownerID: ownerID).deleteUnused()
         }
     }
 
-    /// Gives `order`'s pictures positions 1, 2, 3…, writing only those that move.
-    private func renumber(_ order: [Int], on transaction: any Database, now: Date) async throws {
-        let current = try await PlacePhotoService(database: transaction, ownerID: ownerID, dependencies: dependencies)
-            .positions(of: order)
+    /// Gives the pictures positions 1, 2, 3… in `order`, writing only those that move.
+    private func renumber(_ order: [PlacePhoto], on transaction: any Database, now: Date) async throws {
         let writer = TableWriter(PlacePhotosTable.self, on: transaction)
-        for (index, id) in order.enumerated() where current[id] != index + 1 {
-            try await writer.update(id, ownedBy: ownerID, set: [.position: index + 1, .updatedAt: now])
+        for (index, picture) in order.enumerated() where picture.position != index + 1 {
+            try await writer.update(picture.id, ownedBy: ownerID, set: [.position: index + 1, .updatedAt: now])
         }
     }
 
-    private func positions(of ids: [Int]) async throws -> [Int: Int] {
-        guard !ids.isEmpty else { return [:] }
-        let rows = try await database.plainRows(
-            #"SELECT "id", "position" FROM "place_photos" WHERE \#(SQLQueryString.owned(by: ownerID, ids: ids))"#,
-            columns: ["id", "position"])
-        var positions: [Int: Int] = [:]
-        for row in rows { positions[try row.requiredInteger(0)] = try row.requiredInteger(1) }
-        return positions
+    /// The same service inside a write's transaction.
+    private func on(_ transaction: any Database) -> PlacePhotoService {
+        PlacePhotoService(database: transaction, ownerID: ownerID, dependencies: dependencies)
     }
-
-    private func count(ofPlace placeID: Int) async throws -> Int {
-        let rows = try await database.plainRows(
-            """
-            SELECT COUNT(*) AS "count" FROM "place_photos" \
-            WHERE "user_id" = \(literal: ownerID) AND "place_id" = \(literal: placeID)
-            """, columns: ["count"])
-        return try rows.first?.integer(0) ?? 0
-    }
-
 }

@@ -17,21 +17,21 @@ struct PlacePhotosAPIController: RouteCollection {
     /// Every picture of the place, cover first (a place holds at most `PlacePhoto.maximumPerPlace`).
     func indexOfPlace(request: Request) async throws -> DataEnvelope<[PlacePhotoResource]> {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
-        return DataEnvelope(data: request.placePhotoResources(try await request.placePhotos().photos(ofPlace: placeID)))
+        let photos = try await request.placePhotos(ofPlace: placeID, needing: .reader)
+        return DataEnvelope(data: request.placePhotoResources(try await photos.photos(ofPlace: placeID)))
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlacePhotoResource> {
-        let photo = try await request.placePhotos().photo(try request.pathID(.placePhotoID))
+        let id = try request.pathID(.placePhotoID)
+        let photo = try await request.placePhotos(showing: id, needing: .reader).photo(id)
         return DataEnvelope(data: request.placePhotoResources([photo])[0])
     }
 
     /// Adds a picture after the place's others; a `contact_id` in the body is ignored.
     func create(request: Request) async throws -> Response {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
+        let photos = try await request.placePhotos(ofPlace: placeID, needing: .editor)
         let upload = try request.photoUpload()
-        let photos = try request.placePhotos()
         let uuid = try request.clientUUID()
         return try await request.answerCreate(of: PlacePhotosTable.self, uuid: uuid) {
             DataEnvelope(data: request.placePhotoResources([try await photos.photo($0)])[0])
@@ -45,7 +45,7 @@ struct PlacePhotosAPIController: RouteCollection {
     /// `{"position": n}` moves the picture among its place's; 1 makes it the cover.
     func move(request: Request) async throws -> DataEnvelope<PlacePhotoResource> {
         let id = try request.pathID(.placePhotoID)
-        let photos = try request.placePhotos()
+        let photos = try await request.placePhotos(showing: id, needing: .editor)
         _ = try await photos.photo(id)
         let input = try request.jsonInput(PlacePhotoInput.self, empty: PlacePhotoInput(position: nil))
         guard input.typeErrors.isEmpty else { throw ValidationFailure(input.typeErrors) }
@@ -57,7 +57,7 @@ struct PlacePhotosAPIController: RouteCollection {
 
     func delete(request: Request) async throws -> DeletedResource {
         let id = try request.pathID(.placePhotoID)
-        try await request.placePhotos().delete(id)
+        try await request.placePhotos(showing: id, needing: .editor).delete(id)
         return DeletedResource(id: id)
     }
 }

@@ -33,10 +33,7 @@ enum PlacePhotosTable: StoredTable {
     ])
 
     static func photo(from row: PlainRow) throws -> PlacePhoto {
-        let mimeType = try row.requiredText(6)
-        guard let format = ImageFormat(mimeType: mimeType) else {
-            throw PlainRow.UnreadableColumn(column: "mime_type", expected: "a known image type, not \(mimeType)")
-        }
+        let format = try row.requiredImageFormat(6)
         return PlacePhoto(
             id: try row.requiredInteger(0), uuid: try row.requiredUUID(1), ownerID: try row.requiredInteger(2),
             placeID: try row.requiredInteger(3), position: try row.requiredInteger(4),

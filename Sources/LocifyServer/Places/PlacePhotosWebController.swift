@@ -13,10 +13,10 @@ struct PlacePhotosWebController: RouteCollection {
 
     func upload(request: Request) async throws -> Response {
         let placeID = try request.pathID(.placeID)
-        _ = try await request.places().place(placeID)
+        let photos = try await request.placePhotos(ofPlace: placeID, needing: .editor)
         do {
             let received = try request.photoUpload()
-            _ = try await request.placePhotos().create(
+            _ = try await photos.create(
                 placeID: placeID, upload: try received.checked(), originalFilename: received.filename)
             return request.redirect(to: PlacePhotoPaths.onPage(of: placeID), flash: "The picture was added.")
         } catch let failure as any AppFailure where failure.kind != .notFound {
@@ -34,8 +34,9 @@ struct PlacePhotosWebController: RouteCollection {
     }
 
     func move(request: Request) async throws -> Response {
-        let photos = try request.placePhotos()
-        let photo = try await photos.photo(try request.pathID(.placePhotoID))
+        let id = try request.pathID(.placePhotoID)
+        let photos = try await request.placePhotos(showing: id, needing: .editor)
+        let photo = try await photos.photo(id)
         let form = try request.content.decode(MoveForm.self)
         let back = PlacePhotoPaths.onPage(of: photo.placeID)
         return try await request.handleAction(returningTo: back) {
@@ -50,8 +51,10 @@ struct PlacePhotosWebController: RouteCollection {
     }
 
     func delete(request: Request) async throws -> Response {
-        let photo = try await request.placePhotos().photo(try request.pathID(.placePhotoID))
-        try await request.placePhotos().delete(photo.id)
+        let id = try request.pathID(.placePhotoID)
+        let photos = try await request.placePhotos(showing: id, needing: .editor)
+        let photo = try await photos.photo(id)
+        try await photos.delete(photo.id)
         return request.redirect(to: PlacePhotoPaths.onPage(of: photo.placeID), flash: "The picture was deleted.")
     }
 }

@@ -242,3 +242,17 @@ struct PlaceService {
             .replacingOccurrences(of: "_", with: "\\_")
     }
 }
+
+extension Database {
+    /// Another account's place is as absent as a missing one, but for the input of something that belongs
+    /// to a place (a comment, a picture) it is a problem with the input: 404, naming `place_id`.
+    func requirePlace(_ id: Int, ownedBy ownerID: Int) async throws {
+        let rows = try await plainRows(
+            #"SELECT "id" FROM "places" WHERE "user_id" = \#(literal: ownerID) AND "id" = \#(literal: id)"#,
+            columns: ["id"])
+        guard !rows.isEmpty else {
+            throw ValidationFailure(
+                field: "place_id", "place_id must be one of your places.", reason: .unknownReference)
+        }
+    }
+}

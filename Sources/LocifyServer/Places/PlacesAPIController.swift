@@ -68,9 +68,10 @@ struct PlacesAPIController: RouteCollection {
     func index(request: Request) async throws -> PageResource<PlaceResource> {
         let query = try ListQuery(from: request, defaultSort: PlaceService.defaultSort)
         let filter = try PlaceFilter(parameters: request.queryParameters)
-        let (found, window) = try await request.places().page(filter: filter, sort: query.sort, page: query.page)
+        let places = try await request.places(listing: filter.categoryID)
+        let (found, window) = try await places.page(filter: filter, sort: query.sort, page: query.page)
         return PageResource(
-            items: try await request.placeResources(found), window: window,
+            items: try await request.placeResources(found, from: places), window: window,
             path: request.absoluteURL(SitePaths.apiPlaces),
             pageURL: query.pageURLs(
                 of: SitePaths.apiPlaces, on: request,
@@ -185,37 +186,36 @@ struct PlacesAPIController: RouteCollection {
     }
 
     func show(request: Request) async throws -> DataEnvelope<PlaceResource> {
-        let place = try await request.places().place(try request.pathID(.placeID))
-        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+        let (_, places) = try await request.placeAccess(try request.pathID(.placeID))
+        return try await request.placeEnvelope(try await places.place(try request.pathID(.placeID)), from: places)
     }
 
     func create(request: Request) async throws -> Response {
         let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
-        let places = try request.places()
+        let places = try await request.placesReceiving(categoryID: input.draft.categoryID)
         let uuid = try request.clientUUID()
         return try await request.answerCreate(of: PlacesTable.self, uuid: uuid) {
-            let place = try await places.place($0)
-            return DataEnvelope(
-                data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+            try await request.placeEnvelope(try await places.place($0), from: places)
         } create: {
             let place = try await places.create(input.draft, typeErrors: input.typeErrors, uuid: uuid)
-            return DataEnvelope(
-                data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+            return try await request.placeEnvelope(place, from: places)
         }
     }
 
     func update(request: Request) async throws -> DataEnvelope<PlaceResource> {
         let id = try request.pathID(.placeID)
-        let places = try request.places()
-        _ = try await places.place(id)
+        let (access, places) = try await request.placeAccess(id, needing: .editor)
         let input = try request.jsonInput(PlaceInput.self, empty: PlaceInput(draft: PlaceDraft(), presentKeys: []))
+        if input.presentKeys.contains("category_id") {
+            try await request.requireMove(of: access, to: input.draft.categoryID)
+        }
         let place = try await places.update(id, typeErrors: input.typeErrors) { input.merged(into: $0) }
-        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+        return try await request.placeEnvelope(place, from: places)
     }
 
     func delete(request: Request) async throws -> DeletedResource {
         let id = try request.pathID(.placeID)
-        try await request.places().delete(id)
+        try await request.placeAccess(id, needing: .editor).1.delete(id)
         return DeletedResource(id: id)
     }
 
@@ -228,7 +228,9 @@ struct PlacesAPIController: RouteCollection {
     }
 
     private func setFavorite(_ request: Request, _ favorite: Bool) async throws -> DataEnvelope<PlaceResource> {
-        let place = try await request.places().setFavorite(try request.pathID(.placeID), favorite)
-        return DataEnvelope(data: try await request.placeResources([.init(place: place, distanceKilometers: nil)])[0])
+        // A favorite is the owner's own mark, not something a shared list's members set for them.
+        let (_, places) = try await request.placeAccess(try request.pathID(.placeID), needing: .owner)
+        let place = try await places.setFavorite(try request.pathID(.placeID), favorite)
+        return try await request.placeEnvelope(place, from: places)
     }
 }

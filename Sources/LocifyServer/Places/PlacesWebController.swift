@@ -46,10 +46,21 @@ struct PlacesWebController: RouteCollection {
     // MARK: Categories
 
     func categories(request: Request) async throws -> View {
+        try await categoriesPage(request)
+    }
+
+    /// The person's categories and those shared with them; a refused new name or rename beside its field.
+    private func categoriesPage(
+        _ request: Request, errors: FieldMessages = [:], typedName: String? = nil,
+        renaming: (id: Int, name: String, errors: FieldMessages)? = nil
+    ) async throws -> View {
         let (categories, favorites) = try await request.places().categories()
+        let shared = try await request.categorySharing().sharedWithMe()
         return try await request.view.render(
             "places/categories",
-            PlaceCategoriesPage.Context(categories: categories, favorites: favorites, session: request.pageSession))
+            PlaceCategoriesPage.Context(
+                categories: categories, favorites: favorites, shared: shared, errors: errors, typedName: typedName,
+                renaming: renaming, session: request.pageSession))
     }
 
     struct CategoryForm: Content {
@@ -62,12 +73,7 @@ struct PlacesWebController: RouteCollection {
             let category = try await request.places().createCategory(named: form.name)
             return .redirect(to: SitePaths.places.path, flash: "The category “\(category.name)” was added.")
         } redraw: { errors in
-            let (categories, favorites) = try await request.places().categories()
-            return try await request.view.render(
-                "places/categories",
-                PlaceCategoriesPage.Context(
-                    categories: categories, favorites: favorites, errors: errors, typedName: form.name,
-                    session: request.pageSession))
+            try await categoriesPage(request, errors: errors, typedName: form.name)
         }
     }
 
@@ -84,12 +90,7 @@ struct PlacesWebController: RouteCollection {
                 : "“\(before.name)” is now called “\(category.name)”."
             return .redirect(to: SitePaths.places.path, flash: flash)
         } redraw: { errors in
-            let (categories, favorites) = try await places.categories()
-            return try await request.view.render(
-                "places/categories",
-                PlaceCategoriesPage.Context(
-                    categories: categories, favorites: favorites, renaming: (id, form.name ?? "", errors),
-                    session: request.pageSession))
+            try await categoriesPage(request, renaming: (id, form.name ?? "", errors))
         }
     }
 
@@ -145,13 +146,28 @@ struct PlacesWebController: RouteCollection {
 
     // MARK: Lists
 
+    /// One of the person's categories, or one shared with them (its owner's places, and an Add place
+    /// button when they may edit).
     func category(request: Request) async throws -> View {
-        let category = try await request.places().category(try request.pathID(.categoryID))
+        let id = try request.pathID(.categoryID)
+        let sharing = try request.categorySharing()
+        let access = try await sharing.access(toCategory: id)
+        let newPlaceURL = PlacePaths.new.path(query: [("category_id", String(id))])
+        guard access.isOwner else {
+            let shared = try await sharing.sharedCategory(id)
+            return try await list(
+                request, heading: shared.category.name, site: PlacePaths.category(id),
+                filter: PlaceFilter(categoryID: id),
+                newPlaceURL: access.role.canEditPlaces ? newPlaceURL : nil,
+                exportURL: SitePaths.settingsPlaces.path(query: [("category_id", String(id))]), shared: shared,
+                places: request.places(of: access))
+        }
+        let category = try await request.places().category(id)
         return try await list(
             request, heading: category.name, site: PlacePaths.category(category.id),
-            filter: PlaceFilter(categoryID: category.id),
-            newPlaceURL: PlacePaths.new.path(query: [("category_id", String(category.id))]),
-            exportURL: SitePaths.settingsPlaces.path(query: [("category_id", String(category.id))]))
+            filter: PlaceFilter(categoryID: category.id), newPlaceURL: newPlaceURL,
+            exportURL: SitePaths.settingsPlaces.path(query: [("category_id", String(category.id))]),
+            sharingURL: CategorySharePaths.sharing(category.id).path)
     }
 
     func favorites(request: Request) async throws -> View {
@@ -161,8 +177,9 @@ struct PlacesWebController: RouteCollection {
     }
 
     private func list(
-        _ request: Request, heading: String, site: some SiteAddress, filter base: PlaceFilter, newPlaceURL: String,
-        exportURL: String
+        _ request: Request, heading: String, site: some SiteAddress, filter base: PlaceFilter, newPlaceURL: String?,
+        exportURL: String?, sharingURL: String? = nil, shared: CategorySharing.SharedCategory? = nil,
+        places ownersPlaces: PlaceService? = nil
     ) async throws -> View {
         let query = PlaceListPage.Query(request)
         var filter = base
@@ -192,20 +209,21 @@ struct PlacesWebController: RouteCollection {
             case "rating": ListSort(.rating, descending: true)
             default: ListSort(.name)
             }
-        let places = try request.places()
+        let places = try ownersPlaces ?? request.places()
         let (found, window) = try await places.page(
             filter: filter, sort: sort, page: PageSelection(page: query.page, limit: PlaceListPage.pageSize))
         let names = try await places.categoryNames(for: found)
-        let covers = try await request.placePhotos().covers(ofPlaces: found.map(\.place.id))
-        let coverLinks = request.placePhotoResources(Array(covers.values))
+        let covers = try await PlacePhotoService(
+            database: request.db, ownerID: places.ownerID, dependencies: request.dependencies
+        ).covers(ofPlaces: found.map(\.place.id))
         return try await request.view.render(
             "places/list",
             PlaceListPage.Context(
                 heading: heading, list: site, query: query, found: found, window: window, categoryNames: names,
                 errors: errors, nearLabel: nearLabel, newPlaceURL: newPlaceURL, exportURL: exportURL,
-                tilesEnabled: request.mapTilesEnabled, session: request.pageSession, filter: base,
-                coverURLs: Dictionary(coverLinks.map { ($0.placeID, $0.link) }, uniquingKeysWith: { first, _ in first })
-            ))
+                sharingURL: sharingURL, shared: shared, tilesEnabled: request.mapTilesEnabled,
+                session: request.pageSession, filter: base,
+                coverURLs: covers.mapValues { request.storedFileLink($0.storedFilename) }))
     }
 
     // MARK: A place
@@ -220,6 +238,7 @@ struct PlacesWebController: RouteCollection {
             name: parameters["name"], address: parameters["address"], categoryID: parameters["category_id"],
             latitude: parameters["lat"], longitude: parameters["lon"])
         let categories = try await request.places().categories().categories.map(\.0)
+        let shared = try await request.categorySharing().editableSharedCategories()
         // A point the map named ("cafe") comes with the category a place of that kind goes to.
         if form.categoryID == nil, let kind = parameters["kind"],
             let category = PlaceCategory.suggested(forKind: kind, among: categories)
@@ -244,18 +263,19 @@ struct PlacesWebController: RouteCollection {
         } else if let point {
             nearby = await request.suggestions(near: point, text: "", limit: 8).map(\.hit)
         }
-        return try await request.view.render(
-            "places/form",
-            PlaceFormPage.Context(
-                form: form, errors: [:], categories: categories, editing: nil, search: search, nearby: nearby,
-                searchPoint: point, tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
+        return try await render(
+            request, form: form, search: search, nearby: nearby, searchPoint: point, categories: categories,
+            shared: shared)
     }
 
     func create(request: Request) async throws -> Response {
         let form = try request.content.decode(PlaceForm.self)
         return try await request.handleForm {
             let (draft, typeErrors) = form.draft()
-            let place = try await request.places().save(
+            // A category shared with the person to edit takes the place into its owner's; a new category
+            // (typed, so none chosen) is always the person's own.
+            let places = try await request.placesReceiving(categoryID: draft.categoryID)
+            let place = try await places.save(
                 draft, placeID: nil, newCategory: form.newCategory, typeErrors: typeErrors)
             return .redirect(to: PlacePaths.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
         } redraw: { errors in
@@ -264,25 +284,29 @@ struct PlacesWebController: RouteCollection {
     }
 
     func edit(request: Request) async throws -> View {
-        let place = try await request.places().place(try request.pathID(.placeID))
-        return try await render(request, form: PlaceForm(place), editing: place)
+        let (access, places) = try await request.placeAccess(try request.pathID(.placeID), needing: .editor)
+        let place = try await places.place(try request.pathID(.placeID))
+        return try await render(request, form: PlaceForm(place), editing: place, access: access)
     }
 
     func update(request: Request) async throws -> Response {
-        let places = try request.places()
+        let (access, places) = try await request.placeAccess(try request.pathID(.placeID), needing: .editor)
         let stored = try await places.place(try request.pathID(.placeID))
-        let form = try request.content.decode(PlaceForm.self)
+        var form = try request.content.decode(PlaceForm.self)
+        // A member's place stays among its owner's categories: a new one would be the owner's.
+        if !access.isOwner { form.newCategory = nil }
         return try await request.handleForm {
             var (draft, typeErrors) = form.draft()
             // Favorite is the page's own button; the form keeps what the place has.
             draft.isFavorite = stored.fields.isFavorite
             draft.source = stored.fields.source
             draft.externalID = stored.fields.externalID
+            try await request.requireMove(of: access, to: draft.categoryID)
             let place = try await places.save(
                 draft, placeID: stored.id, newCategory: form.newCategory, typeErrors: typeErrors)
             return .redirect(to: PlacePaths.place(place.id).path, flash: "“\(place.fields.name)” was saved.")
         } redraw: { errors in
-            try await render(request, form: form, errors: errors, editing: stored)
+            try await render(request, form: form, errors: errors, editing: stored, access: access)
         }
     }
 
@@ -293,7 +317,8 @@ struct PlacesWebController: RouteCollection {
     func favorite(request: Request) async throws -> Response {
         let id = try request.pathID(.placeID)
         let wanted = try request.content.decode(FavoriteForm.self).favorite.flatMap(LooseValue.boolean) ?? true
-        let place = try await request.places().setFavorite(id, wanted)
+        // A favorite is the owner's own mark.
+        let place = try await request.placeAccess(id, needing: .owner).1.setFavorite(id, wanted)
         return request.redirect(
             to: PlacePaths.place(id).path,
             flash: wanted
@@ -302,13 +327,14 @@ struct PlacesWebController: RouteCollection {
     }
 
     func confirmDelete(request: Request) async throws -> View {
-        let place = try await request.places().place(try request.pathID(.placeID))
+        let (_, places) = try await request.placeAccess(try request.pathID(.placeID), needing: .editor)
+        let place = try await places.place(try request.pathID(.placeID))
         return try await request.view.render(
             "places/delete", DeletePlacePage.Context(place: place, session: request.pageSession))
     }
 
     func delete(request: Request) async throws -> Response {
-        let places = try request.places()
+        let (_, places) = try await request.placeAccess(try request.pathID(.placeID), needing: .editor)
         let place = try await places.place(try request.pathID(.placeID))
         try await places.delete(place.id)
         return request.redirect(
@@ -317,18 +343,36 @@ struct PlacesWebController: RouteCollection {
 
     private func render(
         _ request: Request, form: PlaceForm, errors: FieldMessages = [:], editing: Place? = nil,
-        search: (text: String, hits: [PlaceSearchHit])? = nil, categories read: [PlaceCategory]? = nil
+        search: (text: String, hits: [PlaceSearchHit])? = nil, nearby: [PlaceSearchHit] = [],
+        searchPoint: Coordinate? = nil, categories read: [PlaceCategory]? = nil,
+        shared readShared: [CategorySharing.SharedCategory]? = nil, access: PlaceAccess? = nil
     ) async throws -> View {
-        let categories: [PlaceCategory]
-        if let read {
-            categories = read
+        var categories: [PlaceCategory] = []
+        let shared: [CategorySharing.SharedCategory]
+        if let access, !access.isOwner {
+            // A member edits among the owner's categories they may edit.
+            shared = try await request.categorySharing().editableSharedCategories().filter {
+                $0.category.ownerID == access.ownerID
+            }
         } else {
-            categories = try await request.places().categories().categories.map(\.0)
+            if let read {
+                categories = read
+            } else {
+                categories = try await request.places().categories().categories.map(\.0)
+            }
+            if let readShared {
+                shared = readShared
+            } else {
+                shared = try await request.categorySharing().editableSharedCategories()
+            }
         }
+        // Shared categories after the person's own, each named with its owner.
+        categories += shared.map(\.labelled)
         return try await request.view.render(
             "places/form",
             PlaceFormPage.Context(
-                form: form, errors: errors, categories: categories, editing: editing, search: search,
+                form: form, errors: errors, categories: categories, editing: editing, search: search, nearby: nearby,
+                searchPoint: searchPoint, allowsNewCategory: access?.isOwner ?? true,
                 tilesEnabled: request.mapTilesEnabled, session: request.pageSession))
     }
 }

@@ -7,11 +7,61 @@ extension Request {
         PlaceService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
     }
 
+    /// The places of the account that owns what `access` reaches: the person's own, or those a category
+    /// shared with them holds.
+    func places(of access: PlaceAccess) -> PlaceService {
+        PlaceService(database: database, ownerID: access.ownerID, dependencies: dependencies)
+    }
+
+    /// The places a list of `categoryID` reads: a category shared with the person lists its owner's
+    /// places; any other (or none), the person's own, which hold none of another's category.
+    func places(listing categoryID: Int?) async throws -> PlaceService {
+        guard let categoryID, let access = try? await categorySharing().access(toCategory: categoryID) else {
+            return try places()
+        }
+        return places(of: access)
+    }
+
+    func categorySharing() throws -> CategorySharing {
+        CategorySharing(database: database, userID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// What the signed-in person may do with the place `id` (404 when it is neither theirs nor shared with
+    /// them), and its owner's places to do it with.
+    func placeAccess(_ id: Int, needing role: PlaceRole = .reader) async throws -> (PlaceAccess, PlaceService) {
+        let access = try await categorySharing().access(toPlace: id)
+        try access.require(role)
+        return (access, places(of: access))
+    }
+
+    /// Where a place the signed-in person adds to `categoryID` goes: their own category, or one shared
+    /// with them able to edit. A category out of reach is left to the person's own places, which refuse it
+    /// as they refuse any unknown category.
+    func placesReceiving(categoryID: Int?) async throws -> PlaceService {
+        guard let categoryID, let access = try? await categorySharing().access(toCategory: categoryID),
+            !access.isOwner
+        else { return try places() }
+        try access.require(.editor)
+        return places(of: access)
+    }
+
+    /// A member moves a shared place only to another category of the same owner they may edit: the
+    /// owner's other categories are out of their sight.
+    func requireMove(of access: PlaceAccess, to categoryID: Int?) async throws {
+        guard !access.isOwner, let categoryID, categoryID != access.categoryID else { return }
+        let target = try? await categorySharing().access(toCategory: categoryID)
+        guard let target, target.ownerID == access.ownerID, target.role.canEditPlaces else {
+            throw ValidationFailure(
+                field: "category_id", "A shared place moves only to another of its owner's categories you may edit.",
+                reason: .unknownReference)
+        }
+    }
+
     /// The places that pass `filter` as a file of `format`, downloaded under a dated name.
     func placesDownload(_ format: PlaceExportFormat, filter: PlaceFilter) async throws -> Response {
         let base = baseURL
         let expires = pictureLinkExpiry
-        let records = try await places().records(
+        let records = try await places(listing: filter.categoryID).records(
             filter: filter, photoLink: { self.storedFileLink($0.storedFilename, base: base, expires: expires) },
             includingBytes: format.holdsPictures)
         let file = try await application.cpuWork.offloaded { try format.file(records) }
@@ -49,9 +99,16 @@ extension Request {
             database: database, ownerID: try requireUser().id, now: dependencies.now, cpuWork: application.cpuWork)
     }
 
-    /// Each place with its category's name, the names read in one query.
-    func placeResources(_ found: [PlaceService.Found]) async throws -> [PlaceResource] {
-        let names = try await places().categoryNames(for: found)
+    /// One place as the API answers it.
+    func placeEnvelope(_ place: Place, from places: PlaceService) async throws -> DataEnvelope<PlaceResource> {
+        DataEnvelope(data: try await placeResources([.init(place: place, distanceKilometers: nil)], from: places)[0])
+    }
+
+    /// Each place with its category's name, the names read in one query from the places' owner's.
+    func placeResources(_ found: [PlaceService.Found], from places: PlaceService? = nil) async throws
+        -> [PlaceResource]
+    {
+        let names = try await (places ?? self.places()).categoryNames(for: found)
         let base = baseURL
         return found.map {
             PlaceResource(
@@ -79,6 +136,25 @@ extension Request {
         try await placeCommentResources([comment])[0]
     }
 
+    /// The comments on a place the signed-in person owns or that is shared with them, written by them.
+    func placeComments(of access: PlaceAccess) throws -> PlaceCommentService {
+        PlaceCommentService(
+            database: database, ownerID: access.ownerID, authorID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The comments on the place the comment `commentID` is about, written by the signed-in person, who
+    /// owns the place or sees it shared (404 otherwise).
+    func placeComments(around commentID: Int) async throws -> PlaceCommentService {
+        try placeComments(of: try await categorySharing().access(toComment: commentID))
+    }
+
+    /// The comments on the place `placeID`, which the signed-in person owns or sees shared (404
+    /// otherwise); the person's own comments' service when no place is named, which reports that.
+    func placeComments(onPlace placeID: Int?) async throws -> PlaceCommentService {
+        guard let placeID else { return try placeComments() }
+        return try placeComments(of: try await placeAccess(placeID).0)
+    }
+
     /// Each comment with its author's name, the names read in one query.
     func placeCommentResources(_ comments: [PlaceComment]) async throws -> [PlaceCommentResource] {
         let names = try await placeComments().authorNames(of: comments)
@@ -94,6 +170,24 @@ extension Request {
     /// The pictures of the signed-in user's places.
     func placePhotos() throws -> PlacePhotoService {
         PlacePhotoService(database: database, ownerID: try requireUser().id, dependencies: dependencies)
+    }
+
+    /// The pictures of a place the signed-in person owns or that is shared with them.
+    func placePhotos(of access: PlaceAccess) -> PlacePhotoService {
+        PlacePhotoService(database: database, ownerID: access.ownerID, dependencies: dependencies)
+    }
+
+    /// The pictures of the place `placeID` when the signed-in person may do `role`'s part with them.
+    func placePhotos(ofPlace placeID: Int, needing role: PlaceRole) async throws -> PlacePhotoService {
+        placePhotos(of: try await placeAccess(placeID, needing: role).0)
+    }
+
+    /// The pictures of the place the picture `photoID` shows, when the signed-in person may do `role`'s
+    /// part with them (404 when it is neither theirs nor shared with them).
+    func placePhotos(showing photoID: Int, needing role: PlaceRole) async throws -> PlacePhotoService {
+        let access = try await categorySharing().access(toPhoto: photoID)
+        try access.require(role)
+        return placePhotos(of: access)
     }
 
     /// Each picture with its signed link.

@@ -23,6 +23,8 @@ struct ResponseHeadersMiddleware: Middleware {
     func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         next.respond(to: request).map { response in
             for (name, value) in Self.securityHeaders {
+                // A page holding a secret in its address (a public link's token) sends no referrer at all.
+                if name == "Referrer-Policy", response.headers.contains(name: name) { continue }
                 response.headers.replaceOrAdd(name: name, value: value)
             }
             response.headers.replaceOrAdd(name: .xRequestId, value: request.id)

@@ -147,7 +147,7 @@ final class OpenIDClientTests: XCTestCase {
             let signed = try provider.sign(claims)
             provider.codes.withLockedValue { $0["c0de"] = (proofKey.challenge, signed) }
             let token = try await client.idToken(
-                forCode: "c0de", proofKey: proofKey, redirectURI: "http://127.0.0.1/login/with/test/callback")
+                forCode: "c0de", proofKey: proofKey, redirectURI: "http://127.0.0.1/login/with/test/callback", now: now)
             let sent = try XCTUnwrap(provider.tokenRequests.withLockedValue { $0.last })
             XCTAssertEqual(sent["code_verifier"], proofKey.verifier)
             XCTAssertEqual(sent["client_secret"], "s3cret")
@@ -156,14 +156,16 @@ final class OpenIDClientTests: XCTestCase {
 
             // A code used twice, or exchanged with another verifier, is refused by the provider.
             do {
-                _ = try await client.idToken(forCode: "c0de", proofKey: proofKey, redirectURI: "http://127.0.0.1/x")
+                _ = try await client.idToken(
+                    forCode: "c0de", proofKey: proofKey, redirectURI: "http://127.0.0.1/x", now: now)
                 XCTFail("a code is good once")
             } catch let error as OutsideServiceError {
                 XCTAssertTrue("\(error)".contains("invalid_grant"), "\(error)")
             }
             provider.codes.withLockedValue { $0["again"] = (proofKey.challenge, signed) }
             do {
-                _ = try await client.idToken(forCode: "again", proofKey: ProofKey.random(), redirectURI: "http://x")
+                _ = try await client.idToken(
+                    forCode: "again", proofKey: ProofKey.random(), redirectURI: "http://x", now: now)
                 XCTFail("another verifier is refused")
             } catch let error as OutsideServiceError {
                 XCTAssertTrue("\(error)".contains("invalid_grant"), "\(error)")

@@ -208,12 +208,27 @@ final class RunningAsAServiceTests: XCTestCase {
                     .expiresAt: expires,
                 ])
             }
+            let attempts = TableWriter(SignInAttemptsTable.self, on: app.db)
+            for (digest, expires) in [("abandoned", now - 1), ("under-way", now + 60)] {
+                try await attempts.insert([
+                    .stateDigest: digest, .provider: "test", .verifier: "v", .nonce: "n", .createdAt: now - 600,
+                    .expiresAt: expires,
+                ])
+            }
+            try await TableWriter(SignInConfirmationsTable.self, on: app.db).insert([
+                .tokenDigest: "unconfirmed", .owner: account.id, .provider: "test", .subject: "s",
+                .createdAt: now - 600,
+                .expiresAt: now - 1,
+            ])
             let sessionsBefore = try await self.count("web_sessions", app)
             let tokensBefore = try await self.count("api_tokens", app)
 
             let pruned = try await RecordRetention(database: app.db, retention: app.locifyConfig.retention).prune(
                 now: now)
-            XCTAssertEqual(pruned, RecordRetention.Pruned(finishedJobs: 1, sessions: 1, tokens: 1), "\(database)")
+            XCTAssertEqual(
+                pruned, RecordRetention.Pruned(finishedJobs: 1, sessions: 1, tokens: 1, signIns: 2), "\(database)")
+            let underWay = try await self.count("sign_in_attempts", app)
+            XCTAssertEqual(underWay, 1, "a sign-in still under way stays")
             let prunedDeliveries = try await DeliveryLogRetention(
                 database: app.db, retention: app.locifyConfig.retention.deliveryLog
             ).prune(now: now)
