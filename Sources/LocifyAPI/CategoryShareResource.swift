@@ -126,3 +126,34 @@ public struct CategoryShareInput: Decodable, Sendable {
         typeErrors = reader.errors
     }
 }
+
+/// `GET /api/sharedcategories/{id}/sync`: the shared category, its places and their pictures and comments
+/// changed after the cursor, in the owner's revision order, and the cursor to ask from next (`has_more`:
+/// ask again at once). The last page (`has_more` false) carries `present`: the uuids of every record the
+/// category holds now, by type; a client deletes what it kept of the category and is not there (a place
+/// deleted, or moved to a category not shared with it). A share revoked or left answers 404: the client
+/// forgets the category.
+public struct SharedCategorySyncResource: Codable, Sendable, Equatable {
+    public var changes: [SyncChangeResource]
+    public var present: [String: [String]]?
+    public var canEdit: Bool
+    public var cursor: String
+    public var hasMore: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case changes, present
+        case canEdit = "can_edit"
+        case cursor
+        case hasMore = "has_more"
+    }
+
+    public init(
+        changes: [SyncChangeResource], present: [String: [String]]?, canEdit: Bool, cursor: String, hasMore: Bool
+    ) {
+        self.changes = changes
+        self.present = present
+        self.canEdit = canEdit
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}

@@ -141,6 +141,24 @@ public struct LocifyClient: Sendable {
         return try SyncPage(json: response.body)
     }
 
+    /// The categories other accounts share with this one.
+    public func sharedCategories() async throws -> [SharedCategoryResource] {
+        try await send("GET", "api/sharedcategories", as: DataEnvelope<[SharedCategoryResource]>.self).data
+    }
+
+    /// One page of a shared category's feed after `cursor` (nil: everything); nil when the category is no
+    /// longer shared with this account (revoked or left).
+    public func pullShared(categoryID: Int, cursor: String?, limit: Int = 1000) async throws -> SharedPage? {
+        var items = [URLQueryItem(name: "limit", value: String(limit))]
+        if let cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
+        do {
+            let response = try await exchange("GET", "api/sharedcategories/\(categoryID)/sync", query: items)
+            return try SharedPage(json: response.body)
+        } catch LocifyError.notFound {
+            return nil
+        }
+    }
+
     /// Sends mutations made on the device (`POST /api/sync`).
     public func push(_ push: SyncPush) async throws -> SyncPushAnswer {
         let response = try await exchange("POST", "api/sync", body: push.json.data)

@@ -86,6 +86,20 @@ public final class LocifyStore: Sendable {
                 sql: "INSERT INTO setting (key, value) VALUES ('client_id', ?)",
                 arguments: [UUID().uuidString.lowercased()])
         }
+        migrator.registerMigration("v2-shared-categories") { db in
+            // Categories others share with the account, each with its own cursor over its owner's feed, and
+            // their records, kept apart from the account's own: they are read here, changed online.
+            try db.execute(
+                sql: """
+                    CREATE TABLE shared_category (
+                        id INTEGER PRIMARY KEY NOT NULL, cursor TEXT, sort_key TEXT NOT NULL, data BLOB NOT NULL);
+                    CREATE TABLE shared_record (
+                        category_id INTEGER NOT NULL, type TEXT NOT NULL, uuid TEXT NOT NULL, id INTEGER,
+                        revision INTEGER, sort_key TEXT, parent_id INTEGER, data BLOB NOT NULL,
+                        UNIQUE (category_id, type, uuid));
+                    CREATE INDEX shared_record_listed ON shared_record (category_id, type, sort_key, uuid);
+                    """)
+        }
         return migrator
     }
 
@@ -669,6 +683,11 @@ public final class LocifyStore: Sendable {
                 try Self.refresh(type: mutation.type, uuid: mutation.uuid, in: db)
             }
         }
+        if !types.isEmpty { broadcaster.send(StoreUpdate(types: types)) }
+    }
+
+    /// Tells the readers listening that records of `types` changed.
+    func announce(_ types: Set<String>) {
         if !types.isEmpty { broadcaster.send(StoreUpdate(types: types)) }
     }
 

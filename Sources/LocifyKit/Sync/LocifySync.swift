@@ -15,6 +15,8 @@ public struct SyncReport: Sendable, Equatable {
     /// The server had forgotten the cursor (away too long, or restored from a backup): everything was
     /// downloaded again.
     public var downloadedEverything = false
+    /// Records the feeds of categories shared with the account brought.
+    public var pulledSharedChanges = 0
 }
 
 /// Keeps a store in step with the server: sends the changes waiting, in the order they were made, then
@@ -32,14 +34,58 @@ public struct LocifySync: Sendable {
         self.store = store
     }
 
-    /// Push, then pull.
+    /// Push, then pull, then the categories shared with the account.
     @discardableResult
     public func sync(progress: (@Sendable (SyncReport) -> Void)? = nil) async throws -> SyncReport {
         var report = SyncReport()
         try await push(into: &report)
         try await pull(into: &report, progress: progress)
+        try await pullShared(into: &report)
         try store.noteSynced(at: Date())
         return report
+    }
+
+    /// Brings the categories others share with the account up to date, each from its own cursor over its
+    /// owner's feed, and forgets those no longer shared (revoked or left).
+    @discardableResult
+    public func pullShared() async throws -> SyncReport {
+        var report = SyncReport()
+        try await pullShared(into: &report)
+        return report
+    }
+
+    private func pullShared(into report: inout SyncReport) async throws {
+        let shared: [SharedCategoryResource]
+        do {
+            shared = try await client.sharedCategories()
+        } catch LocifyError.notFound {
+            // A server from before shared categories: none are shared.
+            shared = []
+        }
+        try store.keepSharedCategories(shared)
+        for category in shared {
+            var cursor = try store.sharedCursor(of: category.id)
+            while true {
+                let page: SharedPage?
+                do {
+                    page = try await client.pullShared(categoryID: category.id, cursor: cursor, limit: pageSize)
+                } catch LocifyError.rejected(let status, _, _) where [409, 410].contains(status) && cursor != nil {
+                    // Its owner's log no longer reaches this cursor: download the category again; the last
+                    // page's `present` drops what is gone.
+                    cursor = nil
+                    continue
+                }
+                guard let page else {
+                    try store.forgetSharedCategory(category.id)
+                    break
+                }
+                try store.applyShared(page, to: category.id)
+                report.pulledSharedChanges += page.changes.count
+                report.unreadable += page.unreadable
+                cursor = page.cursor
+                if !page.hasMore { break }
+            }
+        }
     }
 
     @discardableResult

@@ -10,6 +10,56 @@ public struct SyncChange: Sendable, Equatable {
     public var data: JSONValue
 }
 
+extension SyncChange {
+    /// The changes of a page's `changes`, each missing its identity or record left out and counted.
+    static func read(_ entries: JSONValue?, unreadable: inout Int) -> [SyncChange] {
+        guard case .array(let entries) = entries ?? .array([]) else { return [] }
+        var changes: [SyncChange] = []
+        for entry in entries {
+            guard let type = entry["type"]?.string, let uuid = entry["uuid"]?.string,
+                let id = entry["id"]?.int, let revision = entry["revision"]?.int, let data = entry["data"],
+                data.object != nil
+            else {
+                unreadable += 1
+                continue
+            }
+            changes.append(SyncChange(type: type, uuid: uuid.lowercased(), id: id, revision: revision, data: data))
+        }
+        return changes
+    }
+}
+
+/// A page of `GET /api/sharedcategories/{id}/sync`: a category someone shares with the account, read
+/// as leniently as `SyncPage`. `present`, on the last page, holds the uuids the category has now by type.
+public struct SharedPage: Sendable, Equatable {
+    public var changes: [SyncChange]
+    public var present: [String: Set<String>]?
+    public var canEdit: Bool
+    public var cursor: String
+    public var hasMore: Bool
+    public var unreadable: Int
+
+    init(json: Data) throws {
+        guard let page = try? JSONValue(parsing: json), let cursor = page["cursor"]?.string else {
+            throw LocifyError.unexpectedAnswer("the shared category's page has no cursor")
+        }
+        self.cursor = cursor
+        hasMore = page["has_more"]?.bool ?? false
+        canEdit = page["can_edit"]?.bool ?? false
+        var unreadable = 0
+        changes = SyncChange.read(page["changes"], unreadable: &unreadable)
+        self.unreadable = unreadable
+        if case .object(let lists) = page["present"] ?? .null {
+            var present: [String: Set<String>] = [:]
+            for (type, list) in lists {
+                guard case .array(let uuids) = list else { continue }
+                present[type] = Set(uuids.compactMap { $0.string?.lowercased() })
+            }
+            self.present = present
+        }
+    }
+}
+
 public struct SyncDeletion: Sendable, Equatable {
     public var type: String
     public var uuid: String?
@@ -34,19 +84,7 @@ public struct SyncPage: Sendable, Equatable {
         self.cursor = cursor
         hasMore = page["has_more"]?.bool ?? false
         var unreadable = 0
-        changes = []
-        if case .array(let entries) = page["changes"] ?? .array([]) {
-            for entry in entries {
-                guard let type = entry["type"]?.string, let uuid = entry["uuid"]?.string,
-                    let id = entry["id"]?.int, let revision = entry["revision"]?.int, let data = entry["data"],
-                    data.object != nil
-                else {
-                    unreadable += 1
-                    continue
-                }
-                changes.append(SyncChange(type: type, uuid: uuid.lowercased(), id: id, revision: revision, data: data))
-            }
-        }
+        changes = SyncChange.read(page["changes"], unreadable: &unreadable)
         deletions = []
         if case .array(let entries) = page["deletions"] ?? .array([]) {
             for entry in entries {

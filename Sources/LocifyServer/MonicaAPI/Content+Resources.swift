@@ -13,6 +13,7 @@ extension LivenessResource: Content {}
 extension PlaceCategoryListResource: Content {}
 extension PlaceImportReportResource: Content {}
 extension SyncPullResource: Content {}
+extension SharedCategorySyncResource: Content {}
 extension SyncPushAnswerResource: Content {}
 extension MapAreaDeletedResource: Content {}
 

@@ -17,6 +17,7 @@ struct CategorySharesAPIController: RouteCollection {
         routes.get(CategorySharePaths.apiShared, use: sharedWithMe)
         routes.get(CategorySharePaths.apiSharedCategory, use: sharedCategory)
         routes.delete(CategorySharePaths.apiSharedCategory, use: leave)
+        routes.get(CategorySharePaths.apiSharedSync, use: SharedCategorySync.pull)
     }
 
     func index(request: Request) async throws -> DataEnvelope<[CategoryShareResource]> {

@@ -94,4 +94,5 @@ enum CategorySharePaths {
     static let apiLink = PlacePaths.apiCategory.appending("link")
     static let apiShared = SitePaths.api.appending("sharedcategories")
     static let apiSharedCategory = apiShared.appending(.categoryID)
+    static let apiSharedSync = apiSharedCategory.appending("sync")
 }

@@ -4,18 +4,47 @@ import Vapor
 
 extension SyncedType {
     static let place = SyncedType(PlacesTable.self, writes: .place, restore: .place) { request, ids in
-        let places = try await request.ownedRows(
-            ids, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
+        try await PlaceSyncRecords.places(request, ownerID: try request.requireUser().id, ids)
+    }
+
+    static let category = SyncedType(PlaceCategoriesTable.self, writes: .category, restore: .category) { request, ids in
+        try await PlaceSyncRecords.categories(request, ownerID: try request.requireUser().id, ids)
+    }
+}
+
+/// The records of places, categories, comments and pictures of `ownerID` as their routes answer them: the
+/// signed-in person's in their feed, a category's owner's in the feed of a category shared with them.
+enum PlaceSyncRecords {
+    static func places(_ request: Request, ownerID: Int, _ ids: [Int]) async throws -> [Int: SyncRecord] {
+        let places = try await request.database.ownedRows(
+            ids, ownedBy: ownerID, in: PlacesTable.self, selecting: PlacesTable.placeColumns,
             read: { PlaceService.Found(place: try PlacesTable.place(from: $0), distanceKilometers: nil) })
-        return byID(try await request.placeResources(places), id: \.id, as: SyncRecord.place)
+        let owners = PlaceService(database: request.database, ownerID: ownerID, dependencies: request.dependencies)
+        return SyncedType.byID(try await request.placeResources(places, from: owners), id: \.id, as: SyncRecord.place)
     }
 
     /// Categories with their places' count, as `GET /api/categories/{id}` answers them.
-    static let category = SyncedType(PlaceCategoriesTable.self, writes: .category, restore: .category) { request, ids in
+    static func categories(_ request: Request, ownerID: Int, _ ids: [Int]) async throws -> [Int: SyncRecord] {
         let wanted = Set(ids)
-        let categories = try await request.places().categories().categories.filter { wanted.contains($0.0.id) }
-        return byID(
+        let owners = PlaceService(database: request.database, ownerID: ownerID, dependencies: request.dependencies)
+        let categories = try await owners.categories().categories.filter { wanted.contains($0.0.id) }
+        return SyncedType.byID(
             categories.map { PlaceCategoryResource($0.0, placesCount: $0.1) }, id: \.id, as: SyncRecord.category)
+    }
+
+    static func comments(_ request: Request, ownerID: Int, _ ids: [Int]) async throws -> [Int: SyncRecord] {
+        let comments = try await request.database.ownedRows(
+            ids, ownedBy: ownerID, in: PlaceCommentsTable.self, selecting: PlaceCommentsTable.commentColumns,
+            read: PlaceCommentsTable.comment(from:))
+        return SyncedType.byID(
+            try await request.placeCommentResources(comments), id: \.id, as: SyncRecord.placeComment)
+    }
+
+    static func photos(_ request: Request, ownerID: Int, _ ids: [Int]) async throws -> [Int: SyncRecord] {
+        let photos = try await request.database.ownedRows(
+            ids, ownedBy: ownerID, in: PlacePhotosTable.self, selecting: PlacePhotosTable.photoColumns,
+            read: PlacePhotosTable.photo(from:))
+        return SyncedType.byID(request.placePhotoResources(photos), id: \.id, as: SyncRecord.placePhoto)
     }
 }
 
@@ -76,11 +105,7 @@ extension ArchiveRestore {
 
 extension SyncedType {
     static let placeComment = SyncedType(PlaceCommentsTable.self, writes: .placeComment, restore: .placeComment) {
-        request, ids in
-        let comments = try await request.ownedRows(
-            ids, in: PlaceCommentsTable.self, selecting: PlaceCommentsTable.commentColumns,
-            read: PlaceCommentsTable.comment(from:))
-        return byID(try await request.placeCommentResources(comments), id: \.id, as: SyncRecord.placeComment)
+        request, ids in try await PlaceSyncRecords.comments(request, ownerID: try request.requireUser().id, ids)
     }
 }
 
@@ -111,10 +136,7 @@ extension SyncedType {
     /// A place's pictures as `GET /api/placephotos/{id}` answers them (the file by its `link`). Clients
     /// upload them through their route, as contacts' photos.
     static let placePhoto = SyncedType(PlacePhotosTable.self, restore: .placePhoto) { request, ids in
-        let photos = try await request.ownedRows(
-            ids, in: PlacePhotosTable.self, selecting: PlacePhotosTable.photoColumns,
-            read: PlacePhotosTable.photo(from:))
-        return byID(request.placePhotoResources(photos), id: \.id, as: SyncRecord.placePhoto)
+        try await PlaceSyncRecords.photos(request, ownerID: try request.requireUser().id, ids)
     }
 }
 

@@ -29,14 +29,7 @@ struct SyncAPIController: RouteCollection {
     func pull(request: Request) async throws -> SyncPullResource {
         let query = try PullQuery(request.queryParameters, known: request.application.syncedTypes)
         let feed = SyncFeed(database: request.db, ownerID: try request.requireUser().id)
-        let page: SyncFeed.Page
-        do {
-            page = try await feed.page(after: query.cursor, limit: query.limit, types: query.types)
-        } catch is SyncFeed.CursorTooOld {
-            throw SyncFailure.cursorTooOld(retentionDays: request.application.locifyConfig.syncRetentionDays)
-        } catch is SyncFeed.CursorAhead {
-            throw SyncFailure.cursorAhead
-        }
+        let page = try await Self.page(of: feed, query, on: request)
         // The types are read side by side: a page of a first download is half contacts, half their
         // addresses, and each type's reading and answering can take its own core. They only read; the
         // request's storage is locked, so a value it caches (the base URL) is at worst worked out twice,
@@ -61,6 +54,17 @@ struct SyncAPIController: RouteCollection {
             deletions: page.deletions.map {
                 SyncDeletionResource(type: $0.type, uuid: $0.uuid, id: $0.id, revision: $0.revision)
             }, cursor: page.next.text, hasMore: page.hasMore)
+    }
+
+    /// The page of `feed` `query` asks for; a cursor the feed cannot answer from, refused as the API says.
+    static func page(of feed: SyncFeed, _ query: PullQuery, on request: Request) async throws -> SyncFeed.Page {
+        do {
+            return try await feed.page(after: query.cursor, limit: query.limit, types: query.types)
+        } catch is SyncFeed.CursorTooOld {
+            throw SyncFailure.cursorTooOld(retentionDays: request.application.locifyConfig.syncRetentionDays)
+        } catch is SyncFeed.CursorAhead {
+            throw SyncFailure.cursorAhead
+        }
     }
 
     /// `cursor`, `limit` and `types` of a pull, each checked.

@@ -47,6 +47,11 @@ struct SyncFeed {
 
     let database: any Database
     let ownerID: Int
+    /// The rows of each type a feed keeps to (a shared category's places and what belongs to them), as a
+    /// condition on the type's table; nil for the whole log. A scoped feed reads no tombstones: what is
+    /// gone from it is told by what is left (`SharedCategorySync`), for a row can leave the scope (a place
+    /// moved to another category) without being deleted, and another's deletions are not the reader's.
+    var scope: [String: SQLQueryString]? = nil
 
     func page(after cursor: SyncCursor, limit: Int, types: [SyncedType]) async throws -> Page {
         let state = try await RevisionLogState.read(for: ownerID, on: database)
@@ -67,15 +72,16 @@ struct SyncFeed {
         var branches: [SQLQueryString] = []
         for type in types {
             let position = SyncRecord.types.firstIndex(of: type.name) ?? SyncRecord.types.count
+            let kept: SQLQueryString = scope.map { $0[type.name] ?? "FALSE" } ?? "TRUE"
             branches.append(
                 """
                 SELECT \(unsafeRaw: String(position)) AS "position", '\(unsafeRaw: type.name)' AS "type", \
                 "id" AS "row_id", "id" AS "sequence", "uuid", "revision" FROM "\(unsafeRaw: type.table)" \
-                WHERE "user_id" = \(bind: ownerID) AND \(Self.after(cursor, at: position, sequence: "id")) \
+                WHERE "user_id" = \(bind: ownerID) AND \(kept) AND \(Self.after(cursor, at: position, sequence: "id")) \
                 AND "revision" <= \(bind: latest) ORDER BY "revision", "id" LIMIT \(unsafeRaw: String(limit + 1))
                 """)
         }
-        if !types.isEmpty {
+        if !types.isEmpty, scope == nil {
             let names = SQLQueryString(types.map { "'\($0.name)'" }.joined(separator: ", "))
             branches.append(
                 """

@@ -1,6 +1,7 @@
 import Foundation
 import LocifyAPI
 import LocifyCore
+import NIOConcurrencyHelpers
 import XCTVapor
 
 @testable import LocifyKit
@@ -271,6 +272,41 @@ final class LocifyKitNativeTests: XCTestCase {
                 XCTAssertTrue(fields.text.contains("ada@example.com"), fields.text)
             }
         }
+    }
+
+    /// A category listed as shared whose feed answers 404 (revoked between the two requests) is forgotten
+    /// with what was kept of it.
+    func testASharedCategoryWhoseFeedIsGoneIsForgotten() async throws {
+        let listed = Data(
+            #"{"data":[{"id":5,"object":"shared_category","name":"Trips","owner":{"id":1,"name":"Ada"},"can_edit":false,"places_count":1,"places_url":"x","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}]}"#
+                .utf8)
+        let page = Data(
+            #"{"changes":[{"type":"place","uuid":"A","id":9,"revision":3,"data":{"id":9,"name":"Lyon","latitude":45.7,"longitude":4.8}}],"present":{"place":["a"]},"can_edit":false,"cursor":"1.3.0.9","has_more":false}"#
+                .utf8)
+        let gone = Data(#"{"error":{"message":"The resource has not been found","error_code":31}}"#.utf8)
+        let revoked = NIOLockedValueBox(false)
+        let server = ScriptedServer { request in
+            switch request.url.path {
+            case "/api/sharedcategories": HTTPResponse(status: 200, body: listed)
+            case "/api/sharedcategories/5/sync":
+                revoked.withLockedValue { $0 }
+                    ? HTTPResponse(status: 404, headers: ["Content-Type": "application/json"], body: gone)
+                    : HTTPResponse(status: 200, body: page)
+            default: HTTPResponse(status: 500)
+            }
+        }
+        let store = try LocifyStore.inMemory()
+        let sync = LocifySync(
+            client: LocifyClient(serverURL: URL(string: "https://locify.example.com/")!, token: "t", transport: server),
+            store: store)
+        let report = try await sync.pullShared()
+        XCTAssertEqual(report.pulledSharedChanges, 1)
+        XCTAssertEqual(try store.sharedPlaces(inCategory: 5).map(\.name), ["Lyon"])
+        XCTAssertEqual(try store.sharedCategories().map(\.ownerName), ["Ada"])
+        revoked.withLockedValue { $0 = true }
+        try await sync.pullShared()
+        XCTAssertEqual(try store.sharedCategories(), [])
+        XCTAssertEqual(try store.sharedPlaces(inCategory: 5), [])
     }
 
     func testPicturesAreKeptOnTheDeviceAndNamesWithoutOneAreDrawnHere() async throws {

@@ -82,6 +82,66 @@ final class LocifyKitTests: XCTestCase {
     }
 
     /// The README's example, line for line (the server's address aside).
+    /// A category shared with the account comes into the store apart from its own records, follows its
+    /// owner's changes, drops what leaves it, reads offline, and is forgotten when the share is revoked.
+    func testACategorySharedWithTheAccountIsKeptApartFollowedAndForgotten() async throws {
+        try await forEachDatabase { app, _, database in
+            let owner = try await app.makeAccount()
+            let (cafe, _) = try await seed(app, owner)
+            let member = try await app.makeAccount(email: "rob@example.com", name: "Rob", password: "rob's secret")
+            let share = try await app.createdID(
+                by: owner, "/api/categories/\(cafe)/shares", #"{"email":"rob@example.com"}"#)
+            let places = try await app.places(of: owner)
+            let berlin = try XCTUnwrap(places.first { $0.name == "Kaffee Berlin" })
+            _ = try await app.createdID(by: owner, "/api/places/\(berlin.id)/comments", #"{"body":"Open late"}"#)
+            try await app.listening { url in
+                try await withStoreFile { path in
+                    let store = try LocifyStore(path: path)
+                    let sync = try await LocifySync.logIn(
+                        server: url.absoluteString, email: member.email, password: "rob's secret", store: store)
+                    let report = try await sync.sync()
+                    XCTAssertEqual(report.pulledSharedChanges, 4, "\(database): the category, two places, a comment")
+                    let shared = try store.sharedCategories()
+                    XCTAssertEqual(
+                        shared,
+                        [
+                            StoredSharedCategory(
+                                id: cafe, name: "Cafe", ownerName: "Ada Lovelace", canEdit: false, placesCount: 2)
+                        ])
+                    XCTAssertEqual(
+                        try store.sharedPlaces(inCategory: cafe).map(\.name), ["Café Mokxa", "Kaffee Berlin"])
+                    XCTAssertEqual(
+                        try store.sharedComments(onPlace: berlin.id).map { $0["body"]?.string }, ["Open late"])
+                    XCTAssertEqual(try store.count("place"), 0, "the account's own places are its own")
+
+                    let categories = try await app.placeCategories(of: owner)
+                    let other = try XCTUnwrap(categories.first { $0.id != cafe })
+                    let moved = try await app.send(
+                        .PUT, "/api/places/\(berlin.id)", headers: owner.bearer, json: #"{"category_id":\#(other.id)}"#)
+                    XCTAssertEqual(moved.status, .ok, moved.text)
+                    try await sync.sync()
+                    XCTAssertEqual(try store.sharedPlaces(inCategory: cafe).map(\.name), ["Café Mokxa"])
+                    XCTAssertEqual(try store.sharedComments(onPlace: berlin.id).count, 0, "gone with its place")
+
+                    let offline = LocifySync(
+                        client: LocifyClient(serverURL: url, token: "unused", transport: NoNetwork()), store: store)
+                    do {
+                        try await offline.sync()
+                        XCTFail("no network, no sync")
+                    } catch {}
+                    XCTAssertEqual(try LocifyStore(path: path).sharedPlaces(inCategory: cafe).count, 1, "read offline")
+
+                    let revoked = try await app.send(
+                        .DELETE, "/api/categories/\(cafe)/shares/\(share)", headers: owner.bearer)
+                    XCTAssertEqual(revoked.status, .ok)
+                    try await sync.sync()
+                    XCTAssertEqual(try store.sharedCategories(), [])
+                    XCTAssertEqual(try store.sharedPlaces(inCategory: cafe), [], "nothing of it is kept")
+                }
+            }
+        }
+    }
+
     func testTheReadmeExampleRunsAsWritten() async throws {
         try await forEachDatabase { app, _, _ in
             let account = try await app.makeAccount(email: "ada@example.com", password: "correct horse")

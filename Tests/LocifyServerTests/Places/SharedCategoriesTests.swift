@@ -367,6 +367,77 @@ final class SharedCategoriesTests: XCTestCase {
         }
     }
 
+    /// A member keeps a copy of a shared category through its own feed: its places with their pictures and
+    /// comments, then what changed, and `present` telling what left it.
+    func testAMemberKeepsACopyOfASharedCategoryThroughItsFeed() async throws {
+        try await forEachDatabase { app, clock, database in
+            let home = try await household(app)
+            let feed = "/api/sharedcategories/\(home.shared.id)/sync"
+            let first = try await app.send(.GET, feed, headers: home.reader.bearer)
+            XCTAssertEqual(first.status, .ok, "\(database): \(first.text)")
+            let download = try first.decoded(SharedCategorySyncResource.self)
+            XCTAssertEqual(
+                Set(download.changes.map(\.type)), ["category", "place", "place_photo", "place_comment"], first.text)
+            XCTAssertEqual(download.changes.filter { $0.type == "place" }.map(\.id), [home.place.id])
+            XCTAssertFalse(first.text.contains("Secret garden"), "only the shared category's")
+            XCTAssertFalse(download.hasMore)
+            XCTAssertFalse(download.canEdit)
+            let present = try XCTUnwrap(download.present, first.text)
+            XCTAssertEqual(present["place"], [home.place.uuid])
+            XCTAssertEqual(present["place_photo"]?.count, 1)
+            XCTAssertEqual(present["place_comment"]?.count, 1)
+            XCTAssertEqual(present["category"]?.count, 1)
+
+            clock.advance(by: 60)
+            let renamed = try await app.send(
+                .PUT, "/api/places/\(home.place.id)", headers: home.owner.bearer, json: #"{"name":"Flore"}"#)
+            XCTAssertEqual(renamed.status, .ok, renamed.text)
+            let hidden = try await app.send(
+                .PUT, "/api/places/\(home.privatePlace.id)", headers: home.owner.bearer, json: #"{"notes":"Hidden"}"#)
+            XCTAssertEqual(hidden.status, .ok, hidden.text)
+            let next = try await app.send(.GET, feed + "?cursor=\(download.cursor)", headers: home.reader.bearer)
+            let changed = try next.decoded(SharedCategorySyncResource.self)
+            XCTAssertEqual(changed.changes.map(\.type), ["place"], "\(database): \(next.text)")
+            guard case .place(let place) = changed.changes[0].data else { return XCTFail(next.text) }
+            XCTAssertEqual(place.name, "Flore")
+            XCTAssertFalse(next.text.contains("Hidden"), "nothing of the owner's other categories")
+
+            let paged = try await app.send(.GET, feed + "?limit=1", headers: home.reader.bearer)
+            let firstPage = try paged.decoded(SharedCategorySyncResource.self)
+            XCTAssertTrue(firstPage.hasMore)
+            XCTAssertNil(firstPage.present, "told on the last page")
+
+            let moved = try await app.send(
+                .PUT, "/api/places/\(home.place.id)", headers: home.owner.bearer,
+                json: #"{"category_id":\#(home.unshared.id)}"#)
+            XCTAssertEqual(moved.status, .ok, moved.text)
+            let after = try await app.send(.GET, feed + "?cursor=\(changed.cursor)", headers: home.reader.bearer)
+            let left = try after.decoded(SharedCategorySyncResource.self)
+            XCTAssertFalse(left.changes.contains { $0.type == "place" }, "\(database): \(after.text)")
+            XCTAssertEqual(left.present?["place"], [], "the place left the category: \(after.text)")
+            XCTAssertEqual(left.present?["place_comment"], [])
+
+            for (account, path) in [
+                (home.stranger, feed), (home.owner, feed),
+                (home.reader, "/api/sharedcategories/\(home.unshared.id)/sync"),
+            ] {
+                let response = try await app.send(.GET, path, headers: account.bearer)
+                XCTAssertEqual(response.status, .notFound, "\(database): \(path): \(response.text)")
+            }
+            for query in ["cursor=nonsense", "types=contact", "limit=0"] {
+                let response = try await app.send(.GET, feed + "?\(query)", headers: home.reader.bearer)
+                XCTAssertEqual(response.status, .unprocessableEntity, "\(query): \(response.text)")
+            }
+            let editor = try await app.send(.GET, feed, headers: home.editor.bearer)
+            XCTAssertTrue(try editor.decoded(SharedCategorySyncResource.self).canEdit)
+            let revoked = try await app.send(
+                .DELETE, "/api/categories/\(home.shared.id)/shares/\(home.readerShareID)", headers: home.owner.bearer)
+            XCTAssertEqual(revoked.status, .ok)
+            let gone = try await app.send(.GET, feed, headers: home.reader.bearer)
+            XCTAssertEqual(gone.status, .notFound, "a revoked share answers 404: the client forgets the category")
+        }
+    }
+
     func testAPublicLinkShowsTheCategorysPlacesWithoutAnAccountUntilRevoked() async throws {
         try await forEachDatabase { app, _, database in
             let home = try await household(app)
