@@ -181,7 +181,8 @@ struct CategorySharing {
                 reason: .unknownReference)
         }
         guard memberID != userID else {
-            throw ValidationFailure(field: "email", "That is your own address: the category is already yours.")
+            throw ValidationFailure(
+                field: "email", "That is your own address: the category is already yours.", reason: .conflict)
         }
         let now = dependencies.now()
         // Sharing twice with one account (two invitations at once too) keeps one share, with the last access.

@@ -35,8 +35,13 @@ final class AccountRulesTests: XCTestCase {
 
     func testEmailPlausibility() {
         for good in ["a@b.co", "first.last+tag@sub.example.org"] { XCTAssertTrue(EmailAddress.isPlausible(good), good) }
-        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co"] {
+        for bad in ["", "a@", "@b.co", "a b@c.de", "a@b", "a@b..c", "a@@b.co", "a\u{2003}b@c.de"] {
             XCTAssertFalse(EmailAddress.isPlausible(bad), bad)
+        }
+        // Read by code points, as the API's schema reads it: an `@` or a `.` followed by a combining mark
+        // (one character with it) is still there.
+        for good in ["v@\u{1F3FB}.example.org", "a@b.\u{301}c"] {
+            XCTAssertTrue(EmailAddress.isPlausible(good), good)
         }
         // A mailbox is what a mail command takes: a server's own address too, never a header's brackets.
         for good in ["admin@localhost", "a@b.co"] { XCTAssertTrue(EmailAddress.isMailbox(good), good) }

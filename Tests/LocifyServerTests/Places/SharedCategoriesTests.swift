@@ -97,7 +97,7 @@ final class SharedCategoriesTests: XCTestCase {
             let refused: [(String, HTTPStatus, String)] = [
                 // No account behind the address is a reference to something missing, as a missing id is.
                 (#"{"email":"nobody@example.com"}"#, .notFound, "No account on this server uses nobody@example.com"),
-                (#"{"email":"ada@example.com"}"#, .unprocessableEntity, "your own address"),
+                (#"{"email":"ada@example.com"}"#, .conflict, "your own address"),
                 (#"{"email":"not an address"}"#, .unprocessableEntity, "Email must be an address"),
                 (#"{}"#, .unprocessableEntity, "Write the e-mail address"),
                 (
