@@ -70,6 +70,7 @@ public func configure(_ app: Application, config: LocifyConfig, dependencies: Lo
         .lifeEvent,
         .conversation, .occupation, .activityTypeCategory, .activityType, .activity,
     ]
+    app.offlineSharedFeeds = .sharedCategories
     app.navigationCounters = [.remindersDueToday, .unreadNotifications]
     if config.workers > 0 {
         let workers = JobWorkers(count: config.workers)
@@ -359,6 +360,8 @@ private func registerRoutes(_ app: Application) throws {
     // The web app syncs with its session; other clients with a token. A pull's cursor already says what
     // the client has, so its pages carry no ETag: digesting each megabyte page was 3 % of a download.
     try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator()).register(collection: SyncAPIController())
+    try app.grouped(PictureLinksMiddleware(), SessionOrTokenAuthenticator()).register(
+        collection: CategorySharesAPIController.Feeds())
     // Phones' Contacts apps: their own sign-in (Basic), errors and formats.
     try app.register(collection: CardDAVController())
     try app.register(collection: CalDAVController())

@@ -896,3 +896,50 @@ def test_a_map_area_is_saved_for_offline_and_shows_with_the_server_stopped(own_s
         "const done = arguments[arguments.length - 1]; caches.has('locify-area-' + arguments[0]).then(done);", area["id"]) is False
     assert api(server, token, "GET", "/api/map-areas")["data"] == []
     assert_no_console_errors(browser)
+
+
+def test_a_category_shared_with_the_account_opens_offline_and_follows_its_owner(own_server, browser):
+    """A member's device keeps the pages of a category shared with it, never opened there, from the category's own
+    feed: they open with the server stopped, follow the owner's changes, lose a place moved out, and are gone
+    once the sharing ends."""
+    server = own_server.running
+    owner = make_account(server)
+    member = make_account(server)
+    token = server.cli("token", "create", "--email", owner.email, "--name", "e2e").strip().splitlines()[-1]
+    trips = api(server, token, "POST", "/api/categories", {"name": "Trips"})["data"]
+    lyon, nice = [api(server, token, "POST", "/api/places", {
+        "name": name, "latitude": 45.7 + i, "longitude": 4.8 + i, "category_id": trips["id"]})["data"]
+        for i, name in enumerate(["Lyon old town", "Nice harbour"])]
+    share = api(server, token, "POST", f"/api/categories/{trips['id']}/shares", {"email": member.email})["data"]
+    log_in(browser, server, member)
+    wait_for_worker(browser)
+    browser.refresh()
+    place_url = f"{server.url}/places/{lyon['id']}"
+    category_url = f"{server.url}/places/categories/{trips['id']}"
+    WebDriverWait(browser, 90).until(lambda d: saved_on_device(d, place_url) and saved_on_device(d, category_url))
+    assert "Shared with you" in kept_page_text(browser, f"{server.url}/places")
+
+    own_server.stop()
+    browser.get(category_url)
+    assert "Nice harbour" in browser.find_element(By.TAG_NAME, "main").text
+    assert "saved on this device" in browser.find_element(By.CSS_SELECTOR, ".offline-status").text
+    browser.get(place_url)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Lyon old town"
+
+    server = own_server.start()
+    browser.get_log("browser")  # the map's tiles not kept failed while the server was stopped, as expected
+    token = server.cli("token", "create", "--email", owner.email, "--name", "e2e2").strip().splitlines()[-1]
+    api(server, token, "PUT", f"/api/places/{lyon['id']}", {"name": "Vieux Lyon"})
+    other = [c for c in api(server, token, "GET", "/api/categories")["data"] if c["id"] != trips["id"]][0]
+    api(server, token, "PUT", f"/api/places/{nice['id']}", {"category_id": other["id"]})
+    browser.get(f"{server.url}/map")
+    browser.execute_async_script("const done = arguments[arguments.length - 1]; LocifyStore.sync().then(done, done);")
+    WebDriverWait(browser, 60).until(lambda d: "Vieux Lyon" in kept_page_text(d, place_url))
+    WebDriverWait(browser, 60).until(lambda d: not saved_on_device(d, f"{server.url}/places/{nice['id']}"))
+    assert "Nice harbour" not in kept_page_text(browser, category_url)
+
+    api(server, token, "DELETE", f"/api/categories/{trips['id']}/shares/{share['id']}")
+    browser.execute_async_script("const done = arguments[arguments.length - 1]; LocifyStore.sync().then(done, done);")
+    WebDriverWait(browser, 60).until(lambda d: not saved_on_device(d, place_url) and not saved_on_device(d, category_url))
+    WebDriverWait(browser, 60).until(lambda d: "Shared with you" not in kept_page_text(d, f"{server.url}/places"))
+    assert_no_console_errors(browser)

@@ -139,7 +139,9 @@ struct OfflinePlanController: RouteCollection {
         return OfflineAppController.answer(
             .init(
                 data: try OfflineAppController.json(
-                    OfflinePlanResource(types: types, basemap: .init(tile: MapView.basemapTemplate, zooms: 4)))),
+                    OfflinePlanResource(
+                        types: types, shared: request.application.offlineSharedFeeds,
+                        basemap: .init(tile: MapView.basemapTemplate, zooms: 4)))),
             type: "application/json",
             cache: "no-store")
     }
@@ -171,6 +173,8 @@ struct OfflinePlanResource: Encodable {
     }
 
     let types: [String: PageKind]
+    /// What others share with the account, kept from feeds of their own.
+    let shared: OfflineSharedFeeds?
     /// The basemap's tiles the device keeps whatever the account holds: every tile of zooms 0 to `zooms`
     /// (341 tiles, about 1 MB), so a map shows the world's countries and cities offline.
     let basemap: Basemap

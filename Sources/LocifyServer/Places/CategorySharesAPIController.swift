@@ -14,10 +14,17 @@ struct CategorySharesAPIController: RouteCollection {
         routes.get(CategorySharePaths.apiLink, use: showLink)
         routes.post(CategorySharePaths.apiLink, use: makeLink)
         routes.delete(CategorySharePaths.apiLink, use: revokeLink)
-        routes.get(CategorySharePaths.apiShared, use: sharedWithMe)
         routes.get(CategorySharePaths.apiSharedCategory, use: sharedCategory)
         routes.delete(CategorySharePaths.apiSharedCategory, use: leave)
-        routes.get(CategorySharePaths.apiSharedSync, use: SharedCategorySync.pull)
+    }
+
+    /// The list of shared categories and their feeds, which the offline web app reads with its session as
+    /// it reads the account's own feed (`SessionOrTokenAuthenticator`); other clients with a token.
+    struct Feeds: RouteCollection {
+        func boot(routes: any RoutesBuilder) throws {
+            routes.get(CategorySharePaths.apiShared, use: CategorySharesAPIController().sharedWithMe)
+            routes.get(CategorySharePaths.apiSharedSync, use: SharedCategorySync.pull)
+        }
     }
 
     func index(request: Request) async throws -> DataEnvelope<[CategoryShareResource]> {

@@ -33,3 +33,13 @@ extension OfflinePages {
             }
     }
 }
+
+extension OfflineSharedFeeds {
+    /// Categories shared with the account: each one's pages and its places' pages (their edit forms stay
+    /// online: a change made offline goes to the account's own push, which has no place of another's).
+    static let sharedCategories = OfflineSharedFeeds(
+        list: CategorySharePaths.apiShared.path, listPage: PlacePaths.list.path,
+        collectionPage: PlacePaths.category.template("{id}"),
+        pageSize: PlaceListPage.pageSize, recordType: SyncedType.place.name,
+        recordPage: PlacePaths.place.template("{id}"), parentKey: "place_id")
+}

@@ -59,3 +59,44 @@ extension Application {
         set { storage[OfflinePagesKey.self] = newValue }
     }
 }
+
+/// Collections of records other accounts share with this one (a shared category of places), each with a
+/// feed of its own: the offline app keeps their pages from these feeds as it keeps the account's own pages
+/// from the sync feed. Registered in `configure`, so this folder names no feature.
+struct OfflineSharedFeeds: Sendable, Encodable {
+    /// The collections shared with the account (`{"data": [{"id", "places_count", …}]}`); each one's feed
+    /// is at `{list}/{id}/sync`, its last page's `present` the uuids it holds now.
+    let list: String
+    /// The page that lists the collections shared with the account, beside the account's own.
+    let listPage: String
+    /// A collection's page, `{id}` standing for its id, listing `pageSize` records a page.
+    let collectionPage: String
+    let pageSize: Int
+    /// The type of the collection's records, and a record's page, `{id}` standing for its id. Records of
+    /// other types show on the page of the record whose id is their `parent_key` (a comment's `place_id`).
+    let recordType: String
+    let recordPage: String
+    let parentKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case list
+        case listPage = "list_page"
+        case collectionPage = "collection_page"
+        case pageSize = "page_size"
+        case recordType = "record_type"
+        case recordPage = "record_page"
+        case parentKey = "parent_key"
+    }
+}
+
+extension Application {
+    private struct OfflineSharedFeedsKey: StorageKey {
+        typealias Value = OfflineSharedFeeds
+    }
+
+    /// What others share with an account, for the offline app (registered in `configure`).
+    var offlineSharedFeeds: OfflineSharedFeeds? {
+        get { storage[OfflineSharedFeedsKey.self] }
+        set { storage[OfflineSharedFeedsKey.self] = newValue }
+    }
+}

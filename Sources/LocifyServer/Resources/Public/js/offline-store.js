@@ -11,6 +11,8 @@ const LocifyStore = (() => {
   // when no sync brought a change.
   const checkPagesEvery = 60 * 60 * 1000;
   const PLAN_KEY = "locify-offline-plan";
+  // The plan's part about what others share with the account, as last asked (offline-store's own).
+  const SHARED_KEY = "locify-offline-shared";
 
   function request(operation) {
     return new Promise((resolve, reject) => {
@@ -200,6 +202,7 @@ const LocifyStore = (() => {
     const plan = answer.types;
     // Kept for the pages' marks of changes waiting (offline-changes.js), which may be drawn offline.
     localStorage.setItem(PLAN_KEY, JSON.stringify(plan));
+    if (answer.shared) localStorage.setItem(SHARED_KEY, JSON.stringify(answer.shared));
     const fill = (template, id) => template.replaceAll("{id}", id);
     const pageOf = (type, id) => (plan[type] && plan[type].page && id != null ? fill(plan[type].page, id) : null);
     // A record's page and its forms (its edit page), kept, refreshed and dropped together; `{parent}` in
@@ -238,6 +241,116 @@ const LocifyStore = (() => {
     worker.postMessage({
       type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop], tiles: basemapTiles(answer.basemap),
     });
+  }
+
+  /// Keeps the pages of what others share with the account (the plan's `shared`: categories shared with
+  /// it), from each one's own feed: its list's pages and its records' pages, refreshed when its feed
+  /// brings a change, dropped when a record leaves it (its last page's `present`) or the sharing ends.
+  /// What each showed, and its feed's cursor, are kept in the copy's meta (`shared`).
+  async function keepSharedPages(planURL) {
+    const worker = navigator.serviceWorker && (navigator.serviceWorker.controller ||
+      (await navigator.serviceWorker.ready).active);
+    if (!worker) return;
+    let shared;
+    try {
+      shared = JSON.parse(localStorage.getItem(SHARED_KEY) || "null");
+    } catch {
+      shared = null;
+    }
+    if (!shared) {
+      const response = await fetch(planURL, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      shared = (await response.json()).shared;
+      if (!shared) return;
+      localStorage.setItem(SHARED_KEY, JSON.stringify(shared));
+    }
+    const listed = await fetch(shared.list, { headers: { Accept: "application/json" } });
+    if (!listed.ok) return;
+    const collections = (await listed.json()).data || [];
+    const known = await withDatabase((database) =>
+      request(database.transaction("meta").objectStore("meta").get("shared"))) || {};
+    const recordPage = (id) => shared.record_page.replaceAll("{id}", id);
+    const collectionPages = (id, count) => {
+      const first = shared.collection_page.replaceAll("{id}", id);
+      const last = Math.max(1, Math.ceil(count / shared.page_size));
+      return [first].concat(Array.from({ length: last - 1 }, (_, index) => `${first}?page=${index + 2}`));
+    };
+    const refresh = new Set();
+    const ensure = new Set();
+    const drop = new Set();
+    const next = {};
+    for (const collection of collections) {
+      const before = known[collection.id] || { cursor: "", records: {} };
+      const records = { ...before.records };
+      let cursor = before.cursor;
+      let changed = !cursor;
+      let gone = false;
+      for (;;) {
+        const query = `?limit=${pageSize}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : "");
+        const response = await fetch(`${shared.list}/${collection.id}/sync${query}`, { headers: { Accept: "application/json" } });
+        if (response.status === 404) {
+          gone = true;
+          break;
+        }
+        if ((response.status === 409 || response.status === 410) && cursor) {
+          cursor = "";
+          changed = true;
+          continue;
+        }
+        if (!response.ok) throw new Error(`a shared feed answered ${response.status}`);
+        const page = await response.json();
+        for (const change of page.changes) {
+          changed = true;
+          if (change.type === shared.record_type) {
+            records[change.uuid] = change.id;
+            refresh.add(recordPage(change.id));
+          } else if (change.data && change.data[shared.parent_key] != null) {
+            refresh.add(recordPage(change.data[shared.parent_key]));
+          } else {
+            // The collection itself (renamed): every page of it shows its name.
+            for (const id of Object.values(records)) refresh.add(recordPage(id));
+          }
+        }
+        if (page.present && page.present[shared.record_type]) {
+          const still = new Set(page.present[shared.record_type]);
+          for (const [uuid, id] of Object.entries(records)) {
+            if (still.has(uuid)) continue;
+            drop.add(recordPage(id));
+            delete records[uuid];
+            changed = true;
+          }
+        }
+        cursor = page.cursor;
+        if (!page.has_more) break;
+      }
+      if (gone) continue;
+      if (!known[collection.id]) refresh.add(shared.list_page);
+      next[collection.id] = { cursor, records, count: collection.places_count };
+      for (const page of collectionPages(collection.id, collection.places_count)) {
+        ensure.add(page);
+        if (changed) refresh.add(page);
+      }
+      for (const id of Object.values(records)) ensure.add(recordPage(id));
+    }
+    // A sharing that ended: none of its pages stay on the device.
+    for (const [id, before] of Object.entries(known)) {
+      if (next[id]) continue;
+      refresh.add(shared.list_page);
+      for (const page of collectionPages(id, before.count || 0)) drop.add(page);
+      for (const record of Object.values(before.records || {})) drop.add(recordPage(record));
+    }
+    await withDatabase(async (database) => {
+      const transaction = database.transaction("meta", "readwrite");
+      transaction.objectStore("meta").put(next, "shared");
+      await finished(transaction);
+    });
+    for (const page of drop) {
+      refresh.delete(page);
+      ensure.delete(page);
+    }
+    // Nothing new: the pages kept are current (a page the device lost comes back with the next change).
+    if (refresh.size === 0 && drop.size === 0) return;
+    worker.postMessage({ type: "keep-pages", refresh: [...refresh], ensure: [...ensure], drop: [...drop] });
   }
 
   /// The kept pages of the plan's lists that the lists no longer have (`/contacts?page=5` once there are
@@ -475,7 +588,10 @@ const LocifyStore = (() => {
         await push(url);
         const pulled = await pull(
           url, account, (count) => status(`Saving your data on this device: ${count.toLocaleString()} records…`));
-        if (root.dataset.offlinePlanUrl) await keepPages(root.dataset.offlinePlanUrl, pulled);
+        if (root.dataset.offlinePlanUrl) {
+          await keepPages(root.dataset.offlinePlanUrl, pulled);
+          await keepSharedPages(root.dataset.offlinePlanUrl);
+        }
       } catch {
         // Offline, or the server is down: the copy stays as it was, and says how old it is.
       }
