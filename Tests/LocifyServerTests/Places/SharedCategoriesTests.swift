@@ -318,6 +318,96 @@ final class SharedCategoriesTests: XCTestCase {
         }
     }
 
+    /// Every web route of places, their pictures and comments, their categories and sharing, tried by a
+    /// stranger, a reader and an editor signed in to the web app: the status each must get, and nothing
+    /// changed by a refused one.
+    func testEveryWebRouteAnswersAStrangerAReaderAndAnEditorByTheirRights() async throws {
+        try await forEachDatabase { app, _, database in
+            let home = try await household(app)
+            var browsers: [(WebClient, String)] = []
+            for (account, who) in [(home.stranger, "stranger"), (home.reader, "reader"), (home.editor, "editor")] {
+                let browser = WebClient(app: app)
+                try await browser.get("/login")
+                let signedIn = try await browser.post(
+                    "/login", form: ["email": account.email, "password": account.password])
+                XCTAssertEqual(signedIn.status, .seeOther, "\(who): \(signedIn.text)")
+                browsers.append((browser, who))
+            }
+            let place = "/places/\(home.place.id)"
+            let category = "/places/categories/\(home.shared.id)"
+            let sharing = category + "/sharing"
+            let edit = [
+                "name": "Flore", "category_id": String(home.shared.id), "latitude": "48.854", "longitude": "2.333",
+            ]
+            let cases: [(HTTPMethod, String, [String: String], (HTTPStatus, HTTPStatus, HTTPStatus))] = [
+                (.GET, place, [:], (.notFound, .ok, .ok)),
+                (.GET, place + "/edit", [:], (.notFound, .forbidden, .ok)),
+                (.POST, place + "/edit", edit, (.notFound, .forbidden, .seeOther)),
+                (.POST, place + "/favorite", ["favorite": "true"], (.notFound, .forbidden, .forbidden)),
+                (.GET, place + "/delete", [:], (.notFound, .forbidden, .ok)),
+                (.POST, place + "/comments", ["body": "Mine"], (.notFound, .seeOther, .seeOther)),
+                (.POST, "/places/comments/\(home.commentID)", ["body": "Mine"], (.notFound, .forbidden, .forbidden)),
+                (.POST, "/places/comments/\(home.commentID)/delete", [:], (.notFound, .forbidden, .forbidden)),
+                (.POST, "/places/photos/\(home.photoID)/move", ["position": "1"], (.notFound, .forbidden, .seeOther)),
+                (.GET, category, [:], (.notFound, .ok, .ok)),
+                (.POST, category + "/rename", ["name": "Mine"], (.notFound, .notFound, .notFound)),
+                (.GET, category + "/delete", [:], (.notFound, .notFound, .notFound)),
+                (.POST, category + "/delete", [:], (.notFound, .notFound, .notFound)),
+                (.GET, sharing, [:], (.notFound, .notFound, .notFound)),
+                (.POST, sharing, ["email": "eve@example.com", "access": "edit"], (.notFound, .notFound, .notFound)),
+                (.POST, sharing + "/\(home.readerShareID)", ["access": "edit"], (.notFound, .notFound, .notFound)),
+                (.POST, sharing + "/\(home.readerShareID)/revoke", [:], (.notFound, .notFound, .notFound)),
+                (.POST, sharing + "/link", [:], (.notFound, .notFound, .notFound)),
+                (.POST, sharing + "/link/revoke", [:], (.notFound, .notFound, .notFound)),
+                (.POST, "/places/categories/\(home.unshared.id)/leave", [:], (.notFound, .notFound, .notFound)),
+                (.GET, "/places/categories/\(home.unshared.id)", [:], (.notFound, .notFound, .notFound)),
+                (.GET, "/places/\(home.privatePlace.id)", [:], (.notFound, .notFound, .notFound)),
+                (.GET, "/places/\(home.privatePlace.id)/edit", [:], (.notFound, .notFound, .notFound)),
+                (
+                    .GET, "/settings/places/export?format=csv&category_id=\(home.unshared.id)", [:],
+                    (.notFound, .notFound, .notFound)
+                ),
+            ]
+            for (method, path, form, expected) in cases {
+                for ((browser, who), status) in zip(browsers, [expected.0, expected.1, expected.2]) {
+                    let response =
+                        method == .GET ? try await browser.get(path) : try await browser.post(path, form: form)
+                    XCTAssertEqual(response.status, status, "\(database): \(who) \(method) \(path): \(response.text)")
+                }
+            }
+            // What the refused requests would have changed is as it was.
+            let comment = try await app.send(.GET, "/api/placecomments/\(home.commentID)", headers: home.owner.bearer)
+            XCTAssertEqual(try comment.decoded(DataEnvelope<PlaceCommentResource>.self).data.body, "The owner's word")
+            let categories = try await app.placeCategories(of: home.owner)
+            XCTAssertEqual(
+                categories.filter { [home.shared.id, home.unshared.id].contains($0.id) }.map(\.name),
+                [home.shared.name, home.unshared.name].sorted())
+            let shares = try await app.send(
+                .GET, "/api/categories/\(home.shared.id)/shares", headers: home.owner.bearer)
+            XCTAssertEqual(
+                try shares.decoded(DataEnvelope<[CategoryShareResource]>.self).data.map(\.canEdit), [true, false])
+            let link = try await app.send(.GET, "/api/categories/\(home.shared.id)/link", headers: home.owner.bearer)
+            XCTAssertEqual(link.status, .notFound)
+            let ownerPlace = try await app.send(.GET, "/api/places/\(home.place.id)", headers: home.owner.bearer)
+            XCTAssertFalse(try ownerPlace.decoded(DataEnvelope<PlaceResource>.self).data.isFavorite)
+            // Deleting, last: the picture, then the place.
+            for (path, expected) in [
+                (
+                    "/places/photos/\(home.photoID)/delete",
+                    (HTTPStatus.notFound, HTTPStatus.forbidden, HTTPStatus.seeOther)
+                ),
+                (place + "/delete", (.notFound, .forbidden, .seeOther)),
+            ] {
+                for ((browser, who), status) in zip(browsers, [expected.0, expected.1, expected.2]) {
+                    let response = try await browser.post(path, form: [:])
+                    XCTAssertEqual(response.status, status, "\(database): \(who) POST \(path): \(response.text)")
+                }
+            }
+            let gone = try await app.send(.GET, "/api/places/\(home.place.id)", headers: home.owner.bearer)
+            XCTAssertEqual(gone.status, .notFound, "the editor deleted it")
+        }
+    }
+
     func testRevokingLeavingAndChangingAccessCountFromTheNextRequest() async throws {
         try await forEachDatabase { app, _, database in
             let home = try await household(app)
