@@ -60,7 +60,7 @@ def delete_its_category_moving_it(driver, server, target):
     favorites = driver.find_element(By.CSS_SELECTOR, ".category-favorites")
     assert "Favorites" in favorites.text and favorites.text.endswith("1"), favorites.text
     row = next(r for r in driver.find_elements(By.CSS_SELECTOR, ".category-list > li") if "Weekend trips" in r.text)
-    click_and_wait_for_page(driver, unfold(driver, row.find_element(By.CSS_SELECTOR, "details.category-edit a")))
+    click_and_wait_for_page(driver, unfold(driver, row.find_element(By.CSS_SELECTOR, "details.category-edit a[href$='/delete']")))
     assert driver.find_element(By.TAG_NAME, "h1").text == "Delete the category “Weekend trips”?"
     # Refused until the receiving category is chosen.
     submit(driver, "main form button.danger")
