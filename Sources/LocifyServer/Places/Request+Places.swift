@@ -16,10 +16,14 @@ extension Request {
     /// The places a list of `categoryID` reads: a category shared with the person lists its owner's
     /// places; any other (or none), the person's own, which hold none of another's category.
     func places(listing categoryID: Int?) async throws -> PlaceService {
-        guard let categoryID, let access = try? await categorySharing().access(toCategory: categoryID) else {
-            return try places()
-        }
+        guard let access = await reachableCategory(categoryID) else { return try places() }
         return places(of: access)
+    }
+
+    /// The person's access to `categoryID` when it is theirs or shared with them; nil for none or another's.
+    private func reachableCategory(_ categoryID: Int?) async -> PlaceAccess? {
+        guard let categoryID else { return nil }
+        return try? await categorySharing().access(toCategory: categoryID)
     }
 
     func categorySharing() throws -> CategorySharing {
@@ -38,19 +42,17 @@ extension Request {
     /// with them able to edit. A category out of reach is left to the person's own places, which refuse it
     /// as they refuse any unknown category.
     func placesReceiving(categoryID: Int?) async throws -> PlaceService {
-        guard let categoryID, let access = try? await categorySharing().access(toCategory: categoryID),
-            !access.isOwner
-        else { return try places() }
-        try access.require(.editor)
-        return places(of: access)
+        try await reachableCategory(categoryID)?.require(.editor)
+        return try await places(listing: categoryID)
     }
 
     /// A member moves a shared place only to another category of the same owner they may edit: the
     /// owner's other categories are out of their sight.
     func requireMove(of access: PlaceAccess, to categoryID: Int?) async throws {
         guard !access.isOwner, let categoryID, categoryID != access.categoryID else { return }
-        let target = try? await categorySharing().access(toCategory: categoryID)
-        guard let target, target.ownerID == access.ownerID, target.role.canEditPlaces else {
+        guard let target = await reachableCategory(categoryID), target.ownerID == access.ownerID,
+            target.role.canEditPlaces
+        else {
             throw ValidationFailure(
                 field: "category_id", "A shared place moves only to another of its owner's categories you may edit.",
                 reason: .unknownReference)

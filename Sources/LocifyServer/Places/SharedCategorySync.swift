@@ -43,11 +43,7 @@ enum SharedCategorySync {
                 default: try await PlaceSyncRecords.comments(request, ownerID: ownerID, ids)
                 }
         }
-        // A record deleted since its revision was read is left out; `present` tells it is gone.
-        let changes = page.changes.compactMap { entry -> SyncChangeResource? in
-            guard let data = records[entry.type]?[entry.id], let uuid = entry.uuid else { return nil }
-            return SyncChangeResource(uuid: uuid, id: entry.id, revision: entry.revision, data: data)
-        }
+        let changes = page.changeResources(records)
         return SharedCategorySyncResource(
             changes: changes,
             present: page.hasMore

@@ -44,11 +44,7 @@ struct SyncAPIController: RouteCollection {
             for try await (name, found) in group { byType[name] = found }
             return byType
         }
-        // A record deleted since its revision was read is left out: its tombstone comes next time.
-        let changes = page.changes.compactMap { entry -> SyncChangeResource? in
-            guard let data = records[entry.type]?[entry.id], let uuid = entry.uuid else { return nil }
-            return SyncChangeResource(uuid: uuid, id: entry.id, revision: entry.revision, data: data)
-        }
+        let changes = page.changeResources(records)
         return SyncPullResource(
             changes: changes,
             deletions: page.deletions.map {

@@ -30,6 +30,15 @@ struct SyncFeed {
         let deletions: [Entry]
         let next: SyncCursor
         let hasMore: Bool
+
+        /// The page's changes with their records, by type and id; a record deleted since its revision was
+        /// read is left out (its deletion comes next time).
+        func changeResources(_ records: [String: [Int: SyncRecord]]) -> [SyncChangeResource] {
+            changes.compactMap { entry in
+                guard let data = records[entry.type]?[entry.id], let uuid = entry.uuid else { return nil }
+                return SyncChangeResource(uuid: uuid, id: entry.id, revision: entry.revision, data: data)
+            }
+        }
     }
 
     /// The cursor is older than the account's horizon (its tombstones were let go): the client must
